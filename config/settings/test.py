@@ -1,0 +1,9 @@
+"""Settings for the test suite: fast password hashing, a fixed throwaway secret key."""
+
+from .base import *  # noqa: F403
+from .base import secret_key
+
+SECRET_KEY = secret_key(default="django-insecure-test-only-do-not-use-elsewhere")
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+# staticfiles/ exists only after collectstatic; let WhiteNoise look files up per request instead.
+WHITENOISE_AUTOREFRESH = True

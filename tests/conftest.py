@@ -1,0 +1,87 @@
+import os
+import subprocess
+import sys
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from celery import Celery
+
+PROJECT_DIR = Path(__file__).resolve().parent.parent
+# Integration tests use their own Redis database, so they never touch a developer's queues.
+TEST_REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")
+WORKER_START_SECONDS = 60
+
+
+@dataclass
+class CeleryWorker:
+    """A running worker process and a client app that sends to its queue only."""
+
+    process: subprocess.Popen
+    app: Celery
+    node_name: str
+    log_path: Path
+
+    def log(self):
+        return self.log_path.read_text(errors="replace")
+
+
+@pytest.fixture
+def celery_worker_process(request, tmp_path):
+    """Start a real Celery worker on Redis for one test, and always stop it afterwards.
+
+    Extra environment for the worker comes from indirect parametrization, e.g.
+    `@pytest.mark.parametrize("celery_worker_process", [{"DATABASE_URL": url}], indirect=True)`.
+    Each worker gets its own queue and node name, so parallel test runs on one Redis do not
+    steal each other's tasks. Tasks are sent by name with `worker.app.send_task(...)`.
+    """
+    extra_env = getattr(request, "param", {})
+    run_id = uuid.uuid4().hex[:12]
+    queue = f"test-{run_id}"
+    node_name = f"test-{run_id}@localhost"
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings.test",
+        "CELERY_BROKER_URL": TEST_REDIS_URL,
+        "CELERY_RESULT_BACKEND": TEST_REDIS_URL,
+        **extra_env,
+    }
+    log_path = tmp_path / "celery-worker.log"
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "config.celery_app", "worker",
+             "--pool=solo", "-I", "tests.celery_tasks", "-Q", queue, "-n", node_name,
+             "--without-gossip", "--without-mingle", "--loglevel=info"],
+            cwd=PROJECT_DIR, env=env, stdout=log, stderr=subprocess.STDOUT,
+        )
+    app = Celery(
+        "president_league_test_client",
+        broker=TEST_REDIS_URL,
+        backend=TEST_REDIS_URL,
+        set_as_current=False,
+    )
+    app.conf.task_default_queue = queue
+    worker = CeleryWorker(process=process, app=app, node_name=node_name, log_path=log_path)
+    try:
+        _wait_until_ready(worker)
+        yield worker
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        app.close()
+
+
+def _wait_until_ready(worker):
+    deadline = time.monotonic() + WORKER_START_SECONDS
+    while time.monotonic() < deadline:
+        if worker.process.poll() is not None:
+            pytest.fail(f"Celery worker exited with {worker.process.returncode}:\n{worker.log()}")
+        if worker.app.control.ping(destination=[worker.node_name], timeout=0.5):
+            return
+    pytest.fail(f"Celery worker not ready after {WORKER_START_SECONDS}s:\n{worker.log()}")
