@@ -1,0 +1,177 @@
+"""Cards, decks and the card notation of TRANSCRIPT.md.
+
+A card is a small int, ``face * 4 + suit``.  Standard faces run 2..14 (J=11 … A=14) and the
+joker is face 15; the presidents deck uses faces 1..12 for numbered cards, face 0 for Bombs
+(suit 0) and Bomb Reverses (suit 1), and face 16 for Doppelgängers.
+
+A hand is one int holding an 8-bit count per card code (``cards_mask``), so it copies for free,
+loses or gains cards by subtraction and addition, and yields a face's four counts with a shift.
+"""
+
+from collections import Counter
+from collections.abc import Iterable
+
+from gameplay.engine.errors import Unreadable
+
+CLUBS, SPADES, DIAMONDS, HEARTS = 0, 1, 2, 3  # black suits first: red cards are kept for KKK
+SUIT_LETTERS = "CSDH"
+RED_SUITS = (DIAMONDS, HEARTS)
+
+JACK, QUEEN, KING, ACE, TWO = 11, 12, 13, 14, 2
+JOKER_FACE = 15
+BOMB_FACE = 0
+DOPPELGANGER_FACE = 16
+FACES = 17
+
+JOKER = JOKER_FACE * 4
+BOMB = BOMB_FACE * 4
+BOMB_REVERSE = BOMB_FACE * 4 + 1
+DOPPELGANGER = DOPPELGANGER_FACE * 4
+
+FACE_BITS = 32
+FACE_MASK = (1 << FACE_BITS) - 1
+
+_STANDARD_FACE_NAMES = {2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 9: "9", 10: "10",
+                        11: "J", 12: "Q", 13: "K", 14: "A"}
+_STANDARD_FACES_BY_NAME = {v: k for k, v in _STANDARD_FACE_NAMES.items()} | {"T": 10}
+
+
+def face_of(card: int) -> int:
+    return card >> 2
+
+
+def suit_of(card: int) -> int:
+    return card & 3
+
+
+def is_red(card: int) -> bool:
+    return face_of(card) != JOKER_FACE and suit_of(card) in RED_SUITS
+
+
+def unit(card: int) -> int:
+    """The hand-mask value of one copy of ``card``."""
+    return 1 << (card * 8)
+
+
+def cards_mask(cards: Iterable[int]) -> int:
+    mask = 0
+    for card in cards:
+        mask += 1 << (card * 8)
+    return mask
+
+
+def mask_cards(mask: int) -> list[int]:
+    """Every card in a hand mask, lowest code first, repeated as often as held."""
+    cards = []
+    code = 0
+    while mask:
+        count = mask & 0xFF
+        if count:
+            cards.extend([code] * count)
+        mask >>= 8
+        code += 1
+    return cards
+
+
+def mask_count(mask: int) -> int:
+    total = 0
+    while mask:
+        total += mask & 0xFF
+        mask >>= 8
+    return total
+
+
+def mask_contains(hand: int, cards: int) -> bool:
+    """True when every card counted in ``cards`` is held in ``hand`` (multiset inclusion)."""
+    while cards:
+        if (cards & 0xFF) > (hand & 0xFF):
+            return False
+        cards >>= 8
+        hand >>= 8
+    return True
+
+
+def face_chunk(hand: int, face: int) -> int:
+    return (hand >> (face * FACE_BITS)) & FACE_MASK
+
+
+def chunk_count(chunk: int) -> int:
+    return ((chunk * 0x01010101) >> 24) & 0xFF
+
+
+class Deck:
+    """The pack for a ruleset: which cards exist and how many of each."""
+
+    def __init__(self, *, presidents: bool, decks: int, jokers: int = 0):
+        self.presidents = presidents
+        counts: Counter[int] = Counter()
+        if presidents:
+            for face in range(1, 13):
+                counts[face * 4] = 4 * decks
+            counts[BOMB] = counts[BOMB_REVERSE] = counts[DOPPELGANGER] = 2 * decks
+        else:
+            for face in range(2, 15):
+                for suit in range(4):
+                    counts[face * 4 + suit] = decks
+            if jokers:
+                counts[JOKER] = jokers
+        self.counts = counts
+        self.mask = sum(n << (card * 8) for card, n in counts.items())
+        self.size = sum(counts.values())
+
+    def cards(self) -> list[int]:
+        return mask_cards(self.mask)
+
+    def parse(self, text: str) -> int:
+        return parse_card(text, presidents=self.presidents)
+
+
+def parse_card(text: object, *, presidents: bool) -> int:
+    """Read one card in transcript notation (case ignored); raise Unreadable if it is no card."""
+    if not isinstance(text, str):
+        raise Unreadable(f"unknown card {text!r}")
+    t = text.strip().upper()
+    if presidents:
+        if t == "B":
+            return BOMB
+        if t == "BR":
+            return BOMB_REVERSE
+        if t == "DG":
+            return DOPPELGANGER
+        if t.isdigit() and 1 <= int(t) <= 12 and not t.startswith("0"):
+            return int(t) * 4
+        raise Unreadable(f"unknown card {text!r}")
+    if t == "JK":
+        return JOKER
+    face = _STANDARD_FACES_BY_NAME.get(t[:-1])
+    suit = SUIT_LETTERS.find(t[-1:]) if t else -1
+    if face is None or suit < 0:
+        raise Unreadable(f"unknown card {text!r}")
+    return face * 4 + suit
+
+
+def card_text(card: int, *, presidents: bool = False) -> str:
+    if presidents:
+        return {BOMB: "B", BOMB_REVERSE: "BR", DOPPELGANGER: "DG"}.get(card) or str(card >> 2)
+    if card == JOKER:
+        return "JK"
+    return _STANDARD_FACE_NAMES[card >> 2] + SUIT_LETTERS[card & 3]
+
+
+def face_text(face: int, *, presidents: bool) -> str:
+    if presidents:
+        return {BOMB_FACE: "B", DOPPELGANGER_FACE: "DG"}.get(face, str(face))
+    return "JK" if face == JOKER_FACE else _STANDARD_FACE_NAMES[face]
+
+
+def parse_face(text: object, *, presidents: bool) -> int:
+    """Read a declared rank (the transcript's ``as``)."""
+    t = str(text).strip().upper()
+    if presidents:
+        if t.isdigit() and 1 <= int(t) <= 12:
+            return int(t)
+    else:
+        face = _STANDARD_FACES_BY_NAME.get(t)
+        if face is not None:
+            return face
+    raise Unreadable(f"unknown rank {text!r}")

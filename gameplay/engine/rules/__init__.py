@@ -1,0 +1,1 @@
+"""One module per family of rules, so "how does eight below work" is one file to open."""

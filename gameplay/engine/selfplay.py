@@ -1,0 +1,136 @@
+"""Playing whole games: a driver that asks each seat's decider for every decision.
+
+A decider answers the decisions the rules give a player (RULES.md): a move, the cards to name
+or give in an exchange, high/low asks, and the leader and direction where a player names them.
+``RandomDecider`` answers each uniformly at random from the legal choices.
+"""
+
+import random
+from typing import Protocol
+
+from gameplay.engine import cards as C
+from gameplay.engine.deal import CCW, CW, Deal
+from gameplay.engine.game import DealRecord, Game, deal_cards
+from gameplay.engine.options import EXCHANGE_ASK, EXCHANGE_NAMED, Options
+from gameplay.engine.rules import exchange, leading
+from gameplay.engine.rules.exchange import ExchangeStep
+from gameplay.engine.ruleset import Rules
+from gameplay.engine.scoring import Scoring
+from gameplay.engine.transcript import ExchangeEntry, dump
+
+MAX_DEALS = 1000  # a game whose scoring never ends it (no scoring) stops here
+
+
+class Decider(Protocol):
+    def move(self, deal: Deal, legal: list): ...
+
+    def name_cards(self, game: Game, step: ExchangeStep, giver_hand: int) -> list[int]: ...
+
+    def give_back(self, game: Game, step: ExchangeStep, hand: int,
+                  received: list[int]) -> list[int]: ...
+
+    def ask(self, game: Game, step: ExchangeStep, index: int) -> str: ...
+
+    def lead_and_direction(self, game: Game, hands: list[int],
+                           names_leader: bool) -> tuple[int | None, int]: ...
+
+
+class RandomDecider:
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+
+    def move(self, deal, legal):
+        return legal[self.rng.randrange(len(legal))]
+
+    def name_cards(self, game, step, giver_hand):
+        return self.rng.sample(C.mask_cards(giver_hand), min(step.count, C.mask_count(giver_hand)))
+
+    def give_back(self, game, step, hand, received):
+        kept = C.mask_cards(hand - C.cards_mask(received))
+        return self.rng.sample(kept, min(step.count, C.mask_count(hand)))
+
+    def ask(self, game, step, index):
+        return self.rng.choice((exchange.HIGH, exchange.LOW))
+
+    def lead_and_direction(self, game, hands, names_leader):
+        seats = [s for s in range(game.rules.players) if hands[s]]
+        leader = self.rng.choice(seats) if names_leader else None
+        return leader, self.rng.choice((CW, CCW))
+
+
+def run_exchanges(game: Game, hands: list[int], deciders: list[Decider]) -> list[ExchangeEntry]:
+    """Carry out the exchange before a deal, mutating ``hands``; returns what was exchanged."""
+    rules = game.rules
+    entries = []
+    received: dict[int, list[int]] = {}
+    for step in game.exchange_plan():
+        hand = hands[step.giver]
+        asked = None
+        if step.gives_back:
+            cards = deciders[step.giver].give_back(game, step, hand, received.get(step.giver, []))
+        elif rules.options.exchange == EXCHANGE_NAMED:
+            cards = deciders[step.receiver].name_cards(game, step, hand)
+        elif rules.options.exchange == EXCHANGE_ASK:
+            asked, cards, left = [], [], hand
+            for i in range(min(step.count, C.mask_count(hand))):
+                ask = deciders[step.receiver].ask(game, step, i)
+                card = exchange.answer_ask(left, ask)
+                asked.append(ask)
+                cards.append(card)
+                left -= C.unit(card)
+        else:
+            cards = exchange.highest(rules, hand, step.count)
+        mask = C.cards_mask(cards)
+        hands[step.giver] -= mask
+        hands[step.receiver] += mask
+        received[step.receiver] = cards
+        entries.append(ExchangeEntry(step.giver, step.receiver, cards, asked))
+    return entries
+
+
+def play_deal(game: Game, deciders: list[Decider], rng: random.Random) -> DealRecord:
+    """Deal, exchange, play one deal to its end with the deciders, and record it in ``game``."""
+    rules = game.rules
+    hands, blind = deal_cards(rules, game.dealer, rng)
+    record = DealRecord(hands=[C.mask_cards(h) for h in hands],
+                        blind=[list(p) for p in blind] if blind else None)
+    record.exchanges = run_exchanges(game, hands, deciders)
+    leader, opening = leading.fixed_leader(rules.options, rules.players, game.dealer, hands,
+                                           game.previous_order)
+    direction = CW
+    chooser = leading.direction_chooser(rules.options, rules.players, game.dealer,
+                                        game.previous_order)
+    if chooser is not None:
+        named, direction = deciders[chooser].lead_and_direction(game, hands, leader is None)
+        leader = named if leader is None else leader
+    record.leader, record.direction = leader, direction
+    deal = game.begin(hands, leader=leader, direction=direction, blind=record.blind,
+                      opening=opening)
+    while not deal.over:
+        seat = deal.turn
+        move = deciders[seat].move(deal, deal.legal_moves())
+        deal.apply(move)
+        record.moves.append((seat, move))
+    record.finishing_order = list(deal.finishing_order)
+    record.finished = True
+    game.end(record)
+    return record
+
+
+def play_game(options: Options, players: int, deciders: list[Decider], *, seed: int,
+              scoring: Scoring | None, dealer: int = 0) -> Game:
+    rules = Rules(options, players)
+    game = Game(rules, dealer=dealer, scoring=scoring)
+    rng = random.Random(seed)
+    while not game.over and len(game.records) < (MAX_DEALS if scoring else 1):
+        play_deal(game, deciders, rng)
+    return game
+
+
+def play_random_game(options: Options, players: int, *, seed: int,
+                     scoring: Scoring | None) -> dict:
+    """The transcript of a whole game between random legal players, reproducible from seed."""
+    rng = random.Random(seed)
+    deciders = [RandomDecider(random.Random(rng.random())) for _ in range(players)]
+    game = play_game(options, players, deciders, seed=seed, scoring=scoring)
+    return dump(options, players, 0, scoring, game.records, game.rules)
