@@ -34,8 +34,11 @@ def celery_worker_process(request, tmp_path):
 
     Extra environment for the worker comes from indirect parametrization, e.g.
     `@pytest.mark.parametrize("celery_worker_process", [{"DATABASE_URL": url}], indirect=True)`.
-    Each worker gets its own queue and node name, so parallel test runs on one Redis do not
-    steal each other's tasks. Tasks are sent by name with `worker.app.send_task(...)`.
+    The worker inherits this process's environment, so it opens the database DATABASE_URL
+    names, not pytest-django's test database: point DATABASE_URL at that one (with
+    `transactional_db`) when the worker must see a test's rows. Each worker gets its own queue
+    and node name, so parallel test runs on one Redis do not steal each other's tasks. Tasks
+    are sent by name with `worker.app.send_task(...)`.
     """
     extra_env = getattr(request, "param", {})
     run_id = uuid.uuid4().hex[:12]
