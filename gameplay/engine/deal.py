@@ -8,8 +8,17 @@ state; ``play(move)`` checks it first.  ``copy()`` is cheap: hands are ints.
 from gameplay.engine import cards as C
 from gameplay.engine.errors import RuleViolation
 from gameplay.engine.plays import BLIND, BOMB, LONE_DOPPELGANGER, MIX, PASS
-from gameplay.engine.rules import (beating, bombs, consec, eight_below, kkk, revolution,
-                                   sixty_nine, skips, top_rank)
+from gameplay.engine.rules import (
+    beating,
+    bombs,
+    consec,
+    eight_below,
+    kkk,
+    revolution,
+    sixty_nine,
+    skips,
+    top_rank,
+)
 from gameplay.engine.ruleset import Rules
 
 NORMAL, CONSEC, EIGHT_BELOW, SIXTY_NINE, KKK = range(5)
@@ -98,7 +107,7 @@ class Deal:
             elif mode == KKK:
                 moves = kkk.answers(hand)
             else:
-                moves = self._answers(r.group_plays(hand), last, mode)
+                moves = self._answers(hand, last, mode)
         if r.options.bombs and hand & 0xFFFFFFFF:
             moves += r.bomb_plays(hand)
         if last is not None:
@@ -107,24 +116,36 @@ class Deal:
             moves.append(BLIND)
         return moves
 
-    def _answers(self, groups: list, last, mode: int) -> list:
+    def _answers(self, hand: int, last, mode: int, groups: list | None = None) -> list:
+        """The groups that may follow ``last`` (from ``groups``, default: all the hand's)."""
         r = self.rules
-        st = r.strengths(self.reversed)
+        o = r.options
+        rev = self.reversed
+        st = r.strengths(rev)
         ls, lc = st[last.face], last.count
         if mode == CONSEC:
+            if groups is None:
+                groups = r.group_plays(hand, r.faces_above(ls, rev, False))
             return [p for p in groups if p.count == lc and st[p.face] == ls + 1]
-        rule = r.options.count_rule
+        rule = o.count_rule
         if mode == EIGHT_BELOW:
             below = st[eight_below.EIGHT]
+            if groups is None:
+                groups = r.group_plays(hand)
             return [p for p in groups
                     if st[p.face] < below and beating.count_allows(rule, p.count, lc)]
-        o = r.options
-        if rule == "same" and not o.any_larger_set:
-            if o.equal_rank_allowed:
-                return [p for p in groups if p.count == lc and st[p.face] >= ls]
-            return [p for p in groups if p.count == lc and st[p.face] > ls]
-        rev = self.reversed
-        return [p for p in groups if beating.beats(r, st, rev, p.face, p.count, last.face, lc)]
+        if o.any_larger_set or o.single_top_beats_groups:
+            if groups is None:
+                groups = r.group_plays(hand)
+            return [p for p in groups if beating.beats(r, st, rev, p.face, p.count, last.face, lc)]
+        # the common case: a count window and a rank above (or equal to) the last play's
+        lo, hi = beating.count_window(rule, lc)
+        equal = o.equal_rank_allowed
+        if groups is None:
+            return [p for p in r.group_plays(hand, r.faces_above(ls, rev, equal))
+                    if lo <= p.count <= hi]
+        return [p for p in groups if lo <= p.count <= hi
+                and (st[p.face] > ls or equal and st[p.face] == ls)]
 
     def fault(self, move) -> str | None:
         """Why ``move`` is illegal for the seat to move now, or None when it is legal."""
@@ -157,7 +178,7 @@ class Deal:
             return None if kkk.allows(play) else kkk.FAULT
         if play.kind == MIX:
             return "a group is cards of one rank"
-        if self._answers([play], last, self.mode):
+        if self._answers(0, last, self.mode, [play]):
             return None
         return {CONSEC: consec.FAULT, EIGHT_BELOW: eight_below.FAULT}.get(
             self.mode, "play does not beat the pile")

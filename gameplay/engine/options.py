@@ -29,6 +29,8 @@ EXCHANGE_NAMED = "named"  # seed 000: the President names any cards of the Scum'
 EXCHANGE_HIGHEST = "highest"  # seeds 001, 003: the Scum gives the highest
 EXCHANGE_ASK = "ask"  # seed 004: high/low asks
 
+STANDARD_DECK_OPTIONS = ("jokers", "two_high", "revolution", "blind", "consec", "eight_below",
+                         "sixty_nine", "kkk", "jokers_wild")
 PUBLIC_OPTIONS = ("decks", "jokers", "two_high", "equal_rank_allowed", "any_larger_set",
                   "pass_is_final", "revolution", "blind", "consec", "eight_below", "sixty_nine",
                   "kkk", "jokers_wild")
@@ -87,9 +89,7 @@ class Options:
         if not 1 <= decks <= 3:
             raise OptionsError(f"decks must be 1, 2 or 3, not {decks}")
         if self.presidents_deck:
-            standard_only = [name for name in ("jokers", "two_high", "revolution", "blind", "consec",
-                                               "eight_below", "sixty_nine", "kkk", "jokers_wild")
-                             if getattr(self, name)]
+            standard_only = [name for name in STANDARD_DECK_OPTIONS if getattr(self, name)]
             if standard_only:
                 raise OptionsError(f"{', '.join(standard_only)} cannot be used with the "
                                    "presidents deck")
@@ -142,10 +142,12 @@ def preset(name: str, **overrides: Any) -> Options:
         raise OptionsError(f"unknown preset {name!r}; presets are {', '.join(PRESETS)}")
     for option, value in overrides.items():
         if option not in PUBLIC_OPTIONS:
-            raise OptionsError(f"unknown option {option!r}; options are {', '.join(PUBLIC_OPTIONS)}")
+            raise OptionsError(f"unknown option {option!r}; "
+                               f"options are {', '.join(PUBLIC_OPTIONS)}")
         if option in _BOOLEAN and not isinstance(value, bool):
             raise OptionsError(f"option {option!r} takes true or false, not {value!r}")
-        if option in ("decks", "jokers") and (not isinstance(value, int) or isinstance(value, bool)):
+        whole = isinstance(value, int) and not isinstance(value, bool)
+        if option in ("decks", "jokers") and not whole:
             raise OptionsError(f"option {option!r} takes a whole number, not {value!r}")
     return dataclasses.replace(PRESETS[name], **overrides)
 

@@ -72,7 +72,8 @@ def exchange_pairs(ranking: Sequence[tuple[P, Role]]) -> list[tuple[P, P, int]]:
     """
     holder = {role: player for player, role in ranking if role != Role.CITIZEN}
     steps = []
-    for low, high, cards in ((Role.SCUM, Role.PRESIDENT, 2), (Role.VICE_SCUM, Role.VICE_PRESIDENT, 1)):
+    pairs = ((Role.SCUM, Role.PRESIDENT, 2), (Role.VICE_SCUM, Role.VICE_PRESIDENT, 1))
+    for low, high, cards in pairs:
         if low in holder and high in holder:
             steps += [(holder[low], holder[high], cards), (holder[high], holder[low], cards)]
     return steps

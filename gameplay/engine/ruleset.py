@@ -44,7 +44,13 @@ class Rules:
         self.wild_card = (C.JOKER if o.jokers_wild and o.jokers else
                           C.DOPPELGANGER if o.doppelgangers else None)
         self.max_play = o.max_play
-        self.faces_desc = list(reversed(order))
+        # faces ranked above (or at least at) each strength, for answering without a full scan
+        self._above = {rev: [tuple(f for f in naturals if st[f] > s) for s in range(len(order))]
+                       for rev, st in ((False, self.strength), (True, self.reversed_strength))}
+        self._at_least = {rev: [tuple(f for f in naturals if st[f] >= s)
+                                for s in range(len(order))]
+                          for rev, st in ((False, self.strength), (True, self.reversed_strength))}
+        self._plays: dict[int, tuple[Play, ...]] = {}
 
     # --- rank order -------------------------------------------------------------------------
     def strengths(self, reversed_: bool) -> list[int]:
@@ -62,15 +68,26 @@ class Rules:
     def wilds_in(self, hand: int) -> int:
         return 0 if self.wild_card is None else (hand >> (self.wild_card * 8)) & 0xFF
 
-    def group_plays(self, hand: int) -> list[Play]:
-        """Every distinct one-rank group the hand can put down (wild cards standing in)."""
+    def faces_above(self, strength: int, reversed_: bool, equal: bool) -> tuple[int, ...]:
+        """The natural faces ranked above ``strength`` (or equal to it, with ``equal``)."""
+        return (self._at_least if equal else self._above)[reversed_][strength]
+
+    def group_plays(self, hand: int, faces=None) -> list[Play]:
+        """Every distinct one-rank group the hand can put down (wild cards standing in),
+        of the given faces (default: all)."""
         wilds = self.wilds_in(hand)
+        jokers_alone = wilds and self.wild_card == C.JOKER
         plays: list[Play] = []
-        face_plays = self._face_plays
-        for face in self.natural_faces:
+        cache = self._plays
+        for face in self.natural_faces if faces is None else faces:
             chunk = (hand >> (face * 32)) & 0xFFFFFFFF
-            if chunk or (wilds and self.wild_card == C.JOKER):
-                plays.extend(face_plays(face, chunk, wilds))
+            if chunk or jokers_alone:
+                key = chunk | face << 32 | wilds << 40
+                found = cache.get(key)
+                if found is None:
+                    found = cache[key] = _face_plays(face, chunk, wilds, self.wild_card,
+                                                     self.max_play)
+                plays.extend(found)
         return plays
 
     def bomb_plays(self, hand: int) -> list[Play]:
@@ -80,9 +97,6 @@ class Rules:
     def lone_doppelganger_plays(self, hand: int) -> list[Play]:
         n = (hand >> (C.DOPPELGANGER * 8)) & 0xFF if self.options.doppelgangers else 0
         return [_lone_doppelgangers(k) for k in range(1, n + 1)]
-
-    def _face_plays(self, face: int, chunk: int, wilds: int) -> tuple[Play, ...]:
-        return _face_plays(face, chunk, wilds, self.wild_card, self.max_play)
 
     # --- reading a play from its cards -------------------------------------------------------
     def play_from_cards(self, cards: list[int], declared: int | None = None) -> Play:
@@ -123,7 +137,7 @@ class Rules:
             return Play(ordered, mask, -1, MIX)
         face = naturals[0]
         if declared is not None and declared != face:
-            raise RuleViolation(f'"as" does not match the cards\' rank')
+            raise RuleViolation('"as" does not match the cards\' rank')
         return Play(ordered, mask, face, GROUP, wilds=wilds, declared=bool(wilds))
 
     def cards_text(self, cards) -> list[str]:
@@ -148,7 +162,6 @@ def _chunk_cards(face: int, chunk: int) -> list[int]:
     return cards
 
 
-@lru_cache(maxsize=65536)
 def _face_plays(face: int, chunk: int, wilds: int, wild_card: int | None,
                 max_play: int | None) -> tuple[Play, ...]:
     naturals = _chunk_cards(face, chunk)

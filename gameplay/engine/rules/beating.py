@@ -20,6 +20,15 @@ def count_allows(count_rule: str, count: int, last_count: int) -> bool:
     return count == last_count or last_count == 1
 
 
+def count_window(count_rule: str, last_count: int) -> tuple[int, int]:
+    """The counts ``count_allows`` accepts after ``last_count``, as (lowest, highest)."""
+    if count_rule == SAME_COUNT:
+        return last_count, last_count
+    if count_rule == AT_LEAST or last_count == 1:
+        return last_count, 1 << 30
+    return last_count, last_count
+
+
 def beats(rules, strength: list[int], reversed_: bool, face: int, count: int,
           last_face: int, last_count: int) -> bool:
     o = rules.options

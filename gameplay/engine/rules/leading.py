@@ -1,8 +1,14 @@
 """Who deals, who leads and in which direction (RULES.md "Common to all" and each preset)."""
 
 from gameplay.engine import cards as C
-from gameplay.engine.options import (LEAD_CHOSEN, LEAD_LEFT_OF_DEALER, LEAD_LEFT_THEN_SCUM,
-                                     LEAD_THREE_OF_CLUBS, LEAD_TWO_OF_CLUBS, Options)
+from gameplay.engine.options import (
+    LEAD_CHOSEN,
+    LEAD_LEFT_OF_DEALER,
+    LEAD_LEFT_THEN_SCUM,
+    LEAD_THREE_OF_CLUBS,
+    LEAD_TWO_OF_CLUBS,
+    Options,
+)
 
 THREE_OF_CLUBS = 3 * 4 + C.CLUBS
 TWO_OF_CLUBS = 2 * 4 + C.CLUBS
