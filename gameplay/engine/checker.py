@@ -33,7 +33,7 @@ def check(data: Any) -> tuple[int, dict[str, Any]]:
 def check_text(text: str | bytes) -> tuple[int, dict[str, Any]]:
     try:
         data = json.loads(text)
-    except (ValueError, UnicodeDecodeError) as e:
+    except (ValueError, RecursionError) as e:  # RecursionError: absurdly nested JSON
         return UNREADABLE, {"valid": False, "deal": None, "move": None,
                             "error": f"not JSON: {e}"}
     return check(data)
