@@ -95,7 +95,8 @@ def finishing_orders(data: dict[str, Any]) -> list[list[int]]:
 
 
 def position(ruleset: Any, hands: list[str], *moves: str, dealer: int | None = None,
-             leader: int | None = None, direction: str = "cw") -> Deal:
+             leader: int | None = None, direction: str = "cw",
+             blind: list[str] | None = None) -> Deal:
     """The first deal's state after ``moves`` (each checked), for asserting legal_moves()."""
     options = from_ruleset(ruleset)
     rules = Rules(options, len(hands))
@@ -103,7 +104,9 @@ def position(ruleset: Any, hands: list[str], *moves: str, dealer: int | None = N
     dealer = len(hands) - 1 if dealer is None else dealer
     fixed, opening = leading.fixed_leader(options, len(hands), dealer, masks, None)
     state = Deal(rules, masks, leader=fixed if leader is None else leader,
-                 direction=CCW if direction == "ccw" else CW, opening=opening)
+                 direction=CCW if direction == "ccw" else CW, opening=opening,
+                 blind=None if blind is None else [
+                     tuple(rules.deck.parse(c) for c in b.split()) for b in blind])
     for text in moves:
         entry = move(text)
         assert entry["seat"] == state.turn, f"{text}: seat {state.turn} to move"

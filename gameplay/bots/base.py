@@ -1,0 +1,252 @@
+"""The bot interface and the seat that plugs a bot into the engine's game driver.
+
+A ``Bot`` answers every decision the rules give a player, each from an ``Observation``:
+
+- ``play(obs, legal)``: a move from ``legal`` (plays, with wild-card declarations already
+  made, plus PASS and BLIND where allowed);
+- ``name_cards(obs, count)``: seed 000's exchange, the President names the cards it wants
+  from the Scum without seeing the Scum's hand: a wish list, best first (the engine's driver
+  does not pass the namer's own hand, so ``obs.hand`` is empty here);
+- ``give_back(obs, count, allowed)``: the cards to give back (never one just received);
+- ``ask(obs, index)``: seed 004's exchange, ``"high"`` or ``"low"`` for each card;
+- ``lead_and_direction(obs, names_leader)``: seed 004, the leader (or None when fixed) and
+  the direction.
+
+``Seat`` is the engine's ``selfplay.Decider`` for one bot: it builds the observation, times the
+answer, checks it, and on any fault (an exception, a timeout reported by an outside bot, an
+illegal or malformed answer) records the fault and plays a safe legal choice instead, so a bot
+never breaks a game.
+"""
+
+import time
+from dataclasses import dataclass, field
+
+from gameplay.engine import cards as C
+from gameplay.engine.deal import CCW, CW
+from gameplay.engine.plays import BLIND, BOMB, LONE_DOPPELGANGER, MIX, PASS
+from gameplay.engine.rules import exchange
+from gameplay.bots.observation import Observation, Table, observe, pre_deal
+
+
+class BotFault(Exception):
+    """An outside bot's answer could not be used (timeout, error, malformed, illegal)."""
+
+    def __init__(self, kind: str, message: str):
+        super().__init__(message)
+        self.kind = kind
+        self.message = message
+
+
+class Bot:
+    """A player.  Subclasses override ``play`` and whichever other decisions they care about;
+    the defaults here are sensible for any preset."""
+
+    name = "bot"
+
+    def play(self, obs: Observation, legal: list):
+        raise NotImplementedError
+
+    def name_cards(self, obs: Observation, count: int) -> list[int]:
+        """Wish list for a named exchange: the strongest cards of the pack first."""
+        return sorted(C.mask_cards(obs.rules.deck.mask), key=lambda c: -card_value(obs, c))
+
+    def give_back(self, obs: Observation, count: int, allowed: list[int]) -> list[int]:
+        return sorted(allowed, key=lambda c: card_value(obs, c))[:count]
+
+    def ask(self, obs: Observation, index: int) -> str:
+        return exchange.HIGH
+
+    def lead_and_direction(self, obs: Observation, names_leader: bool) -> tuple[int | None, int]:
+        return (obs.seat if names_leader else None), CW
+
+    def close(self) -> None:
+        """Release what the bot holds (an outside bot's process or connection)."""
+
+
+# --- card and play values, shared by the built-in bots -----------------------------------
+def card_value(obs_or_rules, card: int, reversed_: bool | None = None) -> int:
+    """How strong a card is for taking tricks: its face's strength, wild cards and bombs on top."""
+    rules = getattr(obs_or_rules, "rules", obs_or_rules)
+    rev = getattr(obs_or_rules, "reversed", False) if reversed_ is None else reversed_
+    top = len(rules.order)
+    if rules.wild_card is not None and card == rules.wild_card:
+        return top + 1
+    face = card >> 2
+    if rules.options.bombs and face == C.BOMB_FACE:
+        return top + 2
+    return rules.strengths(rev)[face]
+
+
+def play_rank(rules, strengths: list[int], play) -> int:
+    """A play's strength for ordering "low" to "high" (bombs last, mixed plays by their cards)."""
+    if play.kind == BOMB:
+        return 100 + play.count
+    if play.kind == MIX:
+        return max(strengths[c >> 2] for c in play.cards)
+    if play.kind == LONE_DOPPELGANGER:
+        return -1
+    return strengths[play.face]
+
+
+def lowest_play(rules, strengths: list[int], legal: list):
+    """The lowest legal play (fewest wild cards, then fewest cards), or None if only PASS/BLIND."""
+    plays = [m for m in legal if m is not PASS and m is not BLIND]
+    if not plays:
+        return None
+    return min(plays, key=lambda p: (play_rank(rules, strengths, p), p.wilds, p.count))
+
+
+def safe_move(deal, legal: list):
+    """The fallback: pass, or the lowest legal play when passing is not allowed."""
+    if PASS in legal:
+        return PASS
+    play = lowest_play(deal.rules, deal.strengths(), legal)
+    return play if play is not None else legal[0]
+
+
+# --- the seat: a bot as the engine's Decider ------------------------------------------------
+@dataclass
+class SeatStats:
+    decisions: int = 0
+    seconds: float = 0.0
+    faults: list[dict] = field(default_factory=list)
+
+    @property
+    def mean_ms(self) -> float:
+        return 1000 * self.seconds / self.decisions if self.decisions else 0.0
+
+
+class Seat:
+    """One bot at one seat of one game, speaking the engine's ``Decider`` protocol."""
+
+    def __init__(self, bot: Bot, seat: int, table: Table, game=None):
+        self.bot = bot
+        self.seat = seat
+        self.table = table
+        self.game = game
+        self.stats = SeatStats()
+        self._deal_number = -1
+        self._gave: dict[int, list[int]] = {}
+        self._received: list[int] = []
+
+    # the exchange decisions come before the deal's Deal exists; remember them per deal
+    def _exchange_deal(self, game) -> int:
+        number = len(game.records)
+        if number != self._deal_number:
+            self._deal_number = number
+            self._gave, self._received = {}, []
+        return number
+
+    def _ask_bot(self, decision: str, call, check, fallback):
+        start = time.perf_counter()
+        try:
+            answer = call()
+            problem = check(answer)
+            kind = "illegal"
+        except BotFault as fault:
+            problem, kind = fault.message, fault.kind
+        except Exception as error:  # noqa: BLE001 - any bot error must not break the game
+            problem, kind = f"{type(error).__name__}: {error}", "error"
+        self.stats.seconds += time.perf_counter() - start
+        self.stats.decisions += 1
+        if problem is None:
+            return answer
+        self.stats.faults.append({"decision": decision, "kind": kind, "message": str(problem),
+                                  "deal": self._deal_number})
+        return fallback()
+
+    # --- Decider protocol -------------------------------------------------------------------
+    def move(self, deal, legal):
+        if self.game is not None:
+            self._exchange_deal(self.game)
+        obs = observe(deal, self.game, self.table, self.seat, gave=self._gave,
+                      received=self._received)
+
+        def check(answer):
+            if answer is PASS or answer is BLIND:
+                return None if answer in legal else f"{answer!r} is not allowed now"
+            if any(answer is m for m in legal) or answer in legal:
+                return None
+            return f"{answer!r} is not a legal move"
+
+        move = self._ask_bot("play", lambda: self.bot.play(obs, legal), check,
+                             lambda: safe_move(deal, legal))
+        if move is not PASS and move is not BLIND:
+            move = next((m for m in legal if m == move), move)
+        self.table.record(self.seat, move)
+        return move
+
+    def name_cards(self, game, step, giver_hand):
+        self._exchange_deal(game)
+        obs = pre_deal(game, self.seat, 0, deal_number=len(game.records))
+        due = min(step.count, C.mask_count(giver_hand))
+
+        def check(answer):
+            if not isinstance(answer, list | tuple) or not all(isinstance(c, int) for c in answer):
+                return "a wish list is a list of cards"
+            return None
+
+        wishes = self._ask_bot("name_cards", lambda: list(self.bot.name_cards(obs, step.count)),
+                               check, lambda: [])
+        # the Scum hands over the wished cards it holds, best wish first; when the wishes run
+        # out, its highest cards (RULES.md: the President names any cards in the Scum's hand)
+        left, cards = giver_hand, []
+        for card in wishes:
+            if len(cards) == due:
+                break
+            if 0 <= card < 128 and left >> (card * 8) & 0xFF:
+                cards.append(card)
+                left -= C.unit(card)
+        if len(cards) < due:
+            cards += exchange.highest(game.rules, left, due - len(cards))
+        self._received = list(cards)
+        return cards
+
+    def give_back(self, game, step, hand, received):
+        self._exchange_deal(game)
+        self._received = list(received)
+        obs = pre_deal(game, self.seat, hand, deal_number=len(game.records))
+        obs.received = list(received)
+        allowed = C.mask_cards(hand - C.cards_mask(received))
+        due = min(step.count, C.mask_count(hand))
+
+        def check(answer):
+            cards = list(answer) if isinstance(answer, list | tuple) else None
+            if cards is None or not all(isinstance(c, int) for c in cards):
+                return "give back a list of cards"
+            fault = exchange.fault(game.rules, step, hand, cards, None, received)
+            return fault
+
+        cards = self._ask_bot(
+            "give_back", lambda: list(self.bot.give_back(obs, step.count, list(allowed))), check,
+            lambda: sorted(allowed, key=lambda c: card_value(game.rules, c, False))[:due])
+        self._gave[step.receiver] = list(cards)
+        return list(cards)
+
+    def ask(self, game, step, index):
+        self._exchange_deal(game)
+        obs = pre_deal(game, self.seat, 0, deal_number=len(game.records))
+        return self._ask_bot("ask", lambda: self.bot.ask(obs, index),
+                             lambda a: None if a in (exchange.HIGH, exchange.LOW)
+                             else f"ask {a!r} is not high or low", lambda: exchange.HIGH)
+
+    def lead_and_direction(self, game, hands, names_leader):
+        self._exchange_deal(game)
+        obs = pre_deal(game, self.seat, hands[self.seat], deal_number=len(game.records))
+        obs.held = [C.mask_count(h) for h in hands]
+        seats = [s for s in range(game.rules.players) if hands[s]]
+
+        def check(answer):
+            if not isinstance(answer, tuple | list) or len(answer) != 2:
+                return "answer (leader, direction)"
+            leader, direction = answer
+            if direction not in (CW, CCW):
+                return f"direction {direction!r} is not cw or ccw"
+            if names_leader and leader not in seats:
+                return f"leader {leader!r} is not a seat holding cards"
+            return None
+
+        leader, direction = self._ask_bot(
+            "lead_and_direction", lambda: self.bot.lead_and_direction(obs, names_leader), check,
+            lambda: (self.seat if self.seat in seats else seats[0], CW))
+        return (leader if names_leader else None), direction

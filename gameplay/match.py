@@ -1,0 +1,210 @@
+"""The match runner: bots play whole games on the engine's driver, with seat rotation and a
+duplicate mode, and every game comes back as a checker-valid transcript with its figures.
+
+A *lineup* is one bot spec per player (``["heuristic", "random", "random", "random"]``);
+player ``p`` of game ``g`` sits at seat ``(p + g) % players`` (seat rotation).  In duplicate
+mode the games go in blocks of ``players``: a block replays the same shuffles with the seats
+rotated, so every bot holds every hand and the luck of the deal cancels out.
+"""
+
+import math
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+
+from gameplay.bots import make_bot
+from gameplay.bots.base import Seat, SeatStats
+from gameplay.bots.observation import Table
+from gameplay.engine import selfplay
+from gameplay.engine.game import Game
+from gameplay.engine.options import Options, from_ruleset, to_ruleset
+from gameplay.engine.roles import roles_by_position
+from gameplay.engine.ruleset import Rules
+from gameplay.engine.scoring import Scoring
+from gameplay.engine.transcript import dump
+
+
+@dataclass
+class GameResult:
+    """One played game: the transcript and what each seat did."""
+
+    transcript: dict
+    bots: list[str]  # the bot spec at each seat
+    finishing_orders: list[list[int]]  # per deal, seats first-out to last
+    scores: list[int] | None
+    winners: list[int]  # seats; without scoring, the first out of the (single) deal
+    stats: list[SeatStats]
+
+
+def play_game(bots: list, options: Options, *, seed: int, scoring: Scoring | None = None,
+              dealer: int = 0, names: list[str] | None = None) -> GameResult:
+    """Play one game to its end (one deal without ``scoring``) with ``bots`` at seats 0…n-1."""
+    players = len(bots)
+    rules = Rules(options, players)
+    game = Game(rules, dealer=dealer, scoring=scoring)
+    table = Table()
+    seats = [Seat(bot, s, table, game) for s, bot in enumerate(bots)]
+    rng = random.Random(seed)
+    try:
+        while not game.over and len(game.records) < (selfplay.MAX_DEALS if scoring else 1):
+            selfplay.play_deal(game, seats, rng)
+    finally:
+        for bot in bots:
+            bot.close()
+    orders = [list(r.finishing_order) for r in game.records]
+    if game.sheet is not None:
+        scores = [game.sheet.totals.get(s, 0) for s in range(players)]
+        winners = list(game.sheet.winners)
+    else:
+        scores, winners = None, [orders[-1][0]]
+    return GameResult(transcript=dump(options, players, dealer, scoring, game.records, rules),
+                      bots=names or [getattr(b, "name", type(b).__name__) for b in bots],
+                      finishing_orders=orders, scores=scores, winners=winners,
+                      stats=[s.stats for s in seats])
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything needed to play game ``index`` of a match, picklable for worker processes."""
+
+    lineup: tuple[str, ...]
+    ruleset: object  # a transcript ruleset: preset name or {"preset", "options"}
+    index: int
+    seed: int
+    scoring: dict | None = None
+    duplicate: bool = False
+    programs: tuple = ()  # (name, argv) pairs for local-program bots, from trusted callers
+
+    @property
+    def players(self) -> int:
+        return len(self.lineup)
+
+    @property
+    def rotation(self) -> int:
+        return self.index % self.players
+
+    @property
+    def deal_seed(self) -> int:
+        block = self.index // self.players if self.duplicate else self.index
+        return random.Random(f"deals:{self.seed}:{block}").getrandbits(63)
+
+    def seat_of(self, player: int) -> int:
+        return (player + self.rotation) % self.players
+
+
+def schedule(lineup, ruleset, *, games: int, seed: int, scoring: dict | None = None,
+             duplicate: bool = False, programs: dict | None = None) -> list[GameSpec]:
+    if isinstance(ruleset, Options):
+        ruleset = to_ruleset(ruleset)
+    progs = tuple(sorted((k, tuple(v)) for k, v in (programs or {}).items()))
+    return [GameSpec(tuple(lineup), ruleset, g, seed, scoring, duplicate, progs)
+            for g in range(games)]
+
+
+def play_spec(spec: GameSpec) -> tuple[GameSpec, GameResult]:
+    n = spec.players
+    bots: list = [None] * n
+    names: list = [None] * n
+    for player, bot_spec in enumerate(spec.lineup):
+        seat = spec.seat_of(player)
+        bot_seed = random.Random(f"bot:{spec.seed}:{spec.index}:{player}").getrandbits(63)
+        bots[seat] = make_bot(bot_spec, seed=bot_seed, programs=dict(spec.programs))
+        names[seat] = bot_spec
+    scoring = Scoring.from_dict(spec.scoring) if spec.scoring else None
+    result = play_game(bots, from_ruleset(spec.ruleset), seed=spec.deal_seed, scoring=scoring,
+                       names=names)
+    return spec, result
+
+
+def run(specs: list[GameSpec], *, workers: int = 1):
+    """Play the games, in order, on ``workers`` processes; yields (spec, result) pairs."""
+    if workers <= 1:
+        for spec in specs:
+            yield play_spec(spec)
+        return
+    import multiprocessing
+
+    with multiprocessing.get_context("fork").Pool(workers) as pool:
+        yield from pool.imap(play_spec, specs, chunksize=1)
+
+
+# --- figures ----------------------------------------------------------------------------
+Z95 = 1.959964
+
+
+def interval(successes: float, trials: int) -> tuple[float, float]:
+    """Wilson 95% interval for a rate."""
+    if not trials:
+        return (0.0, 0.0)
+    p = successes / trials
+    d = 1 + Z95 ** 2 / trials
+    centre = (p + Z95 ** 2 / (2 * trials)) / d
+    half = Z95 * math.sqrt(p * (1 - p) / trials + Z95 ** 2 / (4 * trials ** 2)) / d
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass
+class PlayerTally:
+    """One player of a lineup over a match (player = lineup position, whatever its seat)."""
+
+    bot: str
+    games: int = 0
+    wins: int = 0
+    deals: int = 0
+    firsts: int = 0
+    lasts: int = 0
+    positions: list[int] = field(default_factory=list)
+    roles: Counter = field(default_factory=Counter)
+    decisions: int = 0
+    seconds: float = 0.0
+    faults: int = 0
+    fault_kinds: Counter = field(default_factory=Counter)
+
+    def add(self, seat: int, result: GameResult) -> None:
+        self.games += 1
+        self.wins += seat in result.winners
+        for order in result.finishing_orders:
+            position = order.index(seat) + 1
+            self.deals += 1
+            self.positions.append(position)
+            self.firsts += position == 1
+            self.lasts += position == len(order)
+            self.roles[str(roles_by_position(len(order))[position - 1])] += 1
+        stats = result.stats[seat]
+        self.decisions += stats.decisions
+        self.seconds += stats.seconds
+        self.faults += len(stats.faults)
+        self.fault_kinds.update(f["kind"] for f in stats.faults)
+
+    def summary(self) -> dict:
+        n = len(self.positions)
+        mean = sum(self.positions) / n if n else 0.0
+        sd = math.sqrt(sum((x - mean) ** 2 for x in self.positions) / (n - 1)) if n > 1 else 0.0
+        half = Z95 * sd / math.sqrt(n) if n else 0.0
+        return {
+            "bot": self.bot, "games": self.games, "wins": self.wins,
+            "win_rate": self.wins / self.games if self.games else 0.0,
+            "win_rate_ci": interval(self.wins, self.games),
+            "deals": self.deals,
+            "first_out_rate": self.firsts / n if n else 0.0,
+            "first_out_ci": interval(self.firsts, n),
+            "last_place_rate": self.lasts / n if n else 0.0,
+            "last_place_ci": interval(self.lasts, n),
+            "mean_position": mean, "mean_position_ci": (mean - half, mean + half),
+            "roles": dict(self.roles),
+            "mean_decision_ms": 1000 * self.seconds / self.decisions if self.decisions else 0.0,
+            "decisions": self.decisions,
+            "faults": self.faults, "fault_kinds": dict(self.fault_kinds),
+        }
+
+
+class Tally:
+    def __init__(self, lineup):
+        self.players = [PlayerTally(bot) for bot in lineup]
+
+    def add(self, spec: GameSpec, result: GameResult) -> None:
+        for player, tally in enumerate(self.players):
+            tally.add(spec.seat_of(player), result)
+
+    def summary(self) -> list[dict]:
+        return [p.summary() for p in self.players]
