@@ -21,11 +21,11 @@ never breaks a game.
 import time
 from dataclasses import dataclass, field
 
+from gameplay.bots.observation import Observation, Table, observe, pre_deal
 from gameplay.engine import cards as C
 from gameplay.engine.deal import CCW, CW
 from gameplay.engine.plays import BLIND, BOMB, LONE_DOPPELGANGER, MIX, PASS
 from gameplay.engine.rules import exchange
-from gameplay.bots.observation import Observation, Table, observe, pre_deal
 
 
 class BotFault(Exception):
