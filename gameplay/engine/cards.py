@@ -28,6 +28,8 @@ BOMB = BOMB_FACE * 4
 BOMB_REVERSE = BOMB_FACE * 4 + 1
 DOPPELGANGER = DOPPELGANGER_FACE * 4
 
+FOREIGN = 72  # added to the code of a card from the other pack's notation (never in a deck)
+
 FACE_BITS = 32
 FACE_MASK = (1 << FACE_BITS) - 1
 
@@ -127,30 +129,39 @@ class Deck:
 
 
 def parse_card(text: object, *, presidents: bool) -> int:
-    """Read one card in transcript notation (case ignored); raise Unreadable if it is no card."""
-    if not isinstance(text, str):
-        raise Unreadable(f"unknown card {text!r}")
-    t = text.strip().upper()
+    """Read one card in transcript notation (case ignored); raise Unreadable if it is no card.
+
+    A card of the other pack's notation (7C in a presidents-deck game, B in a standard one)
+    exists, so it reads as a foreign card that no hand can hold: a rule fault, not unreadable
+    (TRANSCRIPT.md "The checker").
+    """
+    t = text.strip().upper() if isinstance(text, str) else ""
+    card = _read(t, presidents)
+    if card is None:
+        card = _read(t, not presidents)
+        if card is None:
+            raise Unreadable(f"unknown card {text!r}")
+        card += FOREIGN
+    return card
+
+
+def _read(t: str, presidents: bool) -> int | None:
     if presidents:
-        if t == "B":
-            return BOMB
-        if t == "BR":
-            return BOMB_REVERSE
-        if t == "DG":
-            return DOPPELGANGER
-        if t.isdigit() and 1 <= int(t) <= 12 and not t.startswith("0"):
+        if t in ("B", "BR", "DG"):
+            return {"B": BOMB, "BR": BOMB_REVERSE, "DG": DOPPELGANGER}[t]
+        if t.isdigit() and not t.startswith("0") and 1 <= int(t) <= 12:
             return int(t) * 4
-        raise Unreadable(f"unknown card {text!r}")
+        return None
     if t == "JK":
         return JOKER
     face = _STANDARD_FACES_BY_NAME.get(t[:-1])
     suit = SUIT_LETTERS.find(t[-1:]) if t else -1
-    if face is None or suit < 0:
-        raise Unreadable(f"unknown card {text!r}")
-    return face * 4 + suit
+    return None if face is None or suit < 0 else face * 4 + suit
 
 
 def card_text(card: int, *, presidents: bool = False) -> str:
+    if card >= FOREIGN:
+        return card_text(card - FOREIGN, presidents=not presidents)
     if presidents:
         return {BOMB: "B", BOMB_REVERSE: "BR", DOPPELGANGER: "DG"}.get(card) or str(card >> 2)
     if card == JOKER:

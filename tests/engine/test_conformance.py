@@ -20,26 +20,11 @@ if not EXPECTED.is_file():
 CASES = [json.loads(line) for line in EXPECTED.read_text().splitlines() if line.strip()]
 VALID = [c for c in CASES if c["exit"] == 0]
 
-# TRANSCRIPT.md "The checker": "A card that exists but is not in this ruleset's deck (a joker in
-# a jokerless pack) is a rule fault (exit 1), not unreadable."  These files play the standard
-# card 7C in a presidents-deck game; the engine calls it an unknown card (exit 2).
-STANDARD_CARD_IN_PRESIDENTS_DECK = pytest.mark.xfail(
-    strict=True, reason="engine bug: a standard card (7C) in a presidents-deck transcript is "
-    "reported unreadable (exit 2); TRANSCRIPT.md makes a card outside the ruleset's deck exit 1")
-
-
-def _param(case):
-    broken = case["file"].startswith("presidents-deck") and case["file"].endswith(
-        "-card-not-held.json")
-    return pytest.param(case, id=case["file"],
-                         marks=[STANDARD_CARD_IN_PRESIDENTS_DECK] if broken else [])
-
-
 def _load(name: str):
     return json.loads((CONFORMANCE / name).read_text())
 
 
-@pytest.mark.parametrize("case", [_param(c) for c in CASES])
+@pytest.mark.parametrize("case", CASES, ids=[c["file"] for c in CASES])
 def test_checker_gives_expected_verdict(case):
     """Same exit status; same first fault, or same finishing orders and scores."""
     status, verdict = checker.check_text((CONFORMANCE / case["file"]).read_bytes())
