@@ -11,7 +11,7 @@ from gameplay.engine.plays import PASS
 from gameplay.engine.scoring import Scoring
 from gameplay.match import Tally, interval, play_game, run, schedule
 
-FAST_BOTS = ["random", "greedy"]
+FAST_BOTS = ["random", "greedy", "heuristic"]
 
 
 def _checked(result):
@@ -37,7 +37,7 @@ def test_every_bot_plays_checker_valid_games_on_every_preset(name, bot):
 
 @pytest.mark.parametrize("name", ["presidents-deck", "school-scum", "friday"])
 def test_same_seed_same_transcript(name):
-    lineup = ["random", "greedy", "random", "greedy"]
+    lineup = ["heuristic", "greedy", "random", "greedy"]
     first = [r.transcript for _, r in run(schedule(lineup, name, games=2, seed=3,
                                                    scoring={"system": "penalty"}))]
     again = [r.transcript for _, r in run(schedule(lineup, name, games=2, seed=3,
@@ -49,7 +49,7 @@ def test_same_seed_same_transcript(name):
 
 
 def test_blind_option_two_players():
-    bots = [make_bot("greedy", seed=1), make_bot("random", seed=2)]
+    bots = [make_bot("heuristic", seed=1), make_bot("random", seed=2)]
     result = play_game(bots, preset("friday", blind=True), seed=5,
                        scoring=None)
     _checked(result)

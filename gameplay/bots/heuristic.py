@@ -1,0 +1,144 @@
+"""``heuristic``: plays the way the seeds' strategy advice describes.
+
+Keep 2s, jokers, wild cards and bombs (the *controls*) to take tricks; get rid of low cards
+first, whole groups at a time; pass rather than break a group, but split a high pair when it
+takes a trick of singles; count the controls gone, so a play nobody can beat any more is known
+safe; spend controls when the hand is nearly out or an opponent is about to go out; use a
+quadruple's revolution when the hand is weak, and take consec, eight below, 69 and KKK plays
+when they cost only low cards.
+"""
+
+from gameplay.bots.base import Bot, card_value, play_rank
+from gameplay.engine import cards as C
+from gameplay.engine.plays import BLIND, BOMB, GROUP, LONE_DOPPELGANGER, MIX, PASS
+from gameplay.engine.rules import exchange
+
+
+def face_counts(hand: int, faces) -> dict[int, int]:
+    return {f: C.chunk_count(C.face_chunk(hand, f)) for f in faces
+            if C.face_chunk(hand, f)}
+
+
+class HeuristicBot(Bot):
+    name = "heuristic"
+
+    def __init__(self, seed: int = 0):
+        pass
+
+    # --- plays ------------------------------------------------------------------------------
+    def play(self, obs, legal):
+        return heuristic_move(obs.rules, obs, legal)
+
+    # --- exchange ---------------------------------------------------------------------------
+    def give_back(self, obs, count, allowed):
+        """Give the lowest cards that stand alone (singles), keeping groups together."""
+        counts = face_counts(obs.hand, obs.rules.natural_faces)
+
+        def cost(card):
+            alone = counts.get(card >> 2, 0) <= 1
+            return (card_value(obs, card) + (0 if alone else 3), card)
+
+        return sorted(allowed, key=cost)[:count]
+
+    def ask(self, obs, index):
+        # seed 004: "low" gets a Bomb when the Turd holds one (Bombs are lowest in the ask
+        # order) and most Turds do; the second card is asked high
+        if obs.rules.options.bombs and index == 0:
+            return exchange.LOW
+        return exchange.HIGH
+
+
+def heuristic_move(rules, obs, legal):
+    plays = [m for m in legal if m is not PASS and m is not BLIND]
+    if not plays:
+        return BLIND if BLIND in legal else PASS
+    hand = obs.hand
+    total = obs.held[obs.seat]
+    blind_left = obs.blind_held[obs.seat]
+    for p in plays:  # going out wins everything
+        if p.count == total and not blind_left and p.kind != LONE_DOPPELGANGER:
+            return p
+    st = obs.strengths()
+    top = len(rules.order) - 1
+    control_at = top - (1 if rules.options.jokers and not rules.options.jokers_wild else 0)
+    counts = face_counts(hand, rules.natural_faces)
+    wilds = rules.wilds_in(hand)
+
+    def is_control(p) -> bool:
+        if p.kind == BOMB:
+            return True
+        if p.kind == MIX:
+            return any(card_value(obs, c) >= control_at for c in p.cards)
+        return p.wilds > 0 or (p.kind == GROUP and st[p.face] >= control_at)
+
+    def splits(p) -> bool:
+        if p.kind != GROUP:
+            return False
+        return p.count - p.wilds < counts.get(p.face, 0)
+
+    controls = sum(n for f, n in counts.items() if st[f] >= control_at) + wilds
+    if rules.options.bombs:
+        bombs = C.face_chunk(hand, C.BOMB_FACE)
+        controls += (bombs & 0xFF) + (bombs >> 8 & 0xFF)
+    groups = sum(1 for f in counts if st[f] < control_at)
+    others = [obs.held[s] + obs.blind_held[s] for s in obs.active if s != obs.seat]
+    danger = bool(others) and min(others) <= 2
+    endgame = groups <= controls + 1
+    unseen = obs.unseen()
+
+    def unbeatable(p) -> bool:
+        """No unseen cards could beat this group (counting wild cards as any rank)."""
+        if p.kind != GROUP:
+            return p.kind == BOMB
+        wild_unseen = rules.wilds_in(unseen)
+        for f in rules.natural_faces:
+            if st[f] > st[p.face]:
+                if C.chunk_count(C.face_chunk(unseen, f)) + wild_unseen >= p.count:
+                    return False
+        if rules.options.bombs and C.face_chunk(unseen, C.BOMB_FACE):
+            return False
+        return True
+
+    def low_key(p):
+        return (play_rank(rules, st, p), p.wilds, -p.count if obs.leading else p.count)
+
+    if obs.leading:
+        # revolution: a quadruple turns a weak hand strong
+        if rules.options.revolution:
+            for p in plays:
+                if p.count == 4 and p.wilds == 0 and p.kind == GROUP:
+                    mine = C.mask_cards(hand)
+                    now = sum(card_value(rules, c, obs.reversed) for c in mine)
+                    after = sum(card_value(rules, c, not obs.reversed) for c in mine)
+                    if after > now:
+                        return p
+        whole = [p for p in plays if p.kind == GROUP and not splits(p) and p.wilds == 0]
+        if groups <= 2:
+            safe = [p for p in whole if unbeatable(p)]
+            if safe:  # take the lead back with a sure winner, then lead out the rest
+                return min(safe, key=low_key)
+        cheap = [p for p in whole if not is_control(p)]
+        if cheap:
+            return min(cheap, key=low_key)
+        return min(plays, key=lambda p: (p.kind == BOMB, is_control(p), low_key(p)))
+
+    # following
+    special = obs.mode != 0
+    cheap = [p for p in plays if not is_control(p) and not splits(p)]
+    if cheap:
+        best = min(cheap, key=low_key)
+        jump = play_rank(rules, st, best) - (st[obs.last.face] if obs.last.face >= 0 else 0)
+        # don't spend a high card on a low trick early in the deal
+        if (not special and jump >= 6 and total > 8 and not danger
+                and play_rank(rules, st, best) >= top - 3):
+            return PASS
+        return best
+    # split a high pair on a trick of singles when it takes the lead
+    high_splits = [p for p in plays if splits(p) and not is_control(p)
+                   and p.count == 1 and st[p.face] >= top - 3]
+    if high_splits and (danger or total <= 6):
+        return min(high_splits, key=low_key)
+    if danger or endgame:
+        usable = [p for p in plays if p.kind != BOMB] or plays
+        return min(usable, key=low_key)
+    return PASS
