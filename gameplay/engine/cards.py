@@ -15,7 +15,6 @@ from gameplay.engine.errors import Unreadable
 
 CLUBS, SPADES, DIAMONDS, HEARTS = 0, 1, 2, 3  # black suits first: red cards are kept for KKK
 SUIT_LETTERS = "CSDH"
-RED_SUITS = (DIAMONDS, HEARTS)
 
 JACK, QUEEN, KING, ACE, TWO = 11, 12, 13, 14, 2
 JOKER_FACE = 15
@@ -38,16 +37,7 @@ _STANDARD_FACE_NAMES = {2: "2", 3: "3", 4: "4", 5: "5", 6: "6", 7: "7", 8: "8", 
 _STANDARD_FACES_BY_NAME = {v: k for k, v in _STANDARD_FACE_NAMES.items()} | {"T": 10}
 
 
-def face_of(card: int) -> int:
-    return card >> 2
 
-
-def suit_of(card: int) -> int:
-    return card & 3
-
-
-def is_red(card: int) -> bool:
-    return face_of(card) != JOKER_FACE and suit_of(card) in RED_SUITS
 
 
 def unit(card: int) -> int:

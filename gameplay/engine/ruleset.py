@@ -12,8 +12,6 @@ from gameplay.engine.errors import RuleViolation
 from gameplay.engine.options import Options
 from gameplay.engine.plays import BOMB, GROUP, LONE_DOPPELGANGER, MIX, Play
 
-WILD_FACE_NONE = -1
-
 
 class Rules:
     def __init__(self, options: Options, players: int):
@@ -154,7 +152,7 @@ def _strength_table(order: list[int]) -> list[int]:
     return table
 
 
-def _chunk_cards(face: int, chunk: int) -> list[int]:
+def chunk_cards(face: int, chunk: int) -> list[int]:
     """The cards in a face's chunk, black suits first (they are worth least: seed 000 KKK)."""
     cards = []
     for suit in range(4):
@@ -164,7 +162,7 @@ def _chunk_cards(face: int, chunk: int) -> list[int]:
 
 def _face_plays(face: int, chunk: int, wilds: int, wild_card: int | None,
                 max_play: int | None) -> tuple[Play, ...]:
-    naturals = _chunk_cards(face, chunk)
+    naturals = chunk_cards(face, chunk)
     plays = []
     for n in range(0 if wild_card == C.JOKER else 1, len(naturals) + 1):
         for w in range(0, wilds + 1):
@@ -192,10 +190,6 @@ def _bomb_plays(chunk: int) -> tuple[Play, ...]:
 def _lone_doppelgangers(n: int) -> Play:
     cards = (C.DOPPELGANGER,) * n
     return Play(cards, C.cards_mask(cards), C.DOPPELGANGER_FACE, LONE_DOPPELGANGER)
-
-
-def chunk_cards(face: int, chunk: int) -> list[int]:
-    return _chunk_cards(face, chunk)
 
 
 def mix_play(cards: tuple[int, ...]) -> Play:

@@ -52,10 +52,6 @@ def direction_chooser(options: Options, players: int, dealer: int,
     return previous_order[1] if players >= 4 else previous_order[0]
 
 
-def leader_chooser(options: Options, dealer: int, previous_order: list[int] | None) -> int | None:
-    """The seat that names the leader (seed 004's first deal: the dealer), or None."""
-    return dealer if options.lead == LEAD_CHOSEN and not previous_order else None
-
 
 def _first_holder(hands: list[int], card: int, dealer: int) -> int | None:
     n = len(hands)
