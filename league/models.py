@@ -1,0 +1,292 @@
+"""The league's tables: clubs, players, seasons, games, deals and ratings.
+
+Models stay thin; what changes them lives in ``league.services``, reads in ``league.selectors``.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+
+from gameplay.engine.options import PRESETS
+from gameplay.engine.roles import Role
+from gameplay.engine.scoring import SYSTEMS
+
+PRESET_CHOICES = [(name, name) for name in PRESETS]
+SYSTEM_CHOICES = [(name, name) for name in SYSTEMS]
+ROLE_CHOICES = [(role.value, role.value.replace("-", " ").capitalize()) for role in Role]
+
+
+class Club(models.Model):
+    name = models.CharField(max_length=100, unique=True)
+    organisers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="organised_clubs", blank=True
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self):
+        return self.name
+
+
+class Player(models.Model):
+    """A person or a bot; the same player may play in several clubs."""
+
+    PERSON, BOT = "person", "bot"
+    KIND_CHOICES = [(PERSON, "person"), (BOT, "bot")]
+
+    name = models.CharField(max_length=100, unique=True)
+    kind = models.CharField(max_length=6, choices=KIND_CHOICES, default=PERSON)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="player",
+    )
+    clubs = models.ManyToManyField(Club, related_name="players", blank=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self):
+        return self.name
+
+
+class Season(models.Model):
+    """A club's season: the rules preset and options, the scoring system, the dates."""
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="seasons")
+    name = models.CharField(max_length=100)
+    preset = models.CharField(max_length=20, choices=PRESET_CHOICES, default="classic")
+    options = models.JSONField(default=dict, blank=True, help_text="option overrides by name")
+    scoring_system = models.CharField(max_length=20, choices=SYSTEM_CHOICES, default="penalty")
+    scoring_limit = models.PositiveSmallIntegerField(null=True, blank=True)
+    scoring_target = models.PositiveSmallIntegerField(null=True, blank=True)
+    scoring_deals = models.PositiveSmallIntegerField(null=True, blank=True)
+    starts_on = models.DateField()
+    ends_on = models.DateField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["club__name", "-starts_on"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="season_name_unique_in_club"),
+            models.CheckConstraint(
+                condition=Q(ends_on__isnull=True) | Q(ends_on__gte=F("starts_on")),
+                name="season_ends_after_it_starts",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.club} – {self.name}"
+
+
+class Game(models.Model):
+    """A table in a season. Scores and end are recomputed from the deals by the services."""
+
+    OPEN, FINISHED = "open", "finished"
+    STATUS_CHOICES = [(OPEN, "open"), (FINISHED, "finished")]
+
+    season = models.ForeignKey(Season, on_delete=models.PROTECT, related_name="games")
+    number = models.PositiveIntegerField()
+    dealer = models.PositiveSmallIntegerField(help_text="seat number of the first deal's dealer")
+    status = models.CharField(max_length=10, choices=STATUS_CHOICES, default=OPEN)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["season", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["season", "number"], name="game_number_unique"),
+        ]
+
+    def __str__(self):
+        return f"{self.season} – game {self.number}"
+
+
+class Seat(models.Model):
+    """A player at a game's table, from the deal they joined before until the one they left
+    before; also the player's totals in this game, kept by the services for standings."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    joined_before = models.PositiveIntegerField(default=1, help_text="first deal number played")
+    left_before = models.PositiveIntegerField(null=True, blank=True,
+                                              help_text="first deal number not played")
+    # Totals from this game's deals, recomputed with every change to them.
+    points = models.IntegerField(default=0)
+    deals = models.PositiveIntegerField(default=0)
+    position_sum = models.PositiveIntegerField(default=0)
+    presidents = models.PositiveIntegerField(default=0)
+    vice_presidents = models.PositiveIntegerField(default=0)
+    citizens = models.PositiveIntegerField(default=0)
+    vice_scums = models.PositiveIntegerField(default=0)
+    scums = models.PositiveIntegerField(default=0)
+    is_winner = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="seat_number_unique_in_game"),
+            models.UniqueConstraint(fields=["game", "player"], name="seat_player_once_in_game"),
+            models.CheckConstraint(
+                condition=Q(left_before__isnull=True) | Q(left_before__gt=F("joined_before")),
+                name="seat_left_after_joined",
+            ),
+        ]
+
+    def __str__(self):
+        return f"seat {self.number}: {self.player}"
+
+    def plays_in(self, deal_number):
+        return self.joined_before <= deal_number and (
+            self.left_before is None or deal_number < self.left_before
+        )
+
+
+class Deal(models.Model):
+    """One recorded deal; its finishing order is its places, one row per seat."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="deal_set")
+    number = models.PositiveIntegerField()
+    dealer = models.PositiveSmallIntegerField(help_text="seat number")
+    transcript = models.JSONField(null=True, blank=True,
+                                  help_text="the deal's transcript, checked by the engine")
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                    on_delete=models.SET_NULL, related_name="+")
+    recorded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "number"], name="deal_number_unique_in_game"),
+        ]
+
+    def __str__(self):
+        return f"{self.game} – deal {self.number}"
+
+
+class Place(models.Model):
+    """One seat's place in a deal's finishing order (position 1 is first out)."""
+
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="places")
+    seat = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="places")
+    position = models.PositiveSmallIntegerField()
+    role = models.CharField(max_length=16, choices=ROLE_CHOICES)
+
+    class Meta:
+        ordering = ["deal", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["deal", "position"], name="place_position_unique"),
+            models.UniqueConstraint(fields=["deal", "seat"], name="place_seat_unique"),
+            models.UniqueConstraint(fields=["deal", "player"], name="place_player_unique"),
+            models.CheckConstraint(condition=Q(position__gte=1), name="place_position_positive"),
+        ]
+
+    def __str__(self):
+        return f"{self.position}. {self.player} ({self.role})"
+
+
+class SeatChange(models.Model):
+    """A player entering or leaving a game between deals."""
+
+    JOIN, LEAVE = "join", "leave"
+    KIND_CHOICES = [(JOIN, "joins"), (LEAVE, "leaves")]
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seat_changes")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    kind = models.CharField(max_length=5, choices=KIND_CHOICES)
+    before_deal = models.PositiveIntegerField()
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                           on_delete=models.SET_NULL, related_name="+")
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "before_deal", "at"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "player", "kind"],
+                                    name="seat_change_once_per_kind"),
+        ]
+
+    def __str__(self):
+        return f"{self.player} {self.get_kind_display()} before deal {self.before_deal}"
+
+
+class RatingJob(models.Model):
+    """The coalescing marker of a rating scope (a season, or all-time when season is null):
+    ratings are stale from ``dirty_from`` (a deal id) on until a task recomputes them."""
+
+    scope = models.CharField(max_length=30, unique=True)
+    season = models.OneToOneField(Season, null=True, blank=True, on_delete=models.CASCADE,
+                                  related_name="rating_job")
+    dirty_from = models.BigIntegerField(null=True, blank=True)
+    runs = models.PositiveIntegerField(default=0, help_text="recomputations done")
+
+    def __str__(self):
+        return f"ratings {self.scope}" + (" (updating)" if self.dirty_from is not None else "")
+
+
+class Rating(models.Model):
+    """A player's current rating in a season, or all-time when season is null."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
+    season = models.ForeignKey(Season, null=True, blank=True, on_delete=models.CASCADE,
+                               related_name="ratings")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField()
+    deals = models.PositiveIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["player", "season"], name="rating_unique"),
+            models.UniqueConstraint(fields=["player"], condition=Q(season__isnull=True),
+                                    name="rating_all_time_unique"),
+        ]
+
+    def __str__(self):
+        return f"{self.player}: {self.ordinal:.2f}"
+
+
+class RatingHistory(models.Model):
+    """A player's rating right after a deal, per season and all-time, for charts."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    season = models.ForeignKey(Season, null=True, blank=True, on_delete=models.CASCADE,
+                               related_name="+")
+    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="+")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField()
+
+    class Meta:
+        ordering = ["deal_id"]
+        indexes = [models.Index(fields=["season", "player", "deal"], name="rating_history_lookup")]
+        constraints = [
+            models.UniqueConstraint(fields=["player", "season", "deal"],
+                                    name="rating_history_unique"),
+            models.UniqueConstraint(fields=["player", "deal"], condition=Q(season__isnull=True),
+                                    name="rating_history_all_time_unique"),
+        ]
+
+    def __str__(self):
+        return f"{self.player_id} after deal {self.deal_id}: {self.ordinal:.2f}"
+
+
+class AuditEntry(models.Model):
+    """Who changed what: written by each organiser service in the same transaction."""
+
+    at = models.DateTimeField(auto_now_add=True, db_index=True)
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                              on_delete=models.SET_NULL, related_name="+")
+    club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.SET_NULL,
+                             related_name="+")
+    action = models.CharField(max_length=40)
+    target = models.CharField(max_length=200)
+    details = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        verbose_name_plural = "audit entries"
+
+    def __str__(self):
+        return f"{self.at:%Y-%m-%d %H:%M} {self.actor}: {self.action} {self.target}"

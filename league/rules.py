@@ -1,0 +1,32 @@
+"""The bridge from league rows to the engine's rules: a season's options and scoring.
+
+Scoring, roles and rank shifting are the engine's (``gameplay.engine``); this module only turns
+a season's fields into the engine's values and its faults into LeagueError.
+"""
+
+from gameplay.engine.errors import PresidentError
+from gameplay.engine.options import Options, preset
+from gameplay.engine.scoring import Scoring
+from league.errors import LeagueError
+
+
+def scoring_of(season) -> Scoring:
+    try:
+        return Scoring(season.scoring_system, limit=season.scoring_limit,
+                       target=season.scoring_target, deals=season.scoring_deals)
+    except PresidentError as e:
+        raise LeagueError(f"season scoring: {e.message}") from e
+
+
+def options_of(season) -> Options:
+    if not isinstance(season.options, dict):
+        raise LeagueError("season options must be an object of option names and values")
+    try:
+        return preset(season.preset, **season.options)
+    except PresidentError as e:
+        raise LeagueError(f"season options: {e.message}") from e
+
+
+def rating_scope(season=None) -> str:
+    """The RatingJob key of a season's ratings, or of the all-time ratings."""
+    return "all-time" if season is None else f"season:{season.pk}"

@@ -1,0 +1,552 @@
+"""Operations that change the league, each one transaction (STYLE.md, HackSoft styleguide).
+
+Every refusal raises LeagueError before anything is written, or inside the transaction so the
+whole operation rolls back: a refused operation changes nothing.
+"""
+
+from collections import defaultdict
+from collections.abc import Sequence
+from functools import partial
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Count, F, Max
+
+from gameplay.engine.checker import check
+from gameplay.engine.errors import PresidentError, RuleViolation
+from gameplay.engine.options import from_ruleset
+from gameplay.engine.roles import Role, roles_of
+from gameplay.engine.scoring import ScoreSheet
+from league.errors import LeagueError
+from league.models import (
+    AuditEntry,
+    Club,
+    Deal,
+    Game,
+    Place,
+    Player,
+    Rating,
+    RatingHistory,
+    RatingJob,
+    Season,
+    Seat,
+    SeatChange,
+)
+from league.rules import options_of, rating_scope, scoring_of
+
+ROLE_FIELDS = {
+    Role.PRESIDENT: "presidents",
+    Role.VICE_PRESIDENT: "vice_presidents",
+    Role.CITIZEN: "citizens",
+    Role.VICE_SCUM: "vice_scums",
+    Role.SCUM: "scums",
+}
+# Shifting deal numbers past the unique (game, number) constraint, one UPDATE at a time.
+RENUMBER_OFFSET = 1_000_000
+
+
+def _audit(*, by, club, action: str, target, details: dict[str, Any] | None = None) -> None:
+    AuditEntry.objects.create(actor=by, club=club, action=action, target=str(target)[:200],
+                              details=details or {})
+
+
+# Clubs, players, seasons, games
+
+
+@transaction.atomic
+def club_create(*, name: str, organisers: Sequence = (), by=None) -> Club:
+    name = name.strip()
+    if not name:
+        raise LeagueError("a club needs a name")
+    if Club.objects.filter(name__iexact=name).exists():
+        raise LeagueError(f"there is already a club called {name!r}")
+    club = Club.objects.create(name=name)
+    club.organisers.set(organisers)
+    _audit(by=by, club=club, action="club created", target=club,
+           details={"organisers": [u.get_username() for u in organisers]})
+    return club
+
+
+@transaction.atomic
+def player_create(*, name: str, kind: str = Player.PERSON, clubs: Sequence[Club] = (),
+                  by=None) -> Player:
+    name = name.strip()
+    if not name:
+        raise LeagueError("a player needs a name")
+    if kind not in (Player.PERSON, Player.BOT):
+        raise LeagueError(f"a player is a person or a bot, not {kind!r}")
+    if Player.objects.filter(name__iexact=name).exists():
+        raise LeagueError(f"there is already a player called {name!r}")
+    player = Player.objects.create(name=name, kind=kind)
+    player.clubs.set(clubs)
+    for club in clubs:
+        _audit(by=by, club=club, action="player created", target=player, details={"kind": kind})
+    return player
+
+
+@transaction.atomic
+def player_join_club(*, player: Player, club: Club, by=None) -> None:
+    if player.clubs.filter(pk=club.pk).exists():
+        raise LeagueError(f"{player} already plays in {club}")
+    player.clubs.add(club)
+    _audit(by=by, club=club, action="player joined club", target=player)
+
+
+@transaction.atomic
+def season_create(*, club: Club, name: str, starts_on, preset: str = "classic",
+                  options: dict | None = None, scoring_system: str = "penalty",
+                  scoring_limit: int | None = None, scoring_target: int | None = None,
+                  scoring_deals: int | None = None, ends_on=None, by=None) -> Season:
+    season = Season(club=club, name=name.strip(), preset=preset, options=options or {},
+                    scoring_system=scoring_system, scoring_limit=scoring_limit,
+                    scoring_target=scoring_target, scoring_deals=scoring_deals,
+                    starts_on=starts_on, ends_on=ends_on)
+    _season_check(season)
+    season.save()
+    RatingJob.objects.create(scope=rating_scope(season), season=season)
+    _audit(by=by, club=club, action="season created", target=season,
+           details={"preset": preset, "options": season.options,
+                    "scoring": scoring_of(season).to_dict()})
+    return season
+
+
+def _season_check(season: Season) -> None:
+    if not season.name:
+        raise LeagueError("a season needs a name")
+    options_of(season)
+    scoring_of(season)
+    if season.ends_on is not None and season.ends_on < season.starts_on:
+        raise LeagueError("a season cannot end before it starts")
+    clash = Season.objects.filter(club=season.club, name__iexact=season.name)
+    if clash.exclude(pk=season.pk).exists():
+        raise LeagueError(f"{season.club} already has a season called {season.name!r}")
+
+
+@transaction.atomic
+def season_update(*, season: Season, by=None, **fields) -> Season:
+    """Change a season's settings; refused once a game is played if the rules would change."""
+    rules_fields = {"preset", "options", "scoring_system", "scoring_limit", "scoring_target",
+                    "scoring_deals"}
+    unknown = set(fields) - rules_fields - {"name", "starts_on", "ends_on"}
+    if unknown:
+        raise LeagueError(f"unknown season field(s): {', '.join(sorted(unknown))}")
+    changed = {k: v for k, v in fields.items() if getattr(season, k) != v}
+    if set(changed) & rules_fields and Deal.objects.filter(game__season=season).exists():
+        raise LeagueError("the rules and scoring of a season with recorded deals cannot change")
+    for key, value in changed.items():
+        setattr(season, key, value)
+    _season_check(season)
+    season.save()
+    _audit(by=by, club=season.club, action="season changed", target=season,
+           details={k: str(v) for k, v in changed.items()})
+    return season
+
+
+@transaction.atomic
+def game_create(*, season: Season, players: Sequence[Player], dealer: int = 0,
+                by=None) -> Game:
+    """A new table; ``players`` in seat order (seat 0 first)."""
+    players = list(players)
+    if len({p.pk for p in players}) != len(players):
+        raise LeagueError("a player cannot sit at the table twice")
+    try:
+        options_of(season).validate(len(players))
+    except PresidentError as e:
+        raise LeagueError(f"this table cannot play {season.preset}: {e.message}") from e
+    members = set(season.club.players.filter(pk__in=[p.pk for p in players])
+                  .values_list("pk", flat=True))
+    outsiders = [p.name for p in players if p.pk not in members]
+    if outsiders:
+        raise LeagueError(f"not players of {season.club}: {', '.join(outsiders)}")
+    if not 0 <= dealer < len(players):
+        raise LeagueError(f"the dealer must be one of seats 0 to {len(players) - 1}")
+    # Lock the season so two games created at once do not take the same number.
+    Season.objects.select_for_update().get(pk=season.pk)
+    number = (season.games.aggregate(n=Max("number"))["n"] or 0) + 1
+    game = Game.objects.create(season=season, number=number, dealer=dealer)
+    Seat.objects.bulk_create(Seat(game=game, number=i, player=p) for i, p in enumerate(players))
+    _audit(by=by, club=season.club, action="game created", target=game,
+           details={"players": [p.name for p in players], "dealer": dealer})
+    return game
+
+
+# Deals
+
+
+def _locked_game(game: Game) -> Game:
+    """The game row, locked until the transaction ends: deals of one game are recorded in turn."""
+    return Game.objects.select_for_update().select_related("season__club").get(pk=game.pk)
+
+
+def _seats_for(seats: Sequence[Seat], deal_number: int) -> list[Seat]:
+    return [s for s in seats if s.plays_in(deal_number)]
+
+
+def _check_order(finishing_order: Sequence, seated: Sequence[Seat], deal_number: int) -> list[int]:
+    order = list(finishing_order)
+    if not all(isinstance(p, int) and not isinstance(p, bool) for p in order):
+        raise LeagueError("a finishing order is a list of player ids")
+    seated_ids = {s.player_id for s in seated}
+    names = {s.player_id: s.player.name for s in seated}
+    twice = sorted({p for p in order if order.count(p) > 1})
+    strangers = [p for p in dict.fromkeys(order) if p not in seated_ids]
+    missing = [p for p in seated_ids if p not in order]
+    if twice or strangers or missing:
+        problems = []
+        if twice:
+            problems.append("listed twice: " + ", ".join(names.get(p, str(p)) for p in twice))
+        if strangers:
+            stranger_names = dict(Player.objects.filter(pk__in=strangers)
+                                  .values_list("pk", "name"))
+            problems.append("not at the table for this deal: "
+                            + ", ".join(stranger_names.get(p, f"#{p}") for p in strangers))
+        if missing:
+            problems.append("missing: " + ", ".join(sorted(names[p] for p in missing)))
+        raise LeagueError(f"the finishing order of deal {deal_number} must list each of the "
+                          f"{len(seated)} seated players once ({'; '.join(problems)})")
+    return order
+
+
+def _transcript_order(season: Season, seated: Sequence[Seat], transcript) -> list[int]:
+    """The finishing order (player ids) of a one-deal transcript checked by the engine.
+
+    The transcript's seat i is the i-th seat at the table (by seat number) for that deal.
+    """
+    status, verdict = check(transcript)
+    if not verdict["valid"]:
+        where = "".join(f" ({k} {verdict[k]})" for k in ("deal", "move")
+                        if verdict.get(k) is not None)
+        raise LeagueError(f"the transcript is not valid{where}: {verdict['error']}")
+    if len(verdict["deals"]) != 1:
+        raise LeagueError(f"a deal's transcript holds exactly one deal, "
+                          f"not {len(verdict['deals'])}")
+    if transcript["players"] != len(seated):
+        raise LeagueError(f"the transcript has {transcript['players']} players but "
+                          f"{len(seated)} are at the table")
+    if from_ruleset(transcript["ruleset"]) != options_of(season):
+        raise LeagueError(f"the transcript's rules are not this season's ({season.preset} "
+                          f"with options {season.options or 'as preset'})")
+    deal = verdict["deals"][0]
+    if not deal["finished"]:
+        raise LeagueError("the transcript's deal stops before it ends")
+    by_seat = sorted(seated, key=lambda s: s.number)
+    return [by_seat[i].player_id for i in deal["finishing_order"]]
+
+
+def _resolve_order(game: Game, seated, number, finishing_order, transcript) -> list[int]:
+    if transcript is None:
+        if finishing_order is None:
+            raise LeagueError("give a finishing order or a transcript")
+        return _check_order(finishing_order, seated, number)
+    from_transcript = _transcript_order(game.season, seated, transcript)
+    if finishing_order is not None and list(finishing_order) != from_transcript:
+        _check_order(finishing_order, seated, number)
+        raise LeagueError("the finishing order does not match the transcript's")
+    return from_transcript
+
+
+def _dealer_for(game: Game, seats: Sequence[Seat], number: int, previous: Deal | None) -> int:
+    """The dealer's seat: the first deal's is the game's; then one seat left among those
+    playing (wild-jokers: the last deal's Scum, RULES.md "Common to all")."""
+    playing = sorted(s.number for s in _seats_for(seats, number))
+    if previous is None:
+        return game.dealer if game.dealer in playing else playing[0]
+    if options_of(game.season).scum_deals_next:
+        last = max(previous.places.all(), key=lambda p: p.position)
+        if last.seat in playing:
+            return last.seat
+    later = [s for s in playing if s > previous.dealer]
+    return later[0] if later else playing[0]
+
+
+def _write_places(deal: Deal, order: Sequence[int], seats: Sequence[Seat]) -> None:
+    seat_of = {s.player_id: s.number for s in seats}
+    roles = roles_of(order)
+    Place.objects.bulk_create(
+        Place(deal=deal, seat=seat_of[p], player_id=p, position=i, role=roles[p].value)
+        for i, p in enumerate(order, start=1)
+    )
+
+
+def _game_rescore(game: Game) -> None:
+    """Recompute a game's totals, end and winners from its deals, with the engine's scoring."""
+    sheet = ScoreSheet(scoring_of(game.season))
+    seats = list(game.seats.all())
+    counts = {s.player_id: defaultdict(int) for s in seats}
+    places_by_deal = defaultdict(list)
+    for place in Place.objects.filter(deal__game=game).values_list(
+            "deal__number", "player_id", "position", "role"):
+        places_by_deal[place[0]].append(place[1:])
+    for number in sorted(places_by_deal):
+        places = sorted(places_by_deal[number], key=lambda p: p[1])
+        try:
+            sheet.add([p for p, _, _ in places])
+        except RuleViolation as e:
+            ended = number - 1
+            raise LeagueError(
+                f"the game would end after deal {ended}, so deal {number} would come after its "
+                f"end ({e.message}); delete the later deals first") from e
+        for player, position, role in places:
+            c = counts[player]
+            c["deals"] += 1
+            c["position_sum"] += position
+            c[ROLE_FIELDS[Role(role)]] += 1
+    winners = set(sheet.winners)
+    for seat in seats:
+        c = counts[seat.player_id]
+        seat.points = sheet.totals.get(seat.player_id, 0)
+        seat.is_winner = seat.player_id in winners
+        for name in ("deals", "position_sum", *ROLE_FIELDS.values()):
+            setattr(seat, name, c[name])
+    Seat.objects.bulk_update(seats, ["points", "is_winner", "deals", "position_sum",
+                                     *ROLE_FIELDS.values()])
+    status = Game.FINISHED if sheet.finished else Game.OPEN
+    if game.status != status:
+        game.status = status
+        Game.objects.filter(pk=game.pk).update(status=status)
+
+
+@transaction.atomic
+def deal_record(*, game: Game, finishing_order: Sequence[int] | None = None,
+                transcript: dict | None = None, by=None) -> Deal:
+    """Record the next deal of a game: its finishing order (player ids, first out first), or a
+    transcript the engine checks; rescore the game and mark the ratings stale."""
+    game = _locked_game(game)
+    if game.status == Game.FINISHED:
+        raise LeagueError(f"{game} has ended: no more deals can be recorded")
+    previous = game.deal_set.prefetch_related("places").order_by("-number").first()
+    number = previous.number + 1 if previous else 1
+    seats = list(game.seats.select_related("player"))
+    seated = _seats_for(seats, number)
+    order = _resolve_order(game, seated, number, finishing_order, transcript)
+    deal = Deal.objects.create(game=game, number=number, transcript=transcript,
+                               dealer=_dealer_for(game, seats, number, previous), recorded_by=by)
+    _write_places(deal, order, seats)
+    _game_rescore(game)
+    names = {s.player_id: s.player.name for s in seats}
+    _audit(by=by, club=game.season.club, action="deal recorded", target=deal,
+           details={"finishing_order": [names[p] for p in order]})
+    _ratings_mark_stale(game.season, deal.pk)
+    return deal
+
+
+@transaction.atomic
+def deal_edit(*, deal: Deal, finishing_order: Sequence[int] | None = None,
+              transcript: dict | None = None, by=None) -> Deal:
+    """Correct a recorded deal; the game's scores and end are recomputed in this transaction."""
+    game = _locked_game(deal.game)
+    deal = Deal.objects.get(pk=deal.pk)
+    seats = list(game.seats.select_related("player"))
+    seated = _seats_for(seats, deal.number)
+    order = _resolve_order(game, seated, deal.number, finishing_order, transcript)
+    before = list(deal.places.order_by("position").values_list("player__name", flat=True))
+    deal.places.all().delete()
+    deal.transcript = transcript
+    deal.save(update_fields=["transcript"])
+    _write_places(deal, order, seats)
+    _game_rescore(game)
+    names = {s.player_id: s.player.name for s in seats}
+    _audit(by=by, club=game.season.club, action="deal edited", target=deal,
+           details={"before": before, "after": [names[p] for p in order]})
+    _ratings_mark_stale(game.season, deal.pk)
+    return deal
+
+
+@transaction.atomic
+def deal_delete(*, deal: Deal, by=None) -> None:
+    """Delete a deal; later deals move up one number and the game is rescored."""
+    game = _locked_game(deal.game)
+    deal = Deal.objects.get(pk=deal.pk)
+    number, deal_id = deal.number, deal.pk
+    before = list(deal.places.order_by("position").values_list("player__name", flat=True))
+    target = str(deal)
+    deal.delete()
+    later = Deal.objects.filter(game=game, number__gt=number)
+    later.update(number=F("number") + RENUMBER_OFFSET)
+    Deal.objects.filter(game=game, number__gt=RENUMBER_OFFSET).update(
+        number=F("number") - RENUMBER_OFFSET - 1)
+    # Entering and leaving after the deleted deal moves up with the deals.
+    game.seat_changes.filter(before_deal__gt=number).update(before_deal=F("before_deal") - 1)
+    game.seats.filter(joined_before__gt=number).update(joined_before=F("joined_before") - 1)
+    game.seats.filter(left_before__gt=number).update(left_before=F("left_before") - 1)
+    for seat in game.seats.filter(left_before__isnull=False, left_before__lte=F("joined_before")):
+        raise LeagueError(f"deleting {target} would leave {seat.player} with no deal played "
+                          "between joining and leaving; undo that seat change first")
+    _game_rescore(game)
+    _audit(by=by, club=game.season.club, action="deal deleted", target=target,
+           details={"finishing_order": before})
+    _ratings_mark_stale(game.season, deal_id)
+
+
+# Players entering and leaving (RULES.md, last section)
+
+
+@transaction.atomic
+def seat_change_apply(*, game: Game, leaving: Sequence[Player] = (),
+                      joining: Sequence[Player] = (), by=None) -> list[tuple[int, Role]]:
+    """Players leave or join before the next deal; returns the shifted ranking the next
+    exchange uses, as (player id, Role) best first (the engine's rank_shift)."""
+    from league.selectors import game_next_ranking
+
+    game = _locked_game(game)
+    if not leaving and not joining:
+        raise LeagueError("choose a player who leaves or joins")
+    if game.status == Game.FINISHED:
+        raise LeagueError(f"{game} has ended: players can no longer enter or leave")
+    last = game.deal_set.aggregate(n=Max("number"))["n"]
+    if last is None:
+        raise LeagueError("no deal has been played yet: set the table when creating the game")
+    number = last + 1
+    seats = {s.player_id: s for s in game.seats.select_related("player")}
+    for player in leaving:
+        seat = seats.get(player.pk)
+        if seat is None or not seat.plays_in(number):
+            raise LeagueError(f"{player} cannot leave: not at the table")
+        if seat.joined_before == number:
+            raise LeagueError(f"{player} joined before this deal and has not played yet")
+    members = set(game.season.club.players.values_list("pk", flat=True))
+    for player in joining:
+        if player.pk in seats:
+            seat = seats[player.pk]
+            raise LeagueError(f"{player} cannot join: " + (
+                "already at the table" if seat.plays_in(number) else
+                "already played at this table and left"))
+        if player.pk not in members:
+            raise LeagueError(f"{player} does not play in {game.season.club}")
+    players_after = sum(1 for s in seats.values() if s.plays_in(number)) - len(leaving) \
+        + len(joining)
+    try:
+        options_of(game.season).validate(players_after)
+    except PresidentError as e:
+        raise LeagueError(f"the table cannot go on with {players_after} players: {e.message}") \
+            from e
+    next_seat = max(s.number for s in seats.values()) + 1
+    for player in leaving:
+        seats[player.pk].left_before = number
+        seats[player.pk].save(update_fields=["left_before"])
+    for i, player in enumerate(joining):
+        Seat.objects.create(game=game, number=next_seat + i, player=player, joined_before=number)
+    try:
+        SeatChange.objects.bulk_create(
+            [SeatChange(game=game, player=p, kind=SeatChange.LEAVE, before_deal=number, by=by)
+             for p in leaving]
+            + [SeatChange(game=game, player=p, kind=SeatChange.JOIN, before_deal=number, by=by)
+               for p in joining])
+    except IntegrityError as e:  # a unique constraint caught what the checks above missed
+        raise LeagueError("that player has already entered or left this game") from e
+    ranking = game_next_ranking(game=game)
+    _audit(by=by, club=game.season.club, action="seat change", target=game,
+           details={"before_deal": number, "leaving": [p.name for p in leaving],
+                    "joining": [p.name for p in joining],
+                    "ranking": [[pid, role.value] for pid, role in ranking]})
+    return ranking
+
+
+def seat_change_preview(*, game: Game, leaving: Sequence[Player] = (),
+                        joining: Sequence[Player] = ()) -> list[tuple[int, Role]]:
+    """The ranking the next exchange would use if these players left or joined (no change).
+
+    Runs the real operation in a transaction that is then rolled back, so the preview and the
+    confirmed change cannot disagree.
+    """
+    class _Preview(Exception):
+        pass
+
+    try:
+        with transaction.atomic():
+            ranking = seat_change_apply(game=game, leaving=leaving, joining=joining)
+            raise _Preview
+    except _Preview:
+        return ranking
+
+
+# Ratings (OpenSkill Plackett-Luce), recomputed by Celery tasks
+
+
+def _ratings_mark_stale(season: Season, deal_id: int) -> None:
+    """Mark a season's and the all-time ratings stale from a deal on; enqueue a recomputation
+    after commit only when the scope was up to date, so quick edits coalesce into one task."""
+    for scope, scope_season in ((rating_scope(season), season), (rating_scope(None), None)):
+        job, _ = RatingJob.objects.get_or_create(scope=scope, defaults={"season": scope_season})
+        job = RatingJob.objects.select_for_update().get(pk=job.pk)
+        was_clean = job.dirty_from is None
+        if was_clean or deal_id < job.dirty_from:
+            job.dirty_from = deal_id
+            job.save(update_fields=["dirty_from"])
+        if was_clean:
+            transaction.on_commit(partial(_enqueue_recompute, scope))
+
+
+def _enqueue_recompute(scope: str) -> None:
+    from league.tasks import ratings_recompute_task
+
+    ratings_recompute_task.delay(scope)
+
+
+@transaction.atomic
+def ratings_request(*, scope: str) -> None:
+    """Recompute a scope's ratings from its first deal (after a lost task, or on demand)."""
+    job = RatingJob.objects.select_for_update().filter(scope=scope).first()
+    if job is None:
+        raise LeagueError(f"no ratings called {scope!r}")
+    job.dirty_from = 0
+    job.save(update_fields=["dirty_from"])
+    transaction.on_commit(partial(_enqueue_recompute, scope))
+
+
+@transaction.atomic
+def ratings_recompute(*, scope: str) -> int:
+    """Bring a scope's ratings up to date from its earliest stale deal; returns the number of
+    deals replayed (0 when another run already did it). Holding the job's row lock, concurrent
+    runs take turns and the second finds nothing to do."""
+    from league.ratings import replay
+
+    job = RatingJob.objects.select_for_update().filter(scope=scope).first()
+    if job is None or job.dirty_from is None:
+        return 0
+    season_id = job.season_id
+    if scope != rating_scope(None) and season_id is None:
+        job.delete()  # its season is gone
+        return 0
+    start = job.dirty_from
+    history = RatingHistory.objects.filter(season_id=season_id, deal_id__gte=start)
+    deals = Deal.objects.filter(pk__gte=start)
+    if season_id is not None:
+        deals = deals.filter(game__season_id=season_id)
+    orders = defaultdict(list)
+    for deal_id, player_id in (Place.objects.filter(deal__in=deals)
+                               .order_by("deal_id", "position")
+                               .values_list("deal_id", "player_id")):
+        orders[deal_id].append(player_id)
+    touched = set(history.values_list("player_id", flat=True).distinct())
+    touched.update(p for order in orders.values() for p in order)
+    history.delete()
+    before = (RatingHistory.objects.filter(season_id=season_id, player_id__in=touched,
+                                           deal_id__lt=start)
+              .values("player_id").annotate(last=Max("deal_id"), n=Count("id")))
+    last_deal = {row["player_id"]: (row["last"], row["n"]) for row in before}
+    state = {}
+    for row in RatingHistory.objects.filter(
+            season_id=season_id, player_id__in=list(last_deal),
+            deal_id__in={d for d, _ in last_deal.values()}):
+        if last_deal[row.player_id][0] == row.deal_id:
+            state[row.player_id] = (row.mu, row.sigma, last_deal[row.player_id][1])
+    rows, state = replay([(d, orders[d]) for d in sorted(orders)], state)
+    RatingHistory.objects.bulk_create(
+        RatingHistory(player_id=p, season_id=season_id, deal_id=d, mu=mu, sigma=sigma,
+                      ordinal=ordinal) for d, p, mu, sigma, ordinal in rows)
+    Rating.objects.filter(season_id=season_id, player_id__in=touched).delete()
+    Rating.objects.bulk_create(
+        Rating(player_id=p, season_id=season_id, mu=mu, sigma=sigma,
+               ordinal=_ordinal(mu, sigma), deals=n)
+        for p, (mu, sigma, n) in state.items() if p in touched)
+    job.dirty_from = None
+    job.runs += 1
+    job.save(update_fields=["dirty_from", "runs"])
+    return len(orders)
+
+
+def _ordinal(mu: float, sigma: float) -> float:
+    from league.ratings import ordinal
+
+    return ordinal(mu, sigma)
