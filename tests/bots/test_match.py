@@ -11,7 +11,7 @@ from gameplay.engine.plays import PASS
 from gameplay.engine.scoring import Scoring
 from gameplay.match import Tally, interval, play_game, run, schedule
 
-FAST_BOTS = ["random", "greedy", "heuristic"]
+FAST_BOTS = ["random", "greedy", "heuristic", "montecarlo:playouts=6"]
 
 
 def _checked(result):
@@ -37,7 +37,7 @@ def test_every_bot_plays_checker_valid_games_on_every_preset(name, bot):
 
 @pytest.mark.parametrize("name", ["presidents-deck", "school-scum", "friday"])
 def test_same_seed_same_transcript(name):
-    lineup = ["heuristic", "greedy", "random", "greedy"]
+    lineup = ["montecarlo:playouts=4", "heuristic", "random", "greedy"]
     first = [r.transcript for _, r in run(schedule(lineup, name, games=2, seed=3,
                                                    scoring={"system": "penalty"}))]
     again = [r.transcript for _, r in run(schedule(lineup, name, games=2, seed=3,

@@ -1,0 +1,158 @@
+"""``montecarlo``: determinized Monte Carlo search (BOTS.md).
+
+For each decision with a choice it samples the hidden cards consistently with what the seat has
+seen (the unseen cards dealt to the other seats and the blind piles by their counts; cards it
+gave away in the exchange stay with the seat it gave them to until played), plays every
+candidate out in that same sampled world with a fast heuristic policy, and keeps the candidate
+with the best mean finish.  It stops at its time budget (``budget_ms``, default 50) or, for
+reproducible games, after a fixed number of ``playouts``; given its seed and ``playouts`` it is
+deterministic.
+"""
+
+import random
+import time
+
+from gameplay.bots.heuristic import HeuristicBot, heuristic_move
+from gameplay.engine import cards as C
+from gameplay.engine.plays import BLIND, BOMB, LONE_DOPPELGANGER, PASS
+
+PLAYOUT_MOVES = 2000  # a playout never runs longer than this (a deal ends far sooner)
+
+
+class MonteCarloBot(HeuristicBot):
+    name = "montecarlo"
+
+    def __init__(self, seed: int = 0, budget_ms: float = 50, playouts: int | None = None):
+        self.rng = random.Random(seed)
+        self.budget = budget_ms / 1000
+        self.playouts = playouts
+
+    def play(self, obs, legal):
+        if len(legal) == 1:
+            return legal[0]
+        rules = obs.rules
+        candidates = self.candidates(obs, legal)
+        total = obs.held[obs.seat]
+        for p in candidates:  # going out cannot be bettered
+            if (p is not PASS and p is not BLIND and p.count == total
+                    and not obs.blind_held[obs.seat] and p.kind != LONE_DOPPELGANGER):
+                return p
+        n = len(candidates)
+        sums = [0.0] * n
+        runs = 0
+        deadline = time.perf_counter() + self.budget
+        prior = heuristic_move(rules, obs, legal)
+        while True:
+            world = self.sample(obs)
+            for i, move in enumerate(candidates):
+                d = obs.deal_with(*world)
+                d.apply(move)
+                sums[i] += playout(d, obs.seat, self.rng)
+            runs += 1
+            if self.playouts is not None:
+                if runs * n >= self.playouts:
+                    break
+            elif time.perf_counter() >= deadline:
+                break
+        # ties (and near-ties within one playout's noise) go to the heuristic's choice
+        best = max(range(n), key=lambda i: (sums[i] + (0.5 if candidates[i] is prior else 0), -i))
+        return candidates[best]
+
+    def candidates(self, obs, legal, keep: int = 5) -> list:
+        """The moves worth searching: pass, the heuristic's choice and the lowest few plays
+        (a larger root spends the budget on moves no good player considers)."""
+        st = obs.strengths()
+        prior = heuristic_move(obs.rules, obs, legal)
+        plays = [m for m in legal if m is not PASS and m is not BLIND]
+        plays.sort(key=lambda p: (p.kind == BOMB, p.wilds, st[p.face] if p.face >= 0 else 0,
+                                  -p.count if obs.leading else p.count))
+        chosen = [m for m in legal if m is PASS or m is BLIND] + [prior] + plays[:keep]
+        out = []
+        for m in chosen:
+            if not any(m is o for o in out):
+                out.append(m)
+        return out
+
+    def sample(self, obs):
+        """One determinization: (hands, blind piles) for every seat, this seat's hand as is."""
+        rng = self.rng
+        players = obs.players
+        pool = C.mask_cards(obs.unseen())
+        rng.shuffle(pool)
+        hands = [0] * players
+        need = [0 if s == obs.seat else obs.held[s] for s in range(players)]
+        # cards this seat gave in the exchange are still with their receiver unless played
+        for seat, cards in obs.gave.items():
+            for card in cards:
+                if need[seat] and card in pool:
+                    pool.remove(card)
+                    hands[seat] += C.unit(card)
+                    need[seat] -= 1
+        at = 0
+        for s in range(players):
+            if need[s]:
+                hands[s] += C.cards_mask(pool[at:at + need[s]])
+                at += need[s]
+        hands[obs.seat] = obs.hand
+        blind = None
+        if any(obs.blind_held):
+            blind = []
+            for s in range(players):
+                blind.append(tuple(pool[at:at + obs.blind_held[s]]))
+                at += obs.blind_held[s]
+        return hands, blind
+
+
+def playout(d, seat: int, rng: random.Random) -> float:
+    """Play ``d`` to its end with the fast policy; 1 for ``seat`` out first … 0 for last."""
+    rules = d.rules
+    n = rules.players
+    top = len(rules.order) - 1
+    control_at = top - (1 if rules.options.jokers and not rules.options.jokers_wild else 0)
+    for _ in range(PLAYOUT_MOVES):
+        if d.over or not d.active >> seat & 1:
+            break
+        d.apply(fast_move(d, d.legal_moves(), control_at, rng))
+    order = d.finishing_order
+    position = order.index(seat) if seat in order else n - 1
+    return (n - 1 - position) / (n - 1)
+
+
+def fast_move(d, legal, control_at: int, rng):
+    """The playout policy: the lowest play that does not spend a control (2s, jokers, wild
+    cards, bombs) or break a group; controls only near the end; go out when possible."""
+    st = d.strengths()
+    seat = d.turn
+    hand = d.hands[seat]
+    held = d.held[seat]
+    best = None
+    best_key = None
+    leading = d.last is None
+    for m in legal:
+        if m is PASS or m is BLIND:
+            continue
+        if m.count == held and m.kind != LONE_DOPPELGANGER and not (d.blind and d.blind[seat]):
+            return m
+        if m.kind == BOMB:
+            rank, control = 90 + m.count, True
+        elif m.face < 0:
+            rank, control = 0, False
+        else:
+            rank = st[m.face] if m.face < len(st) else 0
+            control = m.wilds > 0 or rank >= control_at
+        natural = C.chunk_count(C.face_chunk(hand, m.face)) if m.face >= 0 else m.count
+        split = m.count - m.wilds < natural
+        key = (control, split, rank, -m.count if leading else m.count)
+        if best_key is None or key < best_key:
+            best, best_key = m, key
+    if best is None:
+        return BLIND if BLIND in legal else PASS
+    if leading:
+        return best
+    control, split = best_key[0], best_key[1]
+    if (control or split) and held > 4:
+        # like the heuristic bot: controls only near the end or against a player near out
+        others = d.active & ~(1 << seat)
+        if min(d.held[s] for s in range(len(d.held)) if others >> s & 1) > 2:
+            return PASS
+    return best
