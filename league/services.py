@@ -161,7 +161,7 @@ def game_create(*, season: Season, players: Sequence[Player], dealer: int = 0,
     if not 0 <= dealer < len(players):
         raise LeagueError(f"the dealer must be one of seats 0 to {len(players) - 1}")
     # Lock the season so two games created at once do not take the same number.
-    Season.objects.select_for_update().get(pk=season.pk)
+    Season.objects.select_for_update(no_key=True).get(pk=season.pk)
     number = (season.games.aggregate(n=Max("number"))["n"] or 0) + 1
     game = Game.objects.create(season=season, number=number, dealer=dealer)
     Seat.objects.bulk_create(Seat(game=game, number=i, player=p) for i, p in enumerate(players))
@@ -175,7 +175,10 @@ def game_create(*, season: Season, players: Sequence[Player], dealer: int = 0,
 
 def _locked_game(game: Game) -> Game:
     """The game row, locked until the transaction ends: deals of one game are recorded in turn."""
-    return Game.objects.select_for_update().select_related("season__club").get(pk=game.pk)
+    # FOR NO KEY UPDATE of the game row only: rows that merely reference the game, its season
+    # or club (places, rating history) can still be written by others meanwhile.
+    return (Game.objects.select_for_update(of=("self",), no_key=True)
+            .select_related("season__club").get(pk=game.pk))
 
 
 def _seats_for(seats: Sequence[Seat], deal_number: int) -> list[Seat]:
@@ -468,7 +471,7 @@ def _ratings_mark_stale(season: Season, deal_id: int) -> None:
     after commit only when the scope was up to date, so quick edits coalesce into one task."""
     for scope, scope_season in ((rating_scope(season), season), (rating_scope(None), None)):
         job, _ = RatingJob.objects.get_or_create(scope=scope, defaults={"season": scope_season})
-        job = RatingJob.objects.select_for_update().get(pk=job.pk)
+        job = RatingJob.objects.select_for_update(no_key=True).get(pk=job.pk)
         was_clean = job.dirty_from is None
         if was_clean or deal_id < job.dirty_from:
             job.dirty_from = deal_id
@@ -486,7 +489,7 @@ def _enqueue_recompute(scope: str) -> None:
 @transaction.atomic
 def ratings_request(*, scope: str) -> None:
     """Recompute a scope's ratings from its first deal (after a lost task, or on demand)."""
-    job = RatingJob.objects.select_for_update().filter(scope=scope).first()
+    job = RatingJob.objects.select_for_update(no_key=True).filter(scope=scope).first()
     if job is None:
         raise LeagueError(f"no ratings called {scope!r}")
     job.dirty_from = 0
@@ -501,7 +504,7 @@ def ratings_recompute(*, scope: str) -> int:
     runs take turns and the second finds nothing to do."""
     from league.ratings import replay
 
-    job = RatingJob.objects.select_for_update().filter(scope=scope).first()
+    job = RatingJob.objects.select_for_update(no_key=True).filter(scope=scope).first()
     if job is None or job.dirty_from is None:
         return 0
     season_id = job.season_id
