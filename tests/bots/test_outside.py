@@ -1,0 +1,151 @@
+"""Outside bots against a real HTTP server on 127.0.0.1 and a real local program: good answers
+are played, and timeouts, errors, oversized, malformed or illegal answers fall back safely and
+are counted, never breaking the game."""
+
+import json
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from gameplay.bots import make_bot
+from gameplay.bots.outside import HttpBot, ProgramBot
+from gameplay.engine import checker
+from gameplay.engine.options import preset
+from gameplay.engine.scoring import Scoring
+from gameplay.match import play_game
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "outside_bot.py"
+sys.path.insert(0, str(EXAMPLE.parent))
+from outside_bot import decide  # noqa: E402
+
+
+class Server:
+    """A bot server whose behaviour a test picks: "good" answers like the example bot."""
+
+    def __init__(self):
+        self.mode = "good"
+        self.requests = []
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self):  # noqa: N802
+                request = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                server.requests.append(request)
+                mode = server.mode
+                if mode == "slow":
+                    threading.Event().wait(0.5)
+                if mode == "status":
+                    self.send_error(500)
+                    return
+                body = {"good": lambda: json.dumps(decide(request)),
+                        "slow": lambda: json.dumps(decide(request)),
+                        "junk": lambda: "not json {",
+                        "huge": lambda: json.dumps({"choice": 0, "pad": "x" * 200_000}),
+                        "illegal": lambda: json.dumps({"choice": 999, "cards": ["ZZ"],
+                                                       "ask": "sideways", "leader": 42}),
+                        }[mode]().encode()
+                self.send_response(200)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/bot"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def close(self):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+@pytest.fixture
+def server():
+    s = Server()
+    yield s
+    s.close()
+
+
+def _game(bot, name="presidents-deck", deals=3):
+    bots = [bot] + [make_bot("random", seed=s) for s in (1, 2, 3)]
+    result = play_game(bots, preset(name), seed=4, scoring=Scoring("penalty", deals=deals))
+    exit_code, verdict = checker.check(result.transcript)
+    assert exit_code == 0, verdict
+    return result
+
+
+@pytest.mark.parametrize("name", ["presidents-deck", "school-scum"])
+def test_http_bot_plays_a_whole_game(server, name):
+    result = _game(HttpBot(server.url, allowed={"127.0.0.1"}), name)
+    assert result.stats[0].faults == []
+    decisions = {r["decision"] for r in server.requests}
+    assert "play" in decisions
+    request = next(r for r in server.requests if r["decision"] == "play")
+    assert request["protocol"] == "president-bot/1" and request["deadline_ms"] == 1000
+    obs = request["observation"]
+    assert obs["seat"] == 0 and len(obs["held"]) == 4 and "hands" not in obs
+    assert sorted(obs["hand"]) == sorted(result.transcript["deals"][0]["hands"][0]) or \
+        obs["deal"] > 0
+    # the first bot's game choices are the example bot's: first play offered
+    first = result.transcript["deals"][0]["moves"]
+    assert any(m["seat"] == 0 for m in first)
+
+
+@pytest.mark.parametrize("mode,kind", [("slow", "timeout"), ("junk", "malformed"),
+                                       ("huge", "oversized"), ("illegal", "illegal"),
+                                       ("status", "error")])
+def test_http_faults_fall_back_and_are_counted(server, mode, kind):
+    server.mode = mode
+    bot = HttpBot(server.url, allowed={"127.0.0.1"}, timeout_ms=150, max_bytes=50_000)
+    result = _game(bot, deals=1)
+    faults = result.stats[0].faults
+    plays = [f for f in faults if f["decision"] == "play"]
+    assert plays and {f["kind"] for f in plays} == {kind}
+    assert len(plays) == sum(1 for r in server.requests if r["decision"] == "play")
+
+
+def test_unreachable_bot_is_a_fault_not_a_crash(server):
+    url = server.url
+    server.close()
+    result = _game(HttpBot(url, allowed={"127.0.0.1"}, timeout_ms=200), deals=1)
+    assert {f["kind"] for f in result.stats[0].faults} == {"error"}
+    server.httpd = type("Closed", (), {"shutdown": lambda s: None,
+                                       "server_close": lambda s: None})()
+
+
+def test_hosts_must_be_allowed(monkeypatch, settings):
+    settings.OUTSIDE_BOT_ALLOWED_HOSTS = ["bots.example.org"]
+    with pytest.raises(ValueError, match="not in OUTSIDE_BOT_ALLOWED_HOSTS"):
+        HttpBot("http://127.0.0.1:9/bot")
+    assert HttpBot("https://bots.example.org/x").url == "https://bots.example.org/x"
+    with pytest.raises(ValueError):
+        HttpBot("file:///etc/passwd", allowed={"127.0.0.1"})
+    del settings.OUTSIDE_BOT_ALLOWED_HOSTS
+    monkeypatch.setenv("OUTSIDE_BOT_ALLOWED_HOSTS", "127.0.0.1, localhost")
+    assert HttpBot("http://localhost:1/").url == "http://localhost:1/"
+    with pytest.raises(ValueError):
+        make_bot("http://10.0.0.1/bot")
+
+
+def test_local_program_bot_plays_and_a_hanging_one_falls_back(tmp_path):
+    result = _game(ProgramBot([sys.executable, str(EXAMPLE), "--stdio"]), "school-scum")
+    assert result.stats[0].faults == []
+    hang = tmp_path / "hang.py"
+    hang.write_text("import sys, time\nfor line in sys.stdin:\n    time.sleep(5)\n")
+    bot = ProgramBot([sys.executable, str(hang)], timeout_ms=100)
+    result = _game(bot, "classic", deals=1)
+    assert result.stats[0].faults and {f["kind"] for f in result.stats[0].faults} == {"timeout"}
+    assert bot.process is None  # closed at the end of the game
+
+
+def test_program_bots_only_from_trusted_programs():
+    with pytest.raises(ValueError):
+        make_bot("mybot")
+    bot = make_bot("mybot", programs={"mybot": [sys.executable, str(EXAMPLE), "--stdio"]})
+    assert isinstance(bot, ProgramBot)
+    bot.close()

@@ -1,0 +1,50 @@
+"""The play_games command: figures per bot, JSON output and saved transcripts."""
+
+import json
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from gameplay.engine import checker
+
+
+def test_json_figures_and_transcripts(tmp_path):
+    out = StringIO()
+    call_command("play_games", "--preset", "presidents-deck", "--bots",
+                 "heuristic,random,random,random", "--games", "6", "--seed", "2", "--json",
+                 "--transcripts", str(tmp_path), stdout=out)
+    report = json.loads(out.getvalue())
+    bots = report["bots"]
+    assert [b["bot"] for b in bots] == ["heuristic", "random", "random", "random"]
+    assert all(b["games"] == 6 for b in bots)
+    deals = bots[0]["deals"]
+    assert all(b["deals"] == deals for b in bots) and deals >= 6
+    assert sum(b["roles"].get("president", 0) for b in bots) == deals
+    for b in bots:
+        low, high = b["first_out_ci"]
+        assert low <= b["first_out_rate"] <= high
+        assert b["faults"] == 0 and b["decisions"] > 0
+    files = sorted(tmp_path.glob("*.json"))
+    assert len(files) == 6
+    for path in files:
+        exit_code, verdict = checker.check(json.loads(path.read_text()))
+        assert exit_code == 0, verdict
+        assert verdict["scores"]["finished"]
+
+
+def test_text_report_names_every_bot():
+    out = StringIO()
+    call_command("play_games", "--preset", "classic", "--bots", "greedy,random,random",
+                 "--games", "3", "--scoring", "none", "--duplicate", stdout=out, stderr=StringIO())
+    text = out.getvalue()
+    assert "3 games of classic" in text and "duplicate" in text
+    assert text.count("random: games 3") == 2 and "greedy: games 3" in text
+
+
+@pytest.mark.parametrize("bots", ["heuristic,nobody", "heuristic", "http://example.com/bot,random"])
+def test_bad_lineups_are_refused(bots, settings):
+    settings.OUTSIDE_BOT_ALLOWED_HOSTS = []
+    with pytest.raises(CommandError):
+        call_command("play_games", "--preset", "classic", "--bots", bots, "--games", "1",
+                     stdout=StringIO())
