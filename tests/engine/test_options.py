@@ -1,0 +1,71 @@
+"""Options validation (TRANSCRIPT.md `ruleset`, RULES.md "Presets")."""
+
+import pytest
+
+from gameplay.engine import OptionsError, Rules, checker, preset
+from gameplay.engine.options import from_ruleset
+
+
+def test_unknown_preset_names_the_presets():
+    with pytest.raises(OptionsError, match="unknown preset 'poker'.*school-scum"):
+        preset("poker")
+
+
+def test_unknown_option_names_the_options():
+    with pytest.raises(OptionsError, match="unknown option 'wild'.*jokers_wild"):
+        preset("classic", wild=True)
+
+
+@pytest.mark.parametrize(("name", "value"), [("revolution", 1), ("jokers", True),
+                                             ("decks", "2"), ("consec", "yes")])
+def test_option_values_of_the_wrong_type(name, value):
+    with pytest.raises(OptionsError, match=name):
+        preset("friday", **{name: value})
+
+
+def test_ruleset_field_forms():
+    assert from_ruleset("modern") == preset("modern")
+    assert from_ruleset({"preset": "friday", "options": {"jokers": 2}}).jokers == 2
+    for bad in (["friday"], {"preset": "friday", "extra": 1},
+                {"preset": "friday", "options": []}):
+        with pytest.raises(OptionsError):
+            from_ruleset(bad)
+
+
+@pytest.mark.parametrize(("options", "players", "message"), [
+    (preset("classic"), 53, "too many for a pack of 52"),
+    (preset("presidents-deck"), 109, "too many for a pack of 108"),
+    (preset("friday", blind=True), 3, "blind is played by exactly 2 players"),
+    (preset("friday", blind=True), 4, "blind is played by exactly 2 players"),
+    (preset("wild-jokers", blind=True), 2, "blind cannot be combined with wild jokers"),
+    (preset("classic", decks=4), 4, "decks must be 1, 2 or 3"),
+    (preset("classic", jokers=3), 4, "jokers must be between 0 and 2"),
+    (preset("presidents-deck", jokers=2), 4, "cannot be used with the presidents deck"),
+    (preset("classic"), 1, "at least 2"),
+])
+def test_impossible_combinations(options, players, message):
+    with pytest.raises(OptionsError, match=message):
+        Rules(options, players)
+
+
+def test_possible_edges():
+    """52 players for one pack; blind with exactly 2; more than 10 players take two
+    presidents decks (seed 004)."""
+    assert Rules(preset("classic"), 52).deck.size == 52
+    assert Rules(preset("friday", blind=True), 2).players == 2
+    assert Rules(preset("presidents-deck"), 10).deck.size == 54
+    assert Rules(preset("presidents-deck"), 11).deck.size == 108
+    assert Rules(preset("school-scum"), 4).deck.size == 108
+    assert Rules(preset("wild-jokers"), 4).deck.size == 54
+
+
+def test_checker_reports_options_errors_as_unreadable():
+    """TRANSCRIPT.md: an unknown preset or option cannot be read (exit 2)."""
+    for ruleset in ("poker", {"preset": "classic", "options": {"wild": True}}):
+        data = {"format": "president-transcript/1", "ruleset": ruleset, "players": 3,
+                "deals": []}
+        status, verdict = checker.check(data)
+        assert status == checker.UNREADABLE and "unknown" in verdict["error"]
+    data = {"format": "president-transcript/1", "players": 3, "deals": [],
+            "ruleset": {"preset": "friday", "options": {"blind": True}}}
+    assert checker.check(data)[0] == checker.UNREADABLE
