@@ -28,7 +28,8 @@ class Spy(Bot):
         deal = self.deals[-1]
         assert obs.hand == deal.hands[obs.seat] and obs.turn == obs.seat
         assert obs.held == deal.held
-        leaked = [s for s in range(obs.players) if s != obs.seat and deal.hands[s] != obs.hand
+        leaked = [s for s in range(obs.players)
+                  if s != obs.seat and deal.hands[s] and deal.hands[s] != obs.hand
                   for value in vars(obs).values() if value == deal.hands[s]]
         assert not leaked
         json = obs.to_json()
