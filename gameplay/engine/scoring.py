@@ -23,8 +23,9 @@ class Scoring:
     deals: int | None = None  # a fixed number of deals
 
     def __post_init__(self):
+        system = self.system if isinstance(self.system, str) else None
         allowed = {PENALTY: {"limit", "deals"}, FIRST_TO_ELEVEN: {"target", "deals"},
-                   FIXED_ROUNDS: {"deals"}}.get(self.system)
+                   FIXED_ROUNDS: {"deals"}}.get(system)
         if allowed is None:
             raise OptionsError(f"unknown scoring system {self.system!r}; "
                                f"systems are {', '.join(SYSTEMS)}")

@@ -92,7 +92,7 @@ def _parse_deal(d: Any, index: int, players: int, presidents: bool) -> DealEntry
         leader = _seat(d["leader"], players, "leader") if d.get("leader") is not None else None
         direction = None
         if d.get("direction") is not None:
-            if d["direction"] not in DIRECTIONS:
+            if not isinstance(d["direction"], str) or d["direction"] not in DIRECTIONS:
                 raise Unreadable(f"direction must be 'cw' or 'ccw', not {d['direction']!r}")
             direction = DIRECTIONS[d["direction"]]
     except Unreadable as e:

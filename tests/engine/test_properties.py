@@ -253,9 +253,6 @@ def test_checker_never_raises_on_mutated_transcripts(name, data):
     _no_raise(t)
 
 
-@pytest.mark.xfail(strict=True, raises=TypeError,
-                   reason="engine bug: transcript.parse raises TypeError on an unhashable "
-                   "direction ([] or {}) instead of reporting it unreadable (exit 2)")
 @pytest.mark.parametrize("direction", [[], {}])
 def test_checker_reports_a_list_as_direction(direction):
     """TRANSCRIPT.md: anything that cannot be read is exit 2, never an exception."""
