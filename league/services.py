@@ -50,6 +50,13 @@ def _audit(*, by, club, action: str, target, details: dict[str, Any] | None = No
                               details=details or {})
 
 
+@transaction.atomic
+def audit_record(*, by, club, action: str, target, details: dict[str, Any] | None = None):
+    """The audit row of a plain admin edit (a club's or player's name), in the admin's own
+    transaction; everything else writes its row inside its service."""
+    _audit(by=by, club=club, action=action, target=target, details=details)
+
+
 # Clubs, players, seasons, games
 
 
@@ -101,7 +108,7 @@ def season_create(*, club: Club, name: str, starts_on, preset: str = "classic",
                     scoring_system=scoring_system, scoring_limit=scoring_limit,
                     scoring_target=scoring_target, scoring_deals=scoring_deals,
                     starts_on=starts_on, ends_on=ends_on)
-    _season_check(season)
+    season_check(season=season)
     season.save()
     RatingJob.objects.create(scope=rating_scope(season), season=season)
     _audit(by=by, club=club, action="season created", target=season,
@@ -110,7 +117,8 @@ def season_create(*, club: Club, name: str, starts_on, preset: str = "classic",
     return season
 
 
-def _season_check(season: Season) -> None:
+def season_check(*, season: Season) -> None:
+    """Refuse a season whose rules, scoring, dates or name cannot be used."""
     if not season.name:
         raise LeagueError("a season needs a name")
     options_of(season)
@@ -135,7 +143,7 @@ def season_update(*, season: Season, by=None, **fields) -> Season:
         raise LeagueError("the rules and scoring of a season with recorded deals cannot change")
     for key, value in changed.items():
         setattr(season, key, value)
-    _season_check(season)
+    season_check(season=season)
     season.save()
     _audit(by=by, club=season.club, action="season changed", target=season,
            details={k: str(v) for k, v in changed.items()})

@@ -1,0 +1,487 @@
+"""The Django admin as the organisers' tool.
+
+Organisers (Club.organisers, staff users) see and change only their own clubs' rows; superusers
+see everything. Every change goes through ``league.services``, which writes the audit trail
+and refuses user mistakes with a LeagueError whose message is shown as it is.
+"""
+
+import json
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.db.models import Count
+from django.http import HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+
+from league import selectors, services
+from league.errors import LeagueError
+from league.models import AuditEntry, Club, Deal, Game, Player, Season, SeatChange
+from league.rules import rating_scope
+
+
+def organised_clubs(user):
+    return Club.objects.filter(organisers=user)
+
+
+def is_organiser(user) -> bool:
+    return user.is_active and user.is_staff and (
+        user.is_superuser or organised_clubs(user).exists())
+
+
+class ClubScopedAdmin(admin.ModelAdmin):
+    """Rows reachable from a club through ``club_path``; organisers get their clubs' rows."""
+
+    club_path = "club"
+
+    def get_queryset(self, request):
+        qs = super().get_queryset(request)
+        if request.user.is_superuser:
+            return qs
+        return qs.filter(**{f"{self.club_path}__organisers": request.user}).distinct()
+
+    def _organises(self, request, obj):
+        if request.user.is_superuser:
+            return True
+        if not is_organiser(request.user):
+            return False
+        return obj is None or self.get_queryset(request).filter(pk=obj.pk).exists()
+
+    def has_module_permission(self, request):
+        return is_organiser(request.user)
+
+    def has_view_permission(self, request, obj=None):
+        return self._organises(request, obj)
+
+    def has_change_permission(self, request, obj=None):
+        return self._organises(request, obj)
+
+    def has_add_permission(self, request):
+        return is_organiser(request.user)
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # deletions go through services (deal_delete) or are refused (PROTECT)
+
+
+class ClubsFieldMixin:
+    """Limit club choices in forms to the organiser's own clubs."""
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if db_field.name == "club" and not request.user.is_superuser:
+            kwargs["queryset"] = organised_clubs(request.user)
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def formfield_for_manytomany(self, db_field, request, **kwargs):
+        if db_field.name == "clubs" and not request.user.is_superuser:
+            kwargs["queryset"] = organised_clubs(request.user)
+        return super().formfield_for_manytomany(db_field, request, **kwargs)
+
+
+@admin.register(Club)
+class ClubAdmin(ClubScopedAdmin):
+    club_path = "pk"
+    list_display = ["name", "organiser_names", "created_at"]
+    search_fields = ["name", "organisers__username"]
+    filter_horizontal = ["organisers"]
+
+    def get_queryset(self, request):
+        qs = admin.ModelAdmin.get_queryset(self, request)
+        return qs if request.user.is_superuser else qs.filter(organisers=request.user)
+
+    def has_add_permission(self, request):
+        return request.user.is_superuser
+
+    def get_readonly_fields(self, request, obj=None):
+        return [] if request.user.is_superuser else ["organisers"]
+
+    @admin.display(description="organisers")
+    def organiser_names(self, club):
+        return ", ".join(u.get_username() for u in club.organisers.all())
+
+    def save_model(self, request, obj, form, change):
+        if change:
+            super().save_model(request, obj, form, change)
+            services.audit_record(by=request.user, club=obj, action="club changed", target=obj,
+                                  details={"fields": form.changed_data})
+        else:
+            created = services.club_create(name=obj.name, by=request.user)
+            obj.pk = created.pk
+
+
+
+@admin.register(Player)
+class PlayerAdmin(ClubsFieldMixin, ClubScopedAdmin):
+    club_path = "clubs"
+    list_display = ["name", "kind", "club_names"]
+    list_filter = ["kind", "clubs"]
+    search_fields = ["name"]
+    fields = ["name", "kind", "clubs"]
+
+    @admin.display(description="clubs")
+    def club_names(self, player):
+        return ", ".join(c.name for c in player.clubs.all())
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).prefetch_related("clubs")
+
+    def save_related(self, request, form, formsets, change):
+        others = [] if request.user.is_superuser or not change else list(
+            form.instance.clubs.exclude(organisers=request.user))
+        super().save_related(request, form, formsets, change)
+        form.instance.clubs.add(*others)  # clubs the organiser cannot see stay as they were
+
+    def save_model(self, request, obj, form, change):
+        super().save_model(request, obj, form, change)
+        for club in form.cleaned_data["clubs"]:
+            services.audit_record(by=request.user, club=club,
+                                  action="player changed" if change else "player created",
+                                  target=obj, details={"fields": form.changed_data})
+
+
+class SeasonForm(forms.ModelForm):
+    options = forms.JSONField(required=False, initial=dict,
+                              help_text='option overrides, e.g. {"jokers": 2}')
+
+    class Meta:
+        model = Season
+        fields = ["club", "name", "preset", "options", "scoring_system", "scoring_limit",
+                  "scoring_target", "scoring_deals", "starts_on", "ends_on"]
+
+    def clean(self):
+        data = super().clean()
+        season = Season(pk=self.instance.pk, **{k: v for k, v in data.items()
+                                                if k in self.Meta.fields})
+        season.options = data.get("options") or {}
+        if "club" in data and "starts_on" in data:
+            try:
+                services.season_check(season=season)
+            except LeagueError as e:
+                raise forms.ValidationError(e.message) from e
+        return data
+
+
+@admin.register(Season)
+class SeasonAdmin(ClubsFieldMixin, ClubScopedAdmin):
+    form = SeasonForm
+    list_display = ["name", "club", "preset", "scoring", "starts_on", "ends_on", "ratings"]
+    list_filter = ["club", "preset", "scoring_system"]
+    search_fields = ["name", "club__name"]
+    actions = ["recompute_ratings"]
+
+    @admin.display(description="scoring")
+    def scoring(self, season):
+        from league.rules import scoring_of
+
+        return ", ".join(f"{k} {v}" for k, v in scoring_of(season).to_dict().items())
+
+    @admin.display(description="ratings")
+    def ratings(self, season):
+        return "updating…" if selectors.ratings_updating(season=season) else "up to date"
+
+    def save_model(self, request, obj, form, change):
+        data = {k: form.cleaned_data[k] for k in form.Meta.fields if k != "club"}
+        data["options"] = data["options"] or {}
+        try:
+            if change:
+                services.season_update(season=Season.objects.get(pk=obj.pk), by=request.user,
+                                       **data)
+            else:
+                obj.pk = services.season_create(club=form.cleaned_data["club"], by=request.user,
+                                                **data).pk
+        except LeagueError as e:
+            # The form checked the same rules; this is a change that raced it.
+            self.message_user(request, e.message, messages.ERROR)
+
+    @admin.action(description="Recompute ratings from the first deal")
+    def recompute_ratings(self, request, queryset):
+        for season in queryset:
+            services.ratings_request(scope=rating_scope(season))
+        self.message_user(request, f"Ratings of {queryset.count()} season(s) are updating.")
+
+
+class GameAddForm(forms.ModelForm):
+    players = forms.ModelMultipleChoiceField(
+        queryset=Player.objects.all(), help_text="seated in name order, seat 0 first")
+
+    class Meta:
+        model = Game
+        fields = ["season", "dealer"]
+
+
+class SeatChangeInline(admin.TabularInline):
+    model = SeatChange
+    extra = 0
+    fields = ["player", "kind", "before_deal", "by", "at"]
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Game)
+class GameAdmin(ClubScopedAdmin):
+    club_path = "season__club"
+    list_display = ["__str__", "status", "player_names", "deal_count", "created_at"]
+    list_filter = ["status", "season__club", "season"]
+    search_fields = ["season__name", "season__club__name", "seats__player__name"]
+    readonly_fields = ["season", "number", "dealer", "status"]
+    inlines = [SeatChangeInline]
+    change_form_template = "admin/league/game/change_form.html"
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("season__club").annotate(
+            deal_count=Count("deal_set", distinct=True))
+
+    @admin.display(description="deals", ordering="deal_count")
+    def deal_count(self, game):
+        return game.deal_count
+
+    @admin.display(description="players")
+    def player_names(self, game):
+        return ", ".join(s.player.name for s in game.seats.select_related("player"))
+
+    def get_form(self, request, obj=None, **kwargs):
+        if obj is None:
+            kwargs["form"] = GameAddForm
+        return super().get_form(request, obj, **kwargs)
+
+    def get_readonly_fields(self, request, obj=None):
+        return self.readonly_fields if obj else []
+
+    def get_fields(self, request, obj=None):
+        return ["season", "number", "dealer", "status"] if obj else ["season", "players",
+                                                                     "dealer"]
+
+    def get_inlines(self, request, obj):
+        return self.inlines if obj else []
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        if db_field.name == "season" and not request.user.is_superuser:
+            kwargs["queryset"] = Season.objects.filter(club__organisers=request.user)
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def save_model(self, request, obj, form, change):
+        if change:
+            return  # a game's fields are read-only; deals and seats change through services
+        players = sorted(form.cleaned_data["players"], key=lambda p: p.name)
+        try:
+            game = services.game_create(season=form.cleaned_data["season"], players=players,
+                                        dealer=form.cleaned_data["dealer"], by=request.user)
+        except LeagueError as e:
+            self._refusal = e.message
+            return
+        obj.pk = game.pk
+
+    def save_related(self, request, form, formsets, change):
+        if change:
+            super().save_related(request, form, formsets, change)
+
+    def response_add(self, request, obj, post_url_continue=None):
+        if obj.pk is None:
+            self.message_user(request, getattr(self, "_refusal", "not created"), messages.ERROR)
+            return HttpResponseRedirect(reverse("admin:league_game_add"))
+        return HttpResponseRedirect(reverse("admin:league_game_change", args=[obj.pk]))
+
+    # The game page: scoreboard, fast deal entry, leave/join with the shifted roles.
+
+    def get_urls(self):
+        wrap = self.admin_site.admin_view
+        return [
+            path("<int:game_id>/record-deal/", wrap(self.record_deal_view),
+                 name="league_game_record_deal"),
+            path("<int:game_id>/seat-change/", wrap(self.seat_change_view),
+                 name="league_game_seat_change"),
+            path("deal/<int:deal_id>/edit/", wrap(self.edit_deal_view),
+                 name="league_game_edit_deal"),
+            path("deal/<int:deal_id>/delete/", wrap(self.delete_deal_view),
+                 name="league_game_delete_deal"),
+        ] + super().get_urls()
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        game = self.get_object(request, object_id)
+        extra = dict(extra_context or {})
+        if game is not None:
+            extra.update(self._game_context(request, game))
+        return super().change_view(request, object_id, form_url, extra_context=extra)
+
+    def _game_context(self, request, game):
+        try:
+            nxt = selectors.game_next_deal(game=game)
+        except LeagueError as e:
+            nxt, error = None, e.message
+        else:
+            error = None
+        deals = list(selectors.game_deals(game=game))
+        default_order = ([p.player for p in deals[-1].places.all()] if deals
+                         else [s.player for s in nxt.seats] if nxt else [])
+        seated = [s.player for s in nxt.seats] if nxt else []
+        default_order = [p for p in default_order if p in seated] + [
+            p for p in seated if p not in default_order]
+        can_change = self.has_change_permission(request, game)
+        return {
+            "game_obj": game,
+            "scoreboard": selectors.game_scoreboard(game=game),
+            "deals": deals,
+            "next_deal": nxt,
+            "next_error": error,
+            "positions": list(enumerate(default_order, start=1)),
+            "seated": seated,
+            "joinable": selectors.club_players(club=game.season.club).exclude(
+                seats__game=game),
+            "scum_name": _scum_name(game),
+            "can_change": can_change,
+            "ratings_updating": selectors.ratings_updating(season=game.season),
+        }
+
+    def _game_or_404(self, request, game_id):
+        game = get_object_or_404(self.get_queryset(request), pk=game_id)
+        if not self.has_change_permission(request, game):
+            raise PermissionDenied
+        return game
+
+    def record_deal_view(self, request, game_id):
+        game = self._game_or_404(request, game_id)
+        if request.method == "POST":
+            try:
+                order, transcript = _posted_deal(request)
+                deal = services.deal_record(game=game, finishing_order=order,
+                                            transcript=transcript, by=request.user)
+            except LeagueError as e:
+                self.message_user(request, e.message, messages.ERROR)
+            else:
+                self.message_user(request, f"Deal {deal.number} recorded.")
+        return HttpResponseRedirect(reverse("admin:league_game_change", args=[game.pk]))
+
+    def edit_deal_view(self, request, deal_id):
+        deal = get_object_or_404(Deal.objects.select_related("game"), pk=deal_id)
+        game = self._game_or_404(request, deal.game_id)
+        if request.method == "POST":
+            try:
+                order, transcript = _posted_deal(request)
+                services.deal_edit(deal=deal, finishing_order=order, transcript=transcript,
+                                   by=request.user)
+            except LeagueError as e:
+                self.message_user(request, e.message, messages.ERROR)
+            else:
+                self.message_user(request, f"Deal {deal.number} changed; scores recomputed.")
+            return HttpResponseRedirect(reverse("admin:league_game_change", args=[game.pk]))
+        seated = [s.player for s in game.seats.select_related("player").order_by("number")
+                  if s.plays_in(deal.number)]
+        order = [p.player for p in deal.places.select_related("player").order_by("position")]
+        return TemplateResponse(request, "admin/league/game/edit_deal.html", {
+            **self.admin_site.each_context(request), "title": f"Change {deal}",
+            "deal": deal, "game_obj": game, "positions": list(enumerate(order, start=1)),
+            "seated": seated, "opts": self.model._meta,
+            "transcript_text": json.dumps(deal.transcript) if deal.transcript else "",
+        })
+
+    def delete_deal_view(self, request, deal_id):
+        deal = get_object_or_404(Deal.objects.select_related("game"), pk=deal_id)
+        game = self._game_or_404(request, deal.game_id)
+        if request.method == "POST":
+            try:
+                services.deal_delete(deal=deal, by=request.user)
+            except LeagueError as e:
+                self.message_user(request, e.message, messages.ERROR)
+            else:
+                self.message_user(request, f"Deal {deal.number} deleted; scores recomputed.")
+        return HttpResponseRedirect(reverse("admin:league_game_change", args=[game.pk]))
+
+    def seat_change_view(self, request, game_id):
+        """GET: the shifted roles if these players left or joined; POST confirm: apply."""
+        game = self._game_or_404(request, game_id)
+        data = request.POST if request.method == "POST" else request.GET
+        leaving = list(Player.objects.filter(pk__in=data.getlist("leaving")))
+        joining = list(Player.objects.filter(pk__in=data.getlist("joining")))
+        back = HttpResponseRedirect(reverse("admin:league_game_change", args=[game.pk]))
+        try:
+            if request.method == "POST" and data.get("confirm"):
+                services.seat_change_apply(game=game, leaving=leaving, joining=joining,
+                                           by=request.user)
+                self.message_user(request, "Seat change done; the next exchange uses the "
+                                           "shifted roles.")
+                return back
+            ranking = services.seat_change_preview(game=game, leaving=leaving, joining=joining)
+        except LeagueError as e:
+            self.message_user(request, e.message, messages.ERROR)
+            return back
+        players = {p.pk: p for p in Player.objects.filter(pk__in=[p for p, _ in ranking])}
+        from gameplay.engine.roles import exchange_pairs
+
+        return TemplateResponse(request, "admin/league/game/seat_change.html", {
+            **self.admin_site.each_context(request), "title": f"Confirm seat change: {game}",
+            "game_obj": game, "leaving": leaving, "joining": joining,
+            "ranking": [(players[p], role) for p, role in ranking],
+            "exchanges": [(players[g], players[r], n) for g, r, n in exchange_pairs(ranking)],
+            "scum_name": _scum_name(game), "opts": self.model._meta,
+        })
+
+
+def _scum_name(game):
+    from league.rules import options_of
+
+    return options_of(game.season).scum_name
+
+
+def _posted_deal(request):
+    """The finishing order (position_1, position_2, … player ids) and optional transcript."""
+    order = []
+    for i in range(1, 100):
+        value = request.POST.get(f"position_{i}")
+        if value is None:
+            break
+        if not value.isdigit():
+            raise LeagueError(f"choose a player for position {i}")
+        order.append(int(value))
+    text = request.POST.get("transcript", "").strip()
+    transcript = None
+    if text:
+        try:
+            transcript = json.loads(text)
+        except ValueError as e:
+            raise LeagueError(f"the transcript is not JSON: {e}") from e
+    return (order or None), transcript
+
+
+@admin.register(Deal)
+class DealAdmin(ClubScopedAdmin):
+    """Deals are entered and corrected on their game's page; this is the searchable list."""
+
+    club_path = "game__season__club"
+    list_display = ["__str__", "finishing_order", "dealer", "recorded_by", "recorded_at"]
+    list_filter = ["game__season__club", "game__season"]
+    search_fields = ["places__player__name", "game__season__name"]
+    readonly_fields = ["game", "number", "dealer", "transcript", "recorded_by", "recorded_at"]
+    fields = readonly_fields
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("game__season__club", "recorded_by")
+
+    @admin.display(description="finishing order")
+    def finishing_order(self, deal):
+        return ", ".join(p.player.name for p in deal.places.select_related("player")
+                         .order_by("position"))
+
+    def has_add_permission(self, request):
+        return False
+
+    def response_change(self, request, obj):
+        return HttpResponseRedirect(reverse("admin:league_game_change", args=[obj.game_id]))
+
+
+@admin.register(AuditEntry)
+class AuditEntryAdmin(ClubScopedAdmin):
+    list_display = ["at", "actor", "club", "action", "target"]
+    list_filter = ["action", "club"]
+    search_fields = ["target", "actor__username", "action"]
+    readonly_fields = ["at", "actor", "club", "action", "target", "details"]
+    fields = readonly_fields
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False

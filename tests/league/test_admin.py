@@ -1,0 +1,165 @@
+"""The admin as the organisers' tool: own clubs only, fast deal entry, leave/join preview."""
+
+import pytest
+from django.urls import reverse
+
+from league import services
+from league.models import AuditEntry, Deal, Game, SeatChange
+from tests.league.factories import ClubFactory, PlayerFactory, UserFactory, make_game, make_season
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def organiser():
+    return UserFactory(username="org")
+
+
+@pytest.fixture
+def game(organiser):
+    club = ClubFactory(name="Mine")
+    club.organisers.add(organiser)
+    return make_game(season=make_season(club=club, preset="friday", scoring_limit=6), players=5)
+
+
+def ids(game):
+    return list(game.seats.order_by("number").values_list("player_id", flat=True))
+
+
+def test_organisers_see_and_change_only_their_own_clubs(client, organiser, game):
+    other = make_game()
+    client.force_login(organiser)
+
+    listing = client.get(reverse("admin:league_game_changelist"))
+    assert listing.status_code == 200
+    assert str(game) in listing.text and str(other) not in listing.text
+    assert client.get(reverse("admin:league_game_change", args=[other.pk])).status_code == 302
+    response = client.post(reverse("admin:league_game_record_deal", args=[other.pk]),
+                           {f"position_{i + 1}": p for i, p in enumerate(ids(other))})
+    assert response.status_code == 404
+    assert not Deal.objects.exists()
+    clubs = client.get(reverse("admin:league_club_changelist")).text
+    assert "Mine" in clubs and other.season.club.name not in clubs
+
+
+def test_staff_who_organise_nothing_cannot_use_the_league_admin(client, game):
+    client.force_login(UserFactory(username="bystander"))
+
+    assert client.get(reverse("admin:league_game_changelist")).status_code == 403
+
+
+def test_a_deal_is_entered_on_the_games_page(client, organiser, game):
+    client.force_login(organiser)
+    page = client.get(reverse("admin:league_game_change", args=[game.pk]))
+    assert "Record deal 1" in page.text
+    a, b, c, d, e = ids(game)
+
+    response = client.post(reverse("admin:league_game_record_deal", args=[game.pk]),
+                           {"position_1": c, "position_2": a, "position_3": b,
+                            "position_4": d, "position_5": e}, follow=True)
+
+    assert "Deal 1 recorded." in response.text
+    deal = Deal.objects.get(game=game)
+    assert list(deal.places.values_list("player_id", flat=True)) == [c, a, b, d, e]
+    assert AuditEntry.objects.filter(action="deal recorded", actor=organiser).exists()
+    assert "Idiot" in response.text  # friday's word for the Scum, in the next deal's roles
+
+
+def test_a_refused_deal_shows_the_message_and_records_nothing(client, organiser, game):
+    client.force_login(organiser)
+    a, b, c, d, e = ids(game)
+
+    response = client.post(reverse("admin:league_game_record_deal", args=[game.pk]),
+                           {"position_1": a, "position_2": a, "position_3": b,
+                            "position_4": c, "position_5": d}, follow=True)
+
+    assert "listed twice: " in response.text and "missing: " in response.text
+    assert not Deal.objects.exists()
+
+
+def test_leaving_shows_the_shifted_roles_before_confirming(client, organiser, game):
+    client.force_login(organiser)
+    a, b, c, d, e = ids(game)
+    services.deal_record(game=game, finishing_order=[a, b, c, d, e])
+    url = reverse("admin:league_game_seat_change", args=[game.pk])
+
+    preview = client.get(url, {"leaving": a})
+
+    assert preview.status_code == 200
+    names = {s.player_id: s.player.name for s in game.seats.select_related("player")}
+    assert f"<li>{names[b]} – president</li>" in preview.text
+    assert f"<li>{names[c]} – vice-president</li>" in preview.text
+    assert not SeatChange.objects.exists()
+
+    client.post(url, {"leaving": a, "confirm": "Confirm"})
+
+    assert SeatChange.objects.get().player_id == a
+    assert AuditEntry.objects.filter(action="seat change", actor=organiser).exists()
+
+
+def test_joining_through_the_admin(client, organiser, game):
+    client.force_login(organiser)
+    services.deal_record(game=game, finishing_order=ids(game))
+    newcomer = PlayerFactory(clubs=[game.season.club])
+
+    client.post(reverse("admin:league_game_seat_change", args=[game.pk]),
+                {"joining": newcomer.pk, "confirm": "Confirm"})
+
+    assert game.seats.filter(player=newcomer, joined_before=2).exists()
+
+
+def test_editing_and_deleting_a_deal_from_the_admin(client, organiser, game):
+    client.force_login(organiser)
+    a, b, c, d, e = ids(game)
+    deal = services.deal_record(game=game, finishing_order=[a, b, c, d, e])
+    assert client.get(reverse("admin:league_game_edit_deal", args=[deal.pk])).status_code == 200
+
+    client.post(reverse("admin:league_game_edit_deal", args=[deal.pk]),
+                {"position_1": e, "position_2": d, "position_3": c, "position_4": b,
+                 "position_5": a})
+    assert list(deal.places.values_list("player_id", flat=True)) == [e, d, c, b, a]
+    client.post(reverse("admin:league_game_delete_deal", args=[deal.pk]))
+
+    assert not Deal.objects.exists()
+    assert Game.objects.get(pk=game.pk).status == Game.OPEN
+
+
+def test_a_season_with_impossible_scoring_is_a_form_error(client, organiser, game):
+    client.force_login(organiser)
+
+    response = client.post(reverse("admin:league_season_add"), {
+        "club": game.season.club.pk, "name": "Bad", "preset": "classic", "options": "{}",
+        "scoring_system": "fixed-rounds", "starts_on": "2025-01-01"})
+
+    assert response.status_code == 200
+    assert "fixed-rounds needs a number of deals" in response.text
+    assert not game.season.club.seasons.filter(name="Bad").exists()
+
+
+def test_a_season_added_in_the_admin_goes_through_the_service(client, organiser, game):
+    client.force_login(organiser)
+
+    client.post(reverse("admin:league_season_add"), {
+        "club": game.season.club.pk, "name": "Spring", "preset": "classic", "options": "{}",
+        "scoring_system": "penalty", "scoring_limit": 5, "starts_on": "2025-03-01"})
+
+    season = game.season.club.seasons.get(name="Spring")
+    assert season.rating_job is not None
+    assert AuditEntry.objects.filter(action="season created", actor=organiser).exists()
+
+
+def test_the_audit_trail_is_searchable_and_read_only(client, organiser, game):
+    client.force_login(organiser)
+    services.deal_record(game=game, finishing_order=ids(game), by=organiser)
+    other_club_entry = AuditEntry.objects.create(action="deal recorded", target="elsewhere")
+
+    listing = client.get(reverse("admin:league_auditentry_changelist"), {"q": "deal"})
+
+    assert listing.status_code == 200
+    assert "deal recorded" in listing.text and "elsewhere" not in listing.text
+    assert other_club_entry.pk
+    entry = AuditEntry.objects.filter(club=game.season.club).first()
+    response = client.post(reverse("admin:league_auditentry_change", args=[entry.pk]),
+                           {"action": "forged"})
+    assert AuditEntry.objects.get(pk=entry.pk).action != "forged"
+    assert response.status_code in (302, 403)
