@@ -138,11 +138,13 @@ def test_generator_and_checker_agree(table, seed):
 
 
 def _key(state, play):
-    """Play.key, plus which cards are red while KKK is in force: Play.key ignores suits, and
-    KKK (seed 000) is the one rule where a suit matters."""
-    if state.mode != KKK:
-        return play.key
-    return play.key, tuple(sorted(C.card_text(c)[-1] in "DH" for c in play.cards))
+    """Play.key, plus the suits where a rule looks at them: Play.key ignores suits, and seed 000
+    has two rules that do not (KKK wants red cards; the deal's first lead includes the 3♣)."""
+    if state.mode == KKK:
+        return play.key, tuple(sorted(C.card_text(c)[-1] in "DH" for c in play.cards))
+    if state.opening is not None:
+        return play.key, state.opening in play.cards
+    return play.key
 
 
 SCORINGS = [None, Scoring("penalty", limit=4), Scoring("penalty", deals=3),
