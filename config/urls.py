@@ -1,5 +1,5 @@
 from django.contrib import admin
-from django.urls import path
+from django.urls import include, path
 from django.views.generic import TemplateView
 
 from config.healthz import healthz
@@ -8,4 +8,5 @@ urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
+    path("league/", include("league.urls")),
 ]
