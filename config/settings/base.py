@@ -42,8 +42,10 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "rest_framework",
+    "rest_framework.authtoken",
     "django_filters",
     "drf_spectacular",
+    "drf_spectacular_sidecar",
     "gameplay",
     "league",
 ]
@@ -95,9 +97,33 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 
+# The API (league/api/, docs/api.md): sessions for the pages, tokens for scripts; everyone
+# reads, a club's organisers write (league.api.permissions); a LeagueError answers 400.
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.SessionAuthentication",
+        "rest_framework.authentication.TokenAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["league.api.permissions.OrganiserWritesOthersRead"],
+    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "PAGE_SIZE": 50,
+    "DEFAULT_FILTER_BACKENDS": [
+        "django_filters.rest_framework.DjangoFilterBackend",
+        "rest_framework.filters.OrderingFilter",
+    ],
+    "EXCEPTION_HANDLER": "league.api.errors.exception_handler",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "President League API",
+    "DESCRIPTION": "Clubs, players, seasons, games, deals, standings and ratings (docs/api.md).",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    # Swagger UI's files come from the sidecar package, served by us: no CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
 }
 
 # With no broker configured, tasks run in the caller's process, so the service works with no
@@ -116,6 +142,9 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+
+# Outside HTTP bots may be called only on these hosts (comma separated); none by default.
+OUTSIDE_BOT_ALLOWED_HOSTS = env.list("OUTSIDE_BOT_ALLOWED_HOSTS", default=[])
 
 # Django logs to the console only with DEBUG on; a server needs its errors on stderr too.
 LOGGING = {

@@ -176,9 +176,9 @@ class Seat:
         self.table.record(self.seat, move)
         return move
 
-    def name_cards(self, game, step, giver_hand):
+    def name_cards(self, game, step, giver_hand, hand):
         self._exchange_deal(game)
-        obs = pre_deal(game, self.seat, 0, deal_number=len(game.records))
+        obs = pre_deal(game, self.seat, hand, deal_number=len(game.records))
         due = min(step.count, C.mask_count(giver_hand))
 
         def check(answer):
@@ -223,9 +223,9 @@ class Seat:
         self._gave[step.receiver] = list(cards)
         return list(cards)
 
-    def ask(self, game, step, index):
+    def ask(self, game, step, index, hand):
         self._exchange_deal(game)
-        obs = pre_deal(game, self.seat, 0, deal_number=len(game.records))
+        obs = pre_deal(game, self.seat, hand, deal_number=len(game.records))
         return self._ask_bot("ask", lambda: self.bot.ask(obs, index),
                              lambda a: None if a in (exchange.HIGH, exchange.LOW)
                              else f"ask {a!r} is not high or low", lambda: exchange.HIGH)

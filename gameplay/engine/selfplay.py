@@ -10,6 +10,7 @@ from typing import Protocol
 
 from gameplay.engine import cards as C
 from gameplay.engine.deal import CCW, CW, Deal
+from gameplay.engine.errors import RuleViolation
 from gameplay.engine.game import DealRecord, Game, deal_cards
 from gameplay.engine.options import EXCHANGE_ASK, EXCHANGE_NAMED, Options
 from gameplay.engine.rules import exchange, leading
@@ -24,12 +25,13 @@ MAX_DEALS = 1000  # a game whose scoring never ends it (no scoring) stops here
 class Decider(Protocol):
     def move(self, deal: Deal, legal: list): ...
 
-    def name_cards(self, game: Game, step: ExchangeStep, giver_hand: int) -> list[int]: ...
+    def name_cards(self, game: Game, step: ExchangeStep, giver_hand: int,
+                   hand: int) -> list[int]: ...
 
     def give_back(self, game: Game, step: ExchangeStep, hand: int,
                   received: list[int]) -> list[int]: ...
 
-    def ask(self, game: Game, step: ExchangeStep, index: int) -> str: ...
+    def ask(self, game: Game, step: ExchangeStep, index: int, hand: int) -> str: ...
 
     def lead_and_direction(self, game: Game, hands: list[int],
                            names_leader: bool) -> tuple[int | None, int]: ...
@@ -42,14 +44,14 @@ class RandomDecider:
     def move(self, deal, legal):
         return legal[self.rng.randrange(len(legal))]
 
-    def name_cards(self, game, step, giver_hand):
+    def name_cards(self, game, step, giver_hand, hand):
         return self.rng.sample(C.mask_cards(giver_hand), min(step.count, C.mask_count(giver_hand)))
 
     def give_back(self, game, step, hand, received):
         kept = C.mask_cards(hand - C.cards_mask(received))
         return self.rng.sample(kept, min(step.count, C.mask_count(hand)))
 
-    def ask(self, game, step, index):
+    def ask(self, game, step, index, hand):
         return self.rng.choice((exchange.HIGH, exchange.LOW))
 
     def lead_and_direction(self, game, hands, names_leader):
@@ -59,7 +61,10 @@ class RandomDecider:
 
 
 def run_exchanges(game: Game, hands: list[int], deciders: list[Decider]) -> list[ExchangeEntry]:
-    """Carry out the exchange before a deal, mutating ``hands``; returns what was exchanged."""
+    """Carry out the exchange before a deal, mutating ``hands``; returns what was exchanged.
+
+    A decider's illegal answer raises RuleViolation: the driver never writes an invalid game.
+    """
     rules = game.rules
     entries = []
     received: dict[int, list[int]] = {}
@@ -69,17 +74,20 @@ def run_exchanges(game: Game, hands: list[int], deciders: list[Decider]) -> list
         if step.gives_back:
             cards = deciders[step.giver].give_back(game, step, hand, received.get(step.giver, []))
         elif rules.options.exchange == EXCHANGE_NAMED:
-            cards = deciders[step.receiver].name_cards(game, step, hand)
+            cards = deciders[step.receiver].name_cards(game, step, hand, hands[step.receiver])
         elif rules.options.exchange == EXCHANGE_ASK:
             asked, cards, left = [], [], hand
             for i in range(min(step.count, C.mask_count(hand))):
-                ask = deciders[step.receiver].ask(game, step, i)
+                ask = deciders[step.receiver].ask(game, step, i, hands[step.receiver])
                 card = exchange.answer_ask(left, ask)
                 asked.append(ask)
                 cards.append(card)
                 left -= C.unit(card)
         else:
             cards = exchange.highest(rules, hand, step.count)
+        fault = exchange.fault(rules, step, hand, cards, asked, received.get(step.giver, []))
+        if fault:
+            raise RuleViolation(fault)
         mask = C.cards_mask(cards)
         hands[step.giver] -= mask
         hands[step.receiver] += mask
