@@ -290,3 +290,23 @@ class AuditEntry(models.Model):
 
     def __str__(self):
         return f"{self.at:%Y-%m-%d %H:%M} {self.actor}: {self.action} {self.target}"
+
+
+class IdempotentRequest(models.Model):
+    """The first answer to an API write sent with an ``Idempotency-Key`` (league/api/
+    idempotency.py): the same key from the same user gets this answer again, not a second deal."""
+
+    key = models.CharField(max_length=255)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    fingerprint = models.CharField(max_length=64, help_text="SHA-256 of method, path and body")
+    status_code = models.PositiveSmallIntegerField()
+    body = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "key"], name="idempotency_key_unique"),
+        ]
+
+    def __str__(self):
+        return f"{self.user_id}:{self.key} → {self.status_code}"

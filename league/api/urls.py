@@ -1,0 +1,15 @@
+"""The API's routes, mounted at /api/v1/ by config/urls.py."""
+
+from rest_framework.routers import DefaultRouter
+
+from league.api import views
+
+router = DefaultRouter()
+router.register("clubs", views.ClubViewSet)
+router.register("players", views.PlayerViewSet)
+router.register("seasons", views.SeasonViewSet)
+router.register("games", views.GameViewSet)
+router.register("deals", views.DealViewSet)
+
+app_name = "api"
+urlpatterns = router.urls
