@@ -1,0 +1,99 @@
+"""Bot tournaments (issue #6): who plays, how they are paired, and which games are stored.
+
+Models stay thin; changes go through ``gameplay.services``, reads through
+``gameplay.selectors``. Every tournament game also lands in the league (a Game of the
+tournament's Season), so league standings and ratings cover bots.
+"""
+
+from django.db import models
+
+from league.models import PRESET_CHOICES, Club, Game, Player, Season
+
+
+def default_scoring():
+    # One deal per game unless the organiser asks for longer games.
+    return {"system": "fixed-rounds", "deals": 1}
+
+
+class Tournament(models.Model):
+    ROUND_ROBIN, RATING = "round-robin", "rating"
+    FORMAT_CHOICES = [(ROUND_ROBIN, "round robin"), (RATING, "rounds paired by rating")]
+    SCHEDULED, RUNNING, CANCELLED, FINISHED = "scheduled", "running", "cancelled", "finished"
+    STATUS_CHOICES = [(SCHEDULED, "scheduled"), (RUNNING, "running"),
+                      (CANCELLED, "cancelled"), (FINISHED, "finished")]
+
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="tournaments")
+    name = models.CharField(max_length=100)
+    season = models.OneToOneField(Season, on_delete=models.PROTECT, related_name="tournament",
+                                  help_text="the league season its games are recorded in")
+    preset = models.CharField(max_length=20, choices=PRESET_CHOICES, default="classic")
+    options = models.JSONField(default=dict, blank=True, help_text="option overrides by name")
+    scoring = models.JSONField(default=default_scoring,
+                               help_text='a game\'s scoring, e.g. {"system": "penalty", '
+                                         '"limit": 4}; one deal by default')
+    format = models.CharField(max_length=12, choices=FORMAT_CHOICES, default=ROUND_ROBIN)
+    seats = models.PositiveSmallIntegerField(default=4, help_text="players per table")
+    games_per_table = models.PositiveIntegerField(default=4)
+    rounds = models.PositiveIntegerField(default=1, help_text="rating-paired rounds")
+    duplicate = models.BooleanField(
+        default=False, help_text="games in blocks of one per seat replay the same shuffles")
+    seed = models.BigIntegerField(default=0)
+    batch_size = models.PositiveIntegerField(default=10, help_text="games per task")
+    starts_at = models.DateTimeField(null=True, blank=True)
+    status = models.CharField(max_length=10, choices=STATUS_CHOICES, default=SCHEDULED)
+    # The tables of each round scheduled so far, as lists of entrant ids by table number.
+    tables = models.JSONField(default=list, blank=True, editable=False)
+    total_games = models.PositiveIntegerField(default=0, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True, editable=False)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"],
+                                    name="tournament_name_unique_in_club"),
+        ]
+
+    def __str__(self):
+        return self.name
+
+
+class Entrant(models.Model):
+    """A bot player of the league entered in a tournament, with the bot that plays for it."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entrants")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    bot = models.CharField(max_length=300, help_text='a bot spec: "heuristic", '
+                                                     '"montecarlo:budget_ms=50", an URL…')
+
+    class Meta:
+        ordering = ["tournament", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"],
+                                    name="entrant_once_per_tournament"),
+        ]
+
+    def __str__(self):
+        return f"{self.player} ({self.bot})"
+
+
+class TournamentGame(models.Model):
+    """A stored tournament game; its natural key makes storing it twice impossible."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="games")
+    round = models.PositiveIntegerField()
+    table = models.PositiveIntegerField()
+    number = models.PositiveIntegerField()
+    game = models.OneToOneField(Game, on_delete=models.PROTECT, related_name="tournament_game")
+    transcript = models.JSONField(help_text="the whole game, checker-valid")
+    stored_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["tournament", "round", "table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "round", "table", "number"],
+                                    name="tournament_game_once"),
+        ]
+
+    def __str__(self):
+        return f"{self.tournament} r{self.round} t{self.table} g{self.number}"

@@ -1,0 +1,355 @@
+"""Bot tournaments (issue #6): create, start, play and store games, cancel and resume.
+
+Each function that changes state is one transaction, except ``tournament_play_batch``, which
+plays a batch of games and stores each in its own transaction (``tournament_game_store``) so a
+crash loses at most the game being played. A game is identified by (tournament, round, table,
+number); its seeds derive from that key and the tournament's seed, so a re-run plays the
+identical game, and the unique constraint on the key stores it at most once.
+"""
+
+import random
+from collections.abc import Sequence
+from datetime import datetime
+from functools import partial
+
+import django.dispatch
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from gameplay import pairing
+from gameplay.bots import make_bot
+from gameplay.engine.errors import PresidentError
+from gameplay.engine.options import preset
+from gameplay.engine.scoring import Scoring
+from gameplay.errors import TournamentError
+from gameplay.match import GameResult, play_game
+from gameplay.models import Entrant, Tournament, TournamentGame
+from league import services as league
+from league.errors import LeagueError
+from league.models import Club, Player, Season
+
+# Sent after each stored game, with ``tournament_id``: the CLI's progress bar listens to it
+# when tasks run in its own process (no broker configured).
+game_stored = django.dispatch.Signal()
+
+Key = tuple[int, int, int]  # (round, table, game number)
+
+
+# Creating a tournament
+
+
+def _check_bot(spec: str) -> str:
+    spec = (spec or "").strip()
+    if not spec:
+        raise TournamentError("an entrant needs a bot spec, e.g. \"heuristic\"")
+    try:
+        bot = make_bot(spec, seed=0)
+    except (ValueError, TypeError) as e:
+        raise TournamentError(f"bot {spec!r}: {e}") from e
+    bot.close()
+    return spec
+
+
+def _scoring(scoring: dict) -> Scoring:
+    try:
+        return Scoring.from_dict(scoring)
+    except PresidentError as e:
+        raise TournamentError(f"tournament scoring: {e.message}") from e
+
+
+def _tables_of_round(tournament: Tournament, round_number: int,
+                     ratings: dict[int, float] | None = None) -> list[list[int]]:
+    """The round's tables as lists of entrant indices (0… in entry order)."""
+    n = tournament.entrants.count() if tournament.pk else 0
+    try:
+        if tournament.format == Tournament.ROUND_ROBIN:
+            tables = pairing.round_robin(range(n), tournament.seats)
+        else:
+            ratings = ratings if ratings is not None else dict.fromkeys(range(n), 0.0)
+            tables = pairing.rating_round(ratings, tournament.seats, round_number)
+    except pairing.PairingError as e:
+        raise TournamentError(str(e)) from e
+    return [list(t.entrants) for t in tables]
+
+
+def _check(tournament: Tournament, entrants: int) -> int:
+    """Refuse a tournament that cannot be played; returns its number of games."""
+    if tournament.format not in (Tournament.ROUND_ROBIN, Tournament.RATING):
+        raise TournamentError(f"unknown format {tournament.format!r}; formats are "
+                              f"{Tournament.ROUND_ROBIN} and {Tournament.RATING}")
+    if not isinstance(tournament.options, dict):
+        raise TournamentError("options must be an object of option names and values")
+    try:
+        preset(tournament.preset, **tournament.options).validate(tournament.seats)
+    except PresidentError as e:
+        raise TournamentError(f"tables of {tournament.seats} cannot play {tournament.preset}: "
+                              f"{e.message}") from e
+    _scoring(tournament.scoring)
+    for name in ("games_per_table", "rounds", "batch_size"):
+        if getattr(tournament, name) < 1:
+            raise TournamentError(f"{name.replace('_', ' ')} must be at least 1")
+    if entrants < tournament.seats:
+        raise TournamentError(f"{entrants} entrants cannot fill a table of {tournament.seats}")
+    try:
+        if tournament.format == Tournament.ROUND_ROBIN:
+            tables = len(pairing.round_robin(range(entrants), tournament.seats))
+            return tables * tournament.games_per_table
+        tables = len(pairing.rating_round(dict.fromkeys(range(entrants), 0.0),
+                                          tournament.seats, 0))
+    except pairing.PairingError as e:
+        raise TournamentError(str(e)) from e
+    return tables * tournament.games_per_table * tournament.rounds
+
+
+@transaction.atomic
+def tournament_create(*, club: Club, name: str, entrants: Sequence[tuple[str, str]],
+                      preset: str = "classic", options: dict | None = None,
+                      scoring: dict | None = None, format: str = Tournament.ROUND_ROBIN,
+                      seats: int = 4, games_per_table: int = 4, rounds: int = 1,
+                      duplicate: bool = False, seed: int = 0, batch_size: int = 10,
+                      starts_at: datetime | None = None, by=None) -> Tournament:
+    """A tournament of ``entrants`` ((player name, bot spec) pairs) in ``club``, with its own
+    season there; bot players that do not exist yet are created in the club."""
+    name = (name or "").strip()
+    if not name:
+        raise TournamentError("a tournament needs a name")
+    if Tournament.objects.filter(club=club, name__iexact=name).exists():
+        raise TournamentError(f"{club} already has a tournament called {name!r}")
+    scoring = dict(scoring) if scoring else {"system": "fixed-rounds", "deals": 1}
+    tournament = Tournament(club=club, name=name, preset=preset, options=options or {},
+                            scoring=scoring, format=format, seats=seats,
+                            games_per_table=games_per_table, rounds=rounds, duplicate=duplicate,
+                            seed=seed, batch_size=batch_size, starts_at=starts_at)
+    names = [n.strip() for n, _ in entrants]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise TournamentError(f"entered twice: {', '.join(twice)}")
+    specs = [_check_bot(spec) for _, spec in entrants]
+    tournament.total_games = _check(tournament, len(entrants))
+    rules = _scoring(scoring)
+    try:
+        season = league.season_create(
+            club=club, name=f"Tournament: {name}", starts_on=timezone.localdate(),
+            preset=preset, options=options or {}, scoring_system=rules.system,
+            scoring_limit=rules.limit, scoring_target=rules.target, scoring_deals=rules.deals,
+            by=by)
+    except LeagueError as e:
+        raise TournamentError(e.message) from e
+    tournament.season = season
+    tournament.save()
+    for player_name, spec in zip(names, specs, strict=True):
+        player = _bot_player(player_name, club, by)
+        Entrant.objects.create(tournament=tournament, player=player, bot=spec)
+    league.audit_record(by=by, club=club, action="tournament created", target=tournament,
+                        details={"entrants": dict(zip(names, specs, strict=True)),
+                                 "format": format, "seats": seats,
+                                 "games": tournament.total_games})
+    return tournament
+
+
+def _bot_player(name: str, club: Club, by) -> Player:
+    player = Player.objects.filter(name__iexact=name).first()
+    if player is None:
+        return league.player_create(name=name, kind=Player.BOT, clubs=[club], by=by)
+    if player.kind != Player.BOT:
+        raise TournamentError(f"{player} is a person, not a bot: only bots enter tournaments")
+    if not player.clubs.filter(pk=club.pk).exists():
+        league.player_join_club(player=player, club=club, by=by)
+    return player
+
+
+# Scheduling
+
+
+def _keys_of_round(tournament: Tournament, round_number: int) -> list[Key]:
+    tables = tournament.tables[round_number]
+    return [(round_number, t, g) for t in range(len(tables))
+            for g in range(tournament.games_per_table)]
+
+
+def _missing(tournament: Tournament) -> list[Key]:
+    stored = set(TournamentGame.objects.filter(tournament=tournament)
+                 .values_list("round", "table", "number"))
+    return [k for r in range(len(tournament.tables)) for k in _keys_of_round(tournament, r)
+            if k not in stored]
+
+
+def _enqueue_after_commit(tournament: Tournament, keys: list[Key]) -> None:
+    if not keys:
+        return
+    eta = tournament.starts_at if tournament.starts_at and \
+        tournament.starts_at > timezone.now() else None
+    size = tournament.batch_size
+    batches = [keys[i:i + size] for i in range(0, len(keys), size)]
+    transaction.on_commit(partial(_enqueue, tournament.pk, batches, eta))
+
+
+def _enqueue(tournament_id: int, batches: list[list[Key]], eta) -> None:
+    from gameplay.tasks import enqueue_batches
+
+    enqueue_batches(tournament_id, batches, eta=eta)
+
+
+def _locked(tournament: Tournament) -> Tournament:
+    return Tournament.objects.select_for_update(no_key=True).get(pk=tournament.pk)
+
+
+@transaction.atomic
+def tournament_start(*, tournament: Tournament, by=None) -> Tournament:
+    """Pair the first round and enqueue its games in batches (at ``starts_at`` if later)."""
+    tournament = _locked(tournament)
+    if tournament.status != Tournament.SCHEDULED:
+        raise TournamentError(f"{tournament} is {tournament.status}: only a scheduled "
+                              "tournament can start")
+    tournament.tables = [_tables_of_round(tournament, 0)]
+    tournament.status = Tournament.RUNNING
+    tournament.save(update_fields=["tables", "status"])
+    league.audit_record(by=by, club=tournament.club, action="tournament started",
+                        target=tournament, details={"starts_at": str(tournament.starts_at)})
+    _enqueue_after_commit(tournament, _keys_of_round(tournament, 0))
+    return tournament
+
+
+@transaction.atomic
+def tournament_cancel(*, tournament: Tournament, by=None) -> Tournament:
+    """Stop scheduling: batches still queued or running stop before their next game."""
+    tournament = _locked(tournament)
+    if tournament.status in (Tournament.FINISHED, Tournament.CANCELLED):
+        raise TournamentError(f"{tournament} is already {tournament.status}")
+    tournament.status = Tournament.CANCELLED
+    tournament.save(update_fields=["status"])
+    league.audit_record(by=by, club=tournament.club, action="tournament cancelled",
+                        target=tournament)
+    return tournament
+
+
+@transaction.atomic
+def tournament_resume(*, tournament: Tournament, by=None) -> Tournament:
+    """Go on with a cancelled (or stalled running) tournament: enqueue only missing games."""
+    tournament = _locked(tournament)
+    if tournament.status not in (Tournament.CANCELLED, Tournament.RUNNING):
+        raise TournamentError(f"{tournament} is {tournament.status}: only a cancelled or "
+                              "running tournament can resume")
+    if not tournament.tables:
+        raise TournamentError(f"{tournament} was cancelled before it started")
+    tournament.status = Tournament.RUNNING
+    tournament.save(update_fields=["status"])
+    missing = _missing(tournament)
+    league.audit_record(by=by, club=tournament.club, action="tournament resumed",
+                        target=tournament, details={"missing_games": len(missing)})
+    if missing:
+        _enqueue_after_commit(tournament, missing)
+    else:
+        transaction.on_commit(partial(_advance_after_commit, tournament.pk))
+    return tournament
+
+
+def _advance_after_commit(tournament_id: int) -> None:
+    tournament_advance(tournament=Tournament.objects.get(pk=tournament_id))
+
+
+@transaction.atomic
+def tournament_advance(*, tournament: Tournament) -> Tournament:
+    """When every scheduled game is stored: pair the next rating round, or finish."""
+    from gameplay.selectors import tournament_ratings
+
+    tournament = _locked(tournament)
+    if tournament.status != Tournament.RUNNING or _missing(tournament):
+        return tournament
+    if tournament.format == Tournament.RATING and len(tournament.tables) < tournament.rounds:
+        next_round = len(tournament.tables)
+        ratings = tournament_ratings(tournament=tournament)
+        tournament.tables = [*tournament.tables,
+                             _tables_of_round(tournament, next_round, ratings)]
+        tournament.save(update_fields=["tables"])
+        _enqueue_after_commit(tournament, _keys_of_round(tournament, next_round))
+        return tournament
+    tournament.status = Tournament.FINISHED
+    tournament.finished_at = timezone.now()
+    tournament.save(update_fields=["status", "finished_at"])
+    return tournament
+
+
+# Playing and storing games
+
+
+def _seed(*parts) -> int:
+    return random.Random(":".join(map(str, parts))).getrandbits(63)
+
+
+def tournament_game_play(*, tournament: Tournament, key: Key) -> tuple[list[int], GameResult]:
+    """Play one game: returns the entrant indices by seat and the result. Deterministic in
+    the tournament's seed and the key; in duplicate mode the games of a table go in blocks of
+    one per seat that share their shuffles while the seats rotate."""
+    round_number, table, number = key
+    entrants = tournament.tables[round_number][table]
+    seated = list(pairing.seating(pairing.Table(round_number, table, tuple(entrants)), number))
+    block = number // len(seated) if tournament.duplicate else number
+    specs = dict(enumerate(tournament.entrants.order_by("id").values_list("bot", flat=True)))
+    bots = [make_bot(specs[e], seed=_seed("bot", tournament.seed, *key, e)) for e in seated]
+    options = preset(tournament.preset, **tournament.options)
+    result = play_game(bots, options, seed=_seed("deal", tournament.seed, round_number, table,
+                                                 block),
+                       scoring=Scoring.from_dict(tournament.scoring),
+                       names=[specs[e] for e in seated])
+    return seated, result
+
+
+def tournament_game_store(*, tournament: Tournament, key: Key, seated: Sequence[int],
+                          result: GameResult) -> TournamentGame | None:
+    """Store a played game and its league Game, Seats and Deals in one transaction; None when
+    the game is already stored (a task run twice stores nothing twice)."""
+    round_number, table, number = key
+    try:
+        with transaction.atomic():
+            # The season's row lock orders concurrent stores of one tournament; after it, the
+            # existence check sees every committed game.
+            Season.objects.select_for_update(no_key=True).get(pk=tournament.season_id)
+            if TournamentGame.objects.filter(tournament=tournament, round=round_number,
+                                             table=table, number=number).exists():
+                return None
+            players = list(tournament.entrants.order_by("id").values_list("player_id", flat=True))
+            by_seat = [Player(pk=players[e]) for e in seated]
+            game = league.game_create(season=tournament.season, players=by_seat, dealer=0)
+            stored = TournamentGame.objects.create(
+                tournament=tournament, round=round_number, table=table, number=number,
+                game=game, transcript=result.transcript)
+            transcript = result.transcript
+            for i, order in enumerate(result.finishing_orders):
+                if i == 0:
+                    # The first deal stands alone as a checker-valid one-deal transcript; later
+                    # deals' exchanges depend on earlier ones, so they go by finishing order
+                    # (the whole game's transcript is on the TournamentGame).
+                    league.deal_record(game=game, transcript={**transcript,
+                                                              "deals": transcript["deals"][:1]})
+                else:
+                    league.deal_record(game=game,
+                                       finishing_order=[by_seat[s].pk for s in order])
+    except IntegrityError:
+        if TournamentGame.objects.filter(tournament=tournament, round=round_number,
+                                         table=table, number=number).exists():
+            return None
+        raise
+    transaction.on_commit(partial(game_stored.send, sender=TournamentGame,
+                                  tournament_id=tournament.pk))
+    return stored
+
+
+def tournament_play_batch(*, tournament_id: int, keys: Sequence[Sequence[int]]) -> int:
+    """Play and store the batch's games that are not stored yet, stopping if the tournament
+    is no longer running; then advance it. Returns the number of games stored."""
+    tournament = Tournament.objects.select_related("season").get(pk=tournament_id)
+    keys = [tuple(k) for k in keys]
+    stored = set(TournamentGame.objects.filter(tournament=tournament)
+                 .values_list("round", "table", "number"))
+    count = 0
+    for key in keys:
+        if key in stored:
+            continue
+        if not Tournament.objects.filter(pk=tournament_id, status=Tournament.RUNNING).exists():
+            return count
+        seated, result = tournament_game_play(tournament=tournament, key=key)
+        count += tournament_game_store(tournament=tournament, key=key, seated=seated,
+                                       result=result) is not None
+    tournament_advance(tournament=tournament)
+    return count
