@@ -41,7 +41,8 @@ class PlaceSerializer(serializers.ModelSerializer):
 
 class DealSerializer(serializers.ModelSerializer):
     places = PlaceSerializer(many=True, read_only=True)
-    recorded_by = serializers.SlugRelatedField(read_only=True, slug_field="username")
+    recorded_by = serializers.SlugRelatedField(read_only=True, allow_null=True,
+                                               slug_field="username")
 
     class Meta:
         model = Deal
