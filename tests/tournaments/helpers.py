@@ -1,0 +1,16 @@
+"""Small tournaments for the tests: four quick bots, one-deal games."""
+
+from gameplay import services
+from league import services as league
+from league.models import Club
+
+ENTRANTS = [("Rita", "random"), ("Greg", "greedy"), ("Rob", "random"), ("Gil", "greedy")]
+
+
+def bot_club(name="Bot club") -> Club:
+    return Club.objects.filter(name=name).first() or league.club_create(name=name)
+
+
+def small_tournament(name="Cup", *, entrants=ENTRANTS, seats=3, games_per_table=4, **kwargs):
+    return services.tournament_create(club=bot_club(), name=name, entrants=entrants, seats=seats,
+                                      games_per_table=games_per_table, **kwargs)
