@@ -1,6 +1,7 @@
 """Constraints held by the database itself, and concurrent writers (PostgreSQL row locks)."""
 
 import threading
+from unittest import mock
 
 import pytest
 from django.db import IntegrityError, connection, connections, transaction
@@ -43,7 +44,17 @@ def test_the_database_refuses_a_second_deal_with_the_same_number():
 
 
 def run_together(*calls):
-    """Run callables in threads released at once; each gets its own connection."""
+    """Run callables in threads released at once; each gets its own connection.
+
+    Rating tasks are not enqueued meanwhile: run eagerly from several threads at once, Celery's
+    process-wide "join would block" flag (celery.result.denied_join_result) can be left set,
+    which breaks a later result.get() in this process (tests/foundation's worker test).
+    """
+    with mock.patch("league.services._enqueue_recompute"):
+        return _run_together(calls)
+
+
+def _run_together(calls):
     barrier = threading.Barrier(len(calls))
     results = [None] * len(calls)
 
