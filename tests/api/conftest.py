@@ -1,0 +1,52 @@
+import pytest
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from league import services
+from tests.league.factories import ClubFactory, UserFactory, make_game, seated_ids
+
+
+@pytest.fixture
+def game(db):
+    """An open game of four in a club, with one deal recorded; penalty scoring to 50 points,
+    so tests may record several deals before it ends."""
+    game = make_game(season_kwargs={"scoring_limit": 50})
+    services.deal_record(game=game, finishing_order=seated_ids(game))
+    return game
+
+
+def client_for(user=None, *, token=False):
+    client = APIClient()
+    if user is not None and token:
+        key = Token.objects.get_or_create(user=user)[0].key
+        client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
+    elif user is not None:
+        client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def organiser(game):
+    user = UserFactory(username="home-organiser")
+    game.season.club.organisers.add(user)
+    return user
+
+
+@pytest.fixture
+def organiser_client(organiser):
+    return client_for(organiser, token=True)
+
+
+@pytest.fixture
+def outsider_clients(db):
+    """Everyone who must be refused a write: an organiser of another club (by session and by
+    token), a signed-in user with no club, and nobody signed in."""
+    other = UserFactory(username="other-organiser")
+    ClubFactory().organisers.add(other)
+    nobody = UserFactory(username="no-rights", is_staff=False)
+    return {
+        "organiser of another club (session)": client_for(other),
+        "organiser of another club (token)": client_for(other, token=True),
+        "token without rights": client_for(nobody, token=True),
+        "anonymous": APIClient(),
+    }
