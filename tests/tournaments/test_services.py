@@ -180,8 +180,6 @@ def test_only_a_scheduled_tournament_starts_and_a_finished_one_cannot_resume(
 
 
 def test_run_tournament_command_refuses_bad_input():
-
-
     with pytest.raises(CommandError, match="2 entrants cannot fill a table of 4"):
         call_command("run_tournament", "--club", "Bots", "--name", "X",
                      "--entrant", "A=random", "--entrant", "B=random")
