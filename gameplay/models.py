@@ -57,6 +57,11 @@ class Tournament(models.Model):
     def __str__(self):
         return self.name
 
+    def get_absolute_url(self):
+        from django.urls import reverse
+
+        return reverse("gameplay:tournament", args=[self.pk])
+
 
 class Entrant(models.Model):
     """A bot player of the league entered in a tournament, with the bot that plays for it."""

@@ -1,0 +1,75 @@
+"""The progress page, its JSON, and the admin's club scoping for tournaments."""
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from gameplay import services
+from gameplay.models import Tournament
+from tests.tournaments.helpers import bot_club, small_tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def test_progress_json_and_page(client, django_capture_on_commit_callbacks):
+    tournament = small_tournament()
+    data = client.get(f"/tournaments/{tournament.pk}/progress.json").json()
+    assert data == {"status": "scheduled", "done": 0, "total": 16, "games_per_second": None,
+                    "eta_seconds": None, "fraction": 0.0}
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.tournament_start(tournament=tournament)
+    data = client.get(f"/tournaments/{tournament.pk}/progress.json").json()
+    assert (data["status"], data["done"], data["fraction"]) == ("finished", 16, 1.0)
+
+    page = client.get(tournament.get_absolute_url()).content.decode()
+    assert '<progress id="progress-bar" max="16" value="16"' in page
+    assert "progress.json" in page and "fetch(" in page
+    assert "Greg" in page and "<code>greedy</code>" in page
+    assert "cdn" not in page.lower()
+
+
+def test_unknown_tournament_is_404(client):
+    assert client.get("/tournaments/999/progress.json").status_code == 404
+
+
+def _staff(name, club=None):
+    user = get_user_model().objects.create_user(name, password="pw", is_staff=True)
+    if club:
+        club.organisers.add(user)
+    return user
+
+
+def test_only_the_clubs_organisers_see_and_act_on_its_tournaments(client):
+    tournament = small_tournament()
+    organiser = _staff("org", bot_club())
+    stranger = _staff("other", bot_club("Other club"))
+
+    client.force_login(stranger)
+    assert client.get(f"/admin/gameplay/tournament/{tournament.pk}/change/").status_code in (
+        302, 403, 404)
+    client.post("/admin/gameplay/tournament/",
+                {"action": "cancel", "_selected_action": [tournament.pk]})
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.SCHEDULED
+
+    client.force_login(organiser)
+    assert client.get(f"/admin/gameplay/tournament/{tournament.pk}/change/").status_code == 200
+    client.post("/admin/gameplay/tournament/",
+                {"action": "cancel", "_selected_action": [tournament.pk]})
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.CANCELLED
+
+
+def test_admin_creates_a_tournament_through_the_service(client):
+    club = bot_club()
+    client.force_login(_staff("org", club))
+    response = client.post("/admin/gameplay/tournament/add/", {
+        "club": club.pk, "name": "Admin cup", "preset": "classic", "options": "{}",
+        "scoring": '{"system": "fixed-rounds", "deals": 1}', "format": "round-robin",
+        "seats": 3, "games_per_table": 2, "rounds": 1, "seed": 1, "batch_size": 5,
+        "entrants_text": "A=random\nB=greedy\nC=heuristic"})
+    assert response.status_code == 302
+    tournament = Tournament.objects.get(name="Admin cup")
+    assert tournament.total_games == 2
+    assert list(tournament.entrants.values_list("bot", flat=True)) == [
+        "random", "greedy", "heuristic"]
