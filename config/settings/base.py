@@ -125,6 +125,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "GameStatusEnum": "league.models.Game.STATUS_CHOICES",
+        "TournamentStatusEnum": "gameplay.models.Tournament.STATUS_CHOICES",
+    },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "league.api.schema.document_errors",

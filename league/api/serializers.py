@@ -168,3 +168,23 @@ class RatingHistorySerializer(serializers.Serializer):
     season = serializers.IntegerField(allow_null=True, help_text="null: all-time")
     updating = serializers.BooleanField(help_text="ratings are being recomputed")
     points = RatingPointSerializer(many=True)
+
+
+class TournamentSerializer(serializers.ModelSerializer):
+    class Meta:
+        from gameplay.models import Tournament
+
+        model = Tournament
+        fields = ["id", "club", "name", "season", "preset", "options", "scoring", "format",
+                  "seats", "games_per_table", "rounds", "duplicate", "seed", "starts_at",
+                  "status", "total_games", "created_at", "finished_at"]
+        read_only_fields = fields
+
+
+class ProgressSerializer(serializers.Serializer):
+    status = serializers.CharField()
+    done = serializers.IntegerField()
+    total = serializers.IntegerField()
+    fraction = serializers.FloatField()
+    games_per_second = serializers.FloatField(allow_null=True)
+    eta_seconds = serializers.FloatField(allow_null=True)

@@ -10,6 +10,7 @@ router.register("players", views.PlayerViewSet)
 router.register("seasons", views.SeasonViewSet)
 router.register("games", views.GameViewSet)
 router.register("deals", views.DealViewSet)
+router.register("tournaments", views.TournamentViewSet)
 
 app_name = "api"
 urlpatterns = router.urls

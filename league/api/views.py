@@ -17,6 +17,9 @@ from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
+from gameplay import selectors as tournament_selectors
+from gameplay import services as tournament_services
+from gameplay.models import Tournament
 from league import selectors, services
 from league.api import filters, idempotency
 from league.api import serializers as s
@@ -185,3 +188,36 @@ class DealViewSet(mixins.CreateModelMixin, mixins.UpdateModelMixin, mixins.Destr
         services.deal_delete(deal=self.get_object(), by=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
+
+
+def _tournament_action(name, operation, doc):
+    def act(self, request, pk=None):
+        tournament = operation(tournament=self.get_object(), by=request.user)
+        return Response(s.TournamentSerializer(tournament).data)
+
+    act.__name__ = name
+    return extend_schema(request=None, responses={200: s.TournamentSerializer, **ERRORS,
+                                                  **NOT_FOUND}, description=doc)(
+        action(detail=True, methods=["post"], filter_backends=[], pagination_class=None)(act))
+
+
+class TournamentViewSet(viewsets.ReadOnlyModelViewSet):
+    """Bot tournaments; a club's organisers start, cancel and resume them."""
+
+    queryset = Tournament.objects.order_by("-created_at", "id")
+    serializer_class = s.TournamentSerializer
+    filterset_fields = ["club", "status"]
+
+    start = _tournament_action("start", tournament_services.tournament_start,
+                               "Pair the first round and enqueue its games.")
+    cancel = _tournament_action("cancel", tournament_services.tournament_cancel,
+                                "Stop scheduling; queued batches stop before their next game.")
+    resume = _tournament_action("resume", tournament_services.tournament_resume,
+                                "Go on with a cancelled or stalled tournament.")
+
+    @extend_schema(responses={200: s.ProgressSerializer, **NOT_FOUND})
+    @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
+    def progress(self, request, pk=None):
+        """Games stored out of the total, the rate and the time the rest would take."""
+        progress = tournament_selectors.tournament_progress(tournament=self.get_object())
+        return Response(s.ProgressSerializer(progress.to_dict()).data)
