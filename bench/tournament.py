@@ -1,0 +1,190 @@
+"""Tournament speed on Celery: games per second with 1 and with 2 worker processes, and the
+task machinery's per-game overhead against playing and storing the same games in one process.
+
+    python bench/tournament.py [--games-per-table 12] [--batch-size 5] [--playouts 10]
+
+Needs PostgreSQL and Redis. The database POSTGRES_BENCH_URL (default
+postgres://postgres@127.0.0.1:5432/president_league_tournament_bench) is dropped and created
+again; the broker is BENCH_REDIS_URL (default redis://127.0.0.1:6379/14), on a queue of its own.
+
+Three tournaments with the same entrants, seed and games (so the same work): one played here
+in this process through ``services.tournament_play_batch`` with no task machinery, one by a
+worker with 1 process, one by a worker with 2 processes (prefork, prefetch 1, acks late).
+The machine's own speed-up of 2 processes over 1 on plain arithmetic, measured before and
+after, is printed too: the ceiling the workers can reach with the load that is on the machine.
+Wall time runs from enqueueing the start to the last game stored, with the workers already
+up. The league's rating recomputations go to the default queue, which no bench worker
+consumes, in all three runs (they are the league's coalesced task, not tournament games).
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+POSTGRES_URL = os.environ.get(
+    "POSTGRES_BENCH_URL", "postgres://postgres@127.0.0.1:5432/president_league_tournament_bench")
+REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/14")
+QUEUE = f"bench-tournament-{uuid.uuid4().hex[:8]}"
+
+
+def fresh_database(url):
+    import psycopg
+
+    base, name = url.rsplit("/", 1)
+    with psycopg.connect(base + "/postgres", autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def setup_django():
+    os.environ.update({"DJANGO_SETTINGS_MODULE": "config.settings.test",
+                       "DATABASE_URL": POSTGRES_URL, "CELERY_BROKER_URL": REDIS_URL,
+                       "CELERY_RESULT_BACKEND": REDIS_URL, "LOG_LEVEL": "WARNING"})
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+def make_tournament(name, args):
+    from gameplay import services
+    from league import services as league
+    from league.models import Club
+
+    club = Club.objects.filter(name="Bench bots").first() or league.club_create(
+        name="Bench bots")
+    mc = f"montecarlo:playouts={args.playouts}"
+    entrants = [("MC one", mc), ("MC two", mc), ("Heuristic", "heuristic"),
+                ("Greedy", "greedy"), ("Random", "random")]
+    return services.tournament_create(club=club, name=name, entrants=entrants, seats=4,
+                                      games_per_table=args.games_per_table,
+                                      batch_size=args.batch_size, seed=7)
+
+
+def in_process(args):
+    """The same games, played and stored here: the batches run one after the other."""
+    from django.db import transaction
+
+    from gameplay import services
+
+    tournament = make_tournament("In process", args)
+    batches = []
+    original = services._enqueue
+    services._enqueue = lambda tid, b, eta: batches.extend(b)
+    try:
+        with transaction.atomic():
+            services.tournament_start(tournament=tournament)
+    finally:
+        services._enqueue = original
+    started = time.perf_counter()
+    for batch in batches:
+        services.tournament_play_batch(tournament_id=tournament.pk, keys=batch)
+    seconds = time.perf_counter() - started
+    tournament.refresh_from_db()
+    assert tournament.status == tournament.FINISHED, tournament.status
+    return tournament, seconds
+
+
+def start_worker(processes):
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.test"}
+    node = f"{QUEUE}-{processes}@localhost"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "config.celery_app", "worker", "-Q", QUEUE,
+         "-n", node, f"--concurrency={processes}", "--pool=prefork", "--without-gossip",
+         "--without-mingle", "--loglevel=warning"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    from config.celery_app import app
+
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        replies = app.control.ping(destination=[node], timeout=0.5)
+        if replies:
+            return process
+    process.kill()
+    raise SystemExit("the bench worker did not start")
+
+
+def on_workers(args, processes):
+    from config.celery_app import app
+    from gameplay import selectors
+    from gameplay.tasks import tournament_start_task
+
+    tournament = make_tournament(f"{processes} worker processes", args)
+    worker = start_worker(processes)
+    try:
+        started = time.perf_counter()
+        tournament_start_task.apply_async((tournament.pk,), queue=QUEUE)
+        while selectors.tournament_progress(tournament=tournament).status != "finished":
+            time.sleep(0.05)
+        seconds = time.perf_counter() - started
+    finally:
+        worker.terminate()
+        worker.wait()
+        app.control.purge()
+    return tournament, seconds
+
+
+def _spin(_):
+    total = 0
+    for i in range(5_000_000):
+        total += i
+    return total
+
+
+def cpu_speed_up() -> float:
+    """What 2 processes give over 1 on plain arithmetic right now: the machine's ceiling for
+    the worker speed-up (other load on a 2-core machine lowers it)."""
+    import multiprocessing
+
+    started = time.perf_counter()
+    for _ in range(2):
+        _spin(0)
+    serial = time.perf_counter() - started
+    with multiprocessing.get_context("fork").Pool(2) as pool:
+        started = time.perf_counter()
+        pool.map(_spin, [0, 0])
+        parallel = time.perf_counter() - started
+    return round(serial / parallel, 2)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games-per-table", type=int, default=12)
+    parser.add_argument("--batch-size", type=int, default=5)
+    parser.add_argument("--playouts", type=int, default=10, help="montecarlo bots' playouts")
+    args = parser.parse_args()
+    ceiling_before = cpu_speed_up()
+    fresh_database(POSTGRES_URL)
+    setup_django()
+    from gameplay import selectors
+
+    runs = {"in process": in_process(args), "1 worker process": on_workers(args, 1),
+            "2 worker processes": on_workers(args, 2)}
+    reference = selectors.tournament_results(tournament=runs["in process"][0])
+    figures = {}
+    for label, (tournament, seconds) in runs.items():
+        assert selectors.tournament_results(tournament=tournament) == reference, label
+        figures[label] = {"games": tournament.total_games, "seconds": round(seconds, 2),
+                          "games_per_second": round(tournament.total_games / seconds, 2)}
+    one, two = (figures[k]["games_per_second"] for k in ("1 worker process",
+                                                         "2 worker processes"))
+    base = figures["in process"]["seconds"]
+    figures["speed-up, 2 processes over 1"] = round(two / one, 2)
+    figures["task overhead per game, 1 process vs in process"] = (
+        f"{100 * (figures['1 worker process']['seconds'] - base) / base:.1f}%")
+    figures["machine's 2-process CPU speed-up (before, after)"] = [ceiling_before,
+                                                                    cpu_speed_up()]
+    print(json.dumps(figures, indent=2))
+
+
+if __name__ == "__main__":
+    main()
