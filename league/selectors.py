@@ -15,12 +15,19 @@ from league.rules import options_of, rating_scope
 ROLE_COUNTS = ("presidents", "vice_presidents", "citizens", "vice_scums", "scums")
 
 
-def season_standings(*, season):
-    """One row per player who played a deal in the season, best first, in one query.
+# How season_standings ranks its rows, in order (docs/league.md); the API shows this list.
+TIE_BREAKS = [
+    "more wins",
+    "points: fewer under penalty scoring, more otherwise",
+    "lower mean finishing position",
+    "more deals as President",
+    "name",
+]
 
-    Tie-breaks, in order (docs/league.md): more wins; fewer points under penalty scoring, more
-    points otherwise; lower mean finishing position; more deals as President; name.
-    """
+
+def season_standings(*, season):
+    """One row per player who played a deal in the season, best first, in one query,
+    ranked by TIE_BREAKS."""
     points_order = F("points").asc() if season.scoring_system == PENALTY else F("points").desc()
     return list(
         Seat.objects.filter(game__season=season, deals__gt=0)

@@ -25,15 +25,6 @@ from league.api import filters, idempotency
 from league.api import serializers as s
 from league.models import Club, Deal, Game, Place, Player, Season, Seat
 
-# The order standings rows are ranked in (league.selectors.season_standings, docs/league.md).
-TIE_BREAKS = [
-    "more wins",
-    "points: fewer under penalty scoring, more otherwise",
-    "lower mean finishing position",
-    "more deals as President",
-    "name",
-]
-
 ERRORS = {
     400: OpenApiResponse(s.ErrorSerializer, description="the field that is wrong, or "
                                                           "the league's refusal as `detail`"),
@@ -100,7 +91,7 @@ class SeasonViewSet(viewsets.ReadOnlyModelViewSet):
         season = self.get_object()
         return Response(s.StandingsSerializer({
             "season": season.pk, "scoring_system": season.scoring_system,
-            "tie_breaks": TIE_BREAKS,
+            "tie_breaks": selectors.TIE_BREAKS,
             "rows": selectors.season_standings(season=season),
         }).data)
 
