@@ -6,4 +6,14 @@ app_name = "league"
 urlpatterns = [
     path("", views.club_list, name="club_list"),
     path("seasons/<int:season_id>/", views.season_detail, name="season_detail"),
+    path("seasons/<int:season_id>/standings.csv", views.export_standings,
+         name="export_standings"),
+    path("seasons/<int:season_id>/results.csv", views.export_results, name="export_results"),
+    path("seasons/<int:season_id>/transcripts.jsonl", views.export_transcripts,
+         name="export_transcripts"),
+    path("games/<int:game_id>/", views.game_detail, name="game_detail"),
+    path("games/<int:game_id>/enter/", views.game_enter, name="game_enter"),
+    path("players/<int:player_id>/", views.player_detail, name="player_detail"),
+    path("deals/<int:deal_id>/replay/", views.deal_replay, name="deal_replay"),
+    path("replay/", views.replay_upload, name="replay_upload"),
 ]

@@ -1,9 +1,21 @@
-"""Public read-only pages: clubs and their seasons, a season's standings and ratings."""
+"""The league's pages: public reads (clubs, seasons, games, players, replays, exports) and the
+organisers' result entry. Views read through selectors and league.pages, change through
+services, and show a LeagueError's message as it is."""
 
-from django.shortcuts import get_object_or_404, render
+import csv
+import json
 
-from league import selectors
-from league.models import Club, Season
+from django.contrib import messages
+from django.http import StreamingHttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+
+from gameplay.engine.checker import check_text
+from league import pages, replays, selectors, services
+from league.api.permissions import organises
+from league.errors import LeagueError
+from league.forms import FinishingOrderForm, SeatChangeForm, TranscriptUploadForm, deal_record_once
+from league.models import Club, Deal, Game, Player, Season
 
 
 def club_list(request):
@@ -16,7 +28,222 @@ def season_detail(request, season_id):
     return render(request, "league/season_detail.html", {
         "season": season,
         "standings": selectors.season_standings(season=season),
+        "tie_breaks": selectors.TIE_BREAKS,
         "ratings": selectors.season_ratings(season=season),
         "ratings_updating": selectors.ratings_updating(season=season),
+        "rating_chart": pages.season_rating_chart(season=season),
         "games": selectors.season_games(season=season),
+        "organiser": organises(request.user, season.club),
     })
+
+
+def game_detail(request, game_id):
+    game = get_object_or_404(Game.objects.select_related("season__club"), pk=game_id)
+    return render(request, "league/game_detail.html", {
+        "game": game,
+        "sheet": pages.game_sheet(game=game),
+        "next": _next_deal(game),
+        "organiser": organises(request.user, game.season.club),
+    })
+
+
+def player_detail(request, player_id):
+    player = get_object_or_404(Player, pk=player_id)
+    return render(request, "league/player_detail.html", {
+        "player": player,
+        "seats": pages.player_seats(player=player),
+        "positions": pages.player_positions(player=player),
+        "head_to_head": pages.player_head_to_head(player=player),
+        "rating_chart": pages.rating_chart(player=player),
+    })
+
+
+def _next_deal(game):
+    try:
+        return selectors.game_next_deal(game=game)
+    except LeagueError:
+        return None
+
+
+# Result entry for organisers
+
+
+def _refuse(request, message, status=403):
+    return render(request, "league/refused.html", {"message": message}, status=status)
+
+
+def game_enter(request, game_id):
+    """Enter the next deal (tap players in finishing order, preview, confirm), undo the last
+    one, or let players leave or join between deals (preview, confirm)."""
+    game = get_object_or_404(Game.objects.select_related("season__club"), pk=game_id)
+    club = game.season.club
+    if not organises(request.user, club):
+        if request.user.is_authenticated:
+            return _refuse(request, f"Only organisers of {club} enter its results.")
+        return _refuse(request, f"Sign in as an organiser of {club} to enter its results.")
+    here = reverse("league:game_enter", args=[game.pk])
+    action = request.POST.get("action") if request.method == "POST" else None
+    next_deal = selectors.game_next_deal(game=game)
+    seated = [s.player for s in next_deal.seats]
+    context = {"game": game, "next": next_deal, "preview": None, "seat_preview": None}
+    status = 200
+
+    order_form = FinishingOrderForm(request.POST if action in ("preview", "confirm") else None,
+                                    seats=next_deal.seats)
+    candidates = list(selectors.club_players(club=club).exclude(seats__game=game))
+    seat_form = SeatChangeForm(request.POST if action in ("seat_preview", "seat_confirm")
+                               else None, seated=seated, candidates=candidates)
+
+    try:
+        if action in ("preview", "confirm"):
+            if not order_form.is_valid():
+                status = 400
+            elif action == "preview":
+                context["preview"] = pages.order_preview(
+                    game=game, players=order_form.cleaned_data["order"])
+            else:
+                order = [p.pk for p in order_form.cleaned_data["order"]]
+                number, recorded = deal_record_once(
+                    game=game, finishing_order=order, by=request.user,
+                    token=order_form.cleaned_data["token"])
+                if recorded:
+                    messages.success(request, f"Deal {number} recorded.")
+                else:
+                    messages.info(request, f"Deal {number} was already recorded from this form; "
+                                           "it is stored once.")
+                return redirect(here)
+        elif action == "undo":
+            last = game.deal_set.order_by("-number").first()
+            if last is None or str(last.pk) != request.POST.get("deal"):
+                messages.error(request, "That deal is no longer the last one (already undone?): "
+                                        "nothing was deleted.")
+            else:
+                services.deal_delete(deal=last, by=request.user)
+                messages.success(request, f"Deal {last.number} undone.")
+            return redirect(here)
+        elif action in ("seat_preview", "seat_confirm"):
+            if not seat_form.is_valid():
+                status = 400
+            else:
+                leaving = seat_form.cleaned_data["leaving_players"]
+                joining = seat_form.cleaned_data["joining_players"]
+                if action == "seat_preview":
+                    ranking = services.seat_change_preview(game=game, leaving=leaving,
+                                                           joining=joining)
+                    people = [*seated, *joining]
+                    context["seat_preview"] = {
+                        "leaving": leaving, "joining": joining,
+                        "ranking": pages.ranking_preview(ranking=ranking, players=people),
+                        "exchanges": pages.exchanges_of(ranking, people),
+                    }
+                else:
+                    services.seat_change_apply(game=game, leaving=leaving, joining=joining,
+                                               by=request.user)
+                    names = [f"{p} leaves" for p in leaving] + [f"{p} joins" for p in joining]
+                    messages.success(request, "; ".join(names) + ".")
+                    return redirect(here)
+        elif action is not None:
+            context["error"] = f"Unknown action {action!r}."
+            status = 400
+    except LeagueError as e:
+        context["error"] = e.message
+        status = 400
+
+    context.update({
+        "order_form": order_form, "seat_form": seat_form,
+        "last_deal": game.deal_set.prefetch_related("places__player").order_by("-number").first(),
+        "scoreboard": selectors.game_scoreboard(game=game),
+    })
+    return render(request, "league/game_enter.html", context, status=status)
+
+
+# Export
+
+
+class _Echo:
+    def write(self, value):
+        return value
+
+
+def _csv_response(filename, header, rows):
+    writer = csv.writer(_Echo())
+    lines = (writer.writerow(row) for row in _chain([header], rows))
+    response = StreamingHttpResponse(lines, content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+def _chain(*iterables):
+    for iterable in iterables:
+        yield from iterable
+
+
+def _season_or_404(season_id):
+    return get_object_or_404(Season.objects.select_related("club"), pk=season_id)
+
+
+def export_standings(request, season_id):
+    season = _season_or_404(season_id)
+    header = ["rank", "player", "games", "wins", "points", "deals", "mean_position",
+              *selectors.ROLE_COUNTS]
+    rows = ([i, r["name"], r["games"], r["wins"], r["points"], r["deals_played"],
+             f"{r['mean_position']:.4f}", *(r[k] for k in selectors.ROLE_COUNTS)]
+            for i, r in enumerate(selectors.season_standings(season=season), start=1))
+    return _csv_response(f"season-{season.pk}-standings.csv", header, rows)
+
+
+def export_results(request, season_id):
+    season = _season_or_404(season_id)
+    header = ["game", "deal", "dealer_seat", "position", "seat", "player", "role", "recorded_at"]
+    rows = ([g, d, dealer, pos, seat, name, role, at.isoformat()]
+            for g, d, dealer, pos, seat, name, role, at
+            in pages.season_results(season=season).iterator(chunk_size=2000))
+    return _csv_response(f"season-{season.pk}-results.csv", header, rows)
+
+
+def export_transcripts(request, season_id):
+    season = _season_or_404(season_id)
+    lines = (json.dumps({"game": g, "deal": d, "transcript": t}, separators=(",", ":")) + "\n"
+             for g, d, t in pages.season_transcripts(season=season).iterator(chunk_size=500))
+    response = StreamingHttpResponse(lines, content_type="application/jsonl; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="season-{season.pk}-transcripts.jsonl"'
+    return response
+
+
+# Replay
+
+
+def deal_replay(request, deal_id):
+    deal = get_object_or_404(Deal.objects.select_related("game__season__club"), pk=deal_id)
+    if deal.transcript is None:
+        return _refuse(request, f"{deal} was recorded as a finishing order only: it has no "
+                                "transcript to replay.", status=404)
+    names = [s.player.name for s in sorted(
+        (s for s in deal.game.seats.select_related("player") if s.plays_in(deal.number)),
+        key=lambda s: s.number)]
+    try:
+        steps = replays.transcript_steps(deal.transcript, names=names)
+    except LeagueError as e:
+        return _refuse(request, e.message, status=422)
+    return render(request, "league/replay.html", {"deal": deal, "steps": steps,
+                                                  "title": str(deal)})
+
+
+def replay_upload(request):
+    form = TranscriptUploadForm(request.POST or None, request.FILES or None)
+    context = {"form": form, "steps": None}
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            exit_status, verdict = check_text(form.cleaned_data["raw"])
+            if not verdict["valid"]:
+                where = "".join(f" ({k} {verdict[k]})" for k in ("deal", "move")
+                                if verdict.get(k) is not None)
+                context["error"] = f"This transcript is not valid{where}: {verdict['error']}"
+                status = 422
+            else:
+                context["steps"] = replays.transcript_steps(json.loads(form.cleaned_data["raw"]))
+                context["title"] = "Uploaded transcript"
+        else:
+            status = 400
+    return render(request, "league/replay_upload.html", context, status=status)

@@ -1,0 +1,184 @@
+"""Result entry for organisers: preview, confirm once, undo, leave and join, refusals."""
+
+import pytest
+from django.urls import reverse
+
+from league import services
+from league.models import Deal, Seat
+from tests.league.factories import PlayerFactory, UserFactory, make_game, seated_ids
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def game():
+    return make_game()
+
+
+@pytest.fixture
+def organiser(game):
+    user = UserFactory(username="org")
+    game.season.club.organisers.add(user)
+    return user
+
+
+def enter_url(game):
+    return reverse("league:game_enter", args=[game.pk])
+
+
+def order_data(order, token="t1", action="confirm"):
+    return {"action": action, "token": token,
+            **{f"place_{i}": p for i, p in enumerate(order, start=1)}}
+
+
+def test_the_entry_page_offers_each_seated_player_with_a_label(client, game, organiser):
+    client.force_login(organiser)
+    page = client.get(enter_url(game))
+    assert page.status_code == 200
+    for seat in game.seats.select_related("player"):
+        assert f'data-player="{seat.player_id}"' in page.text
+    assert '<label for="id_place_1">1st out</label>' in page.text
+    assert '<label for="id_place_4">4th out</label>' in page.text
+
+
+def test_preview_shows_roles_and_next_exchange_and_records_nothing(client, organiser):
+    game = make_game(season_kwargs={"preset": "friday"})
+    game.season.club.organisers.add(organiser)
+    client.force_login(organiser)
+    order = seated_ids(game)[::-1]
+    names = dict(game.seats.values_list("player_id", "player__name"))
+
+    page = client.post(enter_url(game), order_data(order, action="preview"))
+
+    assert page.status_code == 200
+    assert "President" in page.text and "Scum" in page.text
+    assert f"{names[order[-1]]} gives {names[order[0]]} 2 cards" in page.text
+    assert "Confirm deal 1" in page.text
+    assert not Deal.objects.exists()
+
+
+def test_preview_says_when_the_preset_has_no_exchange(client, game, organiser):
+    client.force_login(organiser)
+    page = client.post(enter_url(game), order_data(seated_ids(game), action="preview"))
+    assert "No card exchange under classic." in page.text
+
+
+def test_confirm_records_the_deal_through_the_service(client, game, organiser):
+    client.force_login(organiser)
+    order = seated_ids(game)[::-1]
+
+    page = client.post(enter_url(game), order_data(order), follow=True)
+
+    assert "Deal 1 recorded." in page.text
+    deal = Deal.objects.get()
+    assert list(deal.places.values_list("player_id", flat=True)) == order
+    assert deal.recorded_by == organiser
+
+
+def test_a_double_submitted_deal_is_stored_once(client, game, organiser):
+    client.force_login(organiser)
+    data = order_data(seated_ids(game), token="same-form")
+
+    client.post(enter_url(game), data)
+    second = client.post(enter_url(game), data, follow=True)
+
+    assert Deal.objects.filter(game=game).count() == 1
+    assert "Deal 1 was already recorded from this form; it is stored once." in second.text
+
+
+def test_a_new_form_token_records_the_next_deal(client, game, organiser):
+    client.force_login(organiser)
+    client.post(enter_url(game), order_data(seated_ids(game), token="a"))
+    client.post(enter_url(game), order_data(seated_ids(game), token="b"))
+    assert list(game.deal_set.values_list("number", flat=True)) == [1, 2]
+
+
+def test_a_player_listed_twice_is_refused_with_a_message(client, game, organiser):
+    client.force_login(organiser)
+    ids = seated_ids(game)
+    page = client.post(enter_url(game), order_data([ids[0], ids[0], ids[1], ids[2]]))
+    assert page.status_code == 400
+    assert "each player finishes once; listed twice" in page.text
+    assert not Deal.objects.exists()
+
+
+def test_a_missing_place_is_refused_with_a_message(client, game, organiser):
+    client.force_login(organiser)
+    page = client.post(enter_url(game), order_data(seated_ids(game)[:3]))
+    assert page.status_code == 400
+    assert "choose who finished 4th" in page.text
+
+
+def test_undo_deletes_the_last_deal_once(client, game, organiser):
+    client.force_login(organiser)
+    services.deal_record(game=game, finishing_order=seated_ids(game))
+    last = services.deal_record(game=game, finishing_order=seated_ids(game))
+
+    page = client.post(enter_url(game), {"action": "undo", "deal": last.pk}, follow=True)
+    again = client.post(enter_url(game), {"action": "undo", "deal": last.pk}, follow=True)
+
+    assert "Deal 2 undone." in page.text
+    assert "no longer the last one" in again.text
+    assert list(game.deal_set.values_list("number", flat=True)) == [1]
+
+
+def test_a_leave_and_join_is_previewed_then_applied(client, game, organiser):
+    client.force_login(organiser)
+    order = seated_ids(game)
+    services.deal_record(game=game, finishing_order=order)
+    newcomer = PlayerFactory(name="Newcomer", clubs=[game.season.club])
+    data = {"leaving": [order[0]], "joining": [newcomer.pk]}
+
+    preview = client.post(enter_url(game), {**data, "action": "seat_preview"})
+
+    assert preview.status_code == 200
+    assert "Roles after the change" in preview.text and "Newcomer: Citizen" in preview.text
+    assert not Seat.objects.filter(player=newcomer).exists()
+
+    done = client.post(enter_url(game), {**data, "action": "seat_confirm"}, follow=True)
+
+    assert "Newcomer joins" in done.text
+    assert Seat.objects.get(player=newcomer).joined_before == 2
+    assert game.seats.get(player_id=order[0]).left_before == 2
+
+
+def test_a_refused_seat_change_shows_the_services_message(client, game, organiser):
+    client.force_login(organiser)
+    services.deal_record(game=game, finishing_order=seated_ids(game))
+    ids = seated_ids(game)
+    page = client.post(enter_url(game), {"action": "seat_preview", "leaving": ids[:3]})
+    assert page.status_code == 400
+    assert "the table cannot go on with 1 players" in page.text
+
+
+def test_nothing_chosen_for_a_seat_change_is_refused(client, game, organiser):
+    client.force_login(organiser)
+    services.deal_record(game=game, finishing_order=seated_ids(game))
+    page = client.post(enter_url(game), {"action": "seat_preview"})
+    assert page.status_code == 400 and "choose a player who leaves or joins" in page.text
+
+
+def test_an_ended_game_takes_no_deal(client, organiser, game):
+    client.force_login(organiser)
+    services.season_update(season=game.season, scoring_system="fixed-rounds", scoring_deals=1)
+    services.deal_record(game=game, finishing_order=seated_ids(game))
+    page = client.post(enter_url(game), order_data(seated_ids(game), token="late"))
+    assert page.status_code == 400
+    assert "has ended: no more deals can be recorded" in page.text
+    assert game.deal_set.count() == 1
+
+
+@pytest.mark.parametrize("who", ["anonymous", "stranger", "other club's organiser"])
+def test_only_the_clubs_organisers_enter_results(client, game, who):
+    if who != "anonymous":
+        user = UserFactory(username=who.replace(" ", "-").replace("'", ""))
+        if who == "other club's organiser":
+            make_game().season.club.organisers.add(user)
+        client.force_login(user)
+
+    page = client.get(enter_url(game))
+    post = client.post(enter_url(game), order_data(seated_ids(game)))
+
+    assert page.status_code == 403 and post.status_code == 403
+    assert f"organiser of {game.season.club}" in page.text or "Only organisers" in page.text
+    assert not Deal.objects.exists()
