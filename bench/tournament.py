@@ -32,6 +32,7 @@ POSTGRES_URL = os.environ.get(
     "POSTGRES_BENCH_URL", "postgres://postgres@127.0.0.1:5432/president_league_tournament_bench")
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/14")
 QUEUE = f"bench-tournament-{uuid.uuid4().hex[:8]}"
+LOG = Path(os.environ.get("TMPDIR", "/tmp")) / f"{QUEUE}-worker.log"
 
 
 def fresh_database(url):
@@ -101,7 +102,7 @@ def start_worker(processes):
         [sys.executable, "-m", "celery", "-A", "config.celery_app", "worker", "-Q", QUEUE,
          "-n", node, f"--concurrency={processes}", "--pool=prefork", "--without-gossip",
          "--without-mingle", "--loglevel=warning"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=open(LOG, "ab"))  # noqa: SIM115
     from config.celery_app import app
 
     deadline = time.monotonic() + 60
@@ -110,16 +111,19 @@ def start_worker(processes):
         if replies:
             return process
     process.kill()
-    raise SystemExit("the bench worker did not start")
+    raise SystemExit(f"the bench worker did not start; see {LOG}")
 
 
 def on_workers(args, processes):
+    import resource
+
     from config.celery_app import app
     from gameplay import selectors
     from gameplay.tasks import tournament_start_task
 
     tournament = make_tournament(f"{processes} worker processes", args)
     worker = start_worker(processes)
+    cpu_before = resource.getrusage(resource.RUSAGE_CHILDREN)
     try:
         started = time.perf_counter()
         tournament_start_task.apply_async((tournament.pk,), queue=QUEUE)
@@ -130,7 +134,11 @@ def on_workers(args, processes):
         worker.terminate()
         worker.wait()
         app.control.purge()
-    return tournament, seconds
+    cpu_after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (cpu_after.ru_utime + cpu_after.ru_stime) - (cpu_before.ru_utime + cpu_before.ru_stime)
+    # The worker's CPU from ping to exit (start-up excluded) over the wall time: about 2 when
+    # both processes play all along, about 1 when they wait for each other or for the CPU.
+    return tournament, seconds, cpu
 
 
 def _spin(_):
@@ -167,14 +175,16 @@ def main():
     setup_django()
     from gameplay import selectors
 
-    runs = {"in process": in_process(args), "1 worker process": on_workers(args, 1),
+    runs = {"in process": (*in_process(args), None), "1 worker process": on_workers(args, 1),
             "2 worker processes": on_workers(args, 2)}
     reference = selectors.tournament_results(tournament=runs["in process"][0])
     figures = {}
-    for label, (tournament, seconds) in runs.items():
+    for label, (tournament, seconds, cpu) in runs.items():
         assert selectors.tournament_results(tournament=tournament) == reference, label
         figures[label] = {"games": tournament.total_games, "seconds": round(seconds, 2),
                           "games_per_second": round(tournament.total_games / seconds, 2)}
+        if cpu is not None:
+            figures[label]["worker cpu seconds per wall second"] = round(cpu / seconds, 2)
     one, two = (figures[k]["games_per_second"] for k in ("1 worker process",
                                                          "2 worker processes"))
     base = figures["in process"]["seconds"]
