@@ -25,11 +25,16 @@ def club_list(request):
 
 def season_detail(request, season_id):
     season = get_object_or_404(Season.objects.select_related("club"), pk=season_id)
+    standings = selectors.season_standings(season=season)
+    ratings = list(selectors.season_ratings(season=season))
+    ordinal = {r.player_id: r.ordinal for r in ratings}
+    for row in standings:
+        row["rating"] = ordinal.get(row["player_id"])
     return render(request, "league/season_detail.html", {
         "season": season,
-        "standings": selectors.season_standings(season=season),
+        "standings": standings,
         "tie_breaks": selectors.TIE_BREAKS,
-        "ratings": selectors.season_ratings(season=season),
+        "ratings": ratings,
         "ratings_updating": selectors.ratings_updating(season=season),
         "rating_chart": pages.season_rating_chart(season=season),
         "games": selectors.season_games(season=season),
