@@ -1,0 +1,145 @@
+"""The pages in a real browser: Debian's chromium driven by Playwright against a live server.
+
+`.ci/run` installs chromium when it is missing; Playwright never downloads a browser here.
+Screenshots for the README are written by `SCREENSHOTS=1 pytest -m browser`.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.urls import reverse
+
+from league import services
+from league.models import Deal
+from tests.league.factories import UserFactory, make_game, seated_ids
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(not shutil.which("chromium") and not Path(CHROMIUM).exists(),
+                       reason="Debian's chromium is not installed (.ci/run installs it)"),
+]
+# Playwright's sync API runs an event loop in this thread; the test's own ORM calls are safe.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    playwright = pytest.importorskip("playwright.sync_api")
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield browser
+        browser.close()
+
+
+def signed_in(browser, live_server, client, user, **context):
+    client.force_login(user)
+    ctx = browser.new_context(**context)
+    ctx.add_cookies([{"name": settings.SESSION_COOKIE_NAME,
+                      "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
+                      "url": live_server.url}])
+    return ctx
+
+
+def shoot(page, name):
+    if os.environ.get("SCREENSHOTS"):
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+
+
+@pytest.fixture
+def table():
+    game = make_game(season_kwargs={"preset": "friday", "scoring_limit": 20})
+    organiser = UserFactory(username="organiser")
+    game.season.club.organisers.add(organiser)
+    return game, organiser
+
+
+def test_a_deal_entered_on_a_phone_changes_the_standings(browser, live_server, client, table):
+    game, organiser = table
+    ids = seated_ids(game)
+    names = dict(game.seats.values_list("player_id", "player__name"))
+    order = ids[::-1]
+    ctx = signed_in(browser, live_server, client, organiser,
+                    viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
+    page = ctx.new_page()
+    standings_url = live_server.url + reverse("league:season_detail", args=[game.season.pk])
+    page.goto(standings_url)
+    assert "No deal played yet." in page.locator("#standings").inner_text()
+
+    page.goto(live_server.url + reverse("league:game_enter", args=[game.pk]))
+    for player in order:
+        page.locator(f'#taps button[data-player="{player}"]').tap()
+    assert page.locator("#id_place_1").input_value() == str(order[0])
+    shoot(page, "enter-deal")
+    page.get_by_role("button", name="Show roles and exchange").tap()
+    page.wait_for_selector("text=Check deal 1")
+    assert f"{names[order[-1]]} gives {names[order[0]]} 2 cards" in page.content()
+    shoot(page, "enter-deal-preview")
+    page.get_by_role("button", name="Confirm deal 1").tap()
+    page.wait_for_selector("text=Deal 1 recorded.")
+    # The page fits the phone: nothing wider than the 360 px viewport.
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+    page.goto(standings_url)
+    first_row = page.locator("#standings tbody tr").first.inner_text()
+    assert names[order[0]] in first_row
+    shoot(page, "season")
+    ctx.close()
+
+
+def test_a_double_submitted_deal_is_stored_once(browser, live_server, client, table):
+    game, organiser = table
+    ctx = signed_in(browser, live_server, client, organiser)
+    page = ctx.new_page()
+    page.goto(live_server.url + reverse("league:game_enter", args=[game.pk]))
+    for player in seated_ids(game):
+        page.locator(f'#taps button[data-player="{player}"]').click()
+    page.get_by_role("button", name="Show roles and exchange").click()
+    page.wait_for_selector("form.confirm-form")
+    # Two posts of the very same confirm form, as a double tap on bad Wi-Fi sends them. One
+    # after the other: SQLite's in-memory test database refuses concurrent writers outright.
+    statuses = page.evaluate("""async () => {
+        const form = document.querySelector('form.confirm-form');
+        const body = new FormData(form); body.set('action', 'confirm');
+        const send = () => fetch(location.href, {method: 'POST', body, redirect: 'manual'});
+        const answers = [await send(), await send()];
+        return answers.map(a => a.type === 'opaqueredirect' ? 302 : a.status);
+    }""")
+    assert statuses == [302, 302]
+    assert Deal.objects.filter(game=game).count() == 1
+    ctx.close()
+
+
+def test_the_replay_steps_through_a_game(browser, live_server, client):
+    game = make_game(players=4)
+    transcript = json.loads(subprocess.run(
+        [sys.executable, "-m", "gameplay.engine", "play", "--preset", "classic", "--players",
+         "4", "--seed", "3", "--deals", "1"], capture_output=True, text=True, check=True).stdout)
+    deal = services.deal_record(game=game, transcript=transcript)
+    page = browser.new_page()
+    page.goto(live_server.url + reverse("league:deal_replay", args=[deal.pk]))
+
+    assert page.locator("#step-number").inner_text() == "1"
+    assert "cards dealt" in page.locator("#step-text").inner_text()
+    page.get_by_role("button", name="Next").click()
+    page.get_by_role("button", name="Next").click()
+    assert page.locator("#step-number").inner_text() == "3"
+    assert page.locator("#step-pile").inner_text() != "empty"
+    page.keyboard.press("ArrowLeft")
+    assert page.locator("#step-number").inner_text() == "2"
+    shoot(page, "replay")
+    page.get_by_role("button", name="Last").click()
+    assert "deal over" in page.locator("#step-events").inner_text()
+    page.close()
