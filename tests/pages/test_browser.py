@@ -30,17 +30,21 @@ pytestmark = [
     pytest.mark.skipif(not shutil.which("chromium") and not Path(CHROMIUM).exists(),
                        reason="Debian's chromium is not installed (.ci/run installs it)"),
 ]
-# Playwright's sync API runs an event loop in this thread; the test's own ORM calls are safe.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
 @pytest.fixture(scope="module")
 def browser():
     playwright = pytest.importorskip("playwright.sync_api")
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield browser
-        browser.close()
+    # Playwright's sync API runs an event loop in this thread; the test's own ORM calls are
+    # safe. Only while these tests run: `check --deploy` in other tests refuses this variable.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with playwright.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            yield browser
+            browser.close()
+    finally:
+        del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
 
 
 def signed_in(browser, live_server, client, user, **context):
