@@ -1,5 +1,5 @@
 """The league's pages: public reads (clubs, seasons, games, players, replays, exports) and the
-organisers' result entry. Views read through selectors and league.pages, change through
+organisers' result entry. Views read through selectors, change through
 services, and show a LeagueError's message as it is."""
 
 import csv
@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
 from gameplay.engine.checker import check_text
-from league import pages, replays, selectors, services
+from league import replays, selectors, services
 from league.api.permissions import organises
 from league.errors import LeagueError
 from league.forms import FinishingOrderForm, SeatChangeForm, TranscriptUploadForm, deal_record_once
@@ -36,7 +36,7 @@ def season_detail(request, season_id):
         "tie_breaks": selectors.TIE_BREAKS,
         "ratings": ratings,
         "ratings_updating": selectors.ratings_updating(season=season),
-        "rating_chart": pages.season_rating_chart(season=season),
+        "rating_chart": selectors.season_rating_chart(season=season),
         "games": selectors.season_games(season=season),
         "organiser": organises(request.user, season.club),
     })
@@ -46,7 +46,7 @@ def game_detail(request, game_id):
     game = get_object_or_404(Game.objects.select_related("season__club"), pk=game_id)
     return render(request, "league/game_detail.html", {
         "game": game,
-        "sheet": pages.game_sheet(game=game),
+        "sheet": selectors.game_sheet(game=game),
         "next": _next_deal(game),
         "organiser": organises(request.user, game.season.club),
     })
@@ -56,10 +56,10 @@ def player_detail(request, player_id):
     player = get_object_or_404(Player, pk=player_id)
     return render(request, "league/player_detail.html", {
         "player": player,
-        "seats": pages.player_seats(player=player),
-        "positions": pages.player_positions(player=player),
-        "head_to_head": pages.player_head_to_head(player=player),
-        "rating_chart": pages.rating_chart(player=player),
+        "seats": selectors.player_seats(player=player),
+        "positions": selectors.player_positions(player=player),
+        "head_to_head": selectors.player_head_to_head(player=player),
+        "rating_chart": selectors.rating_chart(player=player),
     })
 
 
@@ -104,7 +104,7 @@ def game_enter(request, game_id):
             if not order_form.is_valid():
                 status = 400
             elif action == "preview":
-                context["preview"] = pages.order_preview(
+                context["preview"] = selectors.order_preview(
                     game=game, players=order_form.cleaned_data["order"])
             else:
                 order = [p.pk for p in order_form.cleaned_data["order"]]
@@ -138,8 +138,8 @@ def game_enter(request, game_id):
                     people = [*seated, *joining]
                     context["seat_preview"] = {
                         "leaving": leaving, "joining": joining,
-                        "ranking": pages.ranking_preview(ranking=ranking, players=people),
-                        "exchanges": pages.exchanges_of(ranking, people),
+                        "ranking": selectors.ranking_preview(ranking=ranking, players=people),
+                        "exchanges": selectors.exchanges_of(ranking, people),
                     }
                 else:
                     services.seat_change_apply(game=game, leaving=leaving, joining=joining,
@@ -202,14 +202,14 @@ def export_results(request, season_id):
     header = ["game", "deal", "dealer_seat", "position", "seat", "player", "role", "recorded_at"]
     rows = ([g, d, dealer, pos, seat, name, role, at.isoformat()]
             for g, d, dealer, pos, seat, name, role, at
-            in pages.season_results(season=season).iterator(chunk_size=2000))
+            in selectors.season_results(season=season).iterator(chunk_size=2000))
     return _csv_response(f"season-{season.pk}-results.csv", header, rows)
 
 
 def export_transcripts(request, season_id):
     season = _season_or_404(season_id)
     lines = (json.dumps({"game": g, "deal": d, "transcript": t}, separators=(",", ":")) + "\n"
-             for g, d, t in pages.season_transcripts(season=season).iterator(chunk_size=500))
+             for g, d, t in selectors.season_transcripts(season=season).iterator(chunk_size=500))
     response = StreamingHttpResponse(lines, content_type="application/jsonl; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="season-{season.pk}-transcripts.jsonl"'
     return response
