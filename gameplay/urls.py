@@ -7,4 +7,6 @@ app_name = "gameplay"
 urlpatterns = [
     path("<int:pk>/", views.tournament_detail, name="tournament"),
     path("<int:pk>/progress.json", views.tournament_progress, name="tournament_progress"),
+    path("<int:pk>/cancel/", views.tournament_cancel, name="tournament_cancel"),
+    path("<int:pk>/resume/", views.tournament_resume, name="tournament_resume"),
 ]

@@ -1,10 +1,15 @@
-"""The public progress page of a tournament and the JSON it refreshes from."""
+"""The public progress page of a tournament, the JSON it refreshes from, and its organisers'
+cancel and resume buttons."""
 
+from django.contrib import messages
 from django.http import JsonResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
 
-from gameplay import selectors
+from gameplay import selectors, services
+from gameplay.errors import TournamentError
 from gameplay.models import Tournament
+from league.api.permissions import organises
 
 
 def tournament_detail(request, pk):
@@ -14,9 +19,36 @@ def tournament_detail(request, pk):
         "progress": selectors.tournament_progress(tournament=tournament),
         "standings": selectors.tournament_standings(tournament=tournament),
         "entrants": tournament.entrants.select_related("player"),
+        "organiser": organises(request.user, tournament.club),
     })
 
 
 def tournament_progress(request, pk):
     tournament = get_object_or_404(Tournament, pk=pk)
-    return JsonResponse(selectors.tournament_progress(tournament=tournament).to_dict())
+    return JsonResponse({**selectors.tournament_progress(tournament=tournament).to_dict(),
+                         "standings": selectors.tournament_standings(tournament=tournament)})
+
+
+@require_POST
+def tournament_cancel(request, pk):
+    return _organiser_action(request, pk, services.tournament_cancel, "cancelled")
+
+
+@require_POST
+def tournament_resume(request, pk):
+    return _organiser_action(request, pk, services.tournament_resume, "resumed")
+
+
+def _organiser_action(request, pk, service, done: str):
+    tournament = get_object_or_404(Tournament.objects.select_related("club"), pk=pk)
+    if not organises(request.user, tournament.club):
+        return render(request, "gameplay/refused.html", {
+            "message": f"Only organisers of {tournament.club} may stop or resume its "
+                       "tournaments."}, status=403)
+    try:
+        service(tournament=tournament, by=request.user)
+    except TournamentError as e:
+        messages.error(request, e.message)
+    else:
+        messages.success(request, f"{tournament} {done}.")
+    return redirect(tournament.get_absolute_url())

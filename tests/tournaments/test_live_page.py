@@ -1,0 +1,100 @@
+"""The live tournament page: standings with 95% intervals in the refreshing JSON, and cancel and
+resume for the club's organisers only (issue #8, live tournament)."""
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from gameplay import services
+from gameplay.models import Tournament
+from league.models import Place
+from tests.tournaments.helpers import bot_club, small_tournament
+
+pytestmark = pytest.mark.django_db
+
+
+def _played(django_capture_on_commit_callbacks, **kwargs):
+    tournament = small_tournament(**kwargs)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.tournament_start(tournament=tournament)
+    return tournament
+
+
+def test_json_standings_carry_first_out_rates_and_intervals(client,
+                                                            django_capture_on_commit_callbacks):
+    tournament = _played(django_capture_on_commit_callbacks)
+    data = client.get(f"/tournaments/{tournament.pk}/progress.json").json()
+    rows = {r["name"]: r for r in data["standings"]}
+    assert set(rows) == {"Rita", "Greg", "Rob", "Gil"}
+    for name, row in rows.items():
+        places = Place.objects.filter(deal__game__season=tournament.season, player__name=name)
+        positions = list(places.values_list("position", flat=True))
+        firsts = positions.count(1)
+        assert row["first_rate"] == pytest.approx(firsts / len(positions))
+        low, high = row["first_rate_ci"]
+        assert 0 <= low <= row["first_rate"] <= high <= 1 and high - low > 0
+        low, high = row["mean_position_ci"]
+        assert low <= sum(positions) / len(positions) <= high
+
+
+def test_page_shows_the_intervals_and_no_buttons_to_readers(client,
+                                                            django_capture_on_commit_callbacks):
+    tournament = _played(django_capture_on_commit_callbacks)
+    page = client.get(tournament.get_absolute_url()).content.decode()
+    assert "first out (95% CI)" in page and "mean position (95% CI)" in page
+    assert "Cancel tournament" not in page
+
+
+def _organiser(club):
+    user = get_user_model().objects.create_user("org", password="pw")
+    club.organisers.add(user)
+    return user
+
+
+def test_organiser_cancels_and_resumes(client):
+    tournament = small_tournament()
+    services.tournament_start(tournament=tournament)  # games wait for the on-commit enqueue
+    client.force_login(_organiser(bot_club()))
+    assert "Cancel tournament" in client.get(tournament.get_absolute_url()).content.decode()
+
+    response = client.post(f"/tournaments/{tournament.pk}/cancel/", follow=True)
+    assert Tournament.objects.get(pk=tournament.pk).status == Tournament.CANCELLED
+    assert "cancelled" in response.content.decode()
+
+    response = client.post(f"/tournaments/{tournament.pk}/cancel/", follow=True)
+    assert "already cancelled" in response.content.decode()
+
+    client.post(f"/tournaments/{tournament.pk}/resume/")
+    assert Tournament.objects.get(pk=tournament.pk).status in (Tournament.RUNNING,
+                                                               Tournament.FINISHED)
+
+
+@pytest.mark.parametrize("who", ["anonymous", "other club's organiser"])
+def test_others_cannot_cancel(client, who):
+    tournament = small_tournament()
+    services.tournament_start(tournament=tournament)
+    if who != "anonymous":
+        client.force_login(_organiser(bot_club("Other club")))
+    response = client.post(f"/tournaments/{tournament.pk}/cancel/")
+    assert response.status_code == 403
+    assert "Only organisers of" in response.content.decode()
+    assert Tournament.objects.get(pk=tournament.pk).status == Tournament.RUNNING
+
+
+def test_cancel_is_post_only(client):
+    tournament = small_tournament()
+    assert client.get(f"/tournaments/{tournament.pk}/cancel/").status_code == 405
+
+
+def test_live_json_query_count_does_not_grow_with_the_tournament(
+        client, django_capture_on_commit_callbacks):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    counts = []
+    for name, games in (("Small", 1), ("Large", 6)):
+        tournament = _played(django_capture_on_commit_callbacks, name=name,
+                             games_per_table=games)
+        with CaptureQueriesContext(connection) as queries:
+            client.get(f"/tournaments/{tournament.pk}/progress.json")
+        counts.append(len(queries))
+    assert counts[0] == counts[1]
