@@ -12,6 +12,7 @@ deterministic.
 import random
 import time
 
+from gameplay.bots import inference
 from gameplay.bots.heuristic import HeuristicBot, heuristic_move
 from gameplay.engine import cards as C
 from gameplay.engine.plays import BLIND, BOMB, LONE_DOPPELGANGER, PASS
@@ -22,10 +23,12 @@ PLAYOUT_MOVES = 2000  # a playout never runs longer than this (a deal ends far s
 class MonteCarloBot(HeuristicBot):
     name = "montecarlo"
 
-    def __init__(self, seed: int = 0, budget_ms: float = 50, playouts: int | None = None):
+    def __init__(self, seed: int = 0, budget_ms: float = 50, playouts: int | None = None,
+                 infer: int = 20):
         self.rng = random.Random(seed)
         self.budget = budget_ms / 1000
         self.playouts = playouts
+        self.infer = infer  # tries per sampled world to meet the inferred constraints (0: off)
 
     def play(self, obs, legal):
         if len(legal) == 1:
@@ -42,8 +45,9 @@ class MonteCarloBot(HeuristicBot):
         runs = 0
         deadline = time.perf_counter() + self.budget
         prior = heuristic_move(rules, obs, legal)
+        found = inference.constraints(obs) if self.infer else []
         while True:
-            world = self.sample(obs)
+            world = self.sample_consistent(obs, found)
             for i, move in enumerate(candidates):
                 d = obs.deal_with(*world)
                 d.apply(move)
@@ -73,8 +77,25 @@ class MonteCarloBot(HeuristicBot):
                 out.append(m)
         return out
 
-    def sample(self, obs):
-        """One determinization: (hands, blind piles) for every seat, this seat's hand as is."""
+    def sample_consistent(self, obs, found):
+        """A world that breaks none of the ``found`` constraints if one turns up within
+        ``infer`` tries, else the one that breaks fewest."""
+        best, fewest = None, None
+        banned = inference.forbidden(found, obs.players) if found else None
+        for _ in range(max(1, self.infer) if found else 1):
+            world = self.sample(obs, banned)
+            if not found:
+                return world
+            broken = inference.violations(found, world[0])
+            if fewest is None or broken < fewest:
+                best, fewest = world, broken
+                if not broken:
+                    break
+        return best
+
+    def sample(self, obs, banned: list[int] | None = None):
+        """One determinization: (hands, blind piles) for every seat, this seat's hand as is;
+        ``banned`` cards (per seat) go to other seats when the counts allow."""
         rng = self.rng
         players = obs.players
         pool = C.mask_cards(obs.unseen())
@@ -89,10 +110,13 @@ class MonteCarloBot(HeuristicBot):
                     hands[seat] += C.unit(card)
                     need[seat] -= 1
         at = 0
-        for s in range(players):
-            if need[s]:
-                hands[s] += C.cards_mask(pool[at:at + need[s]])
-                at += need[s]
+        if banned is not None and any(banned) and not any(obs.blind_held):
+            self._deal_around(pool, need, hands, banned)
+        else:
+            for s in range(players):
+                if need[s]:
+                    hands[s] += C.cards_mask(pool[at:at + need[s]])
+                    at += need[s]
         hands[obs.seat] = obs.hand
         blind = None
         if any(obs.blind_held):
@@ -101,6 +125,25 @@ class MonteCarloBot(HeuristicBot):
                 blind.append(tuple(pool[at:at + obs.blind_held[s]]))
                 at += obs.blind_held[s]
         return hands, blind
+
+    def _deal_around(self, pool, need, hands, banned):
+        """Deal the shuffled ``pool`` by ``need``, each card to a seat allowed to hold it (the
+        most constrained cards first), weighted by the room left; a card no seat with room
+        may hold goes to any seat with room."""
+        rng = self.rng
+        seats = [s for s in range(len(need)) if need[s]]
+        allowed = [[s for s in seats if not banned[s] >> (card * 8) & 0xFF] for card in pool]
+        order = sorted(range(len(pool)), key=lambda i: len(allowed[i]))
+        need = need[:]
+        for i in order:
+            room = [s for s in allowed[i] if need[s]] or [s for s in seats if need[s]]
+            r = rng.randrange(sum(need[s] for s in room))
+            for s in room:
+                r -= need[s]
+                if r < 0:
+                    break
+            hands[s] += 1 << (pool[i] * 8)
+            need[s] -= 1
 
 
 def playout(d, seat: int, rng: random.Random) -> float:

@@ -1,0 +1,211 @@
+"""What the other seats' moves say about their hidden cards (BOTS.md, inference), for
+``montecarlo``'s sampling.
+
+The deal's public moves are replayed on a stand-in ``Deal`` (the real cards each seat played
+plus filler, so the trick mechanics, card counts and the pile are exact) and every move of
+another seat becomes a *constraint* on that seat's hand as it was then: its hidden cards now
+plus the cards it played since.  The constraints model a player who plays like ``heuristic``
+(the house's rule bot and the seeds' strategy advice): it passes only when it has no cheap
+whole group that beats the pile (a pass on a low single says "no low single just above"),
+leads its lowest whole group, and follows with the lowest whole group that beats.  A sampled
+world is scored by how many constraints it breaks; the sampler keeps the first world that
+breaks none, or the one that breaks fewest.
+
+Only plain tricks are read (the normal mode, groups without wild cards, no blind piles or
+bombs); anything else adds no constraint, so the model never rules a world out on a rule it
+does not understand.
+"""
+
+from gameplay.engine import cards as C
+from gameplay.engine.deal import Deal
+from gameplay.engine.plays import BLIND, GROUP, PASS
+from gameplay.engine.rules.beating import count_window
+
+FACE_ALL = C.FACE_MASK  # every copy of one face, as a chunk
+
+
+def face_mask(face: int) -> int:
+    return FACE_ALL << (face * C.FACE_BITS)
+
+
+class Constraint:
+    """Seat ``seat``'s hand at one decision (hidden now + ``later``) held no card of
+    ``zero`` and, for each (face, lo, hi, inside) check, a count of that face inside [lo, hi]
+    (``inside``) or outside it."""
+
+    __slots__ = ("seat", "later", "zero", "checks", "info")
+
+    def __init__(self, seat: int, later: int, zero: int, checks: tuple):
+        self.seat = seat
+        self.later = later
+        self.zero = zero
+        self.checks = checks
+
+    def broken(self, hidden: int) -> bool:
+        hand = hidden + self.later
+        if hand & self.zero:
+            return True
+        for shift, lo, hi, inside in self.checks:
+            n = (((hand >> shift) & FACE_ALL) * 0x01010101 >> 24) & 0xFF
+            if (lo <= n <= hi) != inside:
+                return True
+        return False
+
+
+def readable(rules) -> bool:
+    o = rules.options
+    return (rules.wild_card is None and not o.blind and not o.bombs and not o.doppelgangers
+            and not o.any_larger_set and not o.single_top_beats_groups)
+
+
+def constraints(obs) -> list[Constraint]:
+    """The constraints the deal's moves so far put on the other seats' hands."""
+    rules = obs.rules
+    if not readable(rules) or not obs.moves:
+        return []
+    n = rules.players
+    played = [0] * n
+    for seat, move in obs.moves:
+        if move is not PASS and move is not BLIND:
+            played[seat] += move.mask
+    # stand-in hands: what each seat played, plus filler for what it holds now
+    filler = C.mask_cards(obs.unseen())
+    at = 0
+    hands = []
+    for s in range(n):
+        if s == obs.seat:
+            hands.append(obs.hand + played[s])
+            continue
+        hands.append(played[s] + C.cards_mask(filler[at:at + obs.held[s]]))
+        at += obs.held[s]
+    d = Deal(rules, hands, leader=obs.moves[0][0], direction=obs.direction)
+    top = len(rules.order) - 1
+    control_at = top - (1 if rules.options.jokers and not rules.options.jokers_wild else 0)
+    naturals = rules.natural_faces
+    rule = rules.options.count_rule
+    equal = rules.options.equal_rank_allowed
+    later = played[:]  # cards each seat plays from this move on (walked forward)
+    found = []
+    for seat, move in obs.moves:
+        if d.over or d.turn != seat:
+            return found  # the stand-in went astray: keep what was read so far
+        before = later[seat]
+        if move is not PASS and move is not BLIND:
+            later[seat] -= move.mask
+        if seat != obs.seat and d.mode == 0:
+            c = _read(d, seat, move, before, rules, top, control_at, naturals, rule, equal)
+            if c is not None:
+                found.append(c)
+        d.apply(move)
+    return found
+
+
+def _read(d, seat, move, hand_later, rules, top, control_at, naturals, rule, equal):
+    st = rules.strengths(d.reversed)
+    last = d.last
+    if move is BLIND or (move is not PASS and (move.kind != GROUP or move.wilds)):
+        return None
+    if last is not None and (last.kind != GROUP or last.face < 0):
+        return None
+    others = [d.held[s] for s in range(rules.players) if d.active >> s & 1 and s != seat]
+    danger = bool(others) and min(others) <= 2
+    total = d.held[seat]
+    if move is PASS:
+        if last is None:
+            return None
+        ls = st[last.face]
+        lo, hi = count_window(rule, last.count)
+        jump_ok = total > 8 and not danger  # the heuristic may keep a high card early
+        faces = [f for f in naturals if (st[f] > ls or equal and st[f] == ls)
+                 and st[f] < control_at]
+        if jump_ok:
+            # only faces it would not have held back: less than 6 above, or below top-3
+            faces = [f for f in faces if st[f] - ls < 6 or st[f] < top - 3]
+        if not faces:
+            return None
+        if hi >= 1 << 20 and lo == 1:
+            return Constraint(seat, hand_later, sum(face_mask(f) for f in faces), ())
+        return Constraint(seat, hand_later, 0,
+                          tuple((f * C.FACE_BITS, lo, hi, False) for f in faces))
+    f, k = move.face, move.count
+    if st[f] >= control_at:
+        return None
+    checks = [(f * C.FACE_BITS, k, k, True)]  # a whole group: no copy of that face kept
+    if last is None:
+        if k == 4 and rules.options.revolution:
+            return None
+        lower = [g for g in naturals if st[g] < st[f]]
+        zero = sum(face_mask(g) for g in lower)
+        return _LeadConstraint(seat, hand_later, zero, tuple(checks), control_at, st, naturals)
+    if k == 1 and st[f] >= top - 3:
+        return None  # may be a high pair split on purpose
+    ls = st[last.face]
+    lo, hi = count_window(rule, last.count)
+    between = [g for g in naturals if (st[g] > ls or equal and st[g] == ls) and st[g] < st[f]]
+    if danger:
+        # an opponent near out: the heuristic plays its lowest play, split or not
+        return Constraint(seat, hand_later, 0,
+                          tuple((g * C.FACE_BITS, lo, 1 << 30, False) for g in between))
+    if hi >= 1 << 20 and lo == 1:
+        zero = sum(face_mask(g) for g in between)
+    else:
+        zero = 0
+        checks += [(g * C.FACE_BITS, lo, hi, False) for g in between]
+    return _FollowConstraint(seat, hand_later, zero, tuple(checks), control_at, st, naturals)
+
+
+class _FollowConstraint(Constraint):
+    """A follow with the lowest whole group that beats, unless the hand was in its endgame
+    (no more low groups than controls + 1: the heuristic then plays its lowest play)."""
+
+    __slots__ = ("low", "high")
+
+    def __init__(self, seat, later, zero, checks, control_at, st, naturals):
+        super().__init__(seat, later, zero, checks)
+        self.low = tuple(face_mask(f) for f in naturals if st[f] < control_at)
+        self.high = tuple(f * C.FACE_BITS for f in naturals if st[f] >= control_at)
+
+    def broken(self, hidden: int) -> bool:
+        if not Constraint.broken(self, hidden):
+            return False
+        hand = hidden + self.later
+        groups = sum(1 for m in self.low if hand & m)
+        controls = sum((((hand >> sh) & FACE_ALL) * 0x01010101 >> 24) & 0xFF for sh in self.high)
+        return groups > controls + 1
+
+
+class _LeadConstraint(Constraint):
+    """A lead of the lowest whole group, unless the hand had two groups or fewer left (the
+    heuristic then leads a sure winner first)."""
+
+    __slots__ = ("few",)
+
+    def __init__(self, seat, later, zero, checks, control_at, st, naturals):
+        super().__init__(seat, later, zero, checks)
+        self.few = tuple(face_mask(f) for f in naturals if st[f] < control_at)
+
+    def broken(self, hidden: int) -> bool:
+        if not Constraint.broken(self, hidden):
+            return False
+        hand = hidden + self.later
+        return sum(1 for m in self.few if hand & m) > 2
+
+
+def violations(found: list[Constraint], hands: list[int]) -> int:
+    return sum(1 for c in found if c.broken(hands[c.seat]))
+
+
+def forbidden(found: list[Constraint], players: int) -> list[int]:
+    """For each seat, the cards the constraints say it does not hold now (each constraint's
+    ``zero`` cards; the sampler deals around them, then checks the rest)."""
+    out = [0] * players
+    for c in found:
+        if c.later & c.zero:
+            continue  # broken whatever the seat holds now
+        out[c.seat] |= c.zero
+        for shift, lo, hi, inside in c.checks:
+            # "a whole group": when the seat played them all, it holds no more of that face
+            if inside and lo == hi and (((c.later >> shift) & FACE_ALL) * 0x01010101 >> 24
+                                        & 0xFF) == lo:
+                out[c.seat] |= FACE_ALL << shift
+    return out

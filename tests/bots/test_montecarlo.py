@@ -1,0 +1,115 @@
+"""montecarlo: inference from the other seats' moves, consistent sampling, determinism."""
+
+import random
+
+import pytest
+
+from gameplay.bots import inference
+from gameplay.bots.base import Seat
+from gameplay.bots.heuristic import HeuristicBot
+from gameplay.bots.montecarlo import MonteCarloBot
+from gameplay.bots.observation import Table, observe
+from gameplay.engine import cards as C
+from gameplay.engine import selfplay
+from gameplay.engine.game import Game
+from gameplay.engine.options import preset
+from gameplay.engine.ruleset import Rules
+from gameplay.match import play_game
+
+
+class Spy:
+    """A seat's decider that, before each of its decisions, reads the constraints and hands
+    them with the true deal to ``check``."""
+
+    def __init__(self, seat: Seat, table: Table, game: Game, check):
+        self.seat, self.table, self.game, self.check = seat, table, game, check
+
+    def move(self, deal, legal):
+        obs = observe(deal, self.game, self.table, self.seat.seat)
+        self.check(obs, deal)
+        return self.seat.move(deal, legal)
+
+    def __getattr__(self, name):
+        return getattr(self.seat, name)
+
+
+def _play_spied(name: str, seed: int, check, bots=None) -> None:
+    rules = Rules(preset(name), 4)
+    game = Game(rules, dealer=0, scoring=None)
+    table = Table()
+    bots = bots or [HeuristicBot() for _ in range(4)]
+    seats = [Seat(b, s, table, game) for s, b in enumerate(bots)]
+    deciders = [Spy(s, table, game, check) for s in seats]
+    selfplay.play_deal(game, deciders, random.Random(seed))
+
+
+@pytest.mark.parametrize("name", ["classic"])
+def test_constraints_hold_for_the_true_hands_of_heuristic_players(name):
+    """The model reads heuristic players right: their real hands never break a constraint,
+    and the deals do produce constraints to check."""
+    seen = []
+
+    def check(obs, deal):
+        found = inference.constraints(obs)
+        seen.extend(found)
+        for c in found:
+            assert c.seat != obs.seat
+            assert not c.broken(deal.hands[c.seat]), (obs.moves, c.seat)
+
+    for seed in range(40):
+        _play_spied(name, seed, check)
+    assert len(seen) > 200
+
+
+def test_a_pass_on_a_low_single_rules_out_cards_just_above_it():
+    rules = Rules(preset("classic"), 4)
+    hands = [C.cards_mask([3 * 4]), C.cards_mask([4 * 4, 9 * 4]), C.cards_mask([8 * 4]),
+             C.cards_mask([10 * 4])]
+    game = Game(rules, dealer=0, scoring=None)
+    table = Table()
+    deal = game.begin(hands, leader=0, direction=1, blind=None, opening=None)
+    from gameplay.engine.plays import PASS
+
+    single3 = next(m for m in deal.legal_moves() if m is not PASS and m.face == 3)
+    table.follow(deal)
+    deal.apply(single3)
+    table.record(0, single3)
+    deal.apply(PASS)
+    table.record(1, PASS)
+    obs = observe(deal, game, table, 2)
+    found = inference.constraints(obs)
+    assert [c.seat for c in found] == [0, 1]  # seat 0 led its lowest, seat 1 passed
+    c = found[1]
+    assert c.broken(C.cards_mask([4 * 4]))  # a 4 just above the 3: it would have played it
+    assert c.broken(C.cards_mask([7 * 4]))
+    assert not c.broken(C.cards_mask([2 * 4, 2 * 4 + 1]))  # only 2s (controls): a fair pass
+
+
+def test_sampled_worlds_match_counts_and_unseen_cards_and_usually_the_constraints():
+    broken_total = []
+
+    def check(obs, deal):
+        bot = MonteCarloBot(seed=3, playouts=8)
+        found = inference.constraints(obs)
+        for _ in range(5):
+            hands, blind = bot.sample_consistent(obs, found)
+            assert hands[obs.seat] == obs.hand
+            others = sum(h for s, h in enumerate(hands) if s != obs.seat)
+            assert others == obs.unseen()  # exactly the unseen cards, none played or mine
+            for s in range(4):
+                assert C.mask_count(hands[s]) == obs.held[s]
+            broken_total.append(inference.violations(found, hands))
+
+    for seed in range(10):
+        _play_spied("classic", seed, check)
+    # the sampler finds a world consistent with everything read nearly always
+    assert sum(1 for b in broken_total if b == 0) >= 0.9 * len(broken_total)
+
+
+def test_montecarlo_is_deterministic_given_seed_and_playouts():
+    def game():
+        bots = [MonteCarloBot(seed=11, playouts=40), HeuristicBot(), HeuristicBot(),
+                HeuristicBot()]
+        return play_game(bots, preset("classic"), seed=5).transcript
+
+    assert game() == game()
