@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/requirements.stamp
 POSTGRES_TEST_URL := postgres://postgres@127.0.0.1:5432/president_league
 
-.PHONY: venv run worker lint test
+.PHONY: venv run serve worker lint test
 
 venv: $(STAMP)
 
@@ -20,6 +20,15 @@ run: venv
 	$(BIN)/python manage.py demo_data
 	@echo "Serving http://127.0.0.1:8000/ (Ctrl-C stops it)"
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
+
+# As in production: gunicorn with WhiteNoise serving the collected static files. Needs
+# SECRET_KEY and ALLOWED_HOSTS (and DATABASE_URL, CELERY_BROKER_URL for real services); HTTPS
+# is the proxy's job, which must set X-Forwarded-Proto.
+serve: venv
+	DJANGO_SETTINGS_MODULE=config.settings.production $(BIN)/python manage.py collectstatic --noinput -v 0
+	DJANGO_SETTINGS_MODULE=config.settings.production $(BIN)/python manage.py migrate --noinput
+	DJANGO_SETTINGS_MODULE=config.settings.production $(BIN)/gunicorn config.wsgi \
+		--bind $${BIND:-127.0.0.1:8000} --workers $${WEB_CONCURRENCY:-2} --access-logfile -
 
 worker: venv
 	$(BIN)/celery -A config.celery_app worker -l info

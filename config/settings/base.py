@@ -95,7 +95,7 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = env.path("STATIC_ROOT", default=BASE_DIR / "staticfiles")
 
 # The API (league/api/, docs/api.md): sessions for the pages, tokens for scripts; everyone
 # reads, a club's organisers write (league.api.permissions); a LeagueError answers 400.

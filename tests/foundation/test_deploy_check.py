@@ -41,3 +41,16 @@ def test_production_settings_refuse_to_start_without_a_secret_key():
 
     assert result.returncode != 0
     assert "ImproperlyConfigured: Set the SECRET_KEY environment variable" in result.stderr
+
+
+def test_production_static_files_collect_with_hashed_names(tmp_path):
+    """WhiteNoise's manifest storage fails on any asset that points at a missing file (a
+    vendored script's source map, say); production could not start then."""
+    result = manage("collectstatic", "--noinput", SECRET_KEY=get_random_secret_key(),
+                    ALLOWED_HOSTS="example.org", STATIC_ROOT=str(tmp_path))
+
+    assert result.returncode == 0, result.stderr
+    manifest = (tmp_path / "staticfiles.json").read_text()
+    assert "league/vendor/chart.umd.min.js" in manifest
+    assert list(tmp_path.glob("league/league.*.css.gz"))
+
