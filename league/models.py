@@ -64,6 +64,9 @@ class Season(models.Model):
     scoring_deals = models.PositiveSmallIntegerField(null=True, blank=True)
     starts_on = models.DateField()
     ends_on = models.DateField(null=True, blank=True)
+    # Bumped in the same transaction as any change to the season's results: the key of the
+    # standings cache, so every process sees a change at once (league.selectors).
+    results_version = models.PositiveIntegerField(default=0, editable=False)
 
     class Meta:
         ordering = ["club__name", "-starts_on"]
@@ -77,6 +80,14 @@ class Season(models.Model):
 
     def __str__(self):
         return f"{self.club} – {self.name}"
+
+    def save(self, *args, **kwargs):
+        # Only league.services moves results_version on (with an UPDATE); a save of a stale
+        # instance must never move it back to a key the cache already holds.
+        if self.pk is not None and not self._state.adding and kwargs.get("update_fields") is None:
+            kwargs["update_fields"] = [f.attname for f in self._meta.concrete_fields
+                                       if not f.primary_key and f.name != "results_version"]
+        super().save(*args, **kwargs)
 
 
 class Game(models.Model):

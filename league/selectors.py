@@ -3,6 +3,7 @@
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from django.core.cache import cache
 from django.db.models import Count, F, FloatField, Max, OuterRef, Q, Subquery, Sum
 from django.db.models.functions import Cast
 
@@ -10,11 +11,13 @@ from gameplay.engine.errors import RuleViolation
 from gameplay.engine.roles import Role, exchange_pairs, rank_shift, roles_of
 from gameplay.engine.scoring import PENALTY, ScoreSheet
 from league.errors import LeagueError
-from league.models import Deal, Game, Place, Player, Rating, RatingHistory, RatingJob, Seat
+from league.models import Deal, Game, Place, Player, Rating, RatingHistory, RatingJob, Season, Seat
 from league.rules import options_of, rating_scope, scoring_of
 
 ROLE_COUNTS = ("presidents", "vice_presidents", "citizens", "vice_scums", "scums")
 
+
+STANDINGS_CACHE_SECONDS = 60
 
 # How season_standings ranks its rows, in order (docs/league.md); the API shows this list.
 TIE_BREAKS = [
@@ -27,8 +30,23 @@ TIE_BREAKS = [
 
 
 def season_standings(*, season):
-    """One row per player who played a deal in the season, best first, in one query,
-    ranked by TIE_BREAKS."""
+    """One row per player who played a deal in the season, best first, ranked by TIE_BREAKS.
+
+    Cached under the season's results version, which every change to its results bumps in
+    its own transaction: a read costs one small query while nothing changes, and sees a new
+    deal at once in every process.  Renamed players show within STANDINGS_CACHE_SECONDS.
+    """
+    version = Season.objects.filter(pk=season.pk).values_list("results_version", flat=True).get()
+    key = f"league:standings:{season.pk}:{version}"
+    rows = cache.get(key)
+    if rows is None:
+        rows = _standings(season)
+        cache.set(key, rows, STANDINGS_CACHE_SECONDS)
+    return rows
+
+
+def _standings(season) -> list[dict]:
+    """The standings aggregate itself: one query, whatever the number of players and deals."""
     points_order = F("points").asc() if season.scoring_system == PENALTY else F("points").desc()
     return list(
         Seat.objects.filter(game__season=season, deals__gt=0)

@@ -316,6 +316,12 @@ def _game_rescore(game: Game) -> None:
     if game.status != status:
         game.status = status
         Game.objects.filter(pk=game.pk).update(status=status)
+    _results_changed(game.season_id)
+
+
+def _results_changed(season_id: int) -> None:
+    """A new key for the season's cached standings, committed with the change itself."""
+    Season.objects.filter(pk=season_id).update(results_version=F("results_version") + 1)
 
 
 @transaction.atomic

@@ -94,3 +94,13 @@ def _wait_until_ready(worker):
         if worker.app.control.ping(destination=[worker.node_name], timeout=0.5):
             return
     pytest.fail(f"Celery worker not ready after {WORKER_START_SECONDS}s:\n{worker.log()}")
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache():
+    """Each test starts with an empty cache: rolled-back rows can reuse ids and versions."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+

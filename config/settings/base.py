@@ -152,6 +152,10 @@ CELERY_RESULT_SERIALIZER = "json"
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 
+# Per-process memory by default; CACHE_URL=redis://… shares it between processes. Cached
+# standings are keyed by a version the database holds, so either way no process sees stale ones.
+CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://")}
+
 # Outside HTTP bots may be called only on these hosts (comma separated); none by default.
 OUTSIDE_BOT_ALLOWED_HOSTS = env.list("OUTSIDE_BOT_ALLOWED_HOSTS", default=[])
 

@@ -72,12 +72,47 @@ def build_season(players, games, deals_per_game):
 
 
 @pytest.mark.parametrize("players, games, deals", [(4, 1, 2), (12, 9, 5)])
-def test_standings_take_one_query_whatever_the_size(django_assert_num_queries, players, games,
-                                                   deals):
+def test_standings_take_the_same_queries_whatever_the_size(django_assert_num_queries, players,
+                                                           games, deals):
     season = build_season(players, games, deals)
 
-    with django_assert_num_queries(1):
+    with django_assert_num_queries(2):  # the results version, then the aggregate
         rows = season_standings(season=season)
+    with django_assert_num_queries(1):  # cached: the results version only
+        assert season_standings(season=season) == rows
 
     assert len(rows) == players
     assert sum(row["deals_played"] for row in rows) == games * deals * 4
+
+
+def test_cached_standings_change_with_every_recorded_edited_or_deleted_deal():
+    season = make_season(scoring_limit=6)
+    game = make_game(season=season)
+    a, b, c, d = seated_ids(game)
+
+    def points():
+        return {row["player_id"]: row["points"] for row in season_standings(season=season)}
+
+    deal = services.deal_record(game=game, finishing_order=[a, b, c, d])
+    assert points() == {a: 0, b: 1, c: 1, d: 2}
+    services.deal_edit(deal=deal, finishing_order=[d, b, c, a])
+    assert points() == {a: 2, b: 1, c: 1, d: 0}
+    services.deal_record(game=game, finishing_order=[d, a, b, c])
+    assert points() == {a: 3, b: 2, c: 3, d: 0}
+    services.deal_delete(deal=game.deal_set.get(number=2))
+    assert points() == {a: 2, b: 1, c: 1, d: 0}
+
+
+def test_saving_a_stale_season_never_moves_its_results_version_back():
+    season = make_season(scoring_limit=6)
+    stale = type(season).objects.get(pk=season.pk)
+    game = make_game(season=season)
+    services.deal_record(game=game, finishing_order=seated_ids(game))
+    version = type(season).objects.get(pk=season.pk).results_version
+    assert version > stale.results_version
+
+    stale.name = "Renamed"
+    stale.save()
+
+    fresh = type(season).objects.get(pk=season.pk)
+    assert (fresh.name, fresh.results_version) == ("Renamed", version)
