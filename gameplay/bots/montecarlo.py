@@ -24,7 +24,7 @@ class MonteCarloBot(HeuristicBot):
     name = "montecarlo"
 
     def __init__(self, seed: int = 0, budget_ms: float = 50, playouts: int | None = None,
-                 infer: int = 20):
+                 infer: int = 6):
         self.rng = random.Random(seed)
         self.budget = budget_ms / 1000
         self.playouts = playouts
@@ -47,9 +47,9 @@ class MonteCarloBot(HeuristicBot):
         prior = heuristic_move(rules, obs, legal)
         found = inference.constraints(obs) if self.infer else []
         while True:
-            world = self.sample_consistent(obs, found)
-            for i, move in enumerate(candidates):
-                d = obs.deal_with(*world)
+            base = obs.deal_with(*self.sample_consistent(obs, found))
+            for i, move in enumerate(candidates):  # one world for all: common random numbers
+                d = base.copy()
                 d.apply(move)
                 sums[i] += playout(d, obs.seat, self.rng)
             runs += 1
