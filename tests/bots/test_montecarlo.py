@@ -89,7 +89,7 @@ def test_sampled_worlds_match_counts_and_unseen_cards_and_usually_the_constraint
     broken_total = []
 
     def check(obs, deal):
-        bot = MonteCarloBot(seed=3, playouts=8)
+        bot = MonteCarloBot(seed=3, playouts=8, infer=20)
         found = inference.constraints(obs)
         for _ in range(5):
             hands, blind = bot.sample_consistent(obs, found)
