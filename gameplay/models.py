@@ -5,8 +5,10 @@ Models stay thin; changes go through ``gameplay.services``, reads through
 tournament's Season), so league standings and ratings cover bots.
 """
 
+from django.core.exceptions import ValidationError
 from django.db import models
 
+from gameplay.bots.outside import HttpBot
 from league.models import PRESET_CHOICES, Club, Game, Player, Season
 
 
@@ -69,7 +71,8 @@ class Entrant(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entrants")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
     bot = models.CharField(max_length=300, help_text='a bot spec: "heuristic", '
-                                                     '"montecarlo:budget_ms=50", an URL…')
+                                                     '"montecarlo:budget_ms=50", '
+                                                     '"outside:NAME" (a registered OutsideBot)')
 
     class Meta:
         ordering = ["tournament", "id"]
@@ -102,3 +105,35 @@ class TournamentGame(models.Model):
 
     def __str__(self):
         return f"{self.tournament} r{self.round} t{self.table} g{self.number}"
+
+
+def outside_bot_url(url: str) -> None:
+    """An http(s) URL on a host in OUTSIDE_BOT_ALLOWED_HOSTS: the check made again when the
+    bot is called (gameplay.bots.outside.HttpBot)."""
+    try:
+        HttpBot(url)
+    except ValueError as e:
+        raise ValidationError(str(e)) from None
+
+
+class OutsideBot(models.Model):
+    """An outside HTTP bot an administrator registered (docs/bots.md, protocol
+    president-bot/1); organisers enter it in tournaments as ``outside:<name>``, so only the
+    URLs administrators chose are ever called."""
+
+    name = models.SlugField(max_length=50, unique=True,
+                            help_text='letters, digits, "-" and "_"; entered as outside:NAME')
+    url = models.URLField(max_length=300, validators=[outside_bot_url],
+                          help_text="where each decision is POSTed; its host must be in "
+                                    "OUTSIDE_BOT_ALLOWED_HOSTS")
+    description = models.TextField(blank=True)
+    enabled = models.BooleanField(
+        default=True, help_text="a disabled bot cannot be entered, and is not called: its seats "
+                                "in tournaments already entered play safe moves as faults")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self):
+        return self.name

@@ -13,17 +13,18 @@ from datetime import datetime
 from functools import partial
 
 import django.dispatch
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from gameplay import pairing
-from gameplay.bots import make_bot
+from gameplay.bots import Bot, BotFault, make_bot
 from gameplay.engine.errors import PresidentError
 from gameplay.engine.options import preset
 from gameplay.engine.scoring import Scoring
 from gameplay.errors import TournamentError
 from gameplay.match import GameResult, play_game
-from gameplay.models import Entrant, Tournament, TournamentGame
+from gameplay.models import Entrant, OutsideBot, Tournament, TournamentGame, outside_bot_url
 from league import services as league
 from league.errors import LeagueError
 from league.models import Club, Player, Season
@@ -33,21 +34,44 @@ from league.models import Club, Player, Season
 game_stored = django.dispatch.Signal()
 
 Key = tuple[int, int, int]  # (round, table, game number)
+OUTSIDE = "outside:"  # the spec of a registered outside bot: outside:<name>
 
 
 # Creating a tournament
 
 
 def _check_bot(spec: str) -> str:
+    """A built-in bot spec, or ``outside:<name>`` of a registered, enabled outside bot. A raw
+    URL is refused: only administrators choose which URLs the site calls (OutsideBot)."""
     spec = (spec or "").strip()
     if not spec:
         raise TournamentError("an entrant needs a bot spec, e.g. \"heuristic\"")
+    if spec.startswith(OUTSIDE):
+        _entered_outside_bot(spec.removeprefix(OUTSIDE))
+        return spec
+    if spec.startswith(("http://", "https://")):
+        raise TournamentError(f"bot {spec!r}: an outside bot is entered by its registered name, "
+                              f"{OUTSIDE}NAME; an administrator registers its URL")
     try:
         bot = make_bot(spec, seed=0)
     except (ValueError, TypeError) as e:
         raise TournamentError(f"bot {spec!r}: {e}") from e
     bot.close()
     return spec
+
+
+def _entered_outside_bot(name: str) -> OutsideBot:
+    # Locked until the entry commits, so a rename or delete waits and then sees the entry.
+    bot = OutsideBot.objects.select_for_update().filter(name=name).first()
+    if bot is None:
+        raise TournamentError(f"no outside bot is registered as {name!r}")
+    if not bot.enabled:
+        raise TournamentError(f"outside bot {name!r} is disabled")
+    try:
+        outside_bot_url(bot.url)
+    except ValidationError as e:
+        raise TournamentError(f"outside bot {name!r}: {' '.join(e.messages)}") from e
+    return bot
 
 
 def _scoring(scoring: dict) -> Scoring:
@@ -286,13 +310,48 @@ def tournament_game_play(*, tournament: Tournament, key: Key) -> tuple[list[int]
     seated = list(pairing.seating(pairing.Table(round_number, table, tuple(entrants)), number))
     block = number // len(seated) if tournament.duplicate else number
     specs = dict(enumerate(tournament.entrants.order_by("id").values_list("bot", flat=True)))
-    bots = [make_bot(specs[e], seed=_seed("bot", tournament.seed, *key, e)) for e in seated]
+    urls = _outside_urls(specs[e] for e in seated)
+    bots = [_entrant_bot(specs[e], seed=_seed("bot", tournament.seed, *key, e), urls=urls)
+            for e in seated]
     options = preset(tournament.preset, **tournament.options)
     result = play_game(bots, options, seed=_seed("deal", tournament.seed, round_number, table,
                                                  block),
                        scoring=Scoring.from_dict(tournament.scoring),
                        names=[specs[e] for e in seated])
     return seated, result
+
+
+def _outside_urls(specs) -> dict[str, str]:
+    """The URLs of the registered, enabled outside bots among ``specs``, by spec."""
+    names = {s.removeprefix(OUTSIDE) for s in specs if s.startswith(OUTSIDE)}
+    if not names:
+        return {}
+    return {OUTSIDE + name: url for name, url in OutsideBot.objects.filter(
+        name__in=names, enabled=True).values_list("name", "url")}
+
+
+class UnavailableBot(Bot):
+    """The seat of an outside bot disabled or removed after it was entered, or whose host is
+    no longer allowed: nothing is called, each play is a fault and the seat plays safe."""
+
+    def __init__(self, name: str, reason: str):
+        self.name = name
+        self.reason = reason
+
+    def play(self, obs, legal):
+        raise BotFault("error", self.reason)
+
+
+def _entrant_bot(spec: str, *, seed: int, urls: dict[str, str]) -> Bot:
+    if not spec.startswith(OUTSIDE):
+        return make_bot(spec, seed=seed)
+    url = urls.get(spec)
+    if url is None:
+        return UnavailableBot(spec, f"{spec} is disabled or no longer registered")
+    try:
+        return make_bot(url, seed=seed)
+    except ValueError as e:
+        return UnavailableBot(spec, f"{spec}: {e}")
 
 
 def tournament_game_store(*, tournament: Tournament, key: Key, seated: Sequence[int],
@@ -353,3 +412,63 @@ def tournament_play_batch(*, tournament_id: int, keys: Sequence[Sequence[int]]) 
                                        result=result) is not None
     tournament_advance(tournament=tournament)
     return count
+
+
+# Outside bots: administrators register the URLs; organisers enter them as outside:<name>
+
+
+def _outside_bot_check(bot: OutsideBot) -> None:
+    try:
+        bot.full_clean()
+    except ValidationError as e:
+        raise TournamentError("; ".join(f"{field}: {' '.join(messages)}"
+                                        for field, messages in e.message_dict.items())) from e
+
+
+def outside_bot_entries(*, bot: OutsideBot):
+    """The tournament entries that name the bot: while there are any, it keeps its name."""
+    return Entrant.objects.filter(bot=OUTSIDE + bot.name)
+
+
+@transaction.atomic
+def outside_bot_create(*, name: str, url: str, description: str = "", enabled: bool = True,
+                       by=None) -> OutsideBot:
+    bot = OutsideBot(name=name.strip(), url=url.strip(), description=description,
+                     enabled=enabled)
+    _outside_bot_check(bot)
+    bot.save()
+    league.audit_record(by=by, club=None, action="outside bot registered", target=bot,
+                        details={"url": bot.url, "enabled": enabled})
+    return bot
+
+
+@transaction.atomic
+def outside_bot_update(*, bot: OutsideBot, by=None, **fields) -> OutsideBot:
+    """Change an outside bot; its name stays once it is entered (entries name it)."""
+    unknown = set(fields) - {"name", "url", "description", "enabled"}
+    if unknown:
+        raise TournamentError(f"unknown outside bot field(s): {', '.join(sorted(unknown))}")
+    bot = OutsideBot.objects.select_for_update().get(pk=bot.pk)
+    changed = {k: v for k, v in fields.items() if getattr(bot, k) != v}
+    if "name" in changed and outside_bot_entries(bot=bot).exists():
+        raise TournamentError(f"outside bot {bot.name!r} is entered in tournaments as "
+                              f"{OUTSIDE}{bot.name}, so it keeps its name")
+    for key, value in changed.items():
+        setattr(bot, key, value)
+    _outside_bot_check(bot)
+    bot.save()
+    league.audit_record(by=by, club=None, action="outside bot changed", target=bot,
+                        details={k: str(v) for k, v in changed.items()})
+    return bot
+
+
+@transaction.atomic
+def outside_bot_delete(*, bot: OutsideBot, by=None) -> None:
+    """Remove an outside bot never entered; one that was is disabled instead."""
+    bot = OutsideBot.objects.select_for_update().get(pk=bot.pk)
+    if outside_bot_entries(bot=bot).exists():
+        raise TournamentError(f"outside bot {bot.name!r} is entered in tournaments; disable it "
+                              "instead")
+    league.audit_record(by=by, club=None, action="outside bot removed", target=bot,
+                        details={"url": bot.url})
+    bot.delete()

@@ -1,0 +1,151 @@
+"""Outside bots registered by administrators and entered in tournaments as ``outside:<name>``:
+only registered URLs are called, a raw URL cannot be entered, and a bot disabled after entry
+is not called (its seat plays safe moves as faults)."""
+
+import pytest
+
+from gameplay import services
+from gameplay.errors import TournamentError
+from gameplay.models import OutsideBot, Tournament
+from league.models import AuditEntry
+from tests.bots.test_outside import Server
+from tests.tournaments.helpers import ENTRANTS, small_tournament
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def server(settings):
+    settings.OUTSIDE_BOT_ALLOWED_HOSTS = ["127.0.0.1"]
+    s = Server()
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def registered(server):
+    return services.outside_bot_create(name="mine", url=server.url)
+
+
+def entrants_with(spec):
+    return [*ENTRANTS[:3], ("Outsider", spec)]
+
+
+def test_a_registered_bot_is_entered_by_name_and_its_url_is_called(server, registered):
+    tournament = small_tournament(entrants=entrants_with("outside:mine"))
+    services.tournament_start(tournament=tournament)
+    tournament.refresh_from_db()
+    outsider = [e.player.name for e in tournament.entrants.order_by("id")].index("Outsider")
+    key = next((0, t, 0) for t, table in enumerate(tournament.tables[0]) if outsider in table)
+
+    seated, result = services.tournament_game_play(tournament=tournament, key=key)
+
+    seat = seated.index(outsider)
+    assert result.stats[seat].faults == []
+    assert any(r["decision"] == "play" for r in server.requests)
+    assert result.bots[seat] == "outside:mine"  # never the URL
+    assert server.url not in str(result.transcript)
+    assert tournament.entrants.get(player__name="Outsider").bot == "outside:mine"
+
+
+def test_a_bot_disabled_after_entry_is_not_called_and_its_seat_plays_safe(server, registered):
+    tournament = small_tournament(entrants=entrants_with("outside:mine"))
+    services.tournament_start(tournament=tournament)
+    tournament.refresh_from_db()
+    services.outside_bot_update(bot=registered, enabled=False)
+    outsider = [e.player.name for e in tournament.entrants.order_by("id")].index("Outsider")
+    key = next((0, t, 0) for t, table in enumerate(tournament.tables[0]) if outsider in table)
+
+    seated, result = services.tournament_game_play(tournament=tournament, key=key)
+
+    faults = result.stats[seated.index(outsider)].faults
+    assert faults and {f["kind"] for f in faults} == {"error"}
+    assert "outside:mine is disabled" in faults[0]["message"]
+    assert server.requests == []
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ("http://127.0.0.1:9/bot", "entered by its registered name, outside:NAME"),
+    ("outside:nobody", "no outside bot is registered as 'nobody'"),
+])
+def test_raw_urls_and_unknown_names_cannot_be_entered(registered, spec, message):
+    with pytest.raises(TournamentError, match=message):
+        small_tournament(entrants=entrants_with(spec))
+    assert not Tournament.objects.exists()
+
+
+def test_a_disabled_bot_cannot_be_entered(registered):
+    services.outside_bot_update(bot=registered, enabled=False)
+
+    with pytest.raises(TournamentError, match="outside bot 'mine' is disabled"):
+        small_tournament(entrants=entrants_with("outside:mine"))
+
+
+def test_a_bot_whose_host_is_no_longer_allowed_cannot_be_entered(registered, settings):
+    settings.OUTSIDE_BOT_ALLOWED_HOSTS = ["bots.example.org"]
+
+    with pytest.raises(TournamentError, match="not in OUTSIDE_BOT_ALLOWED_HOSTS"):
+        small_tournament(entrants=entrants_with("outside:mine"))
+
+
+@pytest.mark.parametrize(("fields", "message"), [
+    ({"url": "http://10.0.0.1/bot"}, "url: host '10.0.0.1' is not in OUTSIDE_BOT_ALLOWED_HOSTS"),
+    ({"url": "ftp://127.0.0.1/bot"}, "url: .*must be http"),
+    ({"name": "two words"}, "name: "),
+])
+def test_registration_refuses_a_url_or_name_that_cannot_be_used(settings, fields, message):
+    settings.OUTSIDE_BOT_ALLOWED_HOSTS = ["127.0.0.1"]
+
+    with pytest.raises(TournamentError, match=message):
+        services.outside_bot_create(**{"name": "mine", "url": "http://127.0.0.1/bot",
+                                       **fields})
+    assert not OutsideBot.objects.exists()
+    assert not AuditEntry.objects.exists()
+
+
+def test_an_entered_bot_keeps_its_name_and_is_disabled_rather_than_deleted(registered):
+    small_tournament(entrants=entrants_with("outside:mine"))
+
+    with pytest.raises(TournamentError, match="keeps its name"):
+        services.outside_bot_update(bot=registered, name="renamed")
+    with pytest.raises(TournamentError, match="disable it instead"):
+        services.outside_bot_delete(bot=registered)
+    services.outside_bot_update(bot=registered, enabled=False, description="retired")
+
+    registered.refresh_from_db()
+    assert (registered.name, registered.enabled, registered.description) == (
+        "mine", False, "retired")
+
+
+def test_a_bot_never_entered_is_renamed_and_deleted_with_an_audit_trail(registered):
+    services.outside_bot_update(bot=registered, name="yours")
+    services.outside_bot_delete(bot=OutsideBot.objects.get(name="yours"))
+
+    assert not OutsideBot.objects.exists()
+    assert list(AuditEntry.objects.order_by("id").values_list("action", flat=True)) == [
+        "outside bot registered", "outside bot changed", "outside bot removed"]
+
+
+def test_only_superusers_manage_outside_bots_in_the_admin(client, registered):
+    from django.contrib.auth import get_user_model
+
+    from tests.tournaments.helpers import bot_club
+
+    users = get_user_model().objects
+    organiser = users.create_user("org", password="pw", is_staff=True)
+    bot_club().organisers.add(organiser)
+    client.force_login(organiser)
+    assert client.get("/admin/gameplay/outsidebot/").status_code == 403
+    client.post("/admin/gameplay/outsidebot/add/", {"name": "sneaky", "url": registered.url,
+                                                     "enabled": "on"})
+    assert list(OutsideBot.objects.values_list("name", flat=True)) == ["mine"]
+
+    client.force_login(users.create_superuser("root", password="pw"))
+    refused = client.post("/admin/gameplay/outsidebot/add/", {
+        "name": "far", "url": "http://10.0.0.1/bot", "enabled": "on"})
+    assert "is not in OUTSIDE_BOT_ALLOWED_HOSTS" in refused.content.decode()
+    client.post("/admin/gameplay/outsidebot/add/", {"name": "near", "url": registered.url,
+                                                     "enabled": "on"})
+    assert OutsideBot.objects.get(name="near").url == registered.url
+    assert AuditEntry.objects.filter(action="outside bot registered", actor__username="root",
+                                     target="near").exists()
