@@ -100,6 +100,52 @@ def player_join_club(*, player: Player, club: Club, by=None) -> None:
 
 
 @transaction.atomic
+def club_update(*, club: Club, name: str, by=None) -> Club:
+    """Rename a club (its organisers are an administrator's choice, in the admin)."""
+    name = name.strip()
+    if not name:
+        raise LeagueError("a club needs a name")
+    if Club.objects.filter(name__iexact=name).exclude(pk=club.pk).exists():
+        raise LeagueError(f"there is already a club called {name!r}")
+    before = club.name
+    club.name = name
+    club.save(update_fields=["name"])
+    _audit(by=by, club=club, action="club changed", target=club,
+           details={"name": [before, name]})
+    return club
+
+
+@transaction.atomic
+def player_update(*, player: Player, name: str | None = None, kind: str | None = None,
+                  by=None) -> Player:
+    """Rename a player or correct their kind; the audit row goes to each of their clubs."""
+    changed = {}
+    if name is not None:
+        name = name.strip()
+        if not name:
+            raise LeagueError("a player needs a name")
+        if Player.objects.filter(name__iexact=name).exclude(pk=player.pk).exists():
+            raise LeagueError(f"there is already a player called {name!r}")
+        changed["name"] = name
+    if kind is not None:
+        if kind not in (Player.PERSON, Player.BOT):
+            raise LeagueError(f"a player is a person or a bot, not {kind!r}")
+        changed["kind"] = kind
+    changed = {k: v for k, v in changed.items() if getattr(player, k) != v}
+    details = {k: [getattr(player, k), v] for k, v in changed.items()}
+    for key, value in changed.items():
+        setattr(player, key, value)
+    player.save(update_fields=list(changed))
+    if "name" in changed:  # cached standings show names: show the new one at once
+        for season_id in (Seat.objects.filter(player=player).order_by()
+                          .values_list("game__season_id", flat=True).distinct()):
+            _results_changed(season_id)
+    for club in player.clubs.all():
+        _audit(by=by, club=club, action="player changed", target=player, details=details)
+    return player
+
+
+@transaction.atomic
 def season_create(*, club: Club, name: str, starts_on, preset: str = "classic",
                   options: dict | None = None, scoring_system: str = "penalty",
                   scoring_limit: int | None = None, scoring_target: int | None = None,

@@ -2,11 +2,13 @@
 
 The same rule as the admin (league/admin.py): superusers write everywhere, an organiser only in
 the clubs they organise. Reads are open to everyone, signed in or not (every club is public).
+Staff users (the admin's organisers) may open a new club, of which they become the organiser;
+outside bots, whose URLs the site calls, are for administrators (superusers) alone.
 """
 
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 
-from league.models import Club, Deal, Game, Season
+from league.models import Club, Deal, Game, Player, Season
 
 
 def club_of(obj) -> Club:
@@ -31,6 +33,13 @@ def organises(user, club: Club) -> bool:
     return user.is_superuser or club.organisers.filter(pk=user.pk).exists()
 
 
+def organises_a_club_of(user, player: Player) -> bool:
+    """A player may play in several clubs: an organiser of any of them changes the player."""
+    if not (user and user.is_authenticated and user.is_active):
+        return False
+    return user.is_superuser or player.clubs.filter(organisers=user).exists()
+
+
 class OrganiserWritesOthersRead(BasePermission):
     """Reads for everyone; writes for signed-in users who organise the object's club.
 
@@ -45,5 +54,32 @@ class OrganiserWritesOthersRead(BasePermission):
             request.user and request.user.is_authenticated)
 
     def has_object_permission(self, request, view, obj):
-        return request.method in SAFE_METHODS or organises(request.user, club_of(obj))
+        if request.method in SAFE_METHODS:
+            return True
+        if isinstance(obj, Player):
+            return organises_a_club_of(request.user, obj)
+        return organises(request.user, club_of(obj))
+
+
+class StaffOpensClubs(OrganiserWritesOthersRead):
+    """As above; opening a new club takes a staff user (the admin's mark of an organiser)."""
+
+    message = "only a staff user may open a club, and only the club's organisers change it"
+
+    def has_permission(self, request, view):
+        if view.action == "create":
+            user = request.user
+            return bool(user and user.is_authenticated and user.is_active
+                        and (user.is_staff or user.is_superuser))
+        return super().has_permission(request, view)
+
+
+class AdministratorsOnly(BasePermission):
+    """Reads and writes for superusers only."""
+
+    message = "only an administrator may see or change outside bots"
+
+    def has_permission(self, request, view):
+        user = request.user
+        return bool(user and user.is_authenticated and user.is_active and user.is_superuser)
 

@@ -4,8 +4,9 @@ services' (a refused operation comes back as a LeagueError, league/api/errors.py
 from rest_framework import serializers
 
 from gameplay.engine.checker import check
+from gameplay.models import Entrant, OutsideBot, Tournament
 from league.api.errors import TranscriptFault
-from league.models import Club, Deal, Game, Place, Player, Rating, Season, Seat
+from league.models import ROLE_CHOICES, Club, Deal, Game, Place, Player, Rating, Season, Seat
 
 
 class ClubSerializer(serializers.ModelSerializer):
@@ -170,14 +171,23 @@ class RatingHistorySerializer(serializers.Serializer):
     points = RatingPointSerializer(many=True)
 
 
-class TournamentSerializer(serializers.ModelSerializer):
-    class Meta:
-        from gameplay.models import Tournament
+class EntrantSerializer(serializers.ModelSerializer):
+    player_name = serializers.CharField(source="player.name", read_only=True)
 
+    class Meta:
+        model = Entrant
+        fields = ["player", "player_name", "bot"]
+        read_only_fields = fields
+
+
+class TournamentSerializer(serializers.ModelSerializer):
+    entrants = EntrantSerializer(many=True, read_only=True)
+
+    class Meta:
         model = Tournament
         fields = ["id", "club", "name", "season", "preset", "options", "scoring", "format",
                   "seats", "games_per_table", "rounds", "duplicate", "seed", "starts_at",
-                  "status", "total_games", "created_at", "finished_at"]
+                  "status", "total_games", "created_at", "finished_at", "entrants"]
         read_only_fields = fields
 
 
@@ -188,3 +198,142 @@ class ProgressSerializer(serializers.Serializer):
     fraction = serializers.FloatField()
     games_per_second = serializers.FloatField(allow_null=True)
     eta_seconds = serializers.FloatField(allow_null=True)
+
+
+# Writes of clubs, players, seasons, games, seat changes, tournaments and outside bots: shapes
+# only; the services refuse what the league does not allow (a LeagueError, 400 as it is).
+
+SMALL_MAX = 32767  # a small integer column's largest value
+TABLE_MAX = 200  # more players than any table's pack of cards (3 decks and jokers) can deal to
+
+
+class PlayerListField(serializers.ListField):
+    """Player ids, resolved in one query; order and repeats kept for the service to judge."""
+
+    child = serializers.IntegerField(min_value=1, max_value=2**63 - 1)
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("max_length", TABLE_MAX)
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data):
+        ids = super().to_internal_value(data)
+        found = Player.objects.in_bulk(ids)
+        unknown = [i for i in dict.fromkeys(ids) if i not in found]
+        if unknown:
+            raise serializers.ValidationError(
+                f"no player with id {', '.join(map(str, unknown))}")
+        return [found[i] for i in ids]
+
+
+class ClubWriteSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=100)
+
+
+class PlayerCreateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=100)
+    kind = serializers.ChoiceField(Player.KIND_CHOICES, default=Player.PERSON)
+    club = serializers.PrimaryKeyRelatedField(
+        queryset=Club.objects.all(), help_text="a club you organise; the player plays in it")
+
+
+class PlayerUpdateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=100, required=False)
+    kind = serializers.ChoiceField(Player.KIND_CHOICES, required=False)
+
+
+class PlayerJoinClubSerializer(serializers.Serializer):
+    club = serializers.PrimaryKeyRelatedField(
+        queryset=Club.objects.all(), help_text="a club you organise")
+
+
+class SeasonUpdateSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Season
+        fields = ["name", "preset", "options", "scoring_system", "scoring_limit",
+                  "scoring_target", "scoring_deals", "starts_on", "ends_on"]
+        validators = []  # a clashing name is the service's refusal, with its message
+        # The columns' bounds on every database (SQLite alone would take any integer).
+        extra_kwargs = {name: {"min_value": 0, "max_value": SMALL_MAX}
+                        for name in ("scoring_limit", "scoring_target", "scoring_deals")}
+
+
+class SeasonCreateSerializer(SeasonUpdateSerializer):
+    class Meta(SeasonUpdateSerializer.Meta):
+        fields = ["club", *SeasonUpdateSerializer.Meta.fields]
+
+
+class GameCreateSerializer(serializers.Serializer):
+    season = serializers.PrimaryKeyRelatedField(queryset=Season.objects.select_related("club"))
+    players = PlayerListField(help_text="player ids in seat order, seat 0 first")
+    dealer = serializers.IntegerField(min_value=0, max_value=TABLE_MAX, default=0,
+                                      help_text="seat number of the first deal's dealer")
+
+
+class SeatChangeSerializer(serializers.Serializer):
+    leaving = PlayerListField(default=list, help_text="ids of players who leave the table")
+    joining = PlayerListField(default=list, help_text="ids of club players who sit down")
+
+
+class RankSerializer(serializers.Serializer):
+    player = serializers.IntegerField()
+    player_name = serializers.CharField()
+    role = serializers.ChoiceField(ROLE_CHOICES)
+
+
+class ExchangeSerializer(serializers.Serializer):
+    giver = serializers.IntegerField()
+    giver_name = serializers.CharField()
+    receiver = serializers.IntegerField()
+    receiver_name = serializers.CharField()
+    cards = serializers.IntegerField()
+
+
+class SeatChangeResultSerializer(serializers.Serializer):
+    """The roles the next deal's exchange uses once the players left or joined."""
+
+    game = serializers.IntegerField()
+    before_deal = serializers.IntegerField(help_text="the number of the next deal")
+    ranking = RankSerializer(many=True, help_text="best first (the engine's rank_shift)")
+    exchange_in_preset = serializers.BooleanField()
+    exchanges = ExchangeSerializer(many=True, help_text="in the order they happen; none when "
+                                                        "the preset has no exchange")
+
+
+class EntrantWriteSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=100, help_text="a bot player of the club (a new "
+                                                           "name becomes one)")
+    bot = serializers.CharField(max_length=300, help_text=(
+        'a built-in bot ("heuristic", "montecarlo:budget_ms=50", …) or "outside:NAME", an '
+        "outside bot an administrator registered"))
+
+
+class TournamentCreateSerializer(serializers.ModelSerializer):
+    entrants = EntrantWriteSerializer(many=True, allow_empty=False, max_length=TABLE_MAX)
+
+    class Meta:
+        model = Tournament
+        fields = ["club", "name", "preset", "options", "scoring", "format", "seats",
+                  "games_per_table", "rounds", "duplicate", "seed", "batch_size", "starts_at",
+                  "entrants"]
+        validators = []  # a clashing name is the service's refusal, with its message
+        # The columns' bounds on every database, and bounds that keep the number of games
+        # within what the database counts.
+        extra_kwargs = {"seats": {"min_value": 0, "max_value": SMALL_MAX},
+                        "games_per_table": {"min_value": 0, "max_value": 10_000},
+                        "rounds": {"min_value": 0, "max_value": 1_000},
+                        "batch_size": {"min_value": 0, "max_value": 10_000},
+                        "seed": {"min_value": -2**63, "max_value": 2**63 - 1}}
+
+    def validate_scoring(self, value):
+        if not isinstance(value, dict):
+            raise serializers.ValidationError(
+                'scoring is an object, e.g. {"system": "penalty", "limit": 4}')
+        return value
+
+
+class OutsideBotSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = OutsideBot
+        fields = ["id", "name", "url", "description", "enabled", "created_at"]
+        read_only_fields = ["id", "created_at"]

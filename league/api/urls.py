@@ -11,6 +11,7 @@ router.register("seasons", views.SeasonViewSet)
 router.register("games", views.GameViewSet)
 router.register("deals", views.DealViewSet)
 router.register("tournaments", views.TournamentViewSet)
+router.register("outside-bots", views.OutsideBotViewSet)
 
 app_name = "api"
 urlpatterns = router.urls

@@ -19,11 +19,14 @@ from rest_framework.response import Response
 
 from gameplay import selectors as tournament_selectors
 from gameplay import services as tournament_services
-from gameplay.models import Tournament
+from gameplay.engine.roles import exchange_pairs
+from gameplay.models import Entrant, OutsideBot, Tournament
 from league import selectors, services
 from league.api import filters, idempotency
 from league.api import serializers as s
+from league.api.permissions import AdministratorsOnly, StaffOpensClubs
 from league.models import Club, Deal, Game, Place, Player, Season, Seat
+from league.rules import options_of
 
 ERRORS = {
     400: OpenApiResponse(s.ErrorSerializer, description="the field that is wrong, or "
@@ -35,23 +38,103 @@ NOT_FOUND = {404: OpenApiResponse(s.ErrorSerializer, description="no such row")}
 IDEMPOTENCY_KEY = OpenApiParameter(
     idempotency.HEADER, OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
     description="a retry with the same key gets the first answer again (docs/api.md)")
+KEY_REUSED = {422: OpenApiResponse(s.ErrorSerializer,
+                                   description="Idempotency-Key reused for another request")}
+
+
+def _creates(request, answer, doc):
+    """The schema of a create: takes an Idempotency-Key, answers 201 with ``answer``."""
+    return extend_schema(request=request, parameters=[IDEMPOTENCY_KEY], description=doc,
+                         responses={201: answer, **ERRORS, **KEY_REUSED})
+
+
+def _updates(request, answer, doc):
+    return extend_schema(request=request, description=doc,
+                         responses={200: answer, **ERRORS, **NOT_FOUND})
+
+
+def _valid(serializer_class, request, **kwargs) -> dict:
+    form = serializer_class(data=request.data, **kwargs)
+    form.is_valid(raise_exception=True)
+    return form.validated_data
 
 _places = Prefetch("places", queryset=Place.objects.select_related("player")
                    .order_by("position"))
 
 
+@extend_schema_view(
+    create=_creates(s.ClubWriteSerializer, s.ClubSerializer,
+                    "Open a club (league.services.club_create); a staff user may, and becomes "
+                    "its organiser."),
+    partial_update=_updates(s.ClubWriteSerializer, s.ClubSerializer,
+                            "Rename a club (league.services.club_update); its organisers may."),
+)
 class ClubViewSet(viewsets.ReadOnlyModelViewSet):
     queryset = Club.objects.prefetch_related("organisers").order_by("name")
     serializer_class = s.ClubSerializer
     filterset_class = filters.ClubFilter
     ordering_fields = ["name", "created_at"]
+    permission_classes = [StaffOpensClubs]
+
+    def _answer(self, club, status_code=status.HTTP_200_OK):
+        return Response(s.ClubSerializer(self.get_queryset().get(pk=club.pk)).data,
+                        status=status_code)
+
+    def create(self, request, *args, **kwargs):
+        data = _valid(s.ClubWriteSerializer, request)
+        return idempotency.idempotent(request, lambda: self._answer(
+            services.club_create(name=data["name"], organisers=[request.user],
+                                 by=request.user), status.HTTP_201_CREATED))
+
+    def partial_update(self, request, *args, **kwargs):
+        club = self.get_object()
+        data = _valid(s.ClubWriteSerializer, request, partial=True)
+        if "name" in data:
+            club = services.club_update(club=club, name=data["name"], by=request.user)
+        return self._answer(club)
 
 
+@extend_schema_view(
+    create=_creates(s.PlayerCreateSerializer, s.PlayerSerializer,
+                    "A new player in a club you organise (league.services.player_create)."),
+    partial_update=_updates(s.PlayerUpdateSerializer, s.PlayerSerializer,
+                            "Rename a player or correct their kind "
+                            "(league.services.player_update); an organiser of one of their "
+                            "clubs may."),
+)
 class PlayerViewSet(viewsets.ReadOnlyModelViewSet):
     queryset = Player.objects.prefetch_related("clubs").order_by("name")
     serializer_class = s.PlayerSerializer
     filterset_class = filters.PlayerFilter
     ordering_fields = ["name"]
+
+    def _answer(self, player, status_code=status.HTTP_200_OK):
+        return Response(s.PlayerSerializer(self.get_queryset().get(pk=player.pk)).data,
+                        status=status_code)
+
+    def create(self, request, *args, **kwargs):
+        data = _valid(s.PlayerCreateSerializer, request)
+        self.check_object_permissions(request, data["club"])
+        return idempotency.idempotent(request, lambda: self._answer(
+            services.player_create(name=data["name"], kind=data["kind"], clubs=[data["club"]],
+                                   by=request.user), status.HTTP_201_CREATED))
+
+    def partial_update(self, request, *args, **kwargs):
+        player = self.get_object()
+        data = _valid(s.PlayerUpdateSerializer, request, partial=True)
+        return self._answer(services.player_update(player=player, by=request.user, **data))
+
+    @extend_schema(request=s.PlayerJoinClubSerializer,
+                   responses={200: s.PlayerSerializer, **ERRORS, **NOT_FOUND})
+    @action(detail=True, methods=["post"], url_path="join-club", filter_backends=[],
+            pagination_class=None)
+    def join_club(self, request, pk=None):
+        """An existing player (of another club) plays in a club you organise too."""
+        player = get_object_or_404(self.get_queryset(), pk=pk)
+        data = _valid(s.PlayerJoinClubSerializer, request)
+        self.check_object_permissions(request, data["club"])
+        services.player_join_club(player=player, club=data["club"], by=request.user)
+        return self._answer(player)
 
     @extend_schema(
         parameters=[OpenApiParameter("season", OpenApiTypes.INT, description=(
@@ -78,6 +161,13 @@ class PlayerViewSet(viewsets.ReadOnlyModelViewSet):
         }).data)
 
 
+@extend_schema_view(
+    create=_creates(s.SeasonCreateSerializer, s.SeasonSerializer,
+                    "A new season of a club you organise (league.services.season_create)."),
+    partial_update=_updates(s.SeasonUpdateSerializer, s.SeasonSerializer,
+                            "Change a season (league.services.season_update); its rules and "
+                            "scoring are fixed once a deal is recorded."),
+)
 class SeasonViewSet(viewsets.ReadOnlyModelViewSet):
     queryset = Season.objects.order_by("club__name", "-starts_on", "id")
     serializer_class = s.SeasonSerializer
@@ -103,7 +193,32 @@ class SeasonViewSet(viewsets.ReadOnlyModelViewSet):
         return Response(s.RatingSerializer(selectors.season_ratings(season=season),
                                            many=True).data)
 
+    def create(self, request, *args, **kwargs):
+        data = dict(_valid(s.SeasonCreateSerializer, request))
+        club = data.pop("club")
+        self.check_object_permissions(request, club)
+        return idempotency.idempotent(request, lambda: Response(
+            s.SeasonSerializer(services.season_create(club=club, by=request.user, **data)).data,
+            status=status.HTTP_201_CREATED))
 
+    def partial_update(self, request, *args, **kwargs):
+        season = self.get_object()
+        data = _valid(s.SeasonUpdateSerializer, request, partial=True)
+        return Response(s.SeasonSerializer(
+            services.season_update(season=season, by=request.user, **data)).data)
+
+
+SEAT_CHANGE_DOC = ("Players leave or join before the next deal: `leaving` and `joining` are "
+                   "player ids. Answers the roles the next exchange uses, shifted as the "
+                   "engine's rank_shift does (RULES.md, last section).")
+
+
+@extend_schema_view(
+    create=_creates(s.GameCreateSerializer, s.GameDetailSerializer,
+                    "A new game of a season of a club you organise "
+                    "(league.services.game_create): the players in seat order, the dealer's "
+                    "seat."),
+)
 class GameViewSet(viewsets.ReadOnlyModelViewSet):
     queryset = Game.objects.select_related("season").order_by("season_id", "number")
     filterset_class = filters.GameFilter
@@ -111,7 +226,7 @@ class GameViewSet(viewsets.ReadOnlyModelViewSet):
 
     def get_queryset(self):
         qs = super().get_queryset()
-        if self.action == "retrieve":
+        if self.action in ("retrieve", "create"):
             qs = qs.prefetch_related(
                 Prefetch("seats", queryset=Seat.objects.select_related("player")
                          .order_by("number")),
@@ -125,6 +240,55 @@ class GameViewSet(viewsets.ReadOnlyModelViewSet):
     @extend_schema(description="A game with its seats (each player's totals) and its deals.")
     def retrieve(self, request, *args, **kwargs):
         return super().retrieve(request, *args, **kwargs)
+
+    def create(self, request, *args, **kwargs):
+        data = _valid(s.GameCreateSerializer, request)
+        self.check_object_permissions(request, data["season"])
+
+        def create_game():
+            game = services.game_create(season=data["season"], players=data["players"],
+                                        dealer=data["dealer"], by=request.user)
+            return Response(s.GameDetailSerializer(self.get_queryset().get(pk=game.pk)).data,
+                            status=status.HTTP_201_CREATED)
+
+        return idempotency.idempotent(request, create_game)
+
+    def _seat_change_answer(self, game, ranking):
+        players = dict(Player.objects.filter(pk__in=[p for p, _ in ranking])
+                       .values_list("pk", "name"))
+        last = game.deal_set.order_by("-number").values_list("number", flat=True).first()
+        exchange_in_preset = options_of(game.season).exchange != "none"
+        return Response(s.SeatChangeResultSerializer({
+            "game": game.pk, "before_deal": (last or 0) + 1,
+            "ranking": [{"player": p, "player_name": players[p], "role": role.value}
+                        for p, role in ranking],
+            "exchange_in_preset": exchange_in_preset,
+            "exchanges": [{"giver": g, "giver_name": players[g], "receiver": r,
+                           "receiver_name": players[r], "cards": n}
+                          for g, r, n in exchange_pairs(ranking) if exchange_in_preset],
+        }).data)
+
+    @extend_schema(request=s.SeatChangeSerializer, description=SEAT_CHANGE_DOC + (
+        " Nothing changes: this is what `seat-changes` would do."),
+        responses={200: s.SeatChangeResultSerializer, **ERRORS, **NOT_FOUND})
+    @action(detail=True, methods=["post"], url_path="seat-change-preview", filter_backends=[],
+            pagination_class=None)
+    def seat_change_preview(self, request, pk=None):
+        game = self.get_object()
+        data = _valid(s.SeatChangeSerializer, request)
+        return self._seat_change_answer(game, services.seat_change_preview(game=game, **data))
+
+    @extend_schema(request=s.SeatChangeSerializer, parameters=[IDEMPOTENCY_KEY],
+                   description=SEAT_CHANGE_DOC,
+                   responses={200: s.SeatChangeResultSerializer, **ERRORS, **NOT_FOUND,
+                              **KEY_REUSED})
+    @action(detail=True, methods=["post"], url_path="seat-changes", filter_backends=[],
+            pagination_class=None)
+    def seat_changes(self, request, pk=None):
+        game = self.get_object()
+        data = _valid(s.SeatChangeSerializer, request)
+        return idempotency.idempotent(request, lambda: self._seat_change_answer(
+            game, services.seat_change_apply(game=game, by=request.user, **data)))
 
 @extend_schema_view(
     create=extend_schema(
@@ -192,10 +356,17 @@ def _tournament_action(name, operation, doc):
         action(detail=True, methods=["post"], filter_backends=[], pagination_class=None)(act))
 
 
+@extend_schema_view(
+    create=_creates(s.TournamentCreateSerializer, s.TournamentSerializer,
+                    "A bot tournament in a club you organise, with its own season "
+                    "(gameplay.services.tournament_create); start it with `start`."),
+)
 class TournamentViewSet(viewsets.ReadOnlyModelViewSet):
-    """Bot tournaments; a club's organisers start, cancel and resume them."""
+    """Bot tournaments; a club's organisers create, start, cancel and resume them."""
 
-    queryset = Tournament.objects.order_by("-created_at", "id")
+    queryset = Tournament.objects.prefetch_related(
+        Prefetch("entrants", queryset=Entrant.objects.select_related("player").order_by("id"))
+    ).order_by("-created_at", "id")
     serializer_class = s.TournamentSerializer
     filterset_fields = ["club", "status"]
 
@@ -206,9 +377,55 @@ class TournamentViewSet(viewsets.ReadOnlyModelViewSet):
     resume = _tournament_action("resume", tournament_services.tournament_resume,
                                 "Go on with a cancelled or stalled tournament.")
 
+    def create(self, request, *args, **kwargs):
+        data = dict(_valid(s.TournamentCreateSerializer, request))
+        self.check_object_permissions(request, data["club"])
+        data["entrants"] = [(e["name"], e["bot"]) for e in data["entrants"]]
+        return idempotency.idempotent(request, lambda: Response(
+            s.TournamentSerializer(self.get_queryset().get(
+                pk=tournament_services.tournament_create(by=request.user, **data).pk)).data,
+            status=status.HTTP_201_CREATED))
+
     @extend_schema(responses={200: s.ProgressSerializer, **NOT_FOUND})
     @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
     def progress(self, request, pk=None):
         """Games stored out of the total, the rate and the time the rest would take."""
         progress = tournament_selectors.tournament_progress(tournament=self.get_object())
         return Response(s.ProgressSerializer(progress.to_dict()).data)
+
+
+@extend_schema_view(
+    create=extend_schema(responses={201: s.OutsideBotSerializer, **ERRORS},
+                         description="Register an outside HTTP bot (docs/bots.md); its URL's "
+                                     "host must be in OUTSIDE_BOT_ALLOWED_HOSTS."),
+    partial_update=_updates(s.OutsideBotSerializer, s.OutsideBotSerializer,
+                            "Change an outside bot; one entered in a tournament keeps its "
+                            "name. Disable it to stop it being called."),
+    destroy=extend_schema(responses={204: None, **ERRORS, **NOT_FOUND},
+                          description="Remove an outside bot never entered in a tournament."),
+)
+class OutsideBotViewSet(viewsets.ReadOnlyModelViewSet):
+    """Outside bots organisers may enter in tournaments as ``outside:NAME``; administrators
+    only, because the site calls their URLs."""
+
+    queryset = OutsideBot.objects.order_by("name")
+    serializer_class = s.OutsideBotSerializer
+    permission_classes = [AdministratorsOnly]
+    filterset_fields = ["enabled"]
+    ordering_fields = ["name", "created_at"]
+
+    def create(self, request, *args, **kwargs):
+        data = _valid(s.OutsideBotSerializer, request)
+        bot = tournament_services.outside_bot_create(by=request.user, **data)
+        return Response(s.OutsideBotSerializer(bot).data, status=status.HTTP_201_CREATED)
+
+    def partial_update(self, request, *args, **kwargs):
+        form = s.OutsideBotSerializer(self.get_object(), data=request.data, partial=True)
+        form.is_valid(raise_exception=True)
+        bot = tournament_services.outside_bot_update(bot=form.instance, by=request.user,
+                                                     **form.validated_data)
+        return Response(s.OutsideBotSerializer(bot).data)
+
+    def destroy(self, request, *args, **kwargs):
+        tournament_services.outside_bot_delete(bot=self.get_object(), by=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)

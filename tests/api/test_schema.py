@@ -1,7 +1,8 @@
 """The API against its own OpenAPI schema (schemathesis): no 5xx, every answer as documented.
 
-A bounded number of generated requests per operation, sent through the WSGI app with an
-organiser's token over a small league, so writes reach the services as well as the refusals.
+A bounded number of generated requests per operation, sent through the WSGI app over a small
+league with the token of an administrator who organises its club, so every write, the outside
+bots' included, reaches its service (the refusals have their own tests).
 Schemathesis's Python API drives hypothesis directly (its pytest plugin does not run under
 pytest 9).
 """
@@ -31,7 +32,7 @@ CHECKS = [schemathesis.checks.not_a_server_error, status_code_conformance,
 def organiser_token(db):
     game = make_game()
     services.deal_record(game=game, finishing_order=seated_ids(game))
-    organiser = UserFactory(username="schema-organiser")
+    organiser = UserFactory(username="schema-organiser", is_superuser=True)
     game.season.club.organisers.add(organiser)
     return Token.objects.create(user=organiser).key
 

@@ -55,3 +55,80 @@ def test_outsiders_may_not_start_cancel_or_resume(tournament, operation):
         response = client.post(f"/api/v1/tournaments/{tournament.pk}/{operation}/")
         assert response.status_code == expected
         assert Tournament.objects.get(pk=tournament.pk).status == Tournament.SCHEDULED
+
+
+# Creating a tournament
+
+
+@pytest.fixture
+def club_organiser(db):
+    from tests.tournaments.helpers import bot_club
+
+    user = UserFactory(username="bot-club-organiser")
+    club = bot_club()
+    club.organisers.add(user)
+    return club, client_for(user, token=True)
+
+
+def cup(club, **fields):
+    return {"club": club.pk, "name": "API cup", "seats": 3, "games_per_table": 2,
+            "entrants": [{"name": "Rita", "bot": "random"}, {"name": "Hugo", "bot": "heuristic"},
+                         {"name": "Monty", "bot": "montecarlo:budget_ms=50"}], **fields}
+
+
+def test_an_organiser_creates_a_tournament_with_its_entrants(club_organiser):
+    club, client = club_organiser
+
+    response = client.post("/api/v1/tournaments/", cup(club), format="json")
+
+    assert response.status_code == 201, response.json()
+    body = response.json()
+    assert (body["status"], body["total_games"], body["seats"]) == ("scheduled", 2, 3)
+    assert [(e["player_name"], e["bot"]) for e in body["entrants"]] == [
+        ("Rita", "random"), ("Hugo", "heuristic"), ("Monty", "montecarlo:budget_ms=50")]
+    tournament = Tournament.objects.get(pk=body["id"])
+    assert tournament.season.name == "Tournament: API cup"
+    started = client.post(f"/api/v1/tournaments/{tournament.pk}/start/")
+    assert started.status_code == 200 and started.json()["status"] == "running"
+
+
+@pytest.mark.parametrize(("fields", "answer"), [
+    ({"entrants": []}, "entrants"),
+    ({"entrants": [{"name": "Rita"}]}, "entrants"),
+    ({"scoring": [1, 2]}, "scoring"),
+    ({"format": "swiss"}, "format"),
+    ({"games_per_table": 10_001}, "games_per_table"),
+    ({"entrants": [{"name": n, "bot": "chess-engine"} for n in "ABC"]},
+     {"detail": "bot 'chess-engine': unknown bot"}),
+    ({"entrants": [{"name": n, "bot": "http://127.0.0.1:9/bot"} for n in "ABC"]},
+     {"detail": "bot 'http://127.0.0.1:9/bot': an outside bot is entered by its registered "
+                "name, outside:NAME"}),
+    ({"seats": 5}, {"detail": "3 entrants cannot fill a table of 5"}),
+])
+def test_a_bad_tournament_names_the_field_or_is_the_leagues_refusal(club_organiser, fields,
+                                                                   answer):
+    club, client = club_organiser
+
+    response = client.post("/api/v1/tournaments/", cup(club, **fields), format="json")
+
+    assert response.status_code == 400
+    if isinstance(answer, str):
+        assert list(response.json()) == [answer], response.json()
+    else:
+        assert response.json()["detail"].startswith(answer["detail"])
+    assert not Tournament.objects.exists()
+
+
+def test_a_registered_outside_bot_is_entered_by_name(club_organiser, settings):
+    from gameplay import services
+
+    settings.OUTSIDE_BOT_ALLOWED_HOSTS = ["bots.example.org"]
+    services.outside_bot_create(name="far-bot", url="https://bots.example.org/play")
+    club, client = club_organiser
+    entrants = [*cup(club)["entrants"][:2], {"name": "Far", "bot": "outside:far-bot"}]
+
+    response = client.post("/api/v1/tournaments/", cup(club, entrants=entrants), format="json")
+
+    assert response.status_code == 201, response.json()
+    assert response.json()["entrants"][2]["bot"] == "outside:far-bot"
+    assert "bots.example.org" not in str(response.json())
