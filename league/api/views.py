@@ -13,7 +13,7 @@ from drf_spectacular.utils import (
     extend_schema,
     extend_schema_view,
 )
-from rest_framework import mixins, status, viewsets
+from rest_framework import generics, mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
@@ -130,7 +130,7 @@ class PlayerViewSet(viewsets.ReadOnlyModelViewSet):
             pagination_class=None)
     def join_club(self, request, pk=None):
         """An existing player (of another club) plays in a club you organise too."""
-        player = get_object_or_404(self.get_queryset(), pk=pk)
+        player = generics.get_object_or_404(self.get_queryset(), pk=pk)  # 404 for "x" too
         data = _valid(s.PlayerJoinClubSerializer, request)
         self.check_object_permissions(request, data["club"])
         services.player_join_club(player=player, club=data["club"], by=request.user)

@@ -387,3 +387,12 @@ def test_a_player_already_seated_cannot_join(game, organiser_client):
 
     assert response.status_code == 400
     assert response.json() == {"detail": f"{seated} cannot join: already at the table"}
+
+
+@pytest.mark.parametrize("player", ["999999", "someone"])
+def test_joining_a_club_as_no_such_player_is_404(club, organiser_client, player):
+    response = organiser_client.post(f"/api/v1/players/{player}/join-club/", {"club": club.pk},
+                                     format="json")
+
+    assert response.status_code == 404
+    assert "detail" in response.json()
