@@ -58,6 +58,7 @@ def _valid(serializer_class, request, **kwargs) -> dict:
     form.is_valid(raise_exception=True)
     return form.validated_data
 
+
 _places = Prefetch("places", queryset=Place.objects.select_related("player")
                    .order_by("position"))
 
