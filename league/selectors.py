@@ -2,10 +2,11 @@
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from django.core.cache import cache
-from django.db.models import Count, F, FloatField, Max, OuterRef, Q, Subquery, Sum
-from django.db.models.functions import Cast
+from django.db.models import Count, F, FloatField, Max, OuterRef, Q, Subquery, Sum, Window
+from django.db.models.functions import Cast, Coalesce, RowNumber
 
 from gameplay.engine.errors import RuleViolation
 from gameplay.engine.roles import Role, exchange_pairs, rank_shift, roles_of
@@ -18,6 +19,9 @@ ROLE_COUNTS = ("presidents", "vice_presidents", "citizens", "vice_scums", "scums
 
 
 STANDINGS_CACHE_SECONDS = 60
+# The season page's rating chart: this many best-rated players, at most this many points each.
+CHART_PLAYERS = 10
+CHART_POINTS = 200
 
 # How season_standings ranks its rows, in order (docs/league.md); the API shows this list.
 TIE_BREAKS = [
@@ -33,8 +37,8 @@ def season_standings(*, season):
     """One row per player who played a deal in the season, best first, ranked by TIE_BREAKS.
 
     Cached under the season's results version, which every change to its results bumps in
-    its own transaction: a read costs one small query while nothing changes, and sees a new
-    deal at once in every process.  Renamed players show within STANDINGS_CACHE_SECONDS.
+    its own transaction (a player's rename too): a read costs one small query while nothing
+    changes, and sees a new deal at once in every process.
     """
     version = Season.objects.filter(pk=season.pk).values_list("results_version", flat=True).get()
     key = f"league:standings:{season.pk}:{version}"
@@ -142,9 +146,21 @@ def club_players(*, club):
     return Player.objects.filter(clubs=club).order_by("name")
 
 
+def seasons_with_versions():
+    """Seasons with their club, their ratings' job and the number of their newest game (None
+    before the first): all the season page's cached parts are keyed by, in one query."""
+    newest = Game.objects.filter(season=OuterRef("pk")).order_by("-number").values("number")[:1]
+    return Season.objects.select_related("club", "rating_job").annotate(
+        last_game_number=Subquery(newest))
+
+
 def season_games(*, season):
-    return Game.objects.filter(season=season).annotate(deal_count=Count("deal_set")) \
-        .order_by("number")
+    """The season's games, newest first, with their number of deals: counted per game shown,
+    so a page of them costs the same in a season of 10 or 10,000 games."""
+    deals = (Deal.objects.filter(game=OuterRef("pk")).order_by().values("game")
+             .annotate(n=Count("id")).values("n"))
+    return (Game.objects.filter(season=season)
+            .annotate(deal_count=Coalesce(Subquery(deals), 0)).order_by("-number"))
 
 
 def deal_count(*, season) -> int:
@@ -260,23 +276,79 @@ def rating_chart(*, player, season=None) -> dict:
             "sigma": [round(s, 3) for _, _, s, _ in history]}
 
 
-def season_rating_chart(*, season) -> dict:
-    """Every rated player's rating after each of their deals in the season, one series each,
-    indexed by the season's deal order; in one query."""
-    from league.models import RatingHistory
+def season_rating_chart(*, season, ratings=None) -> dict:
+    """The ratings of the season's CHART_PLAYERS best-rated players (``ratings``, best first:
+    the season's current ratings when not given) after the deal at up to CHART_POINTS evenly
+    spaced places in the season's deal order, one series each; in at most three queries. All
+    500 players' every deal would be a chart no one can read and megabytes of page."""
+    if ratings is None:
+        ratings = season_ratings(season=season)[:CHART_PLAYERS]
+    names = {r.player_id: r.player.name for r in ratings[:CHART_PLAYERS]}
+    if not names:
+        return {"deals": 0, "every": 1, "series": []}
+    deals = Deal.objects.filter(game__season=season)
+    total = deals.count()
+    every = max(1, -(-total // CHART_POINTS))
+    marks = list(deals.annotate(n=Window(RowNumber(), order_by=F("pk").asc()))
+                 .filter(n__in={*range(every, total + 1, every), total})
+                 .order_by("n").values_list("n", "pk"))
+    history = defaultdict(list)
+    for player_id, deal_id, ordinal in (
+            RatingHistory.objects.filter(season=season, player_id__in=names)
+            .order_by("player_id", "deal_id").values_list("player_id", "deal_id", "ordinal")):
+        history[player_id].append((deal_id, ordinal))
+    series = []
+    for player_id, name in names.items():
+        points, rows, i = [], history[player_id], 0
+        for n, deal_id in marks:  # the rating after the player's last deal up to this one
+            while i < len(rows) and rows[i][0] <= deal_id:
+                i += 1
+            if i:
+                points.append({"x": n, "y": round(rows[i - 1][1], 3)})
+        series.append({"label": name, "data": points})
+    return {"deals": total, "every": every, "series": series}
 
-    series = defaultdict(list)
-    names = {}
-    deal_index = {}
-    for deal_id, player_id, name, ordinal in (
-            RatingHistory.objects.filter(season=season).order_by("deal_id")
-            .values_list("deal_id", "player_id", "player__name", "ordinal")):
-        index = deal_index.setdefault(deal_id, len(deal_index) + 1)
-        names[player_id] = name
-        series[player_id].append({"x": index, "y": round(ordinal, 3)})
-    return {"deals": len(deal_index),
-            "series": [{"label": names[p], "data": series[p]}
-                       for p in sorted(series, key=lambda p: names[p])]}
+
+class SeasonResults:
+    """What the season page shows of its results and ratings, each read on first use, and
+    ``key``, what they depend on: the results version (moved in each result change's own
+    transaction) and the ratings' recomputation count and pending state (a Celery task
+    recomputes them after the deal's transaction). A page whose fragment cached under ``key``
+    is there reads none of them. ``season`` as just read, with select_related("rating_job")."""
+
+    def __init__(self, season):
+        self.season = season
+        try:
+            job = season.rating_job
+        except RatingJob.DoesNotExist:
+            job = None
+        self.updating = job is not None and job.dirty_from is not None
+        self.key = f"{season.results_version}:{job and job.runs}:{int(self.updating)}"
+
+    @cached_property
+    def ratings(self):
+        return list(season_ratings(season=self.season))
+
+    @cached_property
+    def standings(self):
+        ordinal = {r.player_id: r.ordinal for r in self.ratings}
+        return [{**row, "rating": ordinal.get(row["player_id"])}
+                for row in season_standings(season=self.season)]
+
+    @cached_property
+    def rating_chart(self):
+        return season_rating_chart(season=self.season, ratings=self.ratings[:CHART_PLAYERS])
+
+
+def season_standings_serialized(*, season, serialize):
+    """``serialize(rows)`` of the season's standings rows (the API's), cached under the
+    results version of ``season`` as just read: no query while nothing changes."""
+    key = f"league:standings-serialized:{season.pk}:{season.results_version}"
+    rows = cache.get(key)
+    if rows is None:
+        rows = serialize(season_standings(season=season))
+        cache.set(key, rows, STANDINGS_CACHE_SECONDS)
+    return rows
 
 
 # Export

@@ -6,9 +6,11 @@ import csv
 import json
 
 from django.contrib import messages
+from django.core.paginator import Paginator
 from django.http import StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.functional import SimpleLazyObject
 
 from gameplay.engine.checker import check_text
 from league import replays, selectors, services
@@ -23,21 +25,26 @@ def club_list(request):
     return render(request, "league/club_list.html", {"clubs": clubs})
 
 
+GAMES_PER_PAGE = 50
+
+
 def season_detail(request, season_id):
-    season = get_object_or_404(Season.objects.select_related("club"), pk=season_id)
-    standings = selectors.season_standings(season=season)
-    ratings = list(selectors.season_ratings(season=season))
-    ordinal = {r.player_id: r.ordinal for r in ratings}
-    for row in standings:
-        row["rating"] = ordinal.get(row["player_id"])
+    """Standings, ratings and chart come from a fragment cached under what they show
+    (selectors.SeasonResults.key), and so does the page of games for all but the club's
+    organisers, whose list carries their links; a page served from the cache reads the season
+    row alone."""
+    season = get_object_or_404(selectors.seasons_with_versions(), pk=season_id)
+    page = request.GET.get("page", "")
+    page = int(page) if page.isdigit() else 1
     return render(request, "league/season_detail.html", {
         "season": season,
-        "standings": standings,
+        "results": selectors.SeasonResults(season),
+        "results_cache_seconds": selectors.STANDINGS_CACHE_SECONDS,
         "tie_breaks": selectors.TIE_BREAKS,
-        "ratings": ratings,
-        "ratings_updating": selectors.ratings_updating(season=season),
-        "rating_chart": selectors.season_rating_chart(season=season),
-        "games": selectors.season_games(season=season),
+        # The games shown depend on the results (deal counts, status) and on the newest game.
+        "games_key": f"{season.results_version}:{season.last_game_number}:{page}",
+        "games": SimpleLazyObject(lambda: Paginator(
+            selectors.season_games(season=season), GAMES_PER_PAGE).get_page(page)),
         "organiser": organises(request.user, season.club),
     })
 

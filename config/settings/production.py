@@ -6,6 +6,10 @@ from .base import env, secret_key
 DEBUG = False
 SECRET_KEY = secret_key()
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS")
+# Keep each process's database connection between requests: a new PostgreSQL connection
+# costs a server process, about 10 ms, several times a cached page's whole work.
+# DATABASE_URL's ?conn_max_age= overrides it; 0 closes the connection after each request.
+DATABASES["default"].setdefault("CONN_MAX_AGE", 60)
 
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = True

@@ -180,11 +180,14 @@ class SeasonViewSet(viewsets.ReadOnlyModelViewSet):
     def standings(self, request, pk=None):
         """The season's standings, best first, ranked by ``tie_breaks`` in order."""
         season = self.get_object()
-        return Response(s.StandingsSerializer({
+        # The rows as StandingsSerializer gives them, serialized once per results version.
+        return Response({
             "season": season.pk, "scoring_system": season.scoring_system,
             "tie_breaks": selectors.TIE_BREAKS,
-            "rows": selectors.season_standings(season=season),
-        }).data)
+            "rows": selectors.season_standings_serialized(
+                season=season,
+                serialize=lambda rows: s.StandingRowSerializer(rows, many=True).data),
+        })
 
     @extend_schema(responses={200: s.RatingSerializer(many=True), **NOT_FOUND})
     @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)

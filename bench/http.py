@@ -1,0 +1,323 @@
+"""Web speed: the season standings page and the standings API under load, served as in
+production.
+
+    python bench/http.py [--players 500] [--deals 100000] [--duration 30] [--connections 32]
+                         [--reuse] [--keep]
+
+Builds a season of 500 players and 100,000 deals (bench/standings.py's builder) in the
+PostgreSQL database HTTP_BENCH_DATABASE_URL (default
+postgres://postgres@127.0.0.1:5432/president_league_http_bench; dropped and created again, or
+kept as it is with --reuse when it already holds the season; dropped at the end unless --keep
+or --reuse). Serves it as `make serve` does: config.settings.production, gunicorn with 2
+workers, WhiteNoise, the cache in Redis (HTTP_BENCH_CACHE_URL, default
+redis://127.0.0.1:6379/13, flushed first) so both workers share it. Then loads each endpoint
+with wrk (32 connections, 2 threads, 30 s) on loopback, sending X-Forwarded-Proto: https as
+the HTTPS proxy would, and prints requests/s and p50/p99 latency against the goal (p99 under
+100 ms, at least 300 requests/s), with the machine's load so a loaded run shows. Exits 1 if
+any response was not 2xx or a socket error happened.
+"""
+
+import sys
+from pathlib import Path
+
+# Run as a script, this file's folder comes first on sys.path, where this file's name would
+# hide the standard library's http package from everything imported after it.
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:] = [str(ROOT)] + [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
+
+import argparse  # noqa: E402
+import os  # noqa: E402
+import re  # noqa: E402
+import resource  # noqa: E402
+import secrets  # noqa: E402
+import shutil  # noqa: E402
+import subprocess  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+import urllib.error  # noqa: E402
+import urllib.request  # noqa: E402
+
+DATABASE_URL = os.environ.get("HTTP_BENCH_DATABASE_URL",
+                              "postgres://postgres@127.0.0.1:5432/president_league_http_bench")
+CACHE_URL = os.environ.get("HTTP_BENCH_CACHE_URL", "redis://127.0.0.1:6379/13")
+BIN = Path(sys.executable).parent
+PROXY_HEADERS = {"X-Forwarded-Proto": "https"}  # what the HTTPS proxy in front adds
+GOAL_P99_MS = 100
+GOAL_RPS = 300
+SEASON_NAME = "Bench"  # bench/standings.py's build()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=500)
+    parser.add_argument("--deals", type=int, default=100_000)
+    parser.add_argument("--duration", type=int, default=30, help="seconds per endpoint")
+    parser.add_argument("--connections", type=int, default=32)
+    parser.add_argument("--threads", type=int, default=2, help="wrk's threads")
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn's workers")
+    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--reuse", action="store_true",
+                        help="use the database as it is when it already holds the season")
+    parser.add_argument("--keep", action="store_true", help="do not drop the database at the end")
+    parser.add_argument("--build", action="store_true", help=argparse.SUPPRESS)  # a child run
+    args = parser.parse_args()
+    if args.build:
+        build(args.players, args.deals)
+        return
+    if shutil.which("wrk") is None:
+        sys.exit("wrk is not installed: sudo apt-get install wrk (Debian/Ubuntu package 'wrk')")
+
+    say(f"machine: {os.cpu_count()} CPUs, {uptime()}")
+    season_id = season_in(DATABASE_URL) if args.reuse else None
+    if season_id is None:
+        recreate(DATABASE_URL)
+        started = time.perf_counter()
+        run_child(["--build", "--players", str(args.players), "--deals", str(args.deals)],
+                  settings="config.settings.test")
+        say(f"built {args.players} players and {args.deals} deals "
+            f"in {time.perf_counter() - started:.0f} s")
+        season_id = season_in(DATABASE_URL)
+    flush_cache(CACHE_URL)
+    try:
+        failed = serve_and_load(args, season_id)
+    finally:
+        if not (args.keep or args.reuse):
+            drop(DATABASE_URL)
+    sys.exit(1 if failed else 0)
+
+
+def say(text):
+    print(text, flush=True)
+
+
+def uptime():
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    return f"load average {load} (1, 5, 15 min)"
+
+
+# The database
+
+
+def admin_connection(url):
+    import psycopg
+
+    return psycopg.connect(url.rsplit("/", 1)[0] + "/postgres", autocommit=True)
+
+
+def recreate(url):
+    name = url.rsplit("/", 1)[1]
+    with admin_connection(url) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def drop(url):
+    name = url.rsplit("/", 1)[1]
+    with admin_connection(url) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def season_in(url):
+    """The bench season's id, or None when the database or the season is not there."""
+    import psycopg
+
+    try:
+        with psycopg.connect(url) as conn:
+            row = conn.execute("SELECT id FROM league_season WHERE name = %s",
+                               [SEASON_NAME]).fetchone()
+    except psycopg.Error:
+        return None
+    return row and row[0]
+
+
+def build(players, deals):
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+    from django.db import connection
+
+    from bench.standings import build as build_season
+
+    call_command("migrate", verbosity=0)
+    build_season(players, deals)
+    with connection.cursor() as cursor:
+        cursor.execute("VACUUM ANALYZE")
+
+
+def run_child(arguments, settings):
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": settings, "DATABASE_URL": DATABASE_URL}
+    env.pop("CELERY_BROKER_URL", None)
+    subprocess.run([sys.executable, "-m", "bench.http", *arguments], env=env, cwd=ROOT,
+                   check=True)
+
+
+def flush_cache(url):
+    import redis
+
+    redis.Redis.from_url(url).flushdb()
+
+
+# The server and the load
+
+
+def serve_and_load(args, season_id):
+    endpoints = [("standings page", f"/league/seasons/{season_id}/"),
+                 ("standings API", f"/api/v1/seasons/{season_id}/standings/")]
+    base = f"http://127.0.0.1:{args.port}"
+    with tempfile.TemporaryDirectory() as static_root:
+        env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.production",
+               "SECRET_KEY": secrets.token_urlsafe(50), "ALLOWED_HOSTS": "127.0.0.1",
+               "DATABASE_URL": DATABASE_URL, "CACHE_URL": CACHE_URL,
+               "STATIC_ROOT": static_root, "LOG_LEVEL": "WARNING"}
+        env.pop("CELERY_BROKER_URL", None)  # reads only: nothing is enqueued
+        subprocess.run([BIN / "python", "manage.py", "collectstatic", "--noinput", "-v", "0"],
+                       env=env, cwd=ROOT, check=True)
+        server = subprocess.Popen(
+            [BIN / "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{args.port}",
+             "--workers", str(args.workers), "--log-level", "warning"], env=env, cwd=ROOT)
+        try:
+            wait_until_up(base + "/healthz", server)
+            rows = []
+            for name, path in endpoints:
+                check_ok(base + path)  # also fills the cache, as the first reader would
+                say(f"{name}: wrk {args.duration} s on {path} ({uptime()})")
+                rows.append((name, load(base + path, args, server.pid)))
+            say(f"after the runs: {uptime()}")
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+    print_table(rows, args)
+    return any(r["non_2xx"] or r["socket_errors"] for _, r in rows)
+
+
+def request(url):
+    return urllib.request.urlopen(urllib.request.Request(url, headers=PROXY_HEADERS), timeout=60)
+
+
+def wait_until_up(url, server):
+    for _ in range(300):
+        if server.poll() is not None:
+            sys.exit(f"gunicorn exited with status {server.returncode}")
+        try:
+            with request(url):
+                return
+        except (urllib.error.URLError, ConnectionError):
+            time.sleep(0.1)
+    sys.exit(f"the server did not answer {url} within 30 s")
+
+
+def check_ok(url):
+    """One request first, so a redirect (which wrk counts as a success) or an error shows."""
+    started = time.perf_counter()
+    try:
+        with request(url) as response:
+            size = len(response.read())
+            status = response.status
+            final = response.url
+    except urllib.error.HTTPError as e:
+        sys.exit(f"{url} answered {e.code}: {e.read()[:500]!r}")
+    if status != 200 or final != url:
+        sys.exit(f"{url} answered {status} (at {final}), not 200")
+    say(f"first request {url}: {status}, {size / 1000:.0f} kB, "
+        f"{(time.perf_counter() - started) * 1000:.0f} ms")
+
+
+def load(url, args, server_pid):
+    """wrk's figures, and the CPU time per request of the web workers, of the database
+    server's processes serving them and of wrk itself: what the run cost whatever else the
+    machine was doing."""
+    command = ["wrk", f"-t{args.threads}", f"-c{args.connections}", f"-d{args.duration}s",
+               "--latency", *(f"-H{k}: {v}" for k, v in PROXY_HEADERS.items()), url]
+    web, db = children(server_pid), database_backends()
+    before = {pid: cpu_seconds(pid) for pid in web + db}
+    wrk_before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
+    wrk_after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    result = parse_wrk(out)
+    web, db = children(server_pid), database_backends()  # a backend may have started since
+
+    def per_request(seconds):
+        return seconds * 1000 / max(result["requests"], 1)
+
+    result["cpu_web"] = per_request(sum(cpu_seconds(p) - before.get(p, 0) for p in web))
+    result["cpu_db"] = per_request(sum(cpu_seconds(p) - before.get(p, 0) for p in db))
+    result["cpu_wrk"] = per_request(wrk_after.ru_utime + wrk_after.ru_stime
+                                    - wrk_before.ru_utime - wrk_before.ru_stime)
+    return result
+
+
+def cpu_seconds(pid):
+    """User and system CPU time of a process so far (Linux's /proc), 0 once it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def children(pid):
+    return [int(p.parent.name) for p in Path("/proc").glob("[0-9]*/stat")
+            if _parent(p) == pid]
+
+
+def _parent(stat):
+    try:
+        return int(stat.read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, IndexError):
+        return None
+
+
+def database_backends():
+    """The PostgreSQL server processes connected to the bench database (none but ours when
+    the database is elsewhere: then the db column reads 0)."""
+    import psycopg
+
+    name = DATABASE_URL.rsplit("/", 1)[1]
+    with psycopg.connect(DATABASE_URL) as conn:
+        pids = conn.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s "
+                            "AND pid <> pg_backend_pid()", [name]).fetchall()
+    return [pid for pid, in pids if Path(f"/proc/{pid}").exists()]
+
+
+UNITS = {"us": 0.001, "ms": 1, "s": 1000, "m": 60_000}
+
+
+def parse_wrk(out):
+    """Requests/s, p50 and p99 (ms), non-2xx/3xx responses and socket errors from wrk's text."""
+    def latency(percent):
+        value, unit = re.search(rf"^\s*{percent}%\s+([\d.]+)(us|ms|s|m)\s*$", out, re.M).groups()
+        return float(value) * UNITS[unit]
+
+    errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)",
+                       out)
+    non_2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    return {"rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),
+            "p50": latency(50), "p99": latency(99),
+            "requests": int(re.search(r"(\d+) requests in", out).group(1)),
+            "non_2xx": int(non_2xx.group(1)) if non_2xx else 0,
+            "socket_errors": sum(int(n) for n in errors.groups()) if errors else 0}
+
+
+def print_table(rows, args):
+    say(f"\n{args.players} players, {args.deals} deals; gunicorn {args.workers} workers; "
+        f"wrk -t{args.threads} -c{args.connections} -d{args.duration}s; "
+        f"goal p99 < {GOAL_P99_MS} ms and >= {GOAL_RPS} requests/s")
+    head = f"{'endpoint':<16} {'requests/s':>10} {'p50 ms':>7} {'p99 ms':>7} " \
+           f"{'requests':>8} {'non-2xx':>7} {'errors':>6} {'CPU ms/request web+db+wrk':>26}  goal"
+    say(head)
+    say("-" * len(head))
+    for name, r in rows:
+        met = r["p99"] < GOAL_P99_MS and r["rps"] >= GOAL_RPS
+        cpu = f"{r['cpu_web']:.2f}+{r['cpu_db']:.2f}+{r['cpu_wrk']:.2f}"
+        say(f"{name:<16} {r['rps']:>10.0f} {r['p50']:>7.1f} {r['p99']:>7.1f} "
+            f"{r['requests']:>8} {r['non_2xx']:>7} {r['socket_errors']:>6} {cpu:>26}  "
+            f"{'met' if met else 'NOT met'}")
+    for name, r in rows:
+        if r["non_2xx"] or r["socket_errors"]:
+            say(f"FAILED: {name} had {r['non_2xx']} non-2xx/3xx responses and "
+                f"{r['socket_errors']} socket errors")
+
+
+if __name__ == "__main__":
+    main()
