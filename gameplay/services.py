@@ -145,7 +145,8 @@ def tournament_create(*, club: Club, name: str, entrants: Sequence[tuple[str, st
                             games_per_table=games_per_table, rounds=rounds, duplicate=duplicate,
                             seed=seed, batch_size=batch_size, starts_at=starts_at)
     names = [n.strip() for n, _ in entrants]
-    twice = sorted({n for n in names if names.count(n) > 1})
+    folded = [n.casefold() for n in names]  # player names are unique in any case
+    twice = sorted({n for n in names if folded.count(n.casefold()) > 1})
     if twice:
         raise TournamentError(f"entered twice: {', '.join(twice)}")
     specs = [_check_bot(spec) for _, spec in entrants]

@@ -104,6 +104,9 @@ def test_an_organiser_creates_a_tournament_with_its_entrants(club_organiser):
      {"detail": "bot 'http://127.0.0.1:9/bot': an outside bot is entered by its registered "
                 "name, outside:NAME"}),
     ({"seats": 5}, {"detail": "3 entrants cannot fill a table of 5"}),
+    # Player names are unique in any case: "Rita" and "rita" would be one bot player.
+    ({"entrants": [{"name": n, "bot": "random"} for n in ("Rita", "rita", "Hugo")]},
+     {"detail": "entered twice: Rita, rita"}),
 ])
 def test_a_bad_tournament_names_the_field_or_is_the_leagues_refusal(club_organiser, fields,
                                                                    answer):
