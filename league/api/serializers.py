@@ -204,6 +204,8 @@ class ProgressSerializer(serializers.Serializer):
 # only; the services refuse what the league does not allow (a LeagueError, 400 as it is).
 
 SMALL_MAX = 32767  # a small integer column's largest value
+SEASON_NAME_MAX = Season._meta.get_field("name").max_length
+TOURNAMENT_SEASON_PREFIX = "Tournament: "  # gameplay.services.tournament_create names its season
 TABLE_MAX = 200  # more players than any table's pack of cards (3 decks and jokers) can deal to
 
 
@@ -319,7 +321,10 @@ class TournamentCreateSerializer(serializers.ModelSerializer):
         validators = []  # a clashing name is the service's refusal, with its message
         # The columns' bounds on every database, and bounds that keep the number of games
         # within what the database counts.
-        extra_kwargs = {"seats": {"min_value": 0, "max_value": SMALL_MAX},
+        extra_kwargs = {"name": {"max_length": SEASON_NAME_MAX - len(TOURNAMENT_SEASON_PREFIX),
+                                 "help_text": "its season is called "
+                                              f"\"{TOURNAMENT_SEASON_PREFIX}NAME\""},
+                        "seats": {"min_value": 0, "max_value": SMALL_MAX},
                         "games_per_table": {"min_value": 0, "max_value": 10_000},
                         "rounds": {"min_value": 0, "max_value": 1_000},
                         "batch_size": {"min_value": 0, "max_value": 10_000},

@@ -98,6 +98,7 @@ def test_an_organiser_creates_a_tournament_with_its_entrants(club_organiser):
     ({"scoring": [1, 2]}, "scoring"),
     ({"format": "swiss"}, "format"),
     ({"games_per_table": 10_001}, "games_per_table"),
+    ({"name": "x" * 89}, "name"),  # its season, "Tournament: NAME", must fit in 100
     ({"entrants": [{"name": n, "bot": "chess-engine"} for n in "ABC"]},
      {"detail": "bot 'chess-engine': unknown bot"}),
     ({"entrants": [{"name": n, "bot": "http://127.0.0.1:9/bot"} for n in "ABC"]},
