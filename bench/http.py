@@ -26,6 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:] = [str(ROOT)] + [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
 
 import argparse  # noqa: E402
+import contextlib  # noqa: E402
 import os  # noqa: E402
 import re  # noqa: E402
 import resource  # noqa: E402
@@ -173,9 +174,11 @@ def serve_and_load(args, season_id):
         env.pop("CELERY_BROKER_URL", None)  # reads only: nothing is enqueued
         subprocess.run([BIN / "python", "manage.py", "collectstatic", "--noinput", "-v", "0"],
                        env=env, cwd=ROOT, check=True)
+        # As `make serve` runs it, access log included (to stdout, thrown away here).
         server = subprocess.Popen(
             [BIN / "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{args.port}",
-             "--workers", str(args.workers), "--log-level", "warning"], env=env, cwd=ROOT)
+             "--workers", str(args.workers), "--access-logfile", "-", "--log-level", "warning"],
+            env=env, cwd=ROOT, stdout=subprocess.DEVNULL)
         try:
             wait_until_up(base + "/healthz", server)
             rows = []
@@ -229,22 +232,66 @@ def load(url, args, server_pid):
     machine was doing."""
     command = ["wrk", f"-t{args.threads}", f"-c{args.connections}", f"-d{args.duration}s",
                "--latency", *(f"-H{k}: {v}" for k, v in PROXY_HEADERS.items()), url]
-    web, db = children(server_pid), database_backends()
-    before = {pid: cpu_seconds(pid) for pid in web + db}
-    wrk_before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    out = subprocess.run(command, check=True, capture_output=True, text=True).stdout
-    wrk_after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    with database_backends() as backends:
+        web, db = CpuMeter(lambda: children(server_pid)), CpuMeter(backends)
+        wrk_before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        wrk = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+        while wrk.poll() is None:  # a database process may end (CONN_MAX_AGE) and start
+            web.sample()
+            db.sample()
+            time.sleep(0.5)
+        out = wrk.stdout.read()
+        if wrk.returncode:
+            sys.exit(f"wrk failed with status {wrk.returncode}:\n{out}")
+        wrk_after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        web.sample()
+        db.sample()
     result = parse_wrk(out)
-    web, db = children(server_pid), database_backends()  # a backend may have started since
 
     def per_request(seconds):
         return seconds * 1000 / max(result["requests"], 1)
 
-    result["cpu_web"] = per_request(sum(cpu_seconds(p) - before.get(p, 0) for p in web))
-    result["cpu_db"] = per_request(sum(cpu_seconds(p) - before.get(p, 0) for p in db))
+    result["cpu_web"] = per_request(web.used())
+    result["cpu_db"] = per_request(db.used())
     result["cpu_wrk"] = per_request(wrk_after.ru_utime + wrk_after.ru_stime
                                     - wrk_before.ru_utime - wrk_before.ru_stime)
     return result
+
+
+UNITS = {"us": 0.001, "ms": 1, "s": 1000, "m": 60_000}
+
+
+def parse_wrk(out):
+    """Requests/s, p50 and p99 (ms), non-2xx/3xx responses and socket errors from wrk's text."""
+    def latency(percent):
+        value, unit = re.search(rf"^\s*{percent}%\s+([\d.]+)(us|ms|s|m)\s*$", out, re.M).groups()
+        return float(value) * UNITS[unit]
+
+    errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)",
+                       out)
+    non_2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    return {"rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),
+            "p50": latency(50), "p99": latency(99),
+            "requests": int(re.search(r"(\d+) requests in", out).group(1)),
+            "non_2xx": int(non_2xx.group(1)) if non_2xx else 0,
+            "socket_errors": sum(int(n) for n in errors.groups()) if errors else 0}
+
+
+class CpuMeter:
+    """CPU time used by a changing set of processes since the first sample; a process that
+    ends between samples loses what it used after its last one (up to half a second)."""
+
+    def __init__(self, pids):
+        self.pids = pids
+        self.first = {pid: cpu_seconds(pid) for pid in pids()}
+        self.last = dict(self.first)
+
+    def sample(self):
+        for pid in self.pids():
+            self.last[pid] = max(self.last.get(pid, 0), cpu_seconds(pid))
+
+    def used(self):
+        return sum(cpu - self.first.get(pid, 0) for pid, cpu in self.last.items())
 
 
 def cpu_seconds(pid):
@@ -268,35 +315,20 @@ def _parent(stat):
         return None
 
 
+@contextlib.contextmanager
 def database_backends():
-    """The PostgreSQL server processes connected to the bench database (none but ours when
-    the database is elsewhere: then the db column reads 0)."""
+    """A function listing the PostgreSQL server processes connected to the bench database
+    (but this one; none when the database runs elsewhere: then the db column reads 0)."""
     import psycopg
 
     name = DATABASE_URL.rsplit("/", 1)[1]
-    with psycopg.connect(DATABASE_URL) as conn:
-        pids = conn.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s "
-                            "AND pid <> pg_backend_pid()", [name]).fetchall()
-    return [pid for pid, in pids if Path(f"/proc/{pid}").exists()]
+    with psycopg.connect(DATABASE_URL, autocommit=True) as conn:
+        def pids():
+            rows = conn.execute("SELECT pid FROM pg_stat_activity WHERE datname = %s "
+                                "AND pid <> pg_backend_pid()", [name]).fetchall()
+            return [pid for pid, in rows if Path(f"/proc/{pid}").exists()]
 
-
-UNITS = {"us": 0.001, "ms": 1, "s": 1000, "m": 60_000}
-
-
-def parse_wrk(out):
-    """Requests/s, p50 and p99 (ms), non-2xx/3xx responses and socket errors from wrk's text."""
-    def latency(percent):
-        value, unit = re.search(rf"^\s*{percent}%\s+([\d.]+)(us|ms|s|m)\s*$", out, re.M).groups()
-        return float(value) * UNITS[unit]
-
-    errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)",
-                       out)
-    non_2xx = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
-    return {"rps": float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1)),
-            "p50": latency(50), "p99": latency(99),
-            "requests": int(re.search(r"(\d+) requests in", out).group(1)),
-            "non_2xx": int(non_2xx.group(1)) if non_2xx else 0,
-            "socket_errors": sum(int(n) for n in errors.groups()) if errors else 0}
+        yield pids
 
 
 def print_table(rows, args):

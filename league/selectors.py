@@ -3,6 +3,7 @@
 from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import cached_property
+from hashlib import md5
 
 from django.core.cache import cache
 from django.db.models import Count, F, FloatField, Max, OuterRef, Q, Subquery, Sum, Window
@@ -340,15 +341,17 @@ class SeasonResults:
         return season_rating_chart(season=self.season, ratings=self.ratings[:CHART_PLAYERS])
 
 
-def season_standings_serialized(*, season, serialize):
-    """``serialize(rows)`` of the season's standings rows (the API's), cached under the
-    results version of ``season`` as just read: no query while nothing changes."""
-    key = f"league:standings-serialized:{season.pk}:{season.results_version}"
-    rows = cache.get(key)
-    if rows is None:
-        rows = serialize(season_standings(season=season))
-        cache.set(key, rows, STANDINGS_CACHE_SECONDS)
-    return rows
+def season_standings_rendered(*, season, variant, render):
+    """``render(rows)`` of the season's standings rows (the API's JSON document), cached
+    under the results version of ``season`` as just read and ``variant`` (what else the
+    document depends on): no query while nothing changes."""
+    variant = md5(variant.encode(), usedforsecurity=False).hexdigest()  # may come from a header
+    key = f"league:standings-rendered:{season.pk}:{season.results_version}:{variant}"
+    document = cache.get(key)
+    if document is None:
+        document = render(season_standings(season=season))
+        cache.set(key, document, STANDINGS_CACHE_SECONDS)
+    return document
 
 
 # Export

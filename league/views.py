@@ -29,10 +29,10 @@ GAMES_PER_PAGE = 50
 
 
 def season_detail(request, season_id):
-    """Standings, ratings and chart come from a fragment cached under what they show
-    (selectors.SeasonResults.key), and so does the page of games for all but the club's
-    organisers, whose list carries their links; a page served from the cache reads the season
-    row alone."""
+    """Standings, ratings and chart are a fragment cached under what they show
+    (selectors.SeasonResults.key); for all but the club's organisers, whose games list carries
+    their links, so is everything below the heading, games included. A page served from the
+    cache reads the season row alone."""
     season = get_object_or_404(selectors.seasons_with_versions(), pk=season_id)
     page = request.GET.get("page", "")
     page = int(page) if page.isdigit() else 1

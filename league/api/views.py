@@ -179,15 +179,25 @@ class SeasonViewSet(viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
     def standings(self, request, pk=None):
         """The season's standings, best first, ranked by ``tie_breaks`` in order."""
+        from django.http import HttpResponse
+
         season = self.get_object()
-        # The rows as StandingsSerializer gives them, serialized once per results version.
-        return Response({
-            "season": season.pk, "scoring_system": season.scoring_system,
-            "tie_breaks": selectors.TIE_BREAKS,
-            "rows": selectors.season_standings_serialized(
-                season=season,
-                serialize=lambda rows: s.StandingRowSerializer(rows, many=True).data),
-        })
+
+        def document(rows):
+            return s.StandingsSerializer({
+                "season": season.pk, "scoring_system": season.scoring_system,
+                "tie_breaks": selectors.TIE_BREAKS, "rows": rows}).data
+
+        renderer, media_type = request.accepted_renderer, request.accepted_media_type
+        if renderer.format != "json":  # the browsable API's page differs per user
+            return Response(document(selectors.season_standings(season=season)))
+        # JSON is the same for everyone: rendered once per results version (and media type,
+        # which may ask for indenting), as the renderer would render it for this request.
+        body = selectors.season_standings_rendered(
+            season=season, variant=f"{season.scoring_system}:{media_type}",
+            render=lambda rows: renderer.render(document(rows), media_type,
+                                                self.get_renderer_context()))
+        return HttpResponse(body, content_type=renderer.media_type)
 
     @extend_schema(responses={200: s.RatingSerializer(many=True), **NOT_FOUND})
     @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)

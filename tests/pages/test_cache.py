@@ -158,3 +158,21 @@ def test_the_rating_chart_shows_the_best_rated_players_at_spaced_deals(client, m
         assert series["data"] == [{"x": n, "y": round(after_each_deal[n - 1], 3)}
                                   for n in (3, 6, 9, 10)]
     assert "after every 3 deals of the season's 10" in text
+
+
+def test_the_cached_api_document_is_what_the_renderer_gives_for_each_media_type(client):
+    game = make_game(season_kwargs={"scoring_limit": 20})
+    services.deal_record(game=game, finishing_order=seated_ids(game))
+    url = f"/api/v1/seasons/{game.season.pk}/standings/"
+
+    plain = client.get(url)
+    indented = client.get(url, HTTP_ACCEPT="application/json; indent=4")
+    browsable = client.get(url, HTTP_ACCEPT="text/html")
+
+    assert plain["Content-Type"] == "application/json" and "Accept" in plain["Vary"]
+    assert plain.content.startswith(b'{"season":')
+    assert indented.content.startswith(b'{\n    "season":')
+    assert indented.json() == plain.json()
+    assert plain.json()["scoring_system"] == "penalty" and len(plain.json()["rows"]) == 4
+    assert browsable.status_code == 200 and browsable["Content-Type"].startswith("text/html")
+    assert game.seats.get(number=0).player.name in browsable.text
