@@ -157,7 +157,7 @@ def test_the_rating_chart_shows_the_best_rated_players_at_spaced_deals(client, m
                                .order_by("deal_id").values_list("ordinal", flat=True))
         assert series["data"] == [{"x": n, "y": round(after_each_deal[n - 1], 3)}
                                   for n in (3, 6, 9, 10)]
-    assert "after every 3 deals of the season's 10" in text
+    assert "best-rated players after every 3 deals (10 deals in all)" in text
 
 
 def test_the_cached_api_document_is_what_the_renderer_gives_for_each_media_type(client):
