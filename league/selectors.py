@@ -22,7 +22,7 @@ ROLE_COUNTS = ("presidents", "vice_presidents", "citizens", "vice_scums", "scums
 STANDINGS_CACHE_SECONDS = 60
 # The season page's rating chart: this many best-rated players, at most this many points each.
 CHART_PLAYERS = 10
-CHART_POINTS = 200
+CHART_POINTS = 100
 
 # How season_standings ranks its rows, in order (docs/league.md); the API shows this list.
 TIE_BREAKS = [
@@ -150,9 +150,13 @@ def club_players(*, club):
 def seasons_with_versions():
     """Seasons with their club, their ratings' job and the number of their newest game (None
     before the first): all the season page's cached parts are keyed by, in one query."""
-    newest = Game.objects.filter(season=OuterRef("pk")).order_by("-number").values("number")[:1]
-    return Season.objects.select_related("club", "rating_job").annotate(
-        last_game_number=Subquery(newest))
+    return _SEASONS_WITH_VERSIONS.all()
+
+
+# Built once: resolving the subquery for each page took longer than running the query.
+_SEASONS_WITH_VERSIONS = Season.objects.select_related("club", "rating_job").annotate(
+    last_game_number=Subquery(Game.objects.filter(season=OuterRef("pk"))
+                              .order_by("-number").values("number")[:1]))
 
 
 def season_games(*, season):
