@@ -4,17 +4,24 @@ production.
     python bench/http.py [--players 500] [--deals 100000] [--duration 30] [--connections 32]
                          [--reuse] [--keep]
 
-Builds a season of 500 players and 100,000 deals (bench/standings.py's builder) in the
+Builds a season of 500 players and 100,000 deals with bench/standings.py's builder in the
 PostgreSQL database HTTP_BENCH_DATABASE_URL (default
-postgres://postgres@127.0.0.1:5432/president_league_http_bench; dropped and created again, or
-kept as it is with --reuse when it already holds the season; dropped at the end unless --keep
-or --reuse). Serves it as `make serve` does: config.settings.production, gunicorn with 2
-workers, WhiteNoise, the cache in Redis (HTTP_BENCH_CACHE_URL, default
-redis://127.0.0.1:6379/13, flushed first) so both workers share it. Then loads each endpoint
-with wrk (32 connections, 2 threads, 30 s) on loopback, sending X-Forwarded-Proto: https as
-the HTTPS proxy would, and prints requests/s and p50/p99 latency against the goal (p99 under
-100 ms, at least 300 requests/s), with the machine's load so a loaded run shows. Exits 1 if
-any response was not 2xx or a socket error happened.
+postgres://postgres@127.0.0.1:5432/president_league_http_bench), dropped and created again;
+with --reuse, a database that already holds the bench season is used as it is (whatever its
+size; the table says what it holds). The database is dropped at the end unless --keep or
+--reuse. Serves it as `make serve` does: config.settings.production, gunicorn with 2 sync
+workers and its access log, WhiteNoise, with the cache in Redis (HTTP_BENCH_CACHE_URL, default
+redis://127.0.0.1:6379/13, flushed first) so both workers share it. Each endpoint gets one
+request first (it must answer 200 with no redirect, and it fills the cache as the first reader
+would), then wrk (32 connections, 2 threads, 30 s) on loopback, sending X-Forwarded-Proto:
+https as the HTTPS proxy would.
+
+Prints requests/s and p50/p99 latency against the goal (p99 under 100 ms, at least 300
+requests/s for each), the machine's CPUs and load average as it goes, and the CPU time spent
+per request by the gunicorn workers, by the PostgreSQL processes serving them and by wrk
+(from /proc): what a request costs whatever else the machine is doing, where requests/s and
+latency depend on what others run on it. Exits 1 if a response was not 2xx or 3xx (wrk's
+count) or a socket error happened.
 """
 
 import sys
@@ -78,9 +85,11 @@ def main():
         say(f"built {args.players} players and {args.deals} deals "
             f"in {time.perf_counter() - started:.0f} s")
         season_id = season_in(DATABASE_URL)
+    players, deals = season_size(DATABASE_URL, season_id)
+    say(f"season {season_id}: {players} players, {deals} deals")
     flush_cache(CACHE_URL)
     try:
-        failed = serve_and_load(args, season_id)
+        failed = serve_and_load(args, season_id, f"{players} players, {deals} deals")
     finally:
         if not (args.keep or args.reuse):
             drop(DATABASE_URL)
@@ -131,6 +140,17 @@ def season_in(url):
     return row and row[0]
 
 
+def season_size(url, season_id):
+    import psycopg
+
+    with psycopg.connect(url) as conn:
+        return conn.execute(
+            "SELECT (SELECT count(DISTINCT player_id) FROM league_seat s JOIN league_game g"
+            " ON g.id = s.game_id WHERE g.season_id = %(id)s),"
+            " (SELECT count(*) FROM league_deal d JOIN league_game g ON g.id = d.game_id"
+            " WHERE g.season_id = %(id)s)", {"id": season_id}).fetchone()
+
+
 def build(players, deals):
     import django
 
@@ -162,7 +182,7 @@ def flush_cache(url):
 # The server and the load
 
 
-def serve_and_load(args, season_id):
+def serve_and_load(args, season_id, size):
     endpoints = [("standings page", f"/league/seasons/{season_id}/"),
                  ("standings API", f"/api/v1/seasons/{season_id}/standings/")]
     base = f"http://127.0.0.1:{args.port}"
@@ -190,7 +210,7 @@ def serve_and_load(args, season_id):
         finally:
             server.terminate()
             server.wait(timeout=30)
-    print_table(rows, args)
+    print_table(rows, args, size)
     return any(r["non_2xx"] or r["socket_errors"] for _, r in rows)
 
 
@@ -331,8 +351,8 @@ def database_backends():
         yield pids
 
 
-def print_table(rows, args):
-    say(f"\n{args.players} players, {args.deals} deals; gunicorn {args.workers} workers; "
+def print_table(rows, args, size):
+    say(f"\n{size}; gunicorn {args.workers} workers; "
         f"wrk -t{args.threads} -c{args.connections} -d{args.duration}s; "
         f"goal p99 < {GOAL_P99_MS} ms and >= {GOAL_RPS} requests/s")
     head = f"{'endpoint':<16} {'requests/s':>10} {'p50 ms':>7} {'p99 ms':>7} " \
