@@ -15,8 +15,12 @@ from gameplay.engine.rules import exchange
 
 
 def face_counts(hand: int, faces) -> dict[int, int]:
-    return {f: C.chunk_count(C.face_chunk(hand, f)) for f in faces
-            if C.face_chunk(hand, f)}
+    counts = {}
+    for f in faces:
+        chunk = (hand >> (f * C.FACE_BITS)) & C.FACE_MASK
+        if chunk:
+            counts[f] = ((chunk * 0x01010101) >> 24) & 0xFF  # C.chunk_count, inlined: hot
+    return counts
 
 
 class HeuristicBot(Bot):
@@ -46,6 +50,50 @@ class HeuristicBot(Bot):
         if obs.rules.options.bombs and index == 0:
             return exchange.LOW
         return exchange.HIGH
+
+
+NO_BLIND = [0] * 16  # more seats than any table has
+
+
+class SeatView:
+    """The part of an Observation ``heuristic_move`` reads, straight from a ``Deal`` (playouts
+    and inference in ``montecarlo``): every seat's cards it does not hold count as unseen."""
+
+    __slots__ = ("rules", "seat", "hand", "held", "blind_held", "last", "mode", "reversed",
+                 "_deal", "_unseen")
+
+    def __init__(self, d, seat, unseen=None):
+        self.rules = d.rules
+        self.seat = seat
+        self.hand = d.hands[seat]
+        self.held = d.held
+        self.blind_held = [len(p) for p in d.blind] if d.blind else NO_BLIND
+        self.last = d.last
+        self.mode = d.mode
+        self.reversed = d.reversed
+        self._deal = d
+        self._unseen = unseen
+
+    @property
+    def active(self):
+        return self._deal.active_seats()
+
+    @property
+    def leading(self):
+        return self.last is None
+
+    def strengths(self):
+        return self.rules.strengths(self.reversed)
+
+    def unseen(self):
+        if self._unseen is not None:
+            return self._unseen
+        d = self._deal
+        unseen = sum(d.hands) - self.hand
+        if d.blind:
+            unseen += sum(C.cards_mask(p) for p in d.blind if p)
+        return unseen
+
 
 
 def heuristic_move(rules, obs, legal):
@@ -84,12 +132,12 @@ def heuristic_move(rules, obs, legal):
     others = [obs.held[s] + obs.blind_held[s] for s in obs.active if s != obs.seat]
     danger = bool(others) and min(others) <= 2
     endgame = groups <= controls + 1
-    unseen = obs.unseen()
 
     def unbeatable(p) -> bool:
         """No unseen cards could beat this group (counting wild cards as any rank)."""
         if p.kind != GROUP:
             return p.kind == BOMB
+        unseen = obs.unseen()
         wild_unseen = rules.wilds_in(unseen)
         for f in rules.natural_faces:
             if st[f] > st[p.face]:

@@ -7,7 +7,7 @@ import pytest
 from gameplay.bots import inference
 from gameplay.bots.base import Seat
 from gameplay.bots.heuristic import HeuristicBot
-from gameplay.bots.montecarlo import MonteCarloBot
+from gameplay.bots.montecarlo import MonteCarloBot, heuristic_policy
 from gameplay.bots.observation import Table, observe
 from gameplay.engine import cards as C
 from gameplay.engine import selfplay
@@ -113,3 +113,27 @@ def test_montecarlo_is_deterministic_given_seed_and_playouts():
         return play_game(bots, preset("classic"), seed=5).transcript
 
     assert game() == game()
+
+
+@pytest.mark.parametrize("name", ["school-scum", "friday", "classic", "modern", "wild-jokers",
+                                  "presidents-deck"])
+def test_the_playout_policy_plays_exactly_like_the_heuristic_bot(name):
+    """BOTS.md ("a playout policy that matches the opponents is worth a lot"): the playouts'
+    heuristic policy, reading the engine's Deal, picks the move the heuristic bot picks from its
+    Observation at every decision of real deals."""
+    compared = 0
+
+    def check(obs, deal):
+        nonlocal compared
+        legal = deal.legal_moves()
+        assert heuristic_policy(deal, legal, 0, None) is HeuristicBot().play(obs, legal)
+        compared += 1
+
+    for seed in range(10):
+        _play_spied(name, seed, check)
+    assert compared > 100
+
+
+def test_an_unknown_playout_policy_is_refused_by_name():
+    with pytest.raises(ValueError, match="policy is one of heuristic, fast"):
+        MonteCarloBot(policy="random")
