@@ -4,11 +4,15 @@ services, and show a LeagueError's message as it is."""
 
 import csv
 import json
+from hashlib import md5
 
 from django.contrib import messages
+from django.contrib.messages import get_messages
+from django.core.cache import cache
 from django.core.paginator import Paginator
-from django.http import StreamingHttpResponse
+from django.http import HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 
@@ -29,24 +33,36 @@ GAMES_PER_PAGE = 50
 
 
 def season_detail(request, season_id):
-    """Standings, ratings and chart are a fragment cached under what they show
-    (selectors.SeasonResults.key); for all but the club's organisers, whose games list carries
-    their links, so is everything below the heading, games included. A page served from the
-    cache reads the season row alone."""
+    """Standings, ratings and chart are a template fragment cached under what they show
+    (selectors.SeasonResults.key). Everyone but the club's organisers (whose games list
+    carries their links) and readers with messages waiting gets the whole page from the cache,
+    keyed by all it shows: such a page reads the season row alone."""
     season = get_object_or_404(selectors.seasons_with_versions(), pk=season_id)
     page = request.GET.get("page", "")
     page = int(page) if page.isdigit() else 1
-    return render(request, "league/season_detail.html", {
+    results = selectors.SeasonResults(season)
+    context = {
         "season": season,
-        "results": selectors.SeasonResults(season),
+        "results": results,
         "results_cache_seconds": selectors.STANDINGS_CACHE_SECONDS,
         "tie_breaks": selectors.TIE_BREAKS,
-        # The games shown depend on the results (deal counts, status) and on the newest game.
-        "games_key": f"{season.results_version}:{season.last_game_number}:{page}",
         "games": SimpleLazyObject(lambda: Paginator(
             selectors.season_games(season=season), GAMES_PER_PAGE).get_page(page)),
         "organiser": organises(request.user, season.club),
-    })
+    }
+    if context["organiser"] or get_messages(request):
+        return render(request, "league/season_detail.html", context)
+    # The games listed change with the results (deal counts, status) and the newest game.
+    shown = (season.pk, results.key, season.last_game_number, page, season.club.name,
+             season.name, season.preset, season.scoring_system, season.scoring_limit,
+             season.scoring_target, season.scoring_deals)
+    key = f"league:season-page:{md5(repr(shown).encode(), usedforsecurity=False).hexdigest()}"
+    html = cache.get(key)
+    if html is None:
+        html = render_to_string("league/season_detail.html", context, request).encode()
+        if not request.META.get("CSRF_COOKIE_NEEDS_UPDATE"):  # a form's token is the reader's
+            cache.set(key, html, selectors.STANDINGS_CACHE_SECONDS)
+    return HttpResponse(html)
 
 
 def game_detail(request, game_id):

@@ -94,6 +94,35 @@ def test_a_requested_recompute_shows_the_ratings_as_updating_at_once(client):
     assert "Ratings are still updating" in page_of(client, game.season)
 
 
+def test_a_renamed_season_or_club_shows_at_once(client):
+    game = make_game(season_kwargs={"scoring_limit": 20})
+    season = game.season
+    page_of(client, season)
+
+    services.season_update(season=season, name="Spring league")
+    assert f"<h1>{season.club.name}: Spring league</h1>" in page_of(client, season)
+
+    services.club_update(club=season.club, name="Card room")
+    assert "<h1>Card room: Spring league</h1>" in page_of(client, season)
+
+
+def test_a_waiting_message_shows_to_its_reader_and_never_to_others(client):
+    game = make_game(season_kwargs={"scoring_limit": 20})
+    elsewhere = make_game()  # a club the reader organises
+    reader = UserFactory()
+    elsewhere.season.club.organisers.add(reader)
+    message = "nothing was deleted"
+    assert message not in page_of(client, game.season)  # now in the cache
+
+    client.force_login(reader)
+    client.post(reverse("league:game_enter", args=[elsewhere.pk]),
+                {"action": "undo", "deal": "0"})  # refused, with a message for the next page
+    assert message in page_of(client, game.season)
+    client.logout()
+
+    assert message not in page_of(client, game.season)
+
+
 def test_organisers_links_never_come_from_or_go_to_the_shared_cache(client):
     game = make_game(season_kwargs={"scoring_limit": 20})
     organiser = UserFactory()
