@@ -39,7 +39,7 @@ def season_detail(request, season_id):
     keyed by all it shows: such a page reads the season row alone."""
     season = get_object_or_404(selectors.seasons_with_versions(), pk=season_id)
     page = request.GET.get("page", "")
-    page = int(page) if page.isdigit() else 1
+    page = int(page) if page.isdigit() and len(page) < 10 else 1
     results = selectors.SeasonResults(season)
     context = {
         "season": season,
@@ -52,7 +52,8 @@ def season_detail(request, season_id):
     }
     if context["organiser"] or get_messages(request):
         return render(request, "league/season_detail.html", context)
-    # The games listed change with the results (deal counts, status) and the newest game.
+    # The games listed change with the results (deal counts, status) and the newest game;
+    # base.html shows nothing of the reader.
     shown = (season.pk, results.key, season.last_game_number, page, season.club.name,
              season.name, season.preset, season.scoring_system, season.scoring_limit,
              season.scoring_target, season.scoring_deals)

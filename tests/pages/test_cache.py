@@ -161,6 +161,9 @@ def test_the_games_are_listed_newest_first_a_page_at_a_time(client, monkeypatch)
     assert re.findall(r"Game (\d+)</a>", second) == ["1"]
     assert 'href="?page=2" rel="next"' in first and 'href="?page=1" rel="prev"' in second
     assert "page 2 of 2" in second
+    # Too long to be a page number (and for int() to read): the first page, not an error.
+    assert re.findall(r"Game (\d+)</a>", page_of(client, game.season, page="9" * 5000)) == [
+        "3", "2"]
 
 
 def test_the_rating_chart_shows_the_best_rated_players_at_spaced_deals(client, monkeypatch):
