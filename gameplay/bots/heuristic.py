@@ -56,13 +56,13 @@ NO_BLIND = [0] * 16  # more seats than any table has
 
 
 class SeatView:
-    """The part of an Observation ``heuristic_move`` reads, straight from a ``Deal`` (playouts
-    and inference in ``montecarlo``): every seat's cards it does not hold count as unseen."""
+    """The part of an Observation ``heuristic_move`` reads, straight from a ``Deal``
+    (``montecarlo``'s playouts): every card the seat does not hold counts as unseen."""
 
     __slots__ = ("rules", "seat", "hand", "held", "blind_held", "last", "mode", "reversed",
-                 "_deal", "_unseen")
+                 "_deal")
 
-    def __init__(self, d, seat, unseen=None):
+    def __init__(self, d, seat):
         self.rules = d.rules
         self.seat = seat
         self.hand = d.hands[seat]
@@ -72,7 +72,6 @@ class SeatView:
         self.mode = d.mode
         self.reversed = d.reversed
         self._deal = d
-        self._unseen = unseen
 
     @property
     def active(self):
@@ -86,14 +85,11 @@ class SeatView:
         return self.rules.strengths(self.reversed)
 
     def unseen(self):
-        if self._unseen is not None:
-            return self._unseen
         d = self._deal
         unseen = sum(d.hands) - self.hand
         if d.blind:
             unseen += sum(C.cards_mask(p) for p in d.blind if p)
         return unseen
-
 
 
 def heuristic_move(rules, obs, legal):

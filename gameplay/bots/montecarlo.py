@@ -40,7 +40,8 @@ class MonteCarloBot(HeuristicBot):
         if len(legal) == 1:
             return legal[0]
         rules = obs.rules
-        candidates = self.candidates(obs, legal)
+        prior = heuristic_move(rules, obs, legal)
+        candidates = self.candidates(obs, legal, prior)
         total = obs.held[obs.seat]
         for p in candidates:  # going out cannot be bettered
             if (p is not PASS and p is not BLIND and p.count == total
@@ -51,7 +52,6 @@ class MonteCarloBot(HeuristicBot):
         alive = list(range(n))
         runs = done = 0
         deadline = time.perf_counter() + self.budget
-        prior = heuristic_move(rules, obs, legal)
         found = inference.constraints(obs) if self.infer else []
         while True:
             base = obs.deal_with(*self.sample_consistent(obs, found))
@@ -75,11 +75,10 @@ class MonteCarloBot(HeuristicBot):
         best = max(alive, key=lambda i: (sums[i] + (0.5 if candidates[i] is prior else 0), -i))
         return candidates[best]
 
-    def candidates(self, obs, legal, keep: int = 5) -> list:
+    def candidates(self, obs, legal, prior, keep: int = 5) -> list:
         """The moves worth searching: pass, the heuristic's choice and the lowest few plays
         (a larger root spends the budget on moves no good player considers)."""
         st = obs.strengths()
-        prior = heuristic_move(obs.rules, obs, legal)
         plays = [m for m in legal if m is not PASS and m is not BLIND]
         plays.sort(key=lambda p: (p.kind == BOMB, p.wilds, st[p.face] if p.face >= 0 else 0,
                                   -p.count if obs.leading else p.count))
@@ -165,8 +164,9 @@ class MonteCarloBot(HeuristicBot):
             need[s] -= 1
 
 
-def playout(d, seat: int, rng: random.Random, policy=None) -> float:
-    """Play ``d`` to its end with the fast policy; 1 for ``seat`` out first … 0 for last."""
+def playout(d, seat: int, rng: random.Random, policy) -> float:
+    """Play ``d`` to its end with ``policy`` (PLAYOUT_POLICIES) for every seat; 1 for ``seat``
+    out first … 0 for last."""
     rules = d.rules
     n = rules.players
     top = len(rules.order) - 1
@@ -174,7 +174,7 @@ def playout(d, seat: int, rng: random.Random, policy=None) -> float:
     for _ in range(PLAYOUT_MOVES):
         if d.over or not d.active >> seat & 1:
             break
-        d.apply((policy or fast_move)(d, d.legal_moves(), control_at, rng))
+        d.apply(policy(d, d.legal_moves(), control_at, rng))
     order = d.finishing_order
     position = order.index(seat) if seat in order else n - 1
     return (n - 1 - position) / (n - 1)

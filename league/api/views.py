@@ -5,6 +5,7 @@ input (serializers.py) and hand over to a service, whose LeagueError answers 400
 """
 
 from django.db.models import Prefetch
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
@@ -19,7 +20,6 @@ from rest_framework.response import Response
 
 from gameplay import selectors as tournament_selectors
 from gameplay import services as tournament_services
-from gameplay.engine.roles import exchange_pairs
 from gameplay.models import Entrant, OutsideBot, Tournament
 from league import selectors, services
 from league.api import filters, idempotency
@@ -179,8 +179,6 @@ class SeasonViewSet(viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
     def standings(self, request, pk=None):
         """The season's standings, best first, ranked by ``tie_breaks`` in order."""
-        from django.http import HttpResponse
-
         season = self.get_object()
 
         def document(rows):
@@ -268,18 +266,18 @@ class GameViewSet(viewsets.ReadOnlyModelViewSet):
         return idempotency.idempotent(request, create_game)
 
     def _seat_change_answer(self, game, ranking):
-        players = dict(Player.objects.filter(pk__in=[p for p, _ in ranking])
-                       .values_list("pk", "name"))
+        players = Player.objects.in_bulk([p for p, _ in ranking])
         last = game.deal_set.order_by("-number").values_list("number", flat=True).first()
         exchange_in_preset = options_of(game.season).exchange != "none"
+        exchanges = (selectors.exchanges_of(ranking, players.values()) if exchange_in_preset
+                     else [])
         return Response(s.SeatChangeResultSerializer({
             "game": game.pk, "before_deal": (last or 0) + 1,
-            "ranking": [{"player": p, "player_name": players[p], "role": role.value}
+            "ranking": [{"player": p, "player_name": players[p].name, "role": role.value}
                         for p, role in ranking],
             "exchange_in_preset": exchange_in_preset,
-            "exchanges": [{"giver": g, "giver_name": players[g], "receiver": r,
-                           "receiver_name": players[r], "cards": n}
-                          for g, r, n in exchange_pairs(ranking) if exchange_in_preset],
+            "exchanges": [{"giver": g.pk, "giver_name": g.name, "receiver": r.pk,
+                           "receiver_name": r.name, "cards": n} for g, r, n in exchanges],
         }).data)
 
     @extend_schema(request=s.SeatChangeSerializer, description=SEAT_CHANGE_DOC + (
