@@ -7,9 +7,9 @@ another seat becomes a *constraint* on that seat's hand as it was then: its hidd
 plus the cards it played since.  The constraints model a player who plays like ``heuristic``
 (the house's rule bot and the seeds' strategy advice): it passes only when it has no cheap
 whole group that beats the pile (a pass on a low single says "no low single just above"),
-leads its lowest whole group, and follows with the lowest whole group that beats.  A sampled
-world is scored by how many constraints it breaks; the sampler keeps the first world that
-breaks none, or the one that breaks fewest.
+leads its lowest whole group, and follows with the lowest whole group that beats; with an
+opponent near out it plays anything that beats rather than pass.  A sampled world is scored by
+how many constraints it breaks (``worlds`` draws worlds that break as few as it can).
 
 Only plain tricks are read: the normal mode, plays of one rank without wild cards, on a pile
 of such a play.  Wild cards and bombs are controls the model never expects in a cheap play, so

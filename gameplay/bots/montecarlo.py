@@ -1,12 +1,11 @@
 """``montecarlo``: determinized Monte Carlo search (BOTS.md).
 
-For each decision with a choice it samples the hidden cards consistently with what the seat has
-seen (the unseen cards dealt to the other seats and the blind piles by their counts; cards it
-gave away in the exchange stay with the seat it gave them to until played), plays every
-candidate out in that same sampled world with a fast heuristic policy, and keeps the candidate
-with the best mean finish.  It stops at its time budget (``budget_ms``, default 50) or, for
-reproducible games, after a fixed number of ``playouts``; given its seed and ``playouts`` it is
-deterministic.
+For each decision with a choice it samples worlds (every other seat's hidden cards) consistent
+with what the seat has seen and with what the other seats' moves say about their hands
+(``worlds``, ``inference``), plays every candidate out in each sampled world with every seat
+playing like ``heuristic``, and keeps the candidate with the best mean finish.  It stops at its
+time budget (``budget_ms``, default 50) or, for reproducible games, after a fixed number of
+``playouts``; given its seed and ``playouts`` it is deterministic.
 """
 
 import random
