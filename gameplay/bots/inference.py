@@ -7,22 +7,19 @@ another seat becomes a *constraint* on that seat's hand as it was then: its hidd
 plus the cards it played since.  The constraints model a player who plays like ``heuristic``
 (the house's rule bot and the seeds' strategy advice): it passes only when it has no cheap
 whole group that beats the pile (a pass on a low single says "no low single just above"),
-leads its lowest whole group, and follows with the lowest whole group that beats; with an
-opponent near out it plays anything that beats rather than pass.  A sampled world is scored by
-how many constraints it breaks (``worlds`` draws worlds that break as few as it can).
+leads its lowest whole group, and follows with the lowest whole group that beats.  A sampled
+world is scored by how many constraints it breaks; the sampler keeps the first world that
+breaks none, or the one that breaks fewest.
 
-Only plain tricks are read: the normal mode, plays of one rank without wild cards, on a pile
-of such a play.  Wild cards and bombs are controls the model never expects in a cheap play, so
-they leave what a pass or a low play says intact.  Anything else (bombs, plays with wild cards,
-special modes, the first lead, blind piles, modern's larger sets) adds no constraint, so the
-model never rules a world out on a rule it does not understand; a test checks that the true
-hands of heuristic players never break a constraint on any preset the model reads.
+Only plain tricks are read (the normal mode, groups without wild cards, no blind piles or
+bombs); anything else adds no constraint, so the model never rules a world out on a rule it
+does not understand.
 """
 
 from gameplay.engine import cards as C
 from gameplay.engine.deal import Deal
 from gameplay.engine.plays import BLIND, GROUP, PASS
-from gameplay.engine.rules.beating import beats, count_window
+from gameplay.engine.rules.beating import count_window
 
 FACE_ALL = C.FACE_MASK  # every copy of one face, as a chunk
 
@@ -57,7 +54,8 @@ class Constraint:
 
 def readable(rules) -> bool:
     o = rules.options
-    return not o.blind and not o.any_larger_set
+    return (rules.wild_card is None and not o.blind and not o.bombs and not o.doppelgangers
+            and not o.any_larger_set and not o.single_top_beats_groups)
 
 
 def constraints(obs) -> list[Constraint]:
@@ -115,8 +113,6 @@ def _read(d, seat, move, hand_later, rules, top, control_at, naturals, rule, equ
     if move is PASS:
         if last is None:
             return None
-        if danger:
-            return _nothing_beats(d, seat, hand_later, rules, st, last)
         ls = st[last.face]
         lo, hi = count_window(rule, last.count)
         jump_ok = total > 8 and not danger  # the heuristic may keep a high card early
@@ -136,78 +132,38 @@ def _read(d, seat, move, hand_later, rules, top, control_at, naturals, rule, equ
         return None
     checks = [(f * C.FACE_BITS, k, k, True)]  # a whole group: no copy of that face kept
     if last is None:
-        if (k == 4 and rules.options.revolution) or d.opening is not None:
+        if k == 4 and rules.options.revolution:
             return None
         lower = [g for g in naturals if st[g] < st[f]]
         zero = sum(face_mask(g) for g in lower)
-        return _LeadConstraint(seat, hand_later, zero, tuple(checks), control_at, st, rules)
+        return _LeadConstraint(seat, hand_later, zero, tuple(checks), control_at, st, naturals)
     if k == 1 and st[f] >= top - 3:
         return None  # may be a high pair split on purpose
     ls = st[last.face]
     lo, hi = count_window(rule, last.count)
     between = [g for g in naturals if (st[g] > ls or equal and st[g] == ls) and st[g] < st[f]]
-    if hi >= 1 << 20 and lo == 1:
-        zero, lower = sum(face_mask(g) for g in between), []
-    else:
-        zero, lower = 0, [(g * C.FACE_BITS, lo, hi, False) for g in between]
     if danger:
-        # an opponent near out: a split or its lowest play are possible too, but never
-        # while a lower whole group beat the pile
-        return Constraint(seat, hand_later, zero, tuple(lower))
-    checks += lower
-    return _FollowConstraint(seat, hand_later, zero, tuple(checks), control_at, st, rules)
-
-
-def _nothing_beats(d, seat, hand_later, rules, st, last) -> Constraint:
-    """A pass with an opponent near out: the heuristic then plays anything that beats the
-    pile, so the hand held no such play (no bomb, too few of every rank with its wild cards)."""
-    zero = face_mask(C.BOMB_FACE) if rules.options.bombs else 0
-    most = rules.max_play or 8
-    checks = []
-    for f in rules.natural_faces:
-        need = next((c for c in range(1, most + 1) if beats(rules, st, d.reversed, f, c,
-                                                            last.face, last.count)), None)
-        if need is not None:
-            checks.append((f * C.FACE_BITS, need, 1 << 30, False))
-    return _NothingBeats(seat, hand_later, zero, tuple(checks), rules.wild_card)
-
-
-class _NothingBeats(Constraint):
-    __slots__ = ("wild", "alone")
-
-    def __init__(self, seat, later, zero, checks, wild_card):
-        super().__init__(seat, later, zero, checks)
-        self.wild = None if wild_card is None else wild_card * 8
-        self.alone = wild_card == C.JOKER  # wild jokers may stand alone for a rank
-
-    def broken(self, hidden: int) -> bool:
-        hand = hidden + self.later
-        if hand & self.zero:
-            return True
-        wilds = 0 if self.wild is None else (hand >> self.wild) & 0xFF
-        for shift, need, _, _ in self.checks:
-            n = (((hand >> shift) & FACE_ALL) * 0x01010101 >> 24) & 0xFF
-            if n + wilds >= need and (n or self.alone):
-                return True
-        return False
+        # an opponent near out: the heuristic plays its lowest play, split or not
+        return Constraint(seat, hand_later, 0,
+                          tuple((g * C.FACE_BITS, lo, 1 << 30, False) for g in between))
+    if hi >= 1 << 20 and lo == 1:
+        zero = sum(face_mask(g) for g in between)
+    else:
+        zero = 0
+        checks += [(g * C.FACE_BITS, lo, hi, False) for g in between]
+    return _FollowConstraint(seat, hand_later, zero, tuple(checks), control_at, st, naturals)
 
 
 class _FollowConstraint(Constraint):
     """A follow with the lowest whole group that beats, unless the hand was in its endgame
     (no more low groups than controls + 1: the heuristic then plays its lowest play)."""
 
-    __slots__ = ("low", "high", "singles")
+    __slots__ = ("low", "high")
 
-    def __init__(self, seat, later, zero, checks, control_at, st, rules):
+    def __init__(self, seat, later, zero, checks, control_at, st, naturals):
         super().__init__(seat, later, zero, checks)
-        naturals = rules.natural_faces
         self.low = tuple(face_mask(f) for f in naturals if st[f] < control_at)
         self.high = tuple(f * C.FACE_BITS for f in naturals if st[f] >= control_at)
-        # wild cards and bombs count as controls too, one card each
-        singles = [rules.wild_card] if rules.wild_card is not None else []
-        if rules.options.bombs:
-            singles += [C.BOMB, C.BOMB_REVERSE]
-        self.singles = tuple(card * 8 for card in singles)
 
     def broken(self, hidden: int) -> bool:
         if not Constraint.broken(self, hidden):
@@ -215,7 +171,6 @@ class _FollowConstraint(Constraint):
         hand = hidden + self.later
         groups = sum(1 for m in self.low if hand & m)
         controls = sum((((hand >> sh) & FACE_ALL) * 0x01010101 >> 24) & 0xFF for sh in self.high)
-        controls += sum((hand >> sh) & 0xFF for sh in self.singles)
         return groups > controls + 1
 
 
@@ -225,9 +180,9 @@ class _LeadConstraint(Constraint):
 
     __slots__ = ("few",)
 
-    def __init__(self, seat, later, zero, checks, control_at, st, rules):
+    def __init__(self, seat, later, zero, checks, control_at, st, naturals):
         super().__init__(seat, later, zero, checks)
-        self.few = tuple(face_mask(f) for f in rules.natural_faces if st[f] < control_at)
+        self.few = tuple(face_mask(f) for f in naturals if st[f] < control_at)
 
     def broken(self, hidden: int) -> bool:
         if not Constraint.broken(self, hidden):

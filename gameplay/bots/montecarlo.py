@@ -1,11 +1,12 @@
 """``montecarlo``: determinized Monte Carlo search (BOTS.md).
 
-For each decision with a choice it samples worlds (every other seat's hidden cards) consistent
-with what the seat has seen and with what the other seats' moves say about their hands
-(``worlds``, ``inference``), plays every candidate out in each sampled world with every seat
-playing like ``heuristic``, and keeps the candidate with the best mean finish.  It stops at its
-time budget (``budget_ms``, default 50) or, for reproducible games, after a fixed number of
-``playouts``; given its seed and ``playouts`` it is deterministic.
+For each decision with a choice it samples the hidden cards consistently with what the seat has
+seen (the unseen cards dealt to the other seats and the blind piles by their counts; cards it
+gave away in the exchange stay with the seat it gave them to until played), plays every
+candidate out in that same sampled world with a fast heuristic policy, and keeps the candidate
+with the best mean finish.  It stops at its time budget (``budget_ms``, default 50) or, for
+reproducible games, after a fixed number of ``playouts``; given its seed and ``playouts`` it is
+deterministic.
 """
 
 import random
@@ -13,7 +14,6 @@ import time
 
 from gameplay.bots import inference
 from gameplay.bots.heuristic import HeuristicBot, SeatView, heuristic_move
-from gameplay.bots.worlds import Worlds
 from gameplay.engine import cards as C
 from gameplay.engine.plays import BLIND, BOMB, LONE_DOPPELGANGER, PASS
 
@@ -25,7 +25,7 @@ class MonteCarloBot(HeuristicBot):
 
     def __init__(self, seed: int = 0, budget_ms: float = 50, playouts: int | None = None,
                  infer: int = 6, policy: str = "heuristic",
-                 halving: float = 0.8, extra: int = 1, walk: int = 6):
+                 halving: float = 0.8, extra: int = 1):
         self.rng = random.Random(seed)
         self.halving = halving
         self.extra = extra
@@ -34,8 +34,7 @@ class MonteCarloBot(HeuristicBot):
         self.policy = PLAYOUT_POLICIES[policy]
         self.budget = budget_ms / 1000
         self.playouts = playouts
-        self.infer = infer  # dealings tried to meet the inferred constraints (0: no inference)
-        self.walk = walk  # swaps between one world and the next (0: deal every world afresh)
+        self.infer = infer  # tries per sampled world to meet the inferred constraints (0: off)
 
     def play(self, obs, legal):
         if len(legal) == 1:
@@ -54,9 +53,8 @@ class MonteCarloBot(HeuristicBot):
         runs = done = 0
         deadline = time.perf_counter() + self.budget
         found = inference.constraints(obs) if self.infer else []
-        worlds = Worlds(obs, found, self.rng, tries=self.infer, steps=self.walk)
         while True:
-            base = obs.deal_with(*worlds.next())
+            base = obs.deal_with(*self.sample_consistent(obs, found))
             for i in alive:  # one world for all: common random numbers
                 d = base.copy()
                 d.apply(candidates[i])
@@ -96,6 +94,74 @@ class MonteCarloBot(HeuristicBot):
             if not any(m is o for o in out):
                 out.append(m)
         return out
+
+    def sample_consistent(self, obs, found):
+        """A world that breaks none of the ``found`` constraints if one turns up within
+        ``infer`` tries, else the one that breaks fewest."""
+        best, fewest = None, None
+        banned = inference.forbidden(found, obs.players) if found else None
+        for _ in range(max(1, self.infer) if found else 1):
+            world = self.sample(obs, banned)
+            if not found:
+                return world
+            broken = inference.violations(found, world[0])
+            if fewest is None or broken < fewest:
+                best, fewest = world, broken
+                if not broken:
+                    break
+        return best
+
+    def sample(self, obs, banned: list[int] | None = None):
+        """One determinization: (hands, blind piles) for every seat, this seat's hand as is;
+        ``banned`` cards (per seat) go to other seats when the counts allow."""
+        rng = self.rng
+        players = obs.players
+        pool = C.mask_cards(obs.unseen())
+        rng.shuffle(pool)
+        hands = [0] * players
+        need = [0 if s == obs.seat else obs.held[s] for s in range(players)]
+        # cards this seat gave in the exchange are still with their receiver unless played
+        for seat, cards in obs.gave.items():
+            for card in cards:
+                if need[seat] and card in pool:
+                    pool.remove(card)
+                    hands[seat] += C.unit(card)
+                    need[seat] -= 1
+        at = 0
+        if banned is not None and any(banned) and not any(obs.blind_held):
+            self._deal_around(pool, need, hands, banned)
+        else:
+            for s in range(players):
+                if need[s]:
+                    hands[s] += C.cards_mask(pool[at:at + need[s]])
+                    at += need[s]
+        hands[obs.seat] = obs.hand
+        blind = None
+        if any(obs.blind_held):
+            blind = []
+            for s in range(players):
+                blind.append(tuple(pool[at:at + obs.blind_held[s]]))
+                at += obs.blind_held[s]
+        return hands, blind
+
+    def _deal_around(self, pool, need, hands, banned):
+        """Deal the shuffled ``pool`` by ``need``, each card to a seat allowed to hold it (the
+        most constrained cards first), weighted by the room left; a card no seat with room
+        may hold goes to any seat with room."""
+        rng = self.rng
+        seats = [s for s in range(len(need)) if need[s]]
+        allowed = [[s for s in seats if not banned[s] >> (card * 8) & 0xFF] for card in pool]
+        order = sorted(range(len(pool)), key=lambda i: len(allowed[i]))
+        need = need[:]
+        for i in order:
+            room = [s for s in allowed[i] if need[s]] or [s for s in seats if need[s]]
+            r = rng.randrange(sum(need[s] for s in room))
+            for s in room:
+                r -= need[s]
+                if r < 0:
+                    break
+            hands[s] += 1 << (pool[i] * 8)
+            need[s] -= 1
 
 
 def playout(d, seat: int, rng: random.Random, policy) -> float:

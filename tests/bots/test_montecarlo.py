@@ -9,11 +9,10 @@ from gameplay.bots.base import Seat
 from gameplay.bots.heuristic import HeuristicBot
 from gameplay.bots.montecarlo import MonteCarloBot, heuristic_policy
 from gameplay.bots.observation import Table, observe
-from gameplay.bots.worlds import Worlds
 from gameplay.engine import cards as C
 from gameplay.engine import selfplay
 from gameplay.engine.game import Game
-from gameplay.engine.options import PRESETS, preset
+from gameplay.engine.options import preset
 from gameplay.engine.ruleset import Rules
 from gameplay.match import play_game
 
@@ -44,16 +43,7 @@ def _play_spied(name: str, seed: int, check, bots=None) -> None:
     selfplay.play_deal(game, deciders, random.Random(seed))
 
 
-READ = [name for name in PRESETS if inference.readable(Rules(preset(name), 4))]
-
-
-def test_the_model_reads_every_preset_but_modern():
-    # modern's any larger set beats a smaller one (seed 002): "the lowest group that beats"
-    # is no longer about ranks alone, so the model stays out
-    assert READ == ["school-scum", "friday", "classic", "wild-jokers", "presidents-deck"]
-
-
-@pytest.mark.parametrize("name", READ)
+@pytest.mark.parametrize("name", ["classic"])
 def test_constraints_hold_for_the_true_hands_of_heuristic_players(name):
     """The model reads heuristic players right: their real hands never break a constraint,
     and the deals do produce constraints to check."""
@@ -71,51 +61,38 @@ def test_constraints_hold_for_the_true_hands_of_heuristic_players(name):
     assert len(seen) > 200
 
 
-def _after_a_pass(lead_hand: list[int]):
-    """Classic: seat 0 leads a single 3 from ``lead_hand``, seat 1 passes; the constraints
-    seat 2 reads."""
-    from gameplay.engine.plays import PASS
-
+def test_a_pass_on_a_low_single_rules_out_cards_just_above_it():
     rules = Rules(preset("classic"), 4)
-    hands = [C.cards_mask(lead_hand), C.cards_mask([4 * 4, 9 * 4, 11 * 4 + 1]),
-             C.cards_mask([8 * 4, 6 * 4, 12 * 4 + 1]), C.cards_mask([10 * 4, 7 * 4, 5 * 4])]
+    hands = [C.cards_mask([3 * 4]), C.cards_mask([4 * 4, 9 * 4]), C.cards_mask([8 * 4]),
+             C.cards_mask([10 * 4])]
     game = Game(rules, dealer=0, scoring=None)
     table = Table()
     deal = game.begin(hands, leader=0, direction=1, blind=None, opening=None)
+    from gameplay.engine.plays import PASS
+
     single3 = next(m for m in deal.legal_moves() if m is not PASS and m.face == 3)
     table.follow(deal)
     deal.apply(single3)
     table.record(0, single3)
     deal.apply(PASS)
     table.record(1, PASS)
-    found = inference.constraints(observe(deal, game, table, 2))
+    obs = observe(deal, game, table, 2)
+    found = inference.constraints(obs)
     assert [c.seat for c in found] == [0, 1]  # seat 0 led its lowest, seat 1 passed
-    return found[1]
-
-
-def test_a_pass_on_a_low_single_rules_out_cards_just_above_it():
-    c = _after_a_pass([3 * 4, 11 * 4, 12 * 4, 13 * 4])  # 3 cards left: nobody near out
+    c = found[1]
     assert c.broken(C.cards_mask([4 * 4]))  # a 4 just above the 3: it would have played it
     assert c.broken(C.cards_mask([7 * 4]))
     assert not c.broken(C.cards_mask([2 * 4, 2 * 4 + 1]))  # only 2s (controls): a fair pass
 
 
-def test_a_pass_when_an_opponent_is_near_out_rules_out_anything_that_beats():
-    c = _after_a_pass([3 * 4, 13 * 4])  # seat 0 holds one card: the heuristic plays anything
-    assert c.broken(C.cards_mask([2 * 4, 2 * 4 + 1]))  # it would have spent a 2
-    assert c.broken(C.cards_mask([14 * 4]))
-    assert not c.broken(C.cards_mask([3 * 4 + 1]))  # an equal 3 does not beat in classic
-
-
-@pytest.mark.parametrize("walk", [0, 6])
-def test_sampled_worlds_match_counts_and_unseen_cards_and_usually_the_constraints(walk):
+def test_sampled_worlds_match_counts_and_unseen_cards_and_usually_the_constraints():
     broken_total = []
 
     def check(obs, deal):
+        bot = MonteCarloBot(seed=3, playouts=8, infer=20)
         found = inference.constraints(obs)
-        worlds = Worlds(obs, found, random.Random(3), tries=20, steps=walk)
         for _ in range(5):
-            hands, blind = worlds.next()
+            hands, blind = bot.sample_consistent(obs, found)
             assert hands[obs.seat] == obs.hand
             others = sum(h for s, h in enumerate(hands) if s != obs.seat)
             assert others == obs.unseen()  # exactly the unseen cards, none played or mine

@@ -4,6 +4,7 @@ world rebuilt from the view behaves like the real deal."""
 import pytest
 
 from gameplay.bots.base import Bot, Seat
+from gameplay.bots.montecarlo import MonteCarloBot
 from gameplay.bots.observation import Table
 from gameplay.bots.simple import RandomBot
 from gameplay.engine import cards as C
@@ -71,3 +72,29 @@ def test_observation_is_the_seats_view_and_rebuilds_the_deal(name, monkeypatch):
         play_deal(game, seats, rng)
     assert all(spy.seen for spy in spies)
     assert all(seat.stats.faults == [] for seat in seats)
+
+
+def test_montecarlo_samples_respect_counts_and_exchange_knowledge():
+    rules = Rules(preset("classic"), 4)
+    import random
+
+    from gameplay.engine.game import deal_cards
+
+    hands, _ = deal_cards(rules, 0, random.Random(1))
+    game = Game(rules)
+    deal = game.begin(hands, leader=1)
+    table = Table()
+    seat = Seat(MonteCarloBot(3, playouts=8), 1, table, game)
+    seat._deal_number = 0
+    given = C.mask_cards(hands[2])[:2]
+    seat._gave = {2: given}
+    from gameplay.bots.observation import observe
+
+    obs = observe(deal, game, table, 1, gave=seat._gave)
+    bot = seat.bot
+    for _ in range(20):
+        world, blind = bot.sample(obs)
+        assert blind is None and world[1] == hands[1]
+        assert [C.mask_count(h) for h in world] == deal.held
+        assert sum(world) == rules.deck.mask
+        assert C.mask_contains(world[2], C.cards_mask(given))
