@@ -129,11 +129,10 @@ def heuristic_move(rules, obs, legal):
     danger = bool(others) and min(others) <= 2
     endgame = groups <= controls + 1
 
-    def unbeatable(p) -> bool:
-        """No unseen cards could beat this group (counting wild cards as any rank)."""
+    def unbeatable(p, unseen: int) -> bool:
+        """No ``unseen`` cards could beat this group (counting wild cards as any rank)."""
         if p.kind != GROUP:
             return p.kind == BOMB
-        unseen = obs.unseen()
         wild_unseen = rules.wilds_in(unseen)
         for f in rules.natural_faces:
             if st[f] > st[p.face]:
@@ -158,7 +157,8 @@ def heuristic_move(rules, obs, legal):
                         return p
         whole = [p for p in plays if p.kind == GROUP and not splits(p) and p.wilds == 0]
         if groups <= 2:
-            safe = [p for p in whole if unbeatable(p)]
+            unseen = obs.unseen()  # only here: a playout's view sums every hand for it
+            safe = [p for p in whole if unbeatable(p, unseen)]
             if safe:  # take the lead back with a sure winner, then lead out the rest
                 return min(safe, key=low_key)
         cheap = [p for p in whole if not is_control(p)]
