@@ -14,6 +14,7 @@ import time
 
 from gameplay.bots import inference
 from gameplay.bots.heuristic import HeuristicBot, SeatView, heuristic_move
+from gameplay.bots.worlds import History, Worlds
 from gameplay.engine import cards as C
 from gameplay.engine.plays import BLIND, BOMB, LONE_DOPPELGANGER, PASS
 
@@ -25,8 +26,11 @@ class MonteCarloBot(HeuristicBot):
 
     def __init__(self, seed: int = 0, budget_ms: float = 50, playouts: int | None = None,
                  infer: int = 6, policy: str = "heuristic",
-                 halving: float = 0.8, extra: int = 1):
+                 halving: float = 0.8, extra: int = 1, walk: int = 10, settle: int = 200):
         self.rng = random.Random(seed)
+        self.walk = walk  # swaps tried between worlds (0: deal each world afresh, no history)
+        self.settle = settle  # swaps tried at most to reach a world the history allows
+        self.worlds = Worlds(self.rng)  # kept from decision to decision through a deal
         self.halving = halving
         self.extra = extra
         if policy not in PLAYOUT_POLICIES:
@@ -53,8 +57,24 @@ class MonteCarloBot(HeuristicBot):
         runs = done = 0
         deadline = time.perf_counter() + self.budget
         found = inference.constraints(obs) if self.infer else []
+        walking = self.walk and not any(obs.blind_held)
+        if walking:
+            worlds = self.worlds
+            worlds.follow(obs, History(obs), lambda: self.sample_consistent(obs, found))
+            # settling takes at most half the budget (fixed playouts ignore the clock)
+            settled_by = time.perf_counter() + self.budget / 2
+            for _ in range(0, self.settle, self.walk):
+                if worlds.consistent or (self.playouts is None
+                                         and time.perf_counter() > settled_by):
+                    break
+                worlds.walk(self.walk)
         while True:
-            base = obs.deal_with(*self.sample_consistent(obs, found))
+            if walking:
+                hands = worlds.walk(self.walk)[:obs.players]
+                hands[obs.seat] = obs.hand
+                base = obs.deal_with(hands)
+            else:
+                base = obs.deal_with(*self.sample_consistent(obs, found))
             for i in alive:  # one world for all: common random numbers
                 d = base.copy()
                 d.apply(candidates[i])

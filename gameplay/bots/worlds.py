@@ -1,0 +1,207 @@
+"""The hidden hands ``montecarlo`` plays out: worlds in which every other seat, playing like
+``heuristic``, would have made the very moves it made (BOTS.md, inference).
+
+``History`` replays the deal's public moves on a stand-in deal and keeps each position at which
+another seat chose.  A hand for that seat *breaks* a position when ``heuristic_move``, given that
+hand plus the cards the seat has played since, answers something else than the seat did.  The
+heuristic is deterministic, so against ``heuristic`` players the true hands break nothing, and
+the worlds that break nothing are exactly the deals those players could have held.
+
+``Worlds`` keeps one world (each other seat's hidden hand and the cards nobody was dealt) through
+one seat's decisions in a deal.  Each new move is folded in (a card the world put elsewhere is
+swapped into the hand that played it), then the world walks: a swap of two cards between two
+holders is kept when it breaks no more positions of those two seats than before.  Until a world
+breaks nothing the walk is a descent towards one; from there on it only visits worlds that break
+nothing, each as likely as the next.  Measured on the decisions bench, such worlds are worth far
+more than worlds that only match the card counts (docs/bots.md).
+"""
+
+from gameplay.bots.heuristic import SeatView, heuristic_move
+from gameplay.engine import cards as C
+from gameplay.engine.deal import Deal
+from gameplay.engine.plays import BLIND, BOMB, PASS
+from gameplay.engine.rules import bombs
+
+
+def _what(move):
+    """What the rules see of a move (the engine picks suits, so a guessed hand's play of the
+    same ranks may differ in suits)."""
+    return move if move is PASS or move is BLIND else move.key
+
+
+class _View(SeatView):
+    """A seat's view at a past position: its unseen cards come from the history, not from the
+    stand-in's filler hands."""
+
+    __slots__ = ("_unseen",)
+
+    def unseen(self):
+        return self._unseen
+
+
+class History:
+    """The positions at which each other seat chose this deal, to check guessed hands against."""
+
+    def __init__(self, obs):
+        rules = obs.rules
+        n = rules.players
+        self.rules = rules
+        self.positions: list[list[tuple]] = [[] for _ in range(n)]
+        if not obs.moves or any(obs.blind_held):
+            return  # blind piles hide what a seat could play: nothing is read
+        played = [0] * n
+        for seat, move in obs.moves:
+            if move is not PASS and move is not BLIND:
+                played[seat] += move.mask
+        # stand-in hands: what each seat played plus filler, so counts and tricks are exact
+        filler = C.mask_cards(obs.unseen())
+        at = 0
+        hands = []
+        for s in range(n):
+            if s == obs.seat:
+                hands.append(obs.hand + played[s])
+                continue
+            hands.append(played[s] + C.cards_mask(filler[at:at + obs.held[s]]))
+            at += obs.held[s]
+        d = Deal(rules, hands, leader=obs.moves[0][0], direction=_first_direction(obs))
+        later = played[:]  # what each seat plays from this move on
+        seen = rules.deck.mask  # the pack less every card put down before this move
+        for seat, move in obs.moves:
+            if d.over or d.turn != seat:
+                return  # the stand-in went astray: keep what was read so far
+            if seat != obs.seat:
+                self.positions[seat].append((d.copy(), _what(move), later[seat], seen))
+            if move is not PASS and move is not BLIND:
+                later[seat] -= move.mask
+                seen -= move.mask
+            d.apply(move)
+
+    def broken(self, seat: int, hidden: int, enough: int = 1 << 30) -> int:
+        """How many of ``seat``'s positions a hidden hand of ``hidden`` now breaks (counting
+        stops at ``enough``)."""
+        rules = self.rules
+        bad = 0
+        for d, what, later, seen in self.positions[seat]:
+            hand = hidden + later
+            d.hands[seat] = hand
+            legal = d.legal_moves()
+            if len(legal) > 1:
+                view = _View(d, seat)
+                view._unseen = seen - hand
+                move = heuristic_move(rules, view, legal)
+            else:
+                move = legal[0]
+            if _what(move) != what:
+                bad += 1
+                if bad >= enough:
+                    break
+        return bad
+
+
+def _first_direction(obs) -> int:
+    """The direction the deal began in: each Bomb Reverse played since turned it (seed 004)."""
+    direction = obs.direction
+    for _, move in obs.moves:
+        if move is not PASS and move is not BLIND and move.kind == BOMB:
+            direction = bombs.new_direction(direction, move)
+    return direction
+
+
+class Worlds:
+    """One seat's world through a deal: ``follow`` brings it up to the observation,
+    ``walk`` moves it on.  ``hands`` holds every other seat's hidden hand (this seat's entry
+    is unused) and, last, the cards nobody was dealt."""
+
+    def __init__(self, rng):
+        self.rng = rng
+        self.deal_number = None
+        self.moves = 0
+        self.hands: list[int] = []
+        self.bad: list[int] = []
+        self.history: History | None = None
+        self.pinned: list[int] = []
+
+    def follow(self, obs, history: History, fresh) -> None:
+        """Fold the moves since the last decision into the world, or start from ``fresh()``
+        (a ``(hands, blind)`` sample) on a new deal or when the world cannot be followed."""
+        n = obs.players
+        unseen = obs.unseen()
+        self.history = history
+        self.pinned = [0] * (n + 1)
+        for seat, cards in obs.gave.items():  # cards this seat gave stay with their receiver
+            for card in cards:
+                if unseen >> (card * 8) & 0xFF:
+                    self.pinned[seat] += C.unit(card)
+        if (self.deal_number != obs.deal_number or len(obs.moves) < self.moves
+                or not self._fold(obs.moves[self.moves:], obs.seat)
+                or sum(self.hands) != unseen
+                or any(C.mask_count(self.hands[s]) != obs.held[s] for s in range(n)
+                       if s != obs.seat)):
+            hands, _ = fresh()
+            hands = list(hands)
+            hands[obs.seat] = 0
+            self.hands = hands + [unseen - sum(hands)]
+        self.deal_number = obs.deal_number
+        self.moves = len(obs.moves)
+        self.bad = [self.history.broken(s, self.hands[s]) if s < n else 0
+                    for s in range(n + 1)]
+
+    def _fold(self, moves, me: int) -> bool:
+        hands = self.hands
+        rng = self.rng
+        for seat, move in moves:
+            if seat == me or move is PASS or move is BLIND:
+                continue
+            for card in move.cards:
+                bit = C.unit(card)
+                if hands[seat] >> (card * 8) & 0xFF:
+                    hands[seat] -= bit
+                    continue
+                holder = next((t for t, h in enumerate(hands) if h >> (card * 8) & 0xFF), None)
+                mine = C.mask_cards(self._free(seat)) or C.mask_cards(hands[seat])
+                if holder is None or not mine:
+                    return False
+                give = rng.choice(mine)
+                hands[holder] += C.unit(give) - bit
+                hands[seat] -= C.unit(give)
+        return True
+
+    def walk(self, steps: int) -> list[int]:
+        """Try ``steps`` swaps; the world's hidden hands (seats in order, then the undealt)."""
+        hands, bad, rng = self.hands, self.bad, self.rng
+        history = self.history
+        last = len(hands) - 1
+        holders = [s for s, h in enumerate(hands) if h]
+        if len(holders) < 2:
+            return hands
+        for _ in range(steps):
+            a, b = rng.sample(holders, 2)
+            x = _any_card(self._free(a), rng)
+            y = _any_card(self._free(b), rng)
+            if x is None or y is None or x >> 2 == y >> 2:
+                continue
+            new_a = hands[a] - C.unit(x) + C.unit(y)
+            new_b = hands[b] - C.unit(y) + C.unit(x)
+            allowed = bad[a] + bad[b]
+            ba = history.broken(a, new_a, allowed + 1) if a != last else 0
+            if ba > allowed:
+                continue
+            bb = history.broken(b, new_b, allowed - ba + 1) if b != last else 0
+            if ba + bb > allowed:
+                continue
+            hands[a], hands[b], bad[a], bad[b] = new_a, new_b, ba, bb
+        return hands
+
+    def _free(self, seat: int) -> int:
+        """The cards of ``seat`` the walk may move (not the ones this seat gave it)."""
+        hand, pinned = self.hands[seat], self.pinned[seat]
+        return hand - pinned if C.mask_contains(hand, pinned) else hand
+
+    @property
+    def consistent(self) -> bool:
+        return not any(self.bad)
+
+
+def _any_card(mask: int, rng) -> int | None:
+    cards = C.mask_cards(mask)
+    return rng.choice(cards) if cards else None

@@ -1,0 +1,146 @@
+"""montecarlo's worlds: the history of the other seats' choices and the walk over hands that
+keep to it (BOTS.md, inference)."""
+
+import random
+
+import pytest
+
+from gameplay.bots.heuristic import HeuristicBot
+from gameplay.bots.montecarlo import MonteCarloBot
+from gameplay.bots.observation import Table, observe
+from gameplay.bots.worlds import History, Worlds
+from gameplay.engine import cards as C
+from gameplay.engine.game import Game
+from gameplay.engine.options import preset
+from gameplay.engine.plays import PASS
+from gameplay.engine.ruleset import Rules
+from gameplay.match import play_game
+from tests.bots.test_montecarlo import _play_spied
+
+PRESETS = ["school-scum", "friday", "classic", "modern", "wild-jokers", "presidents-deck"]
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_the_true_hands_of_heuristic_players_break_no_position(name):
+    """The heuristic is deterministic, so the hands heuristic players really held reproduce
+    every choice they made; and the history holds every move of the other seats (seed 004's
+    Bomb Reverses turn the direction, so the replay starts from the deal's first one)."""
+    positions = 0
+
+    def check(obs, deal):
+        nonlocal positions
+        history = History(obs)
+        others = sum(1 for s, _ in obs.moves if s != obs.seat)
+        assert sum(len(p) for p in history.positions) == others
+        for s in range(4):
+            if s != obs.seat:
+                positions += len(history.positions[s])
+                assert history.broken(s, deal.hands[s]) == 0, (name, obs.moves, s)
+
+    for seed in range(6):
+        _play_spied(name, seed, check)
+    assert positions > 300
+
+
+def test_a_pass_breaks_for_a_hand_that_would_have_beaten_the_pile():
+    """Classic (seed 002): seat 0 leads a single King and seat 1 passes.  A heuristic player
+    holding an Ace would have taken the trick with it, so that hand breaks the pass; a hand
+    with nothing above a King does not."""
+    rules = Rules(preset("classic"), 4)
+    king, ace = 13 * 4, 14 * 4
+    hands = [C.cards_mask([king, 7 * 4, 8 * 4, 9 * 4]), C.cards_mask([4 * 4, 5 * 4, 6 * 4]),
+             C.cards_mask([10 * 4, 11 * 4, 12 * 4]), C.cards_mask([10 * 4 + 1, 11 * 4 + 1])]
+    game = Game(rules, dealer=0, scoring=None)
+    table = Table()
+    deal = game.begin(hands, leader=0, direction=1, blind=None, opening=None)
+    table.follow(deal)
+    lead = next(m for m in deal.legal_moves() if m is not PASS and m.face == 13)
+    for seat, move in ((0, lead), (1, PASS)):
+        deal.apply(move)
+        table.record(seat, move)
+    history = History(observe(deal, game, table, 2))
+    assert len(history.positions[1]) == 1
+    assert history.broken(1, C.cards_mask([ace, 5 * 4 + 1, 6 * 4 + 1])) == 1
+    assert history.broken(1, C.cards_mask([4 * 4 + 1, 5 * 4 + 1, 6 * 4 + 1])) == 0
+
+
+@pytest.mark.parametrize("name", ["classic", "wild-jokers", "presidents-deck"])
+def test_the_walked_world_keeps_the_counts_and_keeps_to_the_history(name):
+    """Followed from decision to decision, the world gives each seat its card count, holds
+    exactly the unseen cards, and after settling breaks nothing far more often than a world
+    dealt by the card counts alone."""
+    decisions = consistent = dealt = 0
+    worlds = {}
+
+    def check(obs, deal):
+        nonlocal decisions, consistent, dealt
+        if obs.seat != 0:
+            return
+        bot = worlds.setdefault(obs.deal_number, MonteCarloBot(seed=1, playouts=8))
+        w = bot.worlds
+        w.follow(obs, History(obs), lambda: bot.sample(obs))
+        for _ in range(20):
+            if w.consistent:
+                break
+            w.walk(10)
+        hands = w.walk(10)
+        assert sum(hands) == obs.unseen()
+        for s in range(4):
+            if s != obs.seat:
+                assert C.mask_count(hands[s]) == obs.held[s]
+        assert hands[obs.seat] == 0
+        decisions += 1
+        consistent += w.consistent
+        fresh, _ = bot.sample(obs)
+        dealt += not any(w.history.broken(s, fresh[s]) for s in range(4) if s != obs.seat)
+
+    for seed in range(8):
+        worlds.clear()
+        _play_spied(name, seed, check)
+    assert decisions > 50
+    assert consistent >= 0.6 * decisions
+    assert consistent >= dealt + 0.2 * decisions
+
+
+def test_cards_given_in_the_exchange_stay_with_their_receiver():
+    rng = random.Random(0)
+    w = Worlds(rng)
+
+    class Obs:  # the parts of an Observation the walk reads
+        pass
+
+    rules = Rules(preset("classic"), 4)
+    cards = C.mask_cards(rules.deck.mask)
+    obs = Obs()
+    obs.rules, obs.seat, obs.players = rules, 0, 4
+    obs.hand = C.cards_mask(cards[:13])
+    obs.held = [13, 13, 13, 13]
+    obs.blind_held = [0] * 4
+    obs.moves, obs.deal_number = [], 0
+    given = cards[0:2]  # what seat 0 gave seat 3 (its hand holds them no more)
+    obs.hand = C.cards_mask(cards[2:15])
+    obs.gave = {3: given}
+    obs.unseen = lambda: rules.deck.mask - obs.hand
+    w.follow(obs, History(obs), lambda: (_deal_plainly(obs, cards[15:] + given), None))
+    for _ in range(50):
+        hands = w.walk(10)
+        for card in given:
+            assert hands[3] >> (card * 8) & 0xFF
+
+
+def _deal_plainly(obs, pool):
+    hands = [0] * 4
+    pool = list(pool)
+    for s in (1, 2, 3):
+        hands[s] = C.cards_mask(pool[:13])
+        pool = pool[13:]
+    return hands
+
+
+def test_montecarlo_with_the_walk_is_deterministic_given_seed_and_playouts():
+    def game():
+        bots = [MonteCarloBot(seed=11, playouts=40), HeuristicBot(), HeuristicBot(),
+                HeuristicBot()]
+        return play_game(bots, preset("wild-jokers"), seed=5).transcript
+
+    assert game() == game()
