@@ -70,7 +70,9 @@ class History:
             if d.over or d.turn != seat:
                 return  # the stand-in went astray: keep what was read so far
             if seat != obs.seat:
-                self.positions[seat].append((d.copy(), _what(move), later[seat], seen))
+                past = d.copy()
+                self.positions[seat].append((past, _View(past, seat), _what(move), later[seat],
+                                             seen))
             if move is not PASS and move is not BLIND:
                 later[seat] -= move.mask
                 seen -= move.mask
@@ -81,12 +83,13 @@ class History:
         stops at ``enough``)."""
         rules = self.rules
         bad = 0
-        for d, what, later, seen in self.positions[seat]:
+        positions = self.positions[seat]
+        for i, (d, view, what, later, seen) in enumerate(positions):
             hand = hidden + later
             d.hands[seat] = hand
             legal = d.legal_moves()
             if len(legal) > 1:
-                view = _View(d, seat)
+                view.hand = hand
                 view._unseen = seen - hand
                 move = heuristic_move(rules, view, legal)
             else:
@@ -94,6 +97,8 @@ class History:
             if _what(move) != what:
                 bad += 1
                 if bad >= enough:
+                    # most guesses break the same few choices: check this one first next time
+                    positions.insert(0, positions.pop(i))
                     break
         return bad
 
@@ -120,6 +125,7 @@ class Worlds:
         self.bad: list[int] = []
         self.history: History | None = None
         self.pinned: list[int] = []
+        self.card_lists: dict[int, list[int]] = {}
 
     def follow(self, obs, history: History, fresh) -> None:
         """Fold the moves since the last decision into the world, or start from ``fresh()``
@@ -127,6 +133,7 @@ class Worlds:
         n = obs.players
         unseen = obs.unseen()
         self.history = history
+        self.card_lists: dict[int, list[int]] = {}
         self.pinned = [0] * (n + 1)
         for seat, cards in obs.gave.items():  # cards this seat gave stay with their receiver
             for card in cards:
@@ -176,9 +183,11 @@ class Worlds:
             return hands
         for _ in range(steps):
             a, b = rng.sample(holders, 2)
-            x = _any_card(self._free(a), rng)
-            y = _any_card(self._free(b), rng)
-            if x is None or y is None or x >> 2 == y >> 2:
+            free_a, free_b = self._free(a), self._free(b)
+            if not free_a or not free_b:
+                continue
+            x, y = rng.choice(self._cards(free_a)), rng.choice(self._cards(free_b))
+            if x >> 2 == y >> 2:
                 continue
             new_a = hands[a] - C.unit(x) + C.unit(y)
             new_b = hands[b] - C.unit(y) + C.unit(x)
@@ -197,11 +206,13 @@ class Worlds:
         hand, pinned = self.hands[seat], self.pinned[seat]
         return hand - pinned if C.mask_contains(hand, pinned) else hand
 
+    def _cards(self, mask: int) -> list[int]:
+        """``C.mask_cards``, remembered: most swaps are refused, so the hands seldom change."""
+        cards = self.card_lists.get(mask)
+        if cards is None:
+            cards = self.card_lists[mask] = C.mask_cards(mask)
+        return cards
+
     @property
     def consistent(self) -> bool:
         return not any(self.bad)
-
-
-def _any_card(mask: int, rng) -> int | None:
-    cards = C.mask_cards(mask)
-    return rng.choice(cards) if cards else None
