@@ -2,9 +2,11 @@
 
 For each decision with a choice it samples the hidden cards consistently with what the seat has
 seen (the unseen cards dealt to the other seats and the blind piles by their counts; cards it
-gave away in the exchange stay with the seat it gave them to until played), plays every
-candidate out in that same sampled world with a fast heuristic policy, and keeps the candidate
-with the best mean finish.  It stops at its time budget (``budget_ms``, default 50) or, for
+gave away in the exchange stay with the seat it gave them to until played) and with what the
+other seats chose: it keeps one world through the deal in which every earlier choice of theirs
+is the one a heuristic player would have made with those cards (``worlds.py``), and walks it on
+between playouts.  It plays every candidate out in the same world with the heuristic policy, and
+keeps the candidate with the best mean finish.  It stops at its time budget (``budget_ms``, default 50) or, for
 reproducible games, after a fixed number of ``playouts``; given its seed and ``playouts`` it is
 deterministic.
 """
