@@ -6,9 +6,9 @@ gave away in the exchange stay with the seat it gave them to until played) and w
 other seats chose: it keeps one world through the deal in which every earlier choice of theirs
 is the one a heuristic player would have made with those cards (``worlds.py``), and walks it on
 between playouts.  It plays every candidate out in the same world with the heuristic policy, and
-keeps the candidate with the best mean finish.  It stops at its time budget (``budget_ms``, default 50) or, for
-reproducible games, after a fixed number of ``playouts``; given its seed and ``playouts`` it is
-deterministic.
+keeps the candidate with the best mean finish.  It stops at its time budget (``budget_ms``,
+default 50) or, for reproducible games, after a fixed number of ``playouts``; given its seed and
+``playouts`` it is deterministic.
 """
 
 import random
