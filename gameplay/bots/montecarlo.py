@@ -18,6 +18,7 @@ from gameplay.bots import inference
 from gameplay.bots.heuristic import HeuristicBot, SeatView, heuristic_move
 from gameplay.bots.worlds import History, Worlds
 from gameplay.engine import cards as C
+from gameplay.engine.deal import CCW, CW, Deal
 from gameplay.engine.plays import BLIND, BOMB, LONE_DOPPELGANGER, PASS
 
 PLAYOUT_MOVES = 2000  # a playout never runs longer than this (a deal ends far sooner)
@@ -96,6 +97,32 @@ class MonteCarloBot(HeuristicBot):
         # ties (and near-ties within one playout's noise) go to the heuristic's choice
         best = max(alive, key=lambda i: (sums[i] + (0.5 if candidates[i] is prior else 0), -i))
         return candidates[best]
+
+    def lead_and_direction(self, obs, names_leader):
+        """Seed 004's dealer names the first leader and the direction: each choice is played
+        out on the same sampled deals and the best mean finish is kept (ties: lead, clockwise).
+        Where the leader is fixed the direction is left clockwise."""
+        if not names_leader:
+            return None, CW
+        choices = [(obs.seat, CW), (obs.seat, CCW)]
+        choices += [(s, d) for s in range(obs.players) if s != obs.seat and obs.held[s]
+                    for d in (CW, CCW)]
+        sums = [0.0] * len(choices)
+        sums[0] = 0.5  # the plain choice wins ties and near-ties
+        deadline = time.perf_counter() + self.budget
+        done = 0
+        while True:
+            hands, blind = self.sample(obs)
+            for i, (leader, direction) in enumerate(choices):
+                d = Deal(obs.rules, hands, leader=leader, direction=direction, blind=blind)
+                sums[i] += playout(d, obs.seat, self.rng, self.policy)
+            done += len(choices)
+            if self.playouts is not None:
+                if done >= self.playouts:
+                    break
+            elif time.perf_counter() >= deadline:
+                break
+        return choices[max(range(len(choices)), key=lambda i: (sums[i], -i))]
 
     def candidates(self, obs, legal, prior, keep: int = 5) -> list:
         """The moves worth searching: pass, the heuristic's choice and the lowest few plays

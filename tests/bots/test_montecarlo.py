@@ -137,3 +137,33 @@ def test_the_playout_policy_plays_exactly_like_the_heuristic_bot(name):
 def test_an_unknown_playout_policy_is_refused_by_name():
     with pytest.raises(ValueError, match="policy is one of heuristic, fast"):
         MonteCarloBot(policy="random")
+
+
+def test_montecarlo_names_the_leader_and_direction_by_playouts():
+    """Seed 004: the dealer names the first leader and the direction.  A hand of four 1s goes
+    out at once when it leads (four of the lowest rank beat nothing later), so montecarlo leads
+    itself; every answer names a seat holding cards and a direction, the same for the same seed;
+    where the leader is fixed it leaves the direction clockwise."""
+    from gameplay.bots.observation import Observation
+    from gameplay.engine.deal import CCW, CW
+
+    rules = Rules(preset("presidents-deck"), 4)
+    ones = C.cards_mask([1 * 4 + s for s in range(4)])
+    rest = [c for c in C.mask_cards(rules.deck.mask) if c >> 2 != 1]
+    random.Random(2).shuffle(rest)
+
+    def view(hand: int) -> Observation:
+        return Observation(
+            seat=0, rules=rules, hand=hand, held=[C.mask_count(hand), 13, 13, 13],
+            blind_held=[0] * 4, active=[0, 1, 2, 3], finishing_order=[], turn=0, last=None,
+            last_seat=0, before_last=None, trick=[], moves=[], played=0, passed=[],
+            direction=CW, mode=0, mode_count=0, reversed=False, opening=None)
+
+    assert MonteCarloBot(seed=1, playouts=80).lead_and_direction(view(ones), True)[0] == 0
+    hand = C.cards_mask(rest[:13])
+    answers = {MonteCarloBot(seed=4, playouts=80).lead_and_direction(view(hand), True)
+               for _ in range(2)}
+    assert len(answers) == 1
+    leader, direction = answers.pop()
+    assert leader in range(4) and direction in (CW, CCW)
+    assert MonteCarloBot(seed=4, playouts=80).lead_and_direction(view(hand), False) == (None, CW)
