@@ -17,7 +17,6 @@ does not understand.
 """
 
 from gameplay.engine import cards as C
-from gameplay.engine.deal import Deal
 from gameplay.engine.plays import BLIND, GROUP, PASS
 from gameplay.engine.rules.beating import count_window
 
@@ -63,22 +62,7 @@ def constraints(obs) -> list[Constraint]:
     rules = obs.rules
     if not readable(rules) or not obs.moves:
         return []
-    n = rules.players
-    played = [0] * n
-    for seat, move in obs.moves:
-        if move is not PASS and move is not BLIND:
-            played[seat] += move.mask
-    # stand-in hands: what each seat played, plus filler for what it holds now
-    filler = C.mask_cards(obs.unseen())
-    at = 0
-    hands = []
-    for s in range(n):
-        if s == obs.seat:
-            hands.append(obs.hand + played[s])
-            continue
-        hands.append(played[s] + C.cards_mask(filler[at:at + obs.held[s]]))
-        at += obs.held[s]
-    d = Deal(rules, hands, leader=obs.moves[0][0], direction=obs.direction)
+    d, played = obs.stand_in()
     top = len(rules.order) - 1
     control_at = top - (1 if rules.options.jokers and not rules.options.jokers_wild else 0)
     naturals = rules.natural_faces

@@ -10,8 +10,9 @@ from dataclasses import dataclass, field
 
 from gameplay.engine import cards as C
 from gameplay.engine.deal import CW, MODE_NAMES, Deal
-from gameplay.engine.plays import BLIND, PASS
+from gameplay.engine.plays import BLIND, BOMB, PASS
 from gameplay.engine.roles import roles_of
+from gameplay.engine.rules import bombs
 from gameplay.engine.ruleset import Rules
 
 DIRECTION_TEXT = {1: "cw", -1: "ccw"}
@@ -107,6 +108,31 @@ class Observation:
     def unseen(self) -> int:
         """Cards this seat cannot see: the pack minus its hand and every card played."""
         return self.rules.deck.mask - self.hand - self.played
+
+    def stand_in(self) -> tuple[Deal, list[int]]:
+        """This deal as it began, to replay its moves on, and the cards each seat has played.
+        Each seat holds what it played plus, for its hidden cards, filler from the unseen ones:
+        card counts, tricks and the pile come out exact; the filler's ranks mean nothing."""
+        n = self.players
+        played = [0] * n
+        for seat, move in self.moves:
+            if move is not PASS and move is not BLIND:
+                played[seat] += move.mask
+        filler = C.mask_cards(self.unseen())
+        at = 0
+        hands = []
+        for s in range(n):
+            if s == self.seat:
+                hands.append(self.hand + played[s])
+                continue
+            hands.append(played[s] + C.cards_mask(filler[at:at + self.held[s]]))
+            at += self.held[s]
+        direction = self.direction  # each Bomb Reverse played turned it (seed 004)
+        for _, move in self.moves:
+            if move is not PASS and move is not BLIND and move.kind == BOMB:
+                direction = bombs.new_direction(direction, move)
+        leader = self.moves[0][0] if self.moves else self.turn
+        return Deal(self.rules, hands, leader=leader, direction=direction), played
 
     def deal_with(self, hands: list[int], blind: list[tuple[int, ...]] | None = None) -> Deal:
         """A full ``Deal`` matching this view, with ``hands`` for every seat (a determinization:

@@ -18,9 +18,7 @@ more than worlds that only match the card counts (docs/bots.md).
 
 from gameplay.bots.heuristic import SeatView, heuristic_move
 from gameplay.engine import cards as C
-from gameplay.engine.deal import Deal
-from gameplay.engine.plays import BLIND, BOMB, PASS
-from gameplay.engine.rules import bombs
+from gameplay.engine.plays import BLIND, PASS
 
 
 def _what(move):
@@ -49,21 +47,7 @@ class History:
         self.positions: list[list[tuple]] = [[] for _ in range(n)]
         if not obs.moves or any(obs.blind_held):
             return  # blind piles hide what a seat could play: nothing is read
-        played = [0] * n
-        for seat, move in obs.moves:
-            if move is not PASS and move is not BLIND:
-                played[seat] += move.mask
-        # stand-in hands: what each seat played plus filler, so counts and tricks are exact
-        filler = C.mask_cards(obs.unseen())
-        at = 0
-        hands = []
-        for s in range(n):
-            if s == obs.seat:
-                hands.append(obs.hand + played[s])
-                continue
-            hands.append(played[s] + C.cards_mask(filler[at:at + obs.held[s]]))
-            at += obs.held[s]
-        d = Deal(rules, hands, leader=obs.moves[0][0], direction=_first_direction(obs))
+        d, played = obs.stand_in()
         later = played[:]  # what each seat plays from this move on
         seen = rules.deck.mask  # the pack less every card put down before this move
         for seat, move in obs.moves:
@@ -101,15 +85,6 @@ class History:
                     positions.insert(0, positions.pop(i))
                     break
         return bad
-
-
-def _first_direction(obs) -> int:
-    """The direction the deal began in: each Bomb Reverse played since turned it (seed 004)."""
-    direction = obs.direction
-    for _, move in obs.moves:
-        if move is not PASS and move is not BLIND and move.kind == BOMB:
-            direction = bombs.new_direction(direction, move)
-    return direction
 
 
 class Worlds:
