@@ -60,7 +60,10 @@ class MonteCarloBot(HeuristicBot):
         runs = done = 0
         deadline = time.perf_counter() + self.budget
         found = inference.constraints(obs) if self.infer else []
-        walking = self.walk and not any(obs.blind_held)
+        # where inference.py reads the rules, its independently dealt worlds measured better
+        # than the walk (school-scum first-out 0.373 against 0.312); the walk reads the rest
+        walking = (self.walk and not any(obs.blind_held)
+                   and not (self.infer and inference.readable(rules)))
         if walking:
             worlds = self.worlds
             worlds.follow(obs, History(obs), lambda: self.sample_consistent(obs, found))
