@@ -12,8 +12,8 @@ one seat's decisions in a deal.  Each new move is folded in (a card the world pu
 swapped into the hand that played it), then the world walks: a swap of two cards between two
 holders is kept when it breaks no more positions of those two seats than before.  Until a world
 breaks nothing the walk is a descent towards one; from there on it only visits worlds that break
-nothing, each as likely as the next.  Measured on the decisions bench, such worlds are worth far
-more than worlds that only match the card counts (docs/bots.md).
+nothing.  ``montecarlo`` walks where ``inference.py`` cannot read the rules; docs/bots.md has what
+that was measured to be worth.
 """
 
 from gameplay.bots.heuristic import SeatView, heuristic_move
@@ -108,7 +108,7 @@ class Worlds:
         n = obs.players
         unseen = obs.unseen()
         self.history = history
-        self.card_lists: dict[int, list[int]] = {}
+        self.card_lists = {}
         self.pinned = [0] * (n + 1)
         for seat, cards in obs.gave.items():  # cards this seat gave stay with their receiver
             for card in cards:
