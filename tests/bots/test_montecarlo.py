@@ -106,11 +106,12 @@ def test_sampled_worlds_match_counts_and_unseen_cards_and_usually_the_constraint
     assert sum(1 for b in broken_total if b == 0) >= 0.9 * len(broken_total)
 
 
-def test_montecarlo_is_deterministic_given_seed_and_playouts():
+@pytest.mark.parametrize("name", ["classic", "wild-jokers"])  # constraint sampler, walk
+def test_montecarlo_is_deterministic_given_seed_and_playouts(name):
     def game():
         bots = [MonteCarloBot(seed=11, playouts=40), HeuristicBot(), HeuristicBot(),
                 HeuristicBot()]
-        return play_game(bots, preset("classic"), seed=5).transcript
+        return play_game(bots, preset(name), seed=5).transcript
 
     assert game() == game()
 
