@@ -92,14 +92,17 @@ class MonteCarloBot(HeuristicBot):
                 top = max(sums[i] for i in alive)
                 margin = self.halving * runs ** 0.5
                 alive = [i for i in alive if sums[i] >= top - margin]
-            if self.playouts is not None:
-                if done >= self.playouts:
-                    break
-            elif time.perf_counter() >= deadline:
+            if self.spent(done, deadline):
                 break
         # ties (and near-ties within one playout's noise) go to the heuristic's choice
         best = max(alive, key=lambda i: (sums[i] + (0.5 if candidates[i] is prior else 0), -i))
         return candidates[best]
+
+    def spent(self, done: int, deadline: float) -> bool:
+        """The search stops after ``playouts`` when fixed, else at the deadline."""
+        if self.playouts is not None:
+            return done >= self.playouts
+        return time.perf_counter() >= deadline
 
     def lead_and_direction(self, obs, names_leader):
         """Seed 004's dealer names the first leader and the direction: each choice is played
@@ -120,10 +123,7 @@ class MonteCarloBot(HeuristicBot):
                 d = Deal(obs.rules, hands, leader=leader, direction=direction, blind=blind)
                 sums[i] += playout(d, obs.seat, self.rng, self.policy)
             done += len(choices)
-            if self.playouts is not None:
-                if done >= self.playouts:
-                    break
-            elif time.perf_counter() >= deadline:
+            if self.spent(done, deadline):
                 break
         return choices[max(range(len(choices)), key=lambda i: (sums[i], -i))]
 

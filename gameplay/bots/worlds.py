@@ -47,8 +47,7 @@ class History:
         self.positions: list[list[tuple]] = [[] for _ in range(n)]
         if not obs.moves or any(obs.blind_held):
             return  # blind piles hide what a seat could play: nothing is read
-        d, played = obs.stand_in()
-        later = played[:]  # what each seat plays from this move on
+        d, later = obs.stand_in()  # later: what each seat plays from this move on
         seen = rules.deck.mask  # the pack less every card put down before this move
         for seat, move in obs.moves:
             if d.over or d.turn != seat:
