@@ -15,12 +15,7 @@ from gameplay.engine.rules import exchange
 
 
 def face_counts(hand: int, faces) -> dict[int, int]:
-    counts = {}
-    for f in faces:
-        chunk = (hand >> (f * C.FACE_BITS)) & C.FACE_MASK
-        if chunk:
-            counts[f] = ((chunk * 0x01010101) >> 24) & 0xFF  # C.chunk_count, inlined: hot
-    return counts
+    return {f: C.chunk_count(C.face_chunk(hand, f)) for f in faces if C.face_chunk(hand, f)}
 
 
 class HeuristicBot(Bot):
@@ -105,8 +100,18 @@ def heuristic_move(rules, obs, legal):
     st = obs.strengths()
     top = len(rules.order) - 1
     control_at = top - (1 if rules.options.jokers and not rules.options.jokers_wild else 0)
-    counts = face_counts(hand, rules.natural_faces)
-    wilds = rules.wilds_in(hand)
+    # in one pass (a playout's hot spot): how many of each rank, the controls, the other groups
+    counts = {}
+    controls = rules.wilds_in(hand)
+    groups = 0
+    for f in rules.natural_faces:
+        chunk = (hand >> (f * C.FACE_BITS)) & C.FACE_MASK
+        if chunk:
+            n = counts[f] = ((chunk * 0x01010101) >> 24) & 0xFF  # C.chunk_count, inlined
+            if st[f] >= control_at:
+                controls += n
+            else:
+                groups += 1
 
     def is_control(p) -> bool:
         if p.kind == BOMB:
@@ -120,11 +125,9 @@ def heuristic_move(rules, obs, legal):
             return False
         return p.count - p.wilds < counts.get(p.face, 0)
 
-    controls = sum(n for f, n in counts.items() if st[f] >= control_at) + wilds
     if rules.options.bombs:
         bombs = C.face_chunk(hand, C.BOMB_FACE)
         controls += (bombs & 0xFF) + (bombs >> 8 & 0xFF)
-    groups = sum(1 for f in counts if st[f] < control_at)
     others = [obs.held[s] + obs.blind_held[s] for s in obs.active if s != obs.seat]
     danger = bool(others) and min(others) <= 2
     endgame = groups <= controls + 1

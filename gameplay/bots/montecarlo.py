@@ -66,7 +66,8 @@ class MonteCarloBot(HeuristicBot):
                    and not (self.infer and inference.readable(rules)))
         if walking:
             worlds = self.worlds
-            worlds.follow(obs, History(obs), lambda: self.sample_consistent(obs, found))
+            worlds.follow(obs, History(obs, worlds.history),
+                          lambda: self.sample_consistent(obs, found))
             # settling takes at most half the budget (fixed playouts ignore the clock)
             settled_by = time.perf_counter() + self.budget / 2
             for _ in range(0, self.settle, self.walk):

@@ -40,22 +40,33 @@ class _View(SeatView):
 class History:
     """The positions at which each other seat chose this deal, to check guessed hands against."""
 
-    def __init__(self, obs):
+    def __init__(self, obs, earlier: "History | None" = None):
+        """``earlier``: an earlier History of this seat; when its moves began this deal's, what
+        it found of guessed hands is kept (a position and a hand decide the heuristic's move)."""
         rules = obs.rules
         n = rules.players
         self.rules = rules
+        self.moves = list(obs.moves)
         self.positions: list[list[tuple]] = [[] for _ in range(n)]
+        # per move: the hands the mover was checked with, and whether it would have moved so
+        self.known: list[dict[int, bool]] = []
+        if (earlier is not None and earlier.rules is rules
+                and self.moves[:len(earlier.moves)] == earlier.moves):
+            self.known = earlier.known
         if not obs.moves or any(obs.blind_held):
             return  # blind piles hide what a seat could play: nothing is read
         d, later = obs.stand_in()  # later: what each seat plays from this move on
         seen = rules.deck.mask  # the pack less every card put down before this move
-        for seat, move in obs.moves:
+        known = self.known
+        for at, (seat, move) in enumerate(obs.moves):
             if d.over or d.turn != seat:
                 return  # the stand-in went astray: keep what was read so far
+            if at == len(known):
+                known.append({})
             if seat != obs.seat:
                 past = d.copy()
                 self.positions[seat].append((past, _View(past, seat), _what(move), later[seat],
-                                             seen))
+                                             seen, known[at]))
             if move is not PASS and move is not BLIND:
                 later[seat] -= move.mask
                 seen -= move.mask
@@ -67,17 +78,20 @@ class History:
         rules = self.rules
         bad = 0
         positions = self.positions[seat]
-        for i, (d, view, what, later, seen) in enumerate(positions):
+        for i, (d, view, what, later, seen, known) in enumerate(positions):
             hand = hidden + later
-            d.hands[seat] = hand
-            legal = d.legal_moves()
-            if len(legal) > 1:
-                view.hand = hand
-                view._unseen = seen - hand
-                move = heuristic_move(rules, view, legal)
-            else:
-                move = legal[0]
-            if _what(move) != what:
+            agrees = known.get(hand)
+            if agrees is None:
+                d.hands[seat] = hand
+                legal = d.legal_moves()
+                if len(legal) > 1:
+                    view.hand = hand
+                    view._unseen = seen - hand
+                    move = heuristic_move(rules, view, legal)
+                else:
+                    move = legal[0]
+                agrees = known[hand] = _what(move) == what
+            if not agrees:
                 bad += 1
                 if bad >= enough:
                     # most guesses break the same few choices: check this one first next time

@@ -42,6 +42,32 @@ def test_the_true_hands_of_heuristic_players_break_no_position(name):
     assert positions > 300
 
 
+@pytest.mark.parametrize("name", ["wild-jokers", "presidents-deck"])
+def test_a_history_built_on_an_earlier_one_judges_hands_as_a_fresh_one(name):
+    """What an earlier History found of guessed hands is kept (a position and a hand decide the
+    heuristic's move) while the moves go on from the same ones: a History carried from decision
+    to decision, and on into the next deal, judges the true and guessed hands exactly as one
+    built afresh, and it does carry within a deal."""
+    rng = random.Random(7)
+    earlier = None
+    carried = 0
+
+    def check(obs, deal):
+        nonlocal earlier, carried
+        history, fresh = History(obs, earlier), History(obs)
+        carried += earlier is not None and history.known is earlier.known
+        cards = C.mask_cards(obs.unseen())
+        for s in range(4):
+            if s != obs.seat and obs.held[s]:
+                for hand in (deal.hands[s], C.cards_mask(rng.sample(cards, obs.held[s]))):
+                    assert history.broken(s, hand) == fresh.broken(s, hand)
+        earlier = history
+
+    for seed in range(3):
+        _play_spied(name, seed, check)
+    assert carried > 50
+
+
 def test_a_pass_breaks_for_a_hand_that_would_have_beaten_the_pile():
     """Classic (seed 002): seat 0 leads a single King and seat 1 passes.  A heuristic player
     holding an Ace would have taken the trick with it, so that hand breaks the pass; a hand
