@@ -8,6 +8,8 @@ quadruple's revolution when the hand is weak, and take consec, eight below, 69 a
 when they cost only low cards.
 """
 
+from dataclasses import dataclass
+
 from gameplay.bots.base import Bot, card_value, play_rank
 from gameplay.engine import cards as C
 from gameplay.engine.plays import BLIND, BOMB, GROUP, LONE_DOPPELGANGER, MIX, PASS
@@ -87,7 +89,28 @@ class SeatView:
         return unseen
 
 
-def heuristic_move(rules, obs, legal):
+@dataclass(frozen=True)
+class Style:
+    """The thresholds of ``heuristic_move``.  ``heuristic`` plays ``PLAIN``, the seeds' advice
+    as written; ``montecarlo`` models its own later moves with a style tuned against it
+    (``bench/style.py``)."""
+
+    pass_jump: int = 6  # following early, pass rather than jump this many ranks …
+    pass_total: int = 8  # … while holding more cards than this …
+    pass_near_top: int = 3  # … with a play this close to the top rank
+    danger: int = 2  # an opponent holding this few cards is about to go out
+    endgame_margin: int = 1  # spend controls once the other groups are at most controls + this
+    split_total: int = 6  # split a high pair for a trick of singles holding this few cards
+    split_near_top: int = 3  # … a pair this close to the top rank
+    safe_groups: int = 2  # with this few groups left, lead a sure winner first
+    controls_below_top: int = 0  # ranks below the top (or the jokers) that count as controls
+    lead_big: int = 0  # lead the largest group first if it has this many cards or more (0: off)
+
+
+PLAIN = Style()
+
+
+def heuristic_move(rules, obs, legal, style: Style = PLAIN):
     plays = [m for m in legal if m is not PASS and m is not BLIND]
     if not plays:
         return BLIND if BLIND in legal else PASS
@@ -99,7 +122,8 @@ def heuristic_move(rules, obs, legal):
             return p
     st = obs.strengths()
     top = len(rules.order) - 1
-    control_at = top - (1 if rules.options.jokers and not rules.options.jokers_wild else 0)
+    control_at = (top - (1 if rules.options.jokers and not rules.options.jokers_wild else 0)
+                  - style.controls_below_top)
     # in one pass (a playout's hot spot): how many of each rank, the controls, the other groups
     counts = {}
     controls = rules.wilds_in(hand)
@@ -129,8 +153,8 @@ def heuristic_move(rules, obs, legal):
         bombs = C.face_chunk(hand, C.BOMB_FACE)
         controls += (bombs & 0xFF) + (bombs >> 8 & 0xFF)
     others = [obs.held[s] + obs.blind_held[s] for s in obs.active if s != obs.seat]
-    danger = bool(others) and min(others) <= 2
-    endgame = groups <= controls + 1
+    danger = bool(others) and min(others) <= style.danger
+    endgame = groups <= controls + style.endgame_margin
 
     def unbeatable(p, unseen: int) -> bool:
         """No ``unseen`` cards could beat this group (counting wild cards as any rank)."""
@@ -159,13 +183,16 @@ def heuristic_move(rules, obs, legal):
                     if after > now:
                         return p
         whole = [p for p in plays if p.kind == GROUP and not splits(p) and p.wilds == 0]
-        if groups <= 2:
+        if groups <= style.safe_groups:
             unseen = obs.unseen()  # only here: a playout's view sums every hand for it
             safe = [p for p in whole if unbeatable(p, unseen)]
             if safe:  # take the lead back with a sure winner, then lead out the rest
                 return min(safe, key=low_key)
         cheap = [p for p in whole if not is_control(p)]
         if cheap:
+            big = style.lead_big and [p for p in cheap if p.count >= style.lead_big]
+            if big:
+                return min(big, key=lambda p: (-p.count, low_key(p)))
             return min(cheap, key=low_key)
         return min(plays, key=lambda p: (p.kind == BOMB, is_control(p), low_key(p)))
 
@@ -176,14 +203,14 @@ def heuristic_move(rules, obs, legal):
         best = min(cheap, key=low_key)
         jump = play_rank(rules, st, best) - (st[obs.last.face] if obs.last.face >= 0 else 0)
         # don't spend a high card on a low trick early in the deal
-        if (not special and jump >= 6 and total > 8 and not danger
-                and play_rank(rules, st, best) >= top - 3):
+        if (not special and jump >= style.pass_jump and total > style.pass_total and not danger
+                and play_rank(rules, st, best) >= top - style.pass_near_top):
             return PASS
         return best
     # split a high pair on a trick of singles when it takes the lead
     high_splits = [p for p in plays if splits(p) and not is_control(p)
-                   and p.count == 1 and st[p.face] >= top - 3]
-    if high_splits and (danger or total <= 6):
+                   and p.count == 1 and st[p.face] >= top - style.split_near_top]
+    if high_splits and (danger or total <= style.split_total):
         return min(high_splits, key=low_key)
     if danger or endgame:
         usable = [p for p in plays if p.kind != BOMB] or plays

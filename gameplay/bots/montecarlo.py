@@ -6,16 +6,18 @@ gave away in the exchange stay with the seat it gave them to until played) and w
 other seats chose: it keeps one world through the deal in which every earlier choice of theirs
 is the one a heuristic player would have made with those cards (``worlds.py``), and walks it on
 between playouts.  It plays every candidate out in the same world with the heuristic policy, and
-keeps the candidate with the best mean finish.  It stops at its time budget (``budget_ms``,
-default 50) or, for reproducible games, after a fixed number of ``playouts``; given its seed and
-``playouts`` it is deterministic.
+keeps the candidate with the best mean finish; where a style tuned for the preset is known
+(``TUNED``) its own later moves follow that style, whose choice wins unless another beats it
+by ``lean``.  It stops at its time budget (``budget_ms``, default 50) or, for reproducible
+games, after a fixed number of ``playouts``; given its seed and ``playouts`` it is
+deterministic.
 """
 
 import random
 import time
 
 from gameplay.bots import inference
-from gameplay.bots.heuristic import HeuristicBot, SeatView, heuristic_move
+from gameplay.bots.heuristic import PLAIN, HeuristicBot, SeatView, Style, heuristic_move
 from gameplay.bots.worlds import History, Worlds
 from gameplay.engine import cards as C
 from gameplay.engine.deal import CCW, CW, Deal
@@ -23,14 +25,23 @@ from gameplay.engine.plays import BLIND, BOMB, LONE_DOPPELGANGER, PASS
 
 PLAYOUT_MOVES = 2000  # a playout never runs longer than this (a deal ends far sooner)
 
+# Styles that beat three plain heuristic players (``python bench/style.py --tune``), by preset.
+# Where one is known montecarlo plays its own later moves in it and leans on its choice.
+TUNED = {
+    "presidents-deck": Style(pass_jump=8, endgame_margin=5, controls_below_top=1, lead_big=3),
+}
+
 
 class MonteCarloBot(HeuristicBot):
     name = "montecarlo"
 
     def __init__(self, seed: int = 0, budget_ms: float = 50, playouts: int | None = None,
                  infer: int = 6, policy: str = "heuristic",
-                 halving: float = 0.8, extra: int = 1, walk: int = 10, settle: int = 200):
+                 halving: float = 0.8, extra: int = 1, walk: int = 10, settle: int = 200,
+                 tuned: int = 1, lean: float = 0.15):
         self.rng = random.Random(seed)
+        self.tuned = tuned  # use the preset's TUNED style where there is one (0: never)
+        self.lean = lean  # how much better in mean finish another move must be than its choice
         self.walk = walk  # swaps tried between worlds (0: deal each world afresh, no history)
         self.settle = settle  # swaps tried at most to reach a world the history allows
         self.worlds = Worlds(self.rng)  # kept from decision to decision through a deal
@@ -47,7 +58,8 @@ class MonteCarloBot(HeuristicBot):
         if len(legal) == 1:
             return legal[0]
         rules = obs.rules
-        prior = heuristic_move(rules, obs, legal)
+        style = self.style(rules)
+        prior = heuristic_move(rules, obs, legal, style)
         candidates = self.candidates(obs, legal, prior)
         total = obs.held[obs.seat]
         for p in candidates:  # going out cannot be bettered
@@ -85,7 +97,7 @@ class MonteCarloBot(HeuristicBot):
             for i in alive:  # one world for all: common random numbers
                 d = base.copy()
                 d.apply(candidates[i])
-                sums[i] += playout(d, obs.seat, self.rng, self.policy)
+                sums[i] += playout(d, obs.seat, self.rng, self.policy, style)
             runs += 1
             done += len(alive)
             if self.halving and runs >= 4 and len(alive) > 1:
@@ -95,9 +107,15 @@ class MonteCarloBot(HeuristicBot):
                 alive = [i for i in alive if sums[i] >= top - margin]
             if self.spent(done, deadline):
                 break
-        # ties (and near-ties within one playout's noise) go to the heuristic's choice
-        best = max(alive, key=lambda i: (sums[i] + (0.5 if candidates[i] is prior else 0), -i))
+        # the heuristic's choice wins ties and near-ties: within half a playout for the plain
+        # style's, within ``lean`` of the mean finish for a tuned style's
+        bonus = 0.5 if style is PLAIN else self.lean * runs
+        best = max(alive, key=lambda i: (sums[i] + (bonus if candidates[i] is prior else 0), -i))
         return candidates[best]
+
+    def style(self, rules) -> Style:
+        """How it expects to play its own later moves."""
+        return TUNED.get(rules.options.preset, PLAIN) if self.tuned else PLAIN
 
     def spent(self, done: int, deadline: float) -> bool:
         """The search stops after ``playouts`` when fixed, else at the deadline."""
@@ -122,7 +140,7 @@ class MonteCarloBot(HeuristicBot):
             hands, blind = self.sample(obs)
             for i, (leader, direction) in enumerate(choices):
                 d = Deal(obs.rules, hands, leader=leader, direction=direction, blind=blind)
-                sums[i] += playout(d, obs.seat, self.rng, self.policy)
+                sums[i] += playout(d, obs.seat, self.rng, self.policy, self.style(obs.rules))
             done += len(choices)
             if self.spent(done, deadline):
                 break
@@ -217,9 +235,9 @@ class MonteCarloBot(HeuristicBot):
             need[s] -= 1
 
 
-def playout(d, seat: int, rng: random.Random, policy) -> float:
-    """Play ``d`` to its end with ``policy`` (PLAYOUT_POLICIES) for every seat; 1 for ``seat``
-    out first … 0 for last."""
+def playout(d, seat: int, rng: random.Random, policy, own: Style = PLAIN) -> float:
+    """Play ``d`` to its end with ``policy`` (PLAYOUT_POLICIES) for every seat, ``seat`` in
+    the ``own`` style; 1 for ``seat`` out first … 0 for last."""
     rules = d.rules
     n = rules.players
     top = len(rules.order) - 1
@@ -227,15 +245,16 @@ def playout(d, seat: int, rng: random.Random, policy) -> float:
     for _ in range(PLAYOUT_MOVES):
         if d.over or not d.active >> seat & 1:
             break
-        d.apply(policy(d, d.legal_moves(), control_at, rng))
+        d.apply(policy(d, d.legal_moves(), control_at, rng, own if d.turn == seat else PLAIN))
     order = d.finishing_order
     position = order.index(seat) if seat in order else n - 1
     return (n - 1 - position) / (n - 1)
 
 
-def fast_move(d, legal, control_at: int, rng):
+def fast_move(d, legal, control_at: int, rng, style: Style = PLAIN):
     """The playout policy: the lowest play that does not spend a control (2s, jokers, wild
-    cards, bombs) or break a group; controls only near the end; go out when possible."""
+    cards, bombs) or break a group; controls only near the end; go out when possible.  It has
+    no styles: ``style`` is taken for the policies' common signature and ignored."""
     st = d.strengths()
     seat = d.turn
     hand = d.hands[seat]
@@ -273,12 +292,12 @@ def fast_move(d, legal, control_at: int, rng):
     return best
 
 
-def heuristic_policy(d, legal, control_at, rng):
+def heuristic_policy(d, legal, control_at, rng, style: Style = PLAIN):
     """The playout policy that plays like ``heuristic`` (BOTS.md: a policy that matches the
     opponents is worth a lot; on presidents-deck it beat ``fast_move`` by 11 points)."""
     if len(legal) == 1:
         return legal[0]
-    return heuristic_move(d.rules, SeatView(d, d.turn), legal)
+    return heuristic_move(d.rules, SeatView(d, d.turn), legal, style)
 
 
 PLAYOUT_POLICIES = {"heuristic": heuristic_policy, "fast": fast_move}

@@ -6,13 +6,15 @@ import pytest
 
 from gameplay.bots import inference
 from gameplay.bots.base import Seat
-from gameplay.bots.heuristic import HeuristicBot
-from gameplay.bots.montecarlo import MonteCarloBot, heuristic_policy
+from gameplay.bots.heuristic import PLAIN, HeuristicBot, SeatView, Style, heuristic_move
+from gameplay.bots.montecarlo import TUNED, MonteCarloBot, heuristic_policy
 from gameplay.bots.observation import Table, observe
 from gameplay.engine import cards as C
 from gameplay.engine import selfplay
+from gameplay.engine.deal import CCW
 from gameplay.engine.game import Game
 from gameplay.engine.options import preset
+from gameplay.engine.plays import PASS
 from gameplay.engine.ruleset import Rules
 from gameplay.match import play_game
 
@@ -168,3 +170,54 @@ def test_montecarlo_names_the_leader_and_direction_by_playouts():
     leader, direction = answers.pop()
     assert leader in range(4) and direction in (CW, CCW)
     assert MonteCarloBot(seed=4, playouts=80).lead_and_direction(view(hand), False) == (None, CW)
+
+
+def test_a_tuned_style_leads_its_largest_group_and_keeps_more_controls():
+    """The style thresholds change what ``heuristic_move`` plays (the plain style is the seeds'
+    advice as the heuristic bot plays it).  Classic (seed 002, 2s high), holding a 3, three 5s,
+    a pair of 9s and a King: leading, the plain style plays the 3 (lowest first), a style with
+    ``lead_big=3`` the three 5s; on a single Queen the plain style plays the King (a whole
+    group, not a control), a style counting the two ranks below the 2s as controls passes."""
+    rules = Rules(preset("classic"), 4)
+    queen = 12 * 4
+    mine = [3 * 4, 5 * 4, 5 * 4 + 1, 5 * 4 + 2, 9 * 4, 9 * 4 + 1, 13 * 4]
+    others = [c for c in C.mask_cards(rules.deck.mask) if c not in mine and c != queen]
+    hands = [C.cards_mask(mine), C.cards_mask([queen] + others[:12]),
+             C.cards_mask(others[12:24]), C.cards_mask(others[24:36])]
+
+    def choice(leader, style):
+        game = Game(rules, dealer=0, scoring=None)
+        deal = game.begin(list(hands), leader=leader, direction=CCW, blind=None, opening=None)
+        if leader == 1:  # seat 1 leads the Queen; seat 0 is next counter-clockwise
+            deal.apply(next(m for m in deal.legal_moves() if m.cards == (queen,)))
+        move = heuristic_move(rules, SeatView(deal, 0), deal.legal_moves(), style)
+        return move if move is PASS else (move.face, move.count)
+
+    assert choice(0, PLAIN) == (3, 1)
+    assert choice(0, Style(lead_big=3)) == (5, 3)
+    assert choice(1, PLAIN) == (13, 1)
+    assert choice(1, Style(controls_below_top=2)) is PASS
+
+
+def test_montecarlo_leans_on_the_tuned_style_where_the_preset_has_one():
+    """Where a tuned style is known (presidents-deck) montecarlo's own later moves follow it
+    and its choice wins unless another move beats it by ``lean``: with a lean no playout can
+    overcome (and no candidate dropped early), montecarlo plays exactly what the tuned style
+    plays; elsewhere (classic) it uses the plain style."""
+    compared = 0
+    bot = MonteCarloBot(seed=3, playouts=30, lean=2, halving=0)
+
+    def check(obs, deal):
+        nonlocal compared
+        legal = deal.legal_moves()
+        if obs.seat == 0 and len(legal) > 1:
+            tuned = heuristic_move(obs.rules, obs, legal, TUNED["presidents-deck"])
+            assert bot.play(obs, legal) is tuned
+            compared += 1
+
+    for seed in range(3):
+        _play_spied("presidents-deck", seed, check)
+    assert compared > 20
+    assert bot.style(Rules(preset("presidents-deck"), 4)) is TUNED["presidents-deck"]
+    assert bot.style(Rules(preset("classic"), 4)) is PLAIN
+    assert MonteCarloBot(tuned=0).style(Rules(preset("presidents-deck"), 4)) is PLAIN
