@@ -1,4 +1,4 @@
-"""A heuristic style against three plain ``heuristic`` players: how ``OWN_STYLES`` was tuned.
+"""A heuristic style against three plain ``heuristic`` players: how ``TUNED`` was found.
 
     python bench/style.py --preset presidents-deck [--deals 2500] [--seed 1]
         [--style '{"endgame_margin": 5}' ...] [--tune]
