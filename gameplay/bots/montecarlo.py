@@ -134,13 +134,14 @@ class MonteCarloBot(HeuristicBot):
                     for d in (CW, CCW)]
         sums = [0.0] * len(choices)
         sums[0] = 0.5  # the plain choice wins ties and near-ties
+        style = self.style(obs.rules)
         deadline = time.perf_counter() + self.budget
         done = 0
         while True:
             hands, blind = self.sample(obs)
             for i, (leader, direction) in enumerate(choices):
                 d = Deal(obs.rules, hands, leader=leader, direction=direction, blind=blind)
-                sums[i] += playout(d, obs.seat, self.rng, self.policy, self.style(obs.rules))
+                sums[i] += playout(d, obs.seat, self.rng, self.policy, style)
             done += len(choices)
             if self.spent(done, deadline):
                 break
