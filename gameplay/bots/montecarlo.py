@@ -3,14 +3,14 @@
 For each decision with a choice it samples the hidden cards consistently with what the seat has
 seen (the unseen cards dealt to the other seats and the blind piles by their counts; cards it
 gave away in the exchange stay with the seat it gave them to until played) and with what the
-other seats chose: it keeps one world through the deal in which every earlier choice of theirs
-is the one a heuristic player would have made with those cards (``worlds.py``), and walks it on
-between playouts.  It plays every candidate out in the same world with the heuristic policy, and
-keeps the candidate with the best mean finish; where a style tuned for the preset is known
-(``TUNED``) its own later moves follow that style, whose choice wins unless another beats it
-by ``lean``.  It stops at its time budget (``budget_ms``, default 50) or, for reproducible
-games, after a fixed number of ``playouts``; given its seed and ``playouts`` it is
-deterministic.
+other seats chose: it keeps ``chains`` worlds through the deal, dealt apart at its start, in
+which every earlier choice of theirs is the one a heuristic player would have made with those
+cards (``worlds.py``), and walks them on in turn between playouts.  It plays every candidate out
+in the same world with the heuristic policy, and keeps the candidate with the best mean finish;
+where a style tuned for the preset is known (``TUNED``) its own later moves follow that style,
+whose choice wins unless another beats it by ``lean``.  It stops at its time budget
+(``budget_ms``, default 50) or, for reproducible games, after a fixed number of ``playouts``;
+given its seed and ``playouts`` it is deterministic.
 """
 
 import random
@@ -29,6 +29,7 @@ PLAYOUT_MOVES = 2000  # a playout never runs longer than this (a deal ends far s
 # Where one is known montecarlo plays its own later moves in it and leans on its choice.
 TUNED = {
     "presidents-deck": Style(pass_jump=8, endgame_margin=5, controls_below_top=1, lead_big=3),
+    "wild-jokers": Style(endgame_margin=5, split_total=13),
 }
 
 
@@ -38,15 +39,18 @@ class MonteCarloBot(HeuristicBot):
     def __init__(self, seed: int = 0, budget_ms: float = 50, playouts: int | None = None,
                  infer: int = 6, policy: str = "heuristic",
                  halving: float = 0.8, extra: int = 1, walk: int = 10, settle: int = 200,
-                 tuned: int = 1, lean: float = 0.15):
+                 tuned: int = 1, lean: float = 0.15, chains: int = 4):
         self.rng = random.Random(seed)
         self.tuned = tuned  # use the preset's TUNED style where there is one (0: never)
         self.lean = lean  # how much better in mean finish another move must be than its choice
         self.walk = walk  # swaps tried between worlds (0: deal each world afresh, no history)
         self.settle = settle  # swaps tried at most to reach a world the history allows
-        self.worlds = Worlds(self.rng)  # kept from decision to decision through a deal
+        # kept from decision to decision through a deal; rounds take them in turn
+        self.chains = [Worlds(self.rng) for _ in range(chains)]
         self.halving = halving
         self.extra = extra
+        if chains < 1:
+            raise ValueError(f"chains is at least 1, not {chains}")
         if policy not in PLAYOUT_POLICIES:
             raise ValueError(f"policy is one of {', '.join(PLAYOUT_POLICIES)}, not {policy!r}")
         self.policy = PLAYOUT_POLICIES[policy]
@@ -77,18 +81,19 @@ class MonteCarloBot(HeuristicBot):
         walking = (self.walk and not any(obs.blind_held)
                    and not (self.infer and inference.readable(rules)))
         if walking:
-            worlds = self.worlds
-            worlds.follow(obs, History(obs, worlds.history),
-                          lambda: self.sample_consistent(obs, found))
+            history = History(obs, self.chains[0].history)
             # settling takes at most half the budget (fixed playouts ignore the clock)
             settled_by = time.perf_counter() + self.budget / 2
-            for _ in range(0, self.settle, self.walk):
-                if worlds.consistent or (self.playouts is None
-                                         and time.perf_counter() > settled_by):
-                    break
-                worlds.walk(self.walk)
+            for worlds in self.chains:
+                worlds.follow(obs, history, lambda: self.sample_consistent(obs, found))
+                for _ in range(0, self.settle, self.walk):
+                    if worlds.consistent or (self.playouts is None
+                                             and time.perf_counter() > settled_by):
+                        break
+                    worlds.walk(self.walk)
         while True:
             if walking:
+                worlds = self.chains[runs % len(self.chains)]
                 hands = worlds.walk(self.walk)[:obs.players]
                 hands[obs.seat] = obs.hand
                 base = obs.deal_with(hands)

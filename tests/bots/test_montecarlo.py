@@ -142,6 +142,11 @@ def test_an_unknown_playout_policy_is_refused_by_name():
         MonteCarloBot(policy="random")
 
 
+def test_montecarlo_needs_a_chain_of_worlds():
+    with pytest.raises(ValueError, match="chains is at least 1, not 0"):
+        MonteCarloBot(chains=0)
+
+
 def test_montecarlo_names_the_leader_and_direction_by_playouts():
     """Seed 004: the dealer names the first leader and the direction.  A hand of four 1s goes
     out at once when it leads (four of the lowest rank beat nothing later), so montecarlo leads

@@ -103,7 +103,7 @@ def test_the_walked_world_keeps_the_counts_and_keeps_to_the_history(name):
         if obs.seat != 0:
             return
         bot = worlds.setdefault(obs.deal_number, MonteCarloBot(seed=1, playouts=8))
-        w = bot.worlds
+        w = bot.chains[0]
         w.follow(obs, History(obs), lambda: bot.sample(obs))
         for _ in range(20):
             if w.consistent:
@@ -171,4 +171,28 @@ def test_montecarlo_walks_only_where_the_constraint_reader_cannot_read(name, wal
     serves the other presets."""
     bot = MonteCarloBot(seed=2, playouts=20)
     play_game([bot, HeuristicBot(), HeuristicBot(), HeuristicBot()], preset(name), seed=3)
-    assert (bot.worlds.deal_number is not None) is walks
+    assert (bot.chains[0].deal_number is not None) is walks
+
+
+def test_montecarlo_follows_each_chain_from_a_dealing_of_its_own():
+    """With several chains (default 4) one decision's playouts start from worlds dealt apart at
+    the deal's start and followed each on its own, not from near copies of one world; every
+    chain holds the unseen cards by the seats' counts."""
+    bot = MonteCarloBot(seed=2, playouts=40, chains=3)
+    seen = []
+    play = bot.play
+
+    def spy(obs, legal):
+        move = play(obs, legal)
+        if len(legal) > 1 and not seen:
+            seen.extend(list(w.hands) for w in bot.chains)
+            for hands in seen:
+                assert sum(hands) == obs.unseen()
+                assert all(C.mask_count(hands[s]) == obs.held[s] for s in (1, 2, 3))
+        return move
+
+    bot.play = spy
+    play_game([bot, HeuristicBot(), HeuristicBot(), HeuristicBot()], preset("presidents-deck"),
+              seed=3)
+    assert len(seen) == 3
+    assert len({tuple(hands) for hands in seen}) == 3
