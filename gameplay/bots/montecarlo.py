@@ -45,12 +45,12 @@ class MonteCarloBot(HeuristicBot):
         self.lean = lean  # how much better in mean finish another move must be than its choice
         self.walk = walk  # swaps tried between worlds (0: deal each world afresh, no history)
         self.settle = settle  # swaps tried at most to reach a world the history allows
+        if chains < 1:
+            raise ValueError(f"chains is at least 1, not {chains}")
         # kept from decision to decision through a deal; rounds take them in turn
         self.chains = [Worlds(self.rng) for _ in range(chains)]
         self.halving = halving
         self.extra = extra
-        if chains < 1:
-            raise ValueError(f"chains is at least 1, not {chains}")
         if policy not in PLAYOUT_POLICIES:
             raise ValueError(f"policy is one of {', '.join(PLAYOUT_POLICIES)}, not {policy!r}")
         self.policy = PLAYOUT_POLICIES[policy]

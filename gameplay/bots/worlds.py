@@ -46,11 +46,13 @@ class History:
         rules = obs.rules
         n = rules.players
         self.rules = rules
+        self.deal_number = obs.deal_number
         self.moves = list(obs.moves)
         self.positions: list[list[tuple]] = [[] for _ in range(n)]
         # per move: the hands the mover was checked with, and whether it would have moved so
         self.known: list[dict[int, bool]] = []
         if (earlier is not None and earlier.rules is rules
+                and earlier.deal_number == self.deal_number
                 and self.moves[:len(earlier.moves)] == earlier.moves):
             self.known = earlier.known
         if not obs.moves or any(obs.blind_held):
