@@ -104,3 +104,23 @@ def _empty_cache():
     cache.clear()
     yield
 
+
+
+@pytest.fixture
+def redis_proxy():
+    """A TcpProxy in front of the test Redis: point the app at ``redis_proxy.url(...)``."""
+    from tests.proxy import TcpProxy
+
+    proxy = TcpProxy("127.0.0.1", 6379)
+    yield proxy
+    proxy.stop()
+
+
+@pytest.fixture
+def postgres_proxy():
+    """A TcpProxy in front of PostgreSQL on 127.0.0.1:5432."""
+    from tests.proxy import TcpProxy
+
+    proxy = TcpProxy("127.0.0.1", 5432)
+    yield proxy
+    proxy.stop()
