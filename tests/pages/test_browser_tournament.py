@@ -41,6 +41,22 @@ ENTRANTS = [("Rita", "random"), ("Greg", "greedy"), ("Rob", "random"),
 GAMES_PER_TABLE = 6
 
 
+def wait_until_drained(worker, seconds=WATCH_SECONDS):
+    """Until the worker's queue is empty and the worker runs and holds no task."""
+    queue = worker.app.conf.task_default_queue
+    inspect = worker.app.control.inspect(destination=[worker.node_name], timeout=2)
+    deadline = time.monotonic() + seconds
+    with worker.app.connection_for_write() as connection:
+        client = connection.default_channel.client
+        while time.monotonic() < deadline:
+            busy = [t for tasks in (inspect.active() or {"?": ["?"]}).values() for t in tasks]
+            held = [t for tasks in (inspect.reserved() or {"?": ["?"]}).values() for t in tasks]
+            if not client.llen(queue) and not busy and not held:
+                return
+            time.sleep(0.1)
+    pytest.fail(f"the worker's queue did not drain in {seconds} s:\n{worker.log()}")
+
+
 def live_tournament(name):
     return small_tournament(name, entrants=ENTRANTS, games_per_table=GAMES_PER_TABLE,
                             batch_size=2)
@@ -150,7 +166,8 @@ def test_the_organiser_cancels_from_the_live_page(browser, live_server, client, 
     # A solo-pool worker answers a ping only between tasks, so once it answers, that game is in.
     assert worker.app.control.ping(destination=[worker.node_name], timeout=10), worker.log()
     stopped_at = selectors.tournament_progress(tournament=tournament).done
-    time.sleep(1)
+    # Every batch still queued is delivered and stops before its first game, storing nothing.
+    wait_until_drained(worker)
     assert selectors.tournament_progress(tournament=tournament).done == stopped_at < total
     assert Tournament.objects.get(pk=tournament.pk).status == Tournament.CANCELLED
     page.reload()
