@@ -202,6 +202,7 @@ class HttpBot(OutsideBot):
         # slowly a bot drips its answer.
         cut = threading.Timer(deadline - time.monotonic(), _cut, (conn,))
         cut.start()
+        response = None
         try:
             body = json.dumps(request).encode()
             conn.request("POST", self.target.path, body=body,
@@ -221,6 +222,8 @@ class HttpBot(OutsideBot):
             raise BotFault("error", f"{type(error).__name__}: {error}") from None
         finally:
             cut.cancel()
+            if response is not None:
+                response.close()  # it holds the socket once the connection handed it over
             conn.close()
         if time.monotonic() > deadline:
             raise BotFault("timeout", f"no answer within {self.timeout * 1000:.0f} ms")

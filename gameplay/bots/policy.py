@@ -34,8 +34,8 @@ METADATA = frozenset(ipaddress.ip_address(a) for a in (
 # Checked in this order, so an address gets the most telling name.
 KINDS = (("is_unspecified", "unspecified"), ("is_loopback", "loopback"),
          ("is_link_local", "link-local"), ("is_multicast", "multicast"),
-         ("is_site_local", "site-local"), ("is_private", "private"),
-         ("is_reserved", "reserved"))
+         ("is_site_local", "site-local"), ("is_reserved", "reserved"),
+         ("is_private", "private"))
 
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
 Resolver = Callable[[str, int], Iterable[str]]

@@ -28,12 +28,14 @@ class Server:
     def __init__(self):
         self.mode = "good"
         self.requests = []
+        self.hosts = []  # the Host header of each request
         server = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self):  # noqa: N802
                 request = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 server.requests.append(request)
+                server.hosts.append(self.headers["Host"])
                 mode = server.mode
                 if mode == "slow":
                     threading.Event().wait(0.5)
