@@ -139,6 +139,7 @@ class _Connection(http.client.HTTPConnection):
     def __init__(self, target: policy.Target, addresses: list, timeout: float):
         super().__init__(target.host, target.port, timeout=timeout)
         self.addresses = addresses
+        self.opened = None
 
     def _open(self) -> socket.socket:
         error = OSError(f"no address for {self.host}")
@@ -149,11 +150,12 @@ class _Connection(http.client.HTTPConnection):
                 error = e
                 continue
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            self.opened = sock  # what the deadline shuts, under TLS too
             return sock
         raise error
 
     def connect(self):
-        self.sock = self.opened = self._open()
+        self.sock = self._open()
 
 
 _tls = functools.cache(ssl.create_default_context)
@@ -163,7 +165,7 @@ class _TlsConnection(_Connection):
     """The same over TLS, the certificate checked against the host's name (SNI too)."""
 
     def connect(self):
-        self.sock = self.opened = _tls().wrap_socket(self._open(), server_hostname=self.host)
+        self.sock = _tls().wrap_socket(self._open(), server_hostname=self.host)
 
 
 class HttpBot(OutsideBot):
@@ -243,7 +245,7 @@ class HttpBot(OutsideBot):
 
 def _cut(conn: _Connection) -> None:
     """The deadline passed: end the exchange by shutting its socket (a blocked read returns)."""
-    sock = getattr(conn, "opened", None)
+    sock = conn.opened
     if sock is not None:
         try:
             sock.shutdown(socket.SHUT_RDWR)
