@@ -7,10 +7,13 @@ DNS involved); names go through a fake one."""
 import ipaddress
 import json
 import socket
+import ssl
+import subprocess
 import threading
 
 import pytest
 
+from gameplay.bots import outside
 from gameplay.bots.base import BotFault
 from gameplay.bots.outside import HttpBot
 from gameplay.bots.policy import DEFAULT_PORTS, Refused, addresses, target
@@ -221,7 +224,8 @@ class RawServer:
     """A TCP server on 127.0.0.1 whose one connection a test's function answers byte by byte;
     ``hung_up`` says whether the client hung up before the function was done."""
 
-    def __init__(self, answer):
+    def __init__(self, answer, tls=None):
+        self.tls = tls
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.port = self.listener.getsockname()[1]
         self.allowed = f"127.0.0.1:{self.port}"
@@ -231,12 +235,15 @@ class RawServer:
 
     def _serve(self, answer):
         conn, _ = self.listener.accept()
-        with conn:
+        try:
+            if self.tls:
+                conn = self.tls.wrap_socket(conn, server_side=True)
             conn.recv(65536)
-            try:
-                answer(conn)
-            except OSError:
-                self.hung_up = True
+            answer(conn)
+        except OSError:
+            self.hung_up = True
+        finally:
+            conn.close()
 
     def close(self):
         self.thread.join(10)
@@ -247,8 +254,8 @@ class RawServer:
 def raw():
     servers = []
 
-    def make(answer):
-        servers.append(RawServer(answer))
+    def make(answer, tls=None):
+        servers.append(RawServer(answer, tls))
         return servers[-1]
 
     yield make
@@ -315,3 +322,41 @@ def test_an_answer_dripped_slowly_is_cut_at_the_deadline(raw):
 
     assert (fault.kind, fault.message) == ("timeout", "no answer within 300 ms")
     assert server.hung_up  # the bot stopped listening, it did not wait the drip out
+
+
+def _answer_choice_0(conn):
+    body = json.dumps({"choice": 0}).encode()
+    conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body))
+
+
+@pytest.fixture(scope="module")
+def certificate(tmp_path_factory):
+    """A self-signed certificate for the name bot.test."""
+    folder = tmp_path_factory.mktemp("tls")
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt",
+                    "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1", "-subj", "/CN=bot.test",
+                    "-addext", "subjectAltName=DNS:bot.test", "-keyout", key, "-out", cert],
+                   check=True, capture_output=True)
+    return cert, key
+
+
+def test_https_goes_to_the_checked_address_and_checks_the_certificate_for_the_name(
+        raw, certificate, monkeypatch):
+    cert, key = certificate
+    served = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    served.load_cert_chain(cert, key)
+    monkeypatch.setattr(outside, "_tls", lambda: ssl.create_default_context(cafile=cert))
+    good, other = raw(_answer_choice_0, tls=served), raw(_answer_choice_0, tls=served)
+
+    bot = HttpBot(f"https://bot.test:{good.port}/", allowed={f"bot.test:{good.port}"},
+                  resolver=answers(["127.0.0.1"]))
+    assert bot.exchange_json(REQUEST) == {"choice": 0}
+    impostor = HttpBot(f"https://other.test:{other.port}/", allowed={f"other.test:{other.port}"},
+                       resolver=answers(["127.0.0.1"]))
+    with pytest.raises(BotFault) as fault:
+        impostor.exchange_json(REQUEST)
+
+    assert fault.value.kind == "error"
+    assert "certificate verify failed" in fault.value.message
+    assert "other.test" in fault.value.message
