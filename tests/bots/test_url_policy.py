@@ -152,6 +152,7 @@ def test_an_allow_list_entry_with_a_port_allows_that_host_on_that_port_only():
 
 
 def test_the_ports_come_from_the_settings(settings):
+    assert settings.OUTSIDE_BOT_ALLOWED_PORTS == list(DEFAULT_PORTS)  # one default, two places
     settings.OUTSIDE_BOT_ALLOWED_HOSTS = ["127.0.0.1"]
     with pytest.raises(Refused, match=r"port 5432 is not allowed .* 80, 443, 8000, 8080, 8443"):
         HttpBot("http://127.0.0.1:5432/")
