@@ -108,8 +108,9 @@ class TournamentGame(models.Model):
 
 
 def outside_bot_url(url: str) -> None:
-    """An http(s) URL on a host in OUTSIDE_BOT_ALLOWED_HOSTS: the check made again when the
-    bot is called (gameplay.bots.outside.HttpBot)."""
+    """An http(s) URL the outside-bot network policy allows (gameplay.bots.policy: a public
+    address or a host in OUTSIDE_BOT_ALLOWED_HOSTS, a port in OUTSIDE_BOT_ALLOWED_PORTS): the
+    check made again each time the bot is called (gameplay.bots.outside.HttpBot)."""
     try:
         HttpBot(url)
     except ValueError as e:

@@ -156,8 +156,12 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # standings are keyed by a version the database holds, so either way no process sees stale ones.
 CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://")}
 
-# Outside HTTP bots may be called only on these hosts (comma separated); none by default.
+# Outside HTTP bots (docs/outside-bots.md): only public addresses are called, except the hosts
+# listed here (comma separated, `host` or `host:port`), which may be private: a lab network,
+# tests on 127.0.0.1. Only on these ports, except a port an allow-list entry names.
 OUTSIDE_BOT_ALLOWED_HOSTS = env.list("OUTSIDE_BOT_ALLOWED_HOSTS", default=[])
+OUTSIDE_BOT_ALLOWED_PORTS = env.list("OUTSIDE_BOT_ALLOWED_PORTS", cast=int,
+                                     default=[80, 443, 8000, 8080, 8443, 8765])
 
 # Django logs to the console only with DEBUG on; a server needs its errors on stderr too.
 LOGGING = {

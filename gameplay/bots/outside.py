@@ -6,19 +6,26 @@ wrong (timeout, connection or HTTP error, oversized or malformed JSON, an illega
 ``BotFault``; the seat then plays a safe legal choice and counts the fault, so an outside bot
 never breaks a game.
 
-HTTP bots may only call hosts an administrator allows (setting or environment variable
-``OUTSIDE_BOT_ALLOWED_HOSTS``, comma separated); redirects are not followed.  Local programs
-run a command given by trusted code (the ``play_games --program`` option), never by users.
+HTTP bots are called under the network policy of ``gameplay.bots.policy``
+(docs/outside-bots.md): public addresses only, unless the host is in the administrator's
+``OUTSIDE_BOT_ALLOWED_HOSTS``; ports in ``OUTSIDE_BOT_ALLOWED_PORTS``; the connection goes to
+the address that was checked; redirects are not followed; answers are cut at ``max_bytes`` and
+the whole exchange at the timeout.  Local programs run a command given by trusted code (the
+``play_games --program`` option), never by users.
 """
 
+import functools
 import http.client
 import json
 import os
 import selectors
+import socket
+import ssl
 import subprocess
+import threading
 import time
-from urllib.parse import urlsplit
 
+from gameplay.bots import policy
 from gameplay.bots.base import Bot, BotFault
 from gameplay.bots.observation import DIRECTION_TEXT, move_json
 from gameplay.engine import cards as C
@@ -31,19 +38,33 @@ DEFAULT_MAX_BYTES = 64 * 1024
 DIRECTIONS = {"cw": CW, "ccw": CCW}
 
 
-def allowed_hosts() -> set[str]:
-    """The administrator's allow-list: Django setting first, then the environment."""
-    hosts = None
+def _setting(name: str):
+    """A Django setting when Django is configured, else the environment variable (comma
+    separated), else None: the bots work without Django too."""
     try:
         from django.conf import settings
 
-        if settings.configured:
-            hosts = getattr(settings, "OUTSIDE_BOT_ALLOWED_HOSTS", None)
-    except ImportError:  # the bots work without Django too
+        if settings.configured and hasattr(settings, name):
+            return getattr(settings, name)
+    except ImportError:
         pass
-    if hosts is None:
-        hosts = os.environ.get("OUTSIDE_BOT_ALLOWED_HOSTS", "").split(",")
-    return {h.strip().lower() for h in hosts if h and h.strip()}
+    value = os.environ.get(name)
+    return None if value is None else value.split(",")
+
+
+def allowed_hosts() -> list[str]:
+    """The administrator's allow-list of hosts that may be private (``host`` or ``host:port``)."""
+    return [h for h in _setting("OUTSIDE_BOT_ALLOWED_HOSTS") or [] if h.strip()]
+
+
+def allowed_ports() -> list[int]:
+    ports = _setting("OUTSIDE_BOT_ALLOWED_PORTS")
+    if ports is None:
+        return list(policy.DEFAULT_PORTS)
+    try:
+        return [int(p) for p in ports if str(p).strip()]
+    except ValueError:
+        raise ValueError(f"OUTSIDE_BOT_ALLOWED_PORTS must be port numbers, not {ports!r}") from None
 
 
 class OutsideBot(Bot):
@@ -111,52 +132,125 @@ class OutsideBot(Bot):
             raise BotFault("malformed", "the answer is not JSON") from None
 
 
+class _Connection(http.client.HTTPConnection):
+    """Connects to the addresses the policy checked, never resolving the host again; the
+    Host header still names the host."""
+
+    def __init__(self, target: policy.Target, addresses: list, timeout: float):
+        super().__init__(target.host, target.port, timeout=timeout)
+        self.addresses = addresses
+        self.opened = None
+
+    def _open(self) -> socket.socket:
+        error = OSError(f"no address for {self.host}")
+        for address in self.addresses:
+            try:
+                sock = socket.create_connection((str(address), self.port), self.timeout)
+            except OSError as e:
+                error = e
+                continue
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            self.opened = sock  # what the deadline shuts, under TLS too
+            return sock
+        raise error
+
+    def connect(self):
+        self.sock = self._open()
+
+
+_tls = functools.cache(ssl.create_default_context)
+
+
+class _TlsConnection(_Connection):
+    """The same over TLS, the certificate checked against the host's name (SNI too)."""
+
+    def connect(self):
+        self.sock = _tls().wrap_socket(self._open(), server_hostname=self.host)
+
+
 class HttpBot(OutsideBot):
-    """A bot behind a URL: each decision is a POST of the request JSON."""
+    """A bot behind a URL: each decision is a POST of the request JSON.
+
+    ``allowed`` and ``ports`` default to the settings, ``resolver`` (host, port → addresses)
+    to the system's.  The host is resolved once and its addresses checked, here (ValueError
+    if refused) or, for a host in the allow-list, at the first decision: an administrator's
+    host is taken as given, resolvable yet or not.  Every decision then goes to those
+    addresses.
+    """
 
     def __init__(self, url: str, *, timeout_ms: float = DEFAULT_TIMEOUT_MS,
-                 max_bytes: int = DEFAULT_MAX_BYTES, allowed: set[str] | None = None):
+                 max_bytes: int = DEFAULT_MAX_BYTES, allowed: set[str] | None = None,
+                 ports: list[int] | None = None, resolver: policy.Resolver = policy.resolve):
         super().__init__(timeout_ms=timeout_ms, max_bytes=max_bytes)
-        parts = urlsplit(url)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise ValueError(f"an outside bot's URL must be http(s)://host/…, not {url!r}")
-        hosts = allowed_hosts() if allowed is None else {h.lower() for h in allowed}
-        if parts.hostname.lower() not in hosts:
-            raise ValueError(f"host {parts.hostname!r} is not in OUTSIDE_BOT_ALLOWED_HOSTS")
+        self.target = policy.target(
+            url, allowed_hosts=allowed_hosts() if allowed is None else allowed,
+            allowed_ports=allowed_ports() if ports is None else ports)
+        self.resolver = resolver
+        self.addresses = (None if self.target.trusted else
+                          policy.addresses(self.target, resolver=resolver))
         self.url = url
         self.name = url
-        self.parts = parts
 
     def exchange_json(self, request: dict) -> dict:
-        p = self.parts
-        cls = http.client.HTTPSConnection if p.scheme == "https" else http.client.HTTPConnection
         deadline = time.monotonic() + self.timeout
-        conn = cls(p.hostname, p.port, timeout=self.timeout)
+        if self.addresses is None:
+            try:
+                self.addresses = policy.addresses(self.target, resolver=self.resolver)
+            except policy.Refused as error:
+                raise BotFault("error", f"not called: {error}") from None
+        cls = _TlsConnection if self.target.scheme == "https" else _Connection
+        conn = cls(self.target, self.addresses, max(deadline - time.monotonic(), 0.001))
+        # Each socket operation has its own timeout; this bounds the whole exchange, however
+        # slowly a bot drips its answer.
+        cut = threading.Timer(deadline - time.monotonic(), _cut, (conn,))
+        cut.start()
+        response = None
         try:
             body = json.dumps(request).encode()
-            conn.request("POST", p.path or "/", body=body,
+            conn.request("POST", self.target.path, body=body,
                          headers={"Content-Type": "application/json"})
             response = conn.getresponse()
             if response.status != 200:
-                raise BotFault("error", f"HTTP status {response.status}")
-            chunks, size = [], 0
-            while size <= self.max_bytes:
-                if time.monotonic() > deadline:
-                    raise BotFault("timeout", f"no answer within {self.timeout * 1000:.0f} ms")
-                chunk = response.read1(16384)
-                if not chunk:
-                    break
-                chunks.append(chunk)
-                size += len(chunk)
-        except TimeoutError:
-            raise BotFault("timeout", f"no answer within {self.timeout * 1000:.0f} ms") from None
+                moved = " (redirects are not followed)" if 300 <= response.status < 400 else ""
+                raise BotFault("error", f"HTTP status {response.status}{moved}")
+            if response.length is not None and response.length > self.max_bytes:
+                raise BotFault("oversized", f"the answer is over {self.max_bytes} bytes "
+                                            f"(Content-Length {response.length})")
+            answer = self._read(response)
         except (OSError, http.client.HTTPException) as error:
+            if time.monotonic() >= deadline or isinstance(error, TimeoutError):
+                raise BotFault("timeout", f"no answer within {self.timeout * 1000:.0f} ms") \
+                    from None
             raise BotFault("error", f"{type(error).__name__}: {error}") from None
         finally:
+            cut.cancel()
+            if response is not None:
+                response.close()  # it holds the socket once the connection handed it over
             conn.close()
         if time.monotonic() > deadline:
             raise BotFault("timeout", f"no answer within {self.timeout * 1000:.0f} ms")
-        return self._decode(b"".join(chunks))
+        return self._decode(answer)
+
+    def _read(self, response) -> bytes:
+        """At most ``max_bytes`` + 1 bytes: enough to know the answer is oversized."""
+        chunks, size = [], 0
+        while size <= self.max_bytes:
+            chunk = response.read1(min(16384, self.max_bytes + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        return b"".join(chunks)
+
+
+def _cut(conn: _Connection) -> None:
+    """The deadline passed: end the exchange by shutting its socket (a blocked read returns)."""
+    sock = conn.opened
+    if sock is not None:
+        try:
+            sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
 
 
 class ProgramBot(OutsideBot):

@@ -61,7 +61,7 @@ def test_an_administrator_registers_lists_changes_and_removes_a_bot(admin):
 
 @pytest.mark.parametrize(("body", "answer"), [
     ({"url": "https://10.0.0.1/play"},
-     {"url": ["host '10.0.0.1' is not in OUTSIDE_BOT_ALLOWED_HOSTS"]}),
+     {"url": ["host '10.0.0.1' is not in OUTSIDE_BOT_ALLOWED_HOSTS and is a private address"]}),
     ({"url": "ftp://bots.example.org/"},
      {"url": ["an outside bot's URL must be http(s)://host/…, not 'ftp://bots.example.org/'"]}),
     ({"name": "far bot"}, "name"),

@@ -28,12 +28,14 @@ class Server:
     def __init__(self):
         self.mode = "good"
         self.requests = []
+        self.hosts = []  # the Host header of each request
         server = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self):  # noqa: N802
                 request = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 server.requests.append(request)
+                server.hosts.append(self.headers["Host"])
                 mode = server.mode
                 if mode == "slow":
                     threading.Event().wait(0.5)
@@ -56,7 +58,10 @@ class Server:
                 pass
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/bot"
+        self.port = self.httpd.server_address[1]
+        self.url = f"http://127.0.0.1:{self.port}/bot"
+        # the allow-list entry for this server: 127.0.0.1 on its own (random, high) port
+        self.allowed = f"127.0.0.1:{self.port}"
         threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
 
     def close(self):
@@ -81,7 +86,7 @@ def _game(bot, name="presidents-deck", deals=3):
 
 @pytest.mark.parametrize("name", ["presidents-deck", "school-scum"])
 def test_http_bot_plays_a_whole_game(server, name):
-    result = _game(HttpBot(server.url, allowed={"127.0.0.1"}), name)
+    result = _game(HttpBot(server.url, allowed={server.allowed}), name)
     assert result.stats[0].faults == []
     decisions = {r["decision"] for r in server.requests}
     assert "play" in decisions
@@ -101,7 +106,7 @@ def test_http_bot_plays_a_whole_game(server, name):
                                        ("status", "error")])
 def test_http_faults_fall_back_and_are_counted(server, mode, kind):
     server.mode = mode
-    bot = HttpBot(server.url, allowed={"127.0.0.1"}, timeout_ms=150, max_bytes=50_000)
+    bot = HttpBot(server.url, allowed={server.allowed}, timeout_ms=150, max_bytes=50_000)
     result = _game(bot, deals=1)
     faults = result.stats[0].faults
     plays = [f for f in faults if f["decision"] == "play"]
@@ -112,7 +117,7 @@ def test_http_faults_fall_back_and_are_counted(server, mode, kind):
 def test_unreachable_bot_is_a_fault_not_a_crash(server):
     url = server.url
     server.close()
-    result = _game(HttpBot(url, allowed={"127.0.0.1"}, timeout_ms=200), deals=1)
+    result = _game(HttpBot(url, allowed={server.allowed}, timeout_ms=200), deals=1)
     assert {f["kind"] for f in result.stats[0].faults} == {"error"}
     server.httpd = type("Closed", (), {"shutdown": lambda s: None,
                                        "server_close": lambda s: None})()
@@ -121,13 +126,13 @@ def test_unreachable_bot_is_a_fault_not_a_crash(server):
 def test_hosts_must_be_allowed(monkeypatch, settings):
     settings.OUTSIDE_BOT_ALLOWED_HOSTS = ["bots.example.org"]
     with pytest.raises(ValueError, match="not in OUTSIDE_BOT_ALLOWED_HOSTS"):
-        HttpBot("http://127.0.0.1:9/bot")
+        HttpBot("http://127.0.0.1:8000/bot")
     assert HttpBot("https://bots.example.org/x").url == "https://bots.example.org/x"
     with pytest.raises(ValueError):
         HttpBot("file:///etc/passwd", allowed={"127.0.0.1"})
     del settings.OUTSIDE_BOT_ALLOWED_HOSTS
     monkeypatch.setenv("OUTSIDE_BOT_ALLOWED_HOSTS", "127.0.0.1, localhost")
-    assert HttpBot("http://localhost:1/").url == "http://localhost:1/"
+    assert HttpBot("http://localhost:8000/").url == "http://localhost:8000/"
     with pytest.raises(ValueError):
         make_bot("http://10.0.0.1/bot")
 

@@ -16,8 +16,8 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def server(settings):
-    settings.OUTSIDE_BOT_ALLOWED_HOSTS = ["127.0.0.1"]
     s = Server()
+    settings.OUTSIDE_BOT_ALLOWED_HOSTS = [s.allowed]
     yield s
     s.close()
 
@@ -81,8 +81,9 @@ def test_a_disabled_bot_cannot_be_entered(registered):
         small_tournament(entrants=entrants_with("outside:mine"))
 
 
-def test_a_bot_whose_host_is_no_longer_allowed_cannot_be_entered(registered, settings):
+def test_a_bot_whose_host_is_no_longer_allowed_cannot_be_entered(server, registered, settings):
     settings.OUTSIDE_BOT_ALLOWED_HOSTS = ["bots.example.org"]
+    settings.OUTSIDE_BOT_ALLOWED_PORTS = [server.port]
 
     with pytest.raises(TournamentError, match="not in OUTSIDE_BOT_ALLOWED_HOSTS"):
         small_tournament(entrants=entrants_with("outside:mine"))
