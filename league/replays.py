@@ -39,47 +39,58 @@ def transcript_steps(data, *, names: list[str] | None = None) -> dict:
     def cards(mask):
         return rules.cards_text(C.mask_cards(mask))
 
-    def snapshot(index, deal, hands, text, events):
+    passed: set[int] = set()  # seats that passed on the pile as it stands
+
+    def snapshot(index, deal, hands, text, events, seat=None, action="deal"):
         steps.append({
-            "deal": index + 1, "text": text, "events": events,
+            "deal": index + 1, "text": text, "events": events, "seat": seat, "action": action,
             "hands": [cards(h) for h in (deal.hands if deal else hands)],
             "pile": rules.cards_text(deal.last.cards) if deal and deal.last else [],
             "turn": deal.turn if deal and not deal.over else None,
             "out": [names[s] for s in deal.finishing_order] if deal else [],
+            "out_seats": list(deal.finishing_order) if deal else [],
+            "passed": sorted(passed),
         })
 
     for index, (entry, record) in enumerate(zip(transcript.deals, checked.records, strict=True)):
         hands = [C.cards_mask(h) for h in entry.hands]
-        snapshot(index, None, hands, f"Deal {index + 1}: cards dealt, {names[game.dealer]} "
-                                     "dealt", [])
+        passed.clear()
+        snapshot(index, None, hands, f"cards dealt, {names[game.dealer]} dealt", [])
         for e in entry.exchanges:
             mask = C.cards_mask(e.cards)
             hands[e.giver] -= mask
             hands[e.receiver] += mask
             snapshot(index, None, hands, f"{names[e.giver]} gives {names[e.receiver]} "
-                                         f"{' '.join(rules.cards_text(e.cards))}", ["exchange"])
+                                         f"{' '.join(rules.cards_text(e.cards))}", ["exchange"],
+                     seat=e.giver, action="exchange")
         _, opening = leading.fixed_leader(rules.options, players, game.dealer, hands,
                                           game.previous_order)
         deal = game.begin(hands, leader=record.leader, direction=record.direction,
                           blind=entry.blind, opening=opening)
         snapshot(index, deal, hands, f"{names[deal.turn]} leads"
-                 + (" (counter-clockwise)" if deal.direction == CCW else ""), [])
+                 + (" (counter-clockwise)" if deal.direction == CCW else ""), [],
+                 seat=deal.turn, action="lead")
         for seat, move in record.moves:
             before = (deal.reversed, deal.mode, deal.direction, len(deal.finishing_order))
             deal.play(move)
             if move is PASS:
-                text = f"{names[seat]} passes"
+                text, action = f"{names[seat]} passes", "pass"
+                passed.add(seat)
             elif move is BLIND:
-                text = f"{names[seat]} turns a blind card"
+                text, action = f"{names[seat]} turns a blind card", "blind"
             else:
-                text = f"{names[seat]} plays {' '.join(rules.cards_text(move.cards))}"
-            snapshot(index, deal, hands, text, _events(before, deal, names))
+                text, action = f"{names[seat]} plays {' '.join(rules.cards_text(move.cards))}", \
+                    "play"
+            if deal.last is None:
+                passed.clear()
+            snapshot(index, deal, hands, text, _events(before, deal, names), seat=seat,
+                     action=action)
             if len(steps) > MAX_STEPS:
                 raise LeagueError(f"this transcript is too long to replay here "
                                   f"(over {MAX_STEPS} steps)")
         if record.finished:
             game.end(record)
-    return {"players": names, "steps": steps}
+    return {"players": names, "presidents": rules.presidents, "steps": steps}
 
 
 def _events(before, deal, names) -> list[str]:

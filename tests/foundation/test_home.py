@@ -1,3 +1,6 @@
+from django.contrib.staticfiles import finders
+
+
 def test_home_page_links_to_the_organiser_login_and_health(client):
     response = client.get("/")
 
@@ -5,3 +8,12 @@ def test_home_page_links_to_the_organiser_login_and_health(client):
     assert [template.name for template in response.templates] == ["home.html", "base.html"]
     assert b'href="/admin/"' in response.content
     assert b'href="/healthz"' in response.content
+
+
+def test_every_page_has_a_favicon_and_favicon_ico_leads_to_it(client):
+    page = client.get("/")
+    icon = client.get("/favicon.ico")
+
+    assert b'rel="icon" href="/static/league/favicon.svg"' in page.content
+    assert icon.status_code == 301 and icon["Location"] == "/static/league/favicon.svg"
+    assert finders.find("league/favicon.svg")

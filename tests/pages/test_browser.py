@@ -126,24 +126,71 @@ def test_a_double_submitted_deal_is_stored_once(browser, live_server, client, ta
     ctx.close()
 
 
-def test_the_replay_steps_through_a_game(browser, live_server, client):
+def bot_game(preset, seed, players=4):
+    return json.loads(subprocess.run(
+        [sys.executable, "-m", "gameplay.engine", "play", "--preset", preset, "--players",
+         str(players), "--seed", str(seed), "--deals", "1"], capture_output=True, text=True,
+        check=True).stdout)
+
+
+def shown_hands(page):
+    return page.evaluate("""() => [...document.querySelectorAll('#step-hands li')].map(
+        li => [...li.querySelectorAll('.hand .card')].map(c => c.getAttribute('aria-label')))""")
+
+
+SUIT_NAMES = {"C": "clubs", "S": "spades", "D": "diamonds", "H": "hearts"}
+RANK_NAMES = {"J": "jack", "Q": "queen", "K": "king", "A": "ace"}
+
+
+def spoken(card):
+    """The label cards.js gives a standard card (TRANSCRIPT.md notation)."""
+    if card == "JK":
+        return "Joker"
+    return f"{RANK_NAMES.get(card[:-1], card[:-1])} of {SUIT_NAMES[card[-1]]}"
+
+
+def test_the_replay_steps_through_a_bot_game_by_keyboard(browser, live_server, client):
     game = make_game(players=4)
-    transcript = json.loads(subprocess.run(
-        [sys.executable, "-m", "gameplay.engine", "play", "--preset", "classic", "--players",
-         "4", "--seed", "3", "--deals", "1"], capture_output=True, text=True, check=True).stdout)
+    transcript = bot_game("classic", 3)
     deal = services.deal_record(game=game, transcript=transcript)
-    page = browser.new_page()
+    page = browser.new_page(viewport={"width": 360, "height": 740})
     page.goto(live_server.url + reverse("league:deal_replay", args=[deal.pk]))
 
     assert page.locator("#step-number").inner_text() == "1"
-    assert "cards dealt" in page.locator("#step-text").inner_text()
-    page.get_by_role("button", name="Next").click()
-    page.get_by_role("button", name="Next").click()
+    assert page.locator("#step-text").inner_text().startswith("Deal 1 · cards dealt")
+    dealt = transcript["deals"][0]["hands"]
+    assert [sorted(hand) for hand in shown_hands(page)] == \
+        [sorted(map(spoken, hand)) for hand in dealt]
+    total = int(page.locator("#step-range").get_attribute("max"))
+    page.locator("body").press("ArrowRight")
+    page.locator("body").press("ArrowRight")
     assert page.locator("#step-number").inner_text() == "3"
-    assert page.locator("#step-pile").inner_text() != "empty"
+    assert page.locator("#step-pile .card").count() > 0
     page.keyboard.press("ArrowLeft")
     assert page.locator("#step-number").inner_text() == "2"
     shoot(page, "replay")
-    page.get_by_role("button", name="Last").click()
+    for _ in range(total):
+        page.keyboard.press("ArrowRight")
+    assert page.locator("#step-number").inner_text() == str(total)
     assert "deal over" in page.locator("#step-events").inner_text()
+    seats = list(deal.places.order_by("position").values_list("seat", flat=True))
+    assert [bool(hand) for hand in shown_hands(page)] == [s == seats[-1] for s in range(4)], \
+        "only the last player still holds cards"
+    order = [game.seats.get(number=s).player.name for s in seats]
+    assert page.locator("#step-out").inner_text() == ", ".join(order)
+    badges = page.locator("#step-hands .badge").all_inner_texts()
+    assert [badges[s] for s in seats] == ["out 1st", "out 2nd", "out 3rd", "last"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    page.close()
+
+
+def test_the_presidents_deck_replay_names_its_cards(browser, live_server, client):
+    game = make_game(players=4, season_kwargs={"preset": "presidents-deck"})
+    deal = services.deal_record(game=game, transcript=bot_game("presidents-deck", 5))
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    page.goto(live_server.url + reverse("league:deal_replay", args=[deal.pk]))
+
+    labels = {label for hand in shown_hands(page) for label in hand}
+    assert {"12 President", "1 Turd", "Bomb", "Doppelgänger"} <= labels
+    shoot(page, "replay-presidents-deck")
     page.close()

@@ -113,7 +113,14 @@ def test_a_recorded_deals_transcript_replays_step_by_step(client):
                       .split("</script>")[0])
     assert data["players"] == [s.player.name for s in game.seats.order_by("number")]
     steps = data["steps"]
-    assert steps[0]["text"].startswith("Deal 1: cards dealt")
+    assert steps[0]["deal"] == 1 and steps[0]["text"].startswith("cards dealt")
+    assert data["presidents"] is False
+    passes = [s for s in steps if s["action"] == "pass"]
+    # A pass shows on its seat until the trick ends (a trick's last pass clears the pile).
+    assert passes and all(s["seat"] in s["passed"] for s in passes
+                          if "trick ends: pile cleared" not in s["events"])
+    assert all(not s["passed"] for s in steps if "trick ends: pile cleared" in s["events"])
+    assert steps[-1]["out_seats"] and len(steps[-1]["out_seats"]) == 4
     assert sum(len(h) for h in steps[0]["hands"]) == 52
     assert steps[-1]["events"][-1] == "deal over"
     assert any("trick ends" in e for s in steps for e in s["events"])
