@@ -190,6 +190,8 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Workers count their tasks' outcomes for /metrics (config/metrics.py).
+CELERY_IMPORTS = ["config.metrics"]
 
 # Per-process memory by default; CACHE_URL=redis://… shares it between processes. Cached
 # standings are keyed by a version the database holds, so either way no process sees stale ones.
