@@ -12,6 +12,7 @@ so every web process reports the same figures whichever one answers:
 - Outside-bot faults: rows of ``OUTSIDE_BOT_FAULT_MODEL``, when that model exists.
 """
 
+import functools
 import hmac
 import logging
 import os
@@ -47,6 +48,12 @@ def _broker():
     url = settings.CELERY_BROKER_URL
     if not url or not url.startswith(("redis://", "rediss://")):
         return None
+    return _redis(url)
+
+
+@functools.cache
+def _redis(url):
+    """One client (and connection pool) per broker URL and process."""
     return redis.Redis.from_url(url, socket_timeout=REDIS_TIMEOUT_SECONDS,
                                 socket_connect_timeout=REDIS_TIMEOUT_SECONDS)
 
@@ -62,8 +69,6 @@ def count_task(task_name: str, outcome: str) -> None:
         client.hincrby(TASK_COUNTS_KEY, f"{task_name}|{outcome}", 1)
     except redis.RedisError:
         logger.warning("metrics: could not count %s %s, Redis unreachable", task_name, outcome)
-    finally:
-        client.close()
 
 
 @signals.task_success.connect
@@ -87,10 +92,7 @@ def task_counts() -> dict[tuple[str, str], int]:
     client = _broker()
     if client is None:
         return {}
-    try:
-        raw = client.hgetall(TASK_COUNTS_KEY)
-    finally:
-        client.close()
+    raw = client.hgetall(TASK_COUNTS_KEY)
     counts = {}
     for field, value in raw.items():
         name, _, outcome = field.decode().rpartition("|")
@@ -110,10 +112,7 @@ def queue_depths() -> dict[str, int]:
     client = _broker()
     if client is None:
         return {}
-    try:
-        return {name: client.llen(name) for name in queue_names()}
-    finally:
-        client.close()
+    return {name: client.llen(name) for name in queue_names()}
 
 
 class LeagueCollector:
