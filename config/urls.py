@@ -6,16 +6,21 @@ from django.views.generic import TemplateView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from config.healthz import healthz
+from config.metrics import metrics
 
 urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
     path("healthz", healthz, name="healthz"),
     # Browsers ask for /favicon.ico on pages without a <link rel="icon"> (JSON, the API docs).
     path("favicon.ico", lambda request: redirect(static("league/favicon.svg"), permanent=True)),
+    path("metrics", metrics, name="metrics"),
     path("admin/", admin.site.urls),
     path("league/", include("league.urls")),
     path("tournaments/", include("gameplay.urls")),
     path("api/v1/", include("league.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    # Swagger UI's inline script and style carry the Content-Security-Policy nonce.
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema",
+                                                     template_name="api_docs.html"),
+         name="api-docs"),
 ]

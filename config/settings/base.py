@@ -1,9 +1,11 @@
 """Settings shared by every environment; what differs between machines comes from the env."""
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import environ
+from csp.constants import NONCE, NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
@@ -32,6 +34,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # instead of syncing the whole file to disk (SQLite's recommended setting for a server).
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
         "init_command", "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")
+# A kept connection is checked before a request reuses it, so the first requests after a
+# database outage reconnect instead of failing on a dead socket (docs/operations.md).
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 INSTALLED_APPS = [
@@ -41,6 +46,9 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "axes",
+    "csp",
+    "django_prometheus",
     "rest_framework",
     "rest_framework.authtoken",
     "django_filters",
@@ -51,7 +59,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "django_prometheus.middleware.PrometheusBeforeMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -59,6 +69,9 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "config.protections.DatabaseOutageMiddleware",
+    "axes.middleware.AxesMiddleware",
+    "django_prometheus.middleware.PrometheusAfterMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -78,6 +91,20 @@ TEMPLATES = [
         },
     },
 ]
+
+# Axes first: it refuses a locked-out login before any password is checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# Failed logins (the admin's and any form using authenticate()): after AXES_FAILURE_LIMIT
+# failures for one username from one address, that pair is refused, even with the right
+# password, for AXES_COOLOFF_MINUTES. A successful login before the limit clears the count.
+AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = timedelta(minutes=env.float("AXES_COOLOFF_MINUTES", default=15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "config.protections.client_address"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": f"django.contrib.auth.password_validation.{name}"}
@@ -114,6 +141,18 @@ REST_FRAMEWORK = {
         "rest_framework.filters.OrderingFilter",
     ],
     "EXCEPTION_HANDLER": "league.api.errors.exception_handler",
+    # Per client address (anonymous) or per user; counted in the default cache, so shared by
+    # every process only with CACHE_URL=redis://…; over the rate answers 429 with Retry-After.
+    "DEFAULT_THROTTLE_CLASSES": [
+        "rest_framework.throttling.AnonRateThrottle",
+        "rest_framework.throttling.UserRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "anon": env.str("API_THROTTLE_ANON", default="120/minute"),
+        "user": env.str("API_THROTTLE_USER", default="600/minute"),
+    },
+    # How many proxies in front of us append to X-Forwarded-For; 0 trusts REMOTE_ADDR alone.
+    "NUM_PROXIES": env.int("NUM_PROXIES", default=0),
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "President League API",
@@ -151,10 +190,48 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Workers count their tasks' outcomes for /metrics (config/metrics.py).
+CELERY_IMPORTS = ["config.metrics"]
 
 # Per-process memory by default; CACHE_URL=redis://… shares it between processes. Cached
 # standings are keyed by a version the database holds, so either way no process sees stale ones.
-CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://")}
+# A Redis cache that stops answering is skipped (reads go to the database) after at most
+# CACHE_TIMEOUT_SECONDS, instead of failing the request.
+CACHE_TIMEOUT_SECONDS = env.float("CACHE_TIMEOUT_SECONDS", default=0.5)
+
+
+def cache_settings(url):
+    cache = env.cache_url_config(url)
+    if cache["BACKEND"] == "django_redis.cache.RedisCache":
+        cache["OPTIONS"] = {
+            "IGNORE_EXCEPTIONS": True,
+            "SOCKET_CONNECT_TIMEOUT": CACHE_TIMEOUT_SECONDS,
+            "SOCKET_TIMEOUT": CACHE_TIMEOUT_SECONDS,
+        }
+    return {"default": cache}
+
+
+CACHES = cache_settings(env.str("CACHE_URL", default="locmemcache://"))
+DJANGO_REDIS_LOG_IGNORED_EXCEPTIONS = True
+
+# Content-Security-Policy: every asset is ours, so only our own origin; an inline <script> or
+# <style> runs only with the request's nonce ({{ request.csp_nonce }}).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF, NONCE],
+        "style-src": [SELF, NONCE],
+        "img-src": [SELF, "data:"],
+        "object-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+    },
+}
+
+# Prometheus /metrics (config/metrics.py): answered only to a request bearing this token
+# ("Authorization: Bearer …"); with no token set, /metrics answers 404 to everyone.
+METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
 
 # Outside HTTP bots (docs/outside-bots.md): only public addresses are called, except the hosts
 # listed here (comma separated, `host` or `host:port`), which may be private: a lab network,

@@ -10,6 +10,9 @@ ALLOWED_HOSTS = env.list("ALLOWED_HOSTS")
 # costs a server process, about 10 ms, several times a cached page's whole work.
 # DATABASE_URL's ?conn_max_age= overrides it; 0 closes the connection after each request.
 DATABASES["default"].setdefault("CONN_MAX_AGE", 60)
+# The HTTPS proxy in front appends the client's address to X-Forwarded-For: API throttles and
+# login lockouts count that address, not the proxy's (config/protections.py).
+REST_FRAMEWORK["NUM_PROXIES"] = env.int("NUM_PROXIES", default=1)
 
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = True

@@ -7,3 +7,7 @@ SECRET_KEY = secret_key(default="django-insecure-test-only-do-not-use-elsewhere"
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # staticfiles/ exists only after collectstatic; let WhiteNoise look files up per request instead.
 WHITENOISE_AUTOREFRESH = True
+# Throttles high enough for the suite's own heavy API tests (schemathesis); the throttle tests
+# lower them (tests/foundation/test_throttles.py).
+REST_FRAMEWORK = {**REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"anon": "100000/minute",
+                                                               "user": "100000/minute"}}
