@@ -1,0 +1,462 @@
+"""Seating for a club night: split the people present into tables, round after round.
+
+Plain Python, no Django: the league's services bridge it to the database in one place. People
+are any sortable, hashable values (player ids). How it works and why is in docs/seating.md:
+
+1. Table sizes: the fewest tables whose sizes, as equal as they can be, lie in the organiser's
+   preferred range (or, failing that, as close to it as the allowed range lets them).
+2. Who sits at which table: for every round, a greedy start (each person in turn to the table
+   where they have met the fewest people), then a local search over the whole night that moves
+   one person between tables or swaps two, as long as that lowers the cost of the meetings.
+   A few such starts, and the cheapest wins. Deterministic for a seed.
+3. Seat order and first dealer, round by round: the Hungarian method gives each table the seat
+   order in which people least often sat in the same seat before; the first dealer is the one who
+   has dealt first least often.
+
+A meeting is two people at one table in one round. Its cost is REPEAT when the pair has met
+before (earlier tonight or earlier in the season), plus EARLIER_MEETING for each earlier
+meeting, plus BACK_TO_BACK when they also met in the round just before.
+"""
+
+import random
+from collections import Counter
+from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import combinations
+
+from league.errors import LeagueError
+
+REPEAT = 10
+EARLIER_MEETING = 1
+BACK_TO_BACK = 15
+STARTS = 4  # greedy starts, each followed by a local search
+
+Person = Hashable
+
+
+class SeatingError(LeagueError):
+    """The people present cannot be seated as asked (too few, or no table sizes fit)."""
+
+
+@dataclass(frozen=True)
+class TableSizes:
+    """Players per table: the allowed range (from the preset) and the organiser's preference."""
+
+    smallest: int
+    largest: int
+    preferred: tuple[int, int] | None = None  # defaults to the allowed range
+
+    def __post_init__(self):
+        if not 1 <= self.smallest <= self.largest:
+            raise SeatingError(f"Table sizes {self.smallest} to {self.largest} are not a range "
+                               "of at least one player.")
+        low, high = self.preferred or (self.smallest, self.largest)
+        if not self.smallest <= low <= high <= self.largest:
+            raise SeatingError(f"The preferred table size {low} to {high} is not within the "
+                               f"allowed {self.smallest} to {self.largest} players.")
+
+    def split(self, people: int) -> list[int]:
+        """Sizes of the tables for this many people, as equal as possible, smallest first."""
+        if people == 0:
+            raise SeatingError("No one is present to seat.")
+        low, high = self.preferred or (self.smallest, self.largest)
+        fits = []
+        for count in range(1, people + 1):
+            sizes = [people // count + (i >= count - people % count) for i in range(count)]
+            if self.smallest <= sizes[0] and sizes[-1] <= self.largest:
+                outside = sum(max(low - size, size - high, 0) for size in sizes)
+                fits.append((outside, count, sizes))
+        if not fits:
+            raise SeatingError(f"{people} people cannot be split into tables of "
+                               f"{self.smallest} to {self.largest} players.")
+        return min(fits)[2]
+
+
+@dataclass(frozen=True)
+class Table:
+    seats: tuple[Person, ...]  # in seat order: seat 1 first
+    dealer: Person  # the first dealer, one of the seated people
+
+
+@dataclass(frozen=True)
+class Round:
+    number: int  # the round's index in the season; consecutive rounds differ by one
+    tables: tuple[Table, ...]
+
+    def seated(self) -> list[Person]:
+        return [person for table in self.tables for person in table.seats]
+
+
+@dataclass(frozen=True)
+class History:
+    """What the season so far says: who met whom in which rounds, who sat where, who dealt first.
+
+    ``met`` maps a pair (a frozenset of two people) to the round numbers they met in;
+    ``seats`` maps a person to how often they sat in each seat (seat 1 is index 0);
+    ``dealers`` maps a person to how often they were first dealer.
+    """
+
+    met: Mapping[frozenset, Sequence[int]] = field(default_factory=dict)
+    seats: Mapping[Person, Sequence[int]] = field(default_factory=dict)
+    dealers: Mapping[Person, int] = field(default_factory=dict)
+
+    @classmethod
+    def from_rounds(cls, rounds: Iterable[Round]) -> "History":
+        return cls().extended(rounds)
+
+    def extended(self, rounds: Iterable[Round]) -> "History":
+        """This history with more rounds played (e.g. tonight's first round, before the next)."""
+        met = {pair: list(numbers) for pair, numbers in self.met.items()}
+        seats = {person: list(counts) for person, counts in self.seats.items()}
+        dealers = Counter(self.dealers)
+        for played in rounds:
+            for table in played.tables:
+                for a, b in combinations(table.seats, 2):
+                    met.setdefault(frozenset((a, b)), []).append(played.number)
+                for seat, person in enumerate(table.seats):
+                    counts = seats.setdefault(person, [])
+                    counts.extend([0] * (seat + 1 - len(counts)))
+                    counts[seat] += 1
+                dealers[table.dealer] += 1
+        return History(met=met, seats=seats, dealers=dict(dealers))
+
+    def last_round(self) -> int:
+        return max((max(numbers) for numbers in self.met.values() if numbers), default=-1)
+
+
+@dataclass(frozen=True)
+class Score:
+    """How good a night's plan is; lower is better everywhere."""
+
+    repeats: int  # meetings of a pair who had met before, tonight or in the season
+    back_to_back: int  # meetings of a pair who met in the round just before
+    meeting_cost: int  # the weighted cost of the meetings (module docstring)
+    seat_cost: int  # per person and round: earlier times in the same seat
+    dealer_cost: int  # per first dealer: earlier times they dealt first
+    seat_spread: int  # the largest gap, for one person, between their most and least used seat
+    dealer_spread: int  # most minus fewest first deals among tonight's people
+
+    @property
+    def cost(self) -> int:
+        return self.meeting_cost + self.seat_cost + self.dealer_cost
+
+
+def plan_night(present: Sequence[Collection[Person]], sizes: TableSizes,
+               history: History | None = None, *, first_round: int | None = None,
+               seed: int = 0) -> list[Round]:
+    """Plan the rounds of a night, ``present[i]`` being the people present in round i.
+
+    Rounds are numbered from ``first_round`` (default: right after the history's last round).
+    To plan round by round, plan one round, then plan the next with ``history.extended``.
+    """
+    history = history or History()
+    rng = random.Random(seed)
+    first = history.last_round() + 1 if first_round is None else first_round
+    people, rounds = _index(present, sizes)
+    meetings = _Meetings(people, history, first, len(rounds))
+    best = None
+    for _ in range(STARTS):
+        tables = [_greedy(meetings, number, rnd, rng) for number, rnd in enumerate(rounds)]
+        cost = _improve(meetings, tables, rng)
+        if best is None or cost < best[0]:
+            best = (cost, [[list(table) for table in rnd] for rnd in tables])
+        meetings.clear()
+    plan = [[[people[i] for i in table] for table in rnd] for rnd in best[1]]
+    return _seat(plan, history, first, rng)
+
+
+def random_night(present: Sequence[Collection[Person]], sizes: TableSizes,
+                 history: History | None = None, *, first_round: int | None = None,
+                 seed: int = 0) -> list[Round]:
+    """A random plan with the same table sizes: the baseline the planner must beat."""
+    history = history or History()
+    rng = random.Random(seed)
+    first = history.last_round() + 1 if first_round is None else first_round
+    people, rounds = _index(present, sizes)
+    planned = []
+    for number, (persons, table_sizes) in enumerate(rounds, start=first):
+        persons = [people[i] for i in persons]
+        rng.shuffle(persons)
+        tables, start = [], 0
+        for size in table_sizes:
+            seats = tuple(persons[start:start + size])
+            tables.append(Table(seats=seats, dealer=rng.choice(seats)))
+            start += size
+        planned.append(Round(number=number, tables=tuple(tables)))
+    return planned
+
+
+def swap(plan: Sequence[Round], number: int, a: Person, b: Person) -> list[Round]:
+    """The plan with ``a`` and ``b`` exchanging seats in round ``number`` (dealer stays put)."""
+    rounds = {played.number: played for played in plan}
+    if number not in rounds:
+        raise SeatingError(f"There is no round {number} in this plan.")
+    seated = rounds[number].seated()
+    for person in (a, b):
+        if person not in seated:
+            raise SeatingError(f"{person} is not seated in round {number}.")
+    exchange = {a: b, b: a}
+
+    def moved(table):
+        return Table(seats=tuple(exchange.get(p, p) for p in table.seats),
+                     dealer=exchange.get(table.dealer, table.dealer))
+
+    return [Round(number=played.number, tables=tuple(moved(t) for t in played.tables))
+            if played.number == number else played for played in plan]
+
+
+def score(plan: Sequence[Round], history: History | None = None) -> Score:
+    """The plan's cost against the season so far (history holds only earlier rounds)."""
+    history = history or History()
+    met = {pair: sorted(numbers) for pair, numbers in history.met.items()}
+    seats = {person: Counter(dict(enumerate(counts))) for person, counts in history.seats.items()}
+    dealers = Counter(history.dealers)
+    repeats = back_to_back = meeting_cost = seat_cost = dealer_cost = 0
+    tonight = set()
+    for played in sorted(plan, key=lambda r: r.number):
+        for table in played.tables:
+            for a, b in combinations(table.seats, 2):
+                before = met.setdefault(frozenset((a, b)), [])
+                repeats += bool(before)
+                back_to_back += played.number - 1 in before
+                meeting_cost += _meeting_cost(len(before), played.number - 1 in before)
+                before.append(played.number)
+            for seat, person in enumerate(table.seats):
+                counts = seats.setdefault(person, Counter())
+                seat_cost += counts[seat]
+                counts[seat] += 1
+                tonight.add(person)
+            dealer_cost += dealers[table.dealer]
+            dealers[table.dealer] += 1
+    widest = max((len(t.seats) for r in plan for t in r.tables), default=0)
+    seat_spread = max((max(seats[p][s] for s in range(widest)) -
+                       min(seats[p][s] for s in range(widest)) for p in tonight), default=0)
+    dealt = [dealers[p] for p in tonight]
+    return Score(repeats=repeats, back_to_back=back_to_back, meeting_cost=meeting_cost,
+                 seat_cost=seat_cost, dealer_cost=dealer_cost, seat_spread=seat_spread,
+                 dealer_spread=max(dealt, default=0) - min(dealt, default=0))
+
+
+# The planner works on people numbered 0..n-1 in sorted order, so that a seed alone decides.
+
+def _index(present, sizes):
+    if not present:
+        raise SeatingError("A night needs at least one round.")
+    people = sorted(set().union(*present))
+    number = {person: i for i, person in enumerate(people)}
+    rounds = []
+    for i, persons in enumerate(present, start=1):
+        try:
+            table_sizes = sizes.split(len(set(persons)))
+        except SeatingError as error:
+            raise SeatingError(f"Round {i}: {error.message}") from None
+        rounds.append((sorted(number[p] for p in set(persons)), table_sizes))
+    return people, rounds
+
+
+def _meeting_cost(earlier: int, back_to_back: bool) -> int:
+    if not earlier:
+        return 0
+    return REPEAT + EARLIER_MEETING * earlier + BACK_TO_BACK * back_to_back
+
+
+@lru_cache(maxsize=100_000)
+def _pair_cost(earlier: int, last: int | None, rounds: tuple[int, ...]) -> int:
+    """Cost of a pair meeting in ``rounds`` tonight, after ``earlier`` meetings (last one in
+    round ``last``, counted from tonight's first round as 0)."""
+    cost = 0
+    for number in rounds:
+        cost += _meeting_cost(earlier, last == number - 1)
+        earlier, last = earlier + 1, number
+    return cost
+
+
+class _Meetings:
+    """For every pair: the season's meetings before tonight and the rounds they meet tonight."""
+
+    def __init__(self, people, history, first, rounds):
+        index = {person: i for i, person in enumerate(people)}
+        n = len(people)
+        self.earlier = [[0] * n for _ in range(n)]
+        self.last = [[None] * n for _ in range(n)]
+        for pair, numbers in history.met.items():
+            a, b = tuple(pair)
+            if a in index and b in index and numbers:
+                i, j = index[a], index[b]
+                self.earlier[i][j] = self.earlier[j][i] = len(numbers)
+                self.last[i][j] = self.last[j][i] = max(numbers) - first
+        self.tonight = [[() for _ in range(n)] for _ in range(n)]
+        self.rounds = rounds
+
+    def clear(self):
+        for row in self.tonight:
+            row[:] = [()] * len(row)
+
+    def cost(self, i, j, rounds=None):
+        return _pair_cost(self.earlier[i][j], self.last[i][j],
+                          self.tonight[i][j] if rounds is None else rounds)
+
+    def change(self, i, j, number, meet):
+        """The cost change if i and j start (or stop) meeting in round ``number``."""
+        rounds = self.tonight[i][j]
+        after = tuple(sorted(rounds + (number,))) if meet else tuple(
+            r for r in rounds if r != number)
+        return self.cost(i, j, after) - self.cost(i, j, rounds)
+
+    def set(self, i, j, number, meet):
+        rounds = self.tonight[i][j]
+        after = tuple(sorted(rounds + (number,))) if meet else tuple(
+            r for r in rounds if r != number)
+        self.tonight[i][j] = self.tonight[j][i] = after
+
+    def seat_one(self, person, table, number):
+        for other in table:
+            self.set(person, other, number, True)
+
+    def total(self):
+        n = len(self.tonight)
+        return sum(self.cost(i, j) for i in range(n) for j in range(i + 1, n)
+                   if self.tonight[i][j])
+
+
+def _greedy(meetings, number, rnd, rng):
+    """Each person, in a random order, to the table with room where they cost least."""
+    persons, sizes = rnd
+    persons = list(persons)
+    rng.shuffle(persons)
+    tables = [[] for _ in sizes]
+    for person in persons:
+        def added(t, person=person):
+            return sum(meetings.change(person, other, number, True) for other in tables[t])
+        room = [t for t in range(len(sizes)) if len(tables[t]) < sizes[t]]
+        best = min(room, key=lambda t: (added(t), len(tables[t])))
+        meetings.seat_one(person, tables[best], number)
+        tables[best].append(person)
+    return tables
+
+
+def _improve(meetings, night, rng):
+    """Move one person to a smaller table, or swap two, while that lowers the cost.
+
+    Moving from a table to one with one person fewer keeps the round's table sizes.
+    Returns the night's meeting cost.
+    """
+    improved = True
+    while improved:
+        improved = False
+        for number in rng.sample(range(len(night)), len(night)):
+            tables = night[number]
+            for a, b, there, here in _moves(tables, rng):
+                if _move_change(meetings, number, a, b, there, here) < 0:
+                    _move(meetings, number, a, b, there, here)
+                    improved = True
+    return meetings.total()
+
+
+def _moves(tables, rng):
+    """Candidate moves in a round, in a random order: (a, b, a's table, b's table), b being
+    None when ``a`` moves alone. Read lazily, so each is valid when the caller gets it."""
+    where = [(t, i) for t, table in enumerate(tables) for i in range(len(table))]
+    rng.shuffle(where)
+    for (t, i), (u, k) in combinations(where, 2):
+        if t != u:
+            yield tables[t][i], tables[u][k], tables[t], tables[u]
+    for there, here in combinations(tables, 2):
+        if len(here) > len(there):
+            there, here = here, there
+        for a in list(there):
+            if len(there) == len(here) + 1:
+                yield a, None, there, here
+
+
+def _move_change(meetings, number, a, b, there, here):
+    change = 0
+    for x in there:
+        if x != a:
+            change += meetings.change(a, x, number, False)
+            if b is not None:
+                change += meetings.change(b, x, number, True)
+    for y in here:
+        if y != b:
+            change += meetings.change(a, y, number, True)
+            if b is not None:
+                change += meetings.change(b, y, number, False)
+    return change
+
+
+def _move(meetings, number, a, b, there, here):
+    for x in there:
+        if x != a:
+            meetings.set(a, x, number, False)
+            if b is not None:
+                meetings.set(b, x, number, True)
+    for y in here:
+        if y != b:
+            meetings.set(a, y, number, True)
+            if b is not None:
+                meetings.set(b, y, number, False)
+    if b is None:
+        there.remove(a)
+        here.append(a)
+    else:
+        there[there.index(a)] = b
+        here[here.index(b)] = a
+
+
+def _seat(night, history, first, rng):
+    """Seat order and first dealer for each table, round by round (see the module docstring)."""
+    seats = {person: Counter(dict(enumerate(counts))) for person, counts in history.seats.items()}
+    dealers = Counter(history.dealers)
+    planned = []
+    for number, tables in enumerate(night, start=first):
+        seated = []
+        for table in tables:
+            counts = [seats.setdefault(person, Counter()) for person in table]
+            order = _hungarian([[count[seat] for seat in range(len(table))] for count in counts])
+            in_seats = [None] * len(table)
+            for person, seat in zip(table, order, strict=True):
+                in_seats[seat] = person
+                seats[person][seat] += 1
+            fewest = min(dealers[person] for person in table)
+            dealer = rng.choice([p for p in in_seats if dealers[p] == fewest])
+            dealers[dealer] += 1
+            seated.append(Table(seats=tuple(in_seats), dealer=dealer))
+        planned.append(Round(number=number, tables=tuple(seated)))
+    return planned
+
+
+def _hungarian(cost):
+    """The assignment of rows to columns of a square matrix with the least total cost
+    (Kuhn-Munkres with potentials, O(n^3)); returns each row's column."""
+    n = len(cost)
+    u, v = [0] * (n + 1), [0] * (n + 1)
+    row_of, way = [0] * (n + 1), [0] * (n + 1)  # column j's row (1-based; 0 is free)
+    for row in range(1, n + 1):
+        row_of[0], column = row, 0
+        least, used = [float("inf")] * (n + 1), [False] * (n + 1)
+        while row_of[column]:
+            used[column] = True
+            here, delta, nearest = row_of[column], float("inf"), 0
+            for j in range(1, n + 1):
+                if not used[j]:
+                    reduced = cost[here - 1][j - 1] - u[here] - v[j]
+                    if reduced < least[j]:
+                        least[j], way[j] = reduced, column
+                    if least[j] < delta:
+                        delta, nearest = least[j], j
+            for j in range(n + 1):
+                if used[j]:
+                    u[row_of[j]] += delta
+                    v[j] -= delta
+                else:
+                    least[j] -= delta
+            column = nearest
+        while column:
+            previous = way[column]
+            row_of[column] = row_of[previous]
+            column = previous
+    columns = [0] * n
+    for j in range(1, n + 1):
+        columns[row_of[j] - 1] = j - 1
+    return columns
