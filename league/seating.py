@@ -238,6 +238,51 @@ def score(plan: Sequence[Round], history: History | None = None) -> Score:
                  dealer_spread=max(dealt, default=0) - min(dealt, default=0))
 
 
+def repeats_lower_bound(present: Sequence[Collection[Person]], sizes: TableSizes,
+                        history: History | None = None) -> int:
+    """No plan of these rounds has fewer repeats than this (docs/seating.md derives it).
+
+    The largest of: the night's meetings less the pairs that have never met (each such pair
+    meets once for free); per person, the fewest opponents they can have less the people they
+    have never met, halved; and, between consecutive rounds, the pairs that must sit together
+    again because a table takes more people than there were tables the round before.
+    """
+    history = history or History()
+    people = sorted(set().union(*present))
+    fresh = Counter()
+    for a, b in combinations(people, 2):
+        if not history.met.get(frozenset((a, b))):
+            fresh[a] += 1
+            fresh[b] += 1
+    meetings = fewest_opponents = together = 0
+    before = None
+    for persons in present:
+        table_sizes = sizes.split(len(set(persons)))
+        meetings += sum(size * (size - 1) // 2 for size in table_sizes)
+        fewest_opponents += table_sizes[0] - 1
+        if before is not None:
+            together += _forced_together(table_sizes, len(before[0]),
+                                         len(set(persons) & before[1]))
+        before = (table_sizes, set(persons))
+    by_pairs = meetings - sum(fresh.values()) // 2
+    by_person = -(-sum(max(0, fewest_opponents - fresh[p]) for p in people) // 2)
+    return max(by_pairs, by_person, together, 0)
+
+
+def _forced_together(table_sizes, tables_before, staying):
+    """The fewest pairs who sat at one table last round and sit at one table again, with
+    ``staying`` people present in both rounds: a table's k-th person from last round adds
+    (k - 1) // tables_before such pairs at best; they go where that costs least."""
+    filled = [0] * len(table_sizes)
+    together = 0
+    for _ in range(staying):
+        t = min((t for t in range(len(table_sizes)) if filled[t] < table_sizes[t]),
+                key=lambda t: filled[t] // tables_before)
+        together += filled[t] // tables_before
+        filled[t] += 1
+    return together
+
+
 # The planner works on people numbered 0..n-1 in sorted order, so that a seed alone decides.
 
 def _index(present, sizes):
