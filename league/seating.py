@@ -18,11 +18,11 @@ before (earlier tonight or earlier in the season), plus EARLIER_MEETING for each
 meeting, plus BACK_TO_BACK when they also met in the round just before.
 """
 
+import math
 import random
 from collections import Counter
 from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from itertools import combinations
 
 from league.errors import LeagueError
@@ -30,7 +30,8 @@ from league.errors import LeagueError
 REPEAT = 10
 EARLIER_MEETING = 1
 BACK_TO_BACK = 15
-STARTS = 4  # greedy starts, each followed by a local search
+STEPS = 300  # annealing steps per person and round
+HOT, COLD = 10.0, 0.3  # annealing temperatures, in units of cost
 
 Person = Hashable
 
@@ -154,15 +155,10 @@ def plan_night(present: Sequence[Collection[Person]], sizes: TableSizes,
     rng = random.Random(seed)
     first = history.last_round() + 1 if first_round is None else first_round
     people, rounds = _index(present, sizes)
-    meetings = _Meetings(people, history, first, len(rounds))
-    best = None
-    for _ in range(STARTS):
-        tables = [_greedy(meetings, number, rnd, rng) for number, rnd in enumerate(rounds)]
-        cost = _improve(meetings, tables, rng)
-        if best is None or cost < best[0]:
-            best = (cost, [[list(table) for table in rnd] for rnd in tables])
-        meetings.clear()
-    plan = [[[people[i] for i in table] for table in rnd] for rnd in best[1]]
+    meetings = _Meetings(people, history, first)
+    night = [_greedy(meetings, number, rnd, rng) for number, rnd in enumerate(rounds)]
+    _anneal(meetings, night, rng)
+    plan = [[[people[i] for i in table] for table in tables] for tables in night]
     return _seat(plan, history, first, rng)
 
 
@@ -306,63 +302,60 @@ def _meeting_cost(earlier: int, back_to_back: bool) -> int:
     return REPEAT + EARLIER_MEETING * earlier + BACK_TO_BACK * back_to_back
 
 
-@lru_cache(maxsize=100_000)
-def _pair_cost(earlier: int, last: int | None, rounds: tuple[int, ...]) -> int:
-    """Cost of a pair meeting in ``rounds`` tonight, after ``earlier`` meetings (last one in
-    round ``last``, counted from tonight's first round as 0)."""
-    cost = 0
-    for number in rounds:
-        cost += _meeting_cost(earlier, last == number - 1)
-        earlier, last = earlier + 1, number
-    return cost
-
-
 class _Meetings:
-    """For every pair: the season's meetings before tonight and the rounds they meet tonight."""
+    """Who meets whom tonight, with the season before: what a change of tables costs."""
 
-    def __init__(self, people, history, first, rounds):
+    def __init__(self, people, history, first):
         index = {person: i for i, person in enumerate(people)}
         n = len(people)
-        self.earlier = [[0] * n for _ in range(n)]
-        self.last = [[None] * n for _ in range(n)]
+        self.before = [[0] * n for _ in range(n)]  # meetings earlier in the season
+        self.tonight = [[0] * n for _ in range(n)]
+        # Bit r + 1: they meet in tonight's round r; bit 0: they met in the round just before.
+        self.rounds = [[0] * n for _ in range(n)]
         for pair, numbers in history.met.items():
             a, b = tuple(pair)
-            if a in index and b in index and numbers:
+            if a in index and b in index:
                 i, j = index[a], index[b]
-                self.earlier[i][j] = self.earlier[j][i] = len(numbers)
-                self.last[i][j] = self.last[j][i] = max(numbers) - first
-        self.tonight = [[() for _ in range(n)] for _ in range(n)]
-        self.rounds = rounds
+                self.before[i][j] = self.before[j][i] = len(numbers)
+                self.rounds[i][j] = self.rounds[j][i] = int(first - 1 in numbers)
+        self.start = [row[:] for row in self.rounds]
 
     def clear(self):
         for row in self.tonight:
-            row[:] = [()] * len(row)
-
-    def cost(self, i, j, rounds=None):
-        return _pair_cost(self.earlier[i][j], self.last[i][j],
-                          self.tonight[i][j] if rounds is None else rounds)
+            row[:] = [0] * len(row)
+        self.rounds = [row[:] for row in self.start]
 
     def change(self, i, j, number, meet):
-        """The cost change if i and j start (or stop) meeting in round ``number``."""
-        rounds = self.tonight[i][j]
-        after = tuple(sorted(rounds + (number,))) if meet else tuple(
-            r for r in rounds if r != number)
-        return self.cost(i, j, after) - self.cost(i, j, rounds)
+        """The cost change if i and j start (``meet``) or stop meeting in round ``number``."""
+        earlier = self.before[i][j] + self.tonight[i][j] - (not meet)
+        rounds = self.rounds[i][j]
+        cost = (REPEAT + EARLIER_MEETING * earlier if earlier else 0) + BACK_TO_BACK * (
+            ((rounds >> number) & 1) + ((rounds >> (number + 2)) & 1))
+        return cost if meet else -cost
 
     def set(self, i, j, number, meet):
-        rounds = self.tonight[i][j]
-        after = tuple(sorted(rounds + (number,))) if meet else tuple(
-            r for r in rounds if r != number)
-        self.tonight[i][j] = self.tonight[j][i] = after
+        step = 1 if meet else -1
+        self.tonight[i][j] += step
+        self.tonight[j][i] += step
+        self.rounds[i][j] ^= 1 << (number + 1)
+        self.rounds[j][i] ^= 1 << (number + 1)
 
-    def seat_one(self, person, table, number):
-        for other in table:
-            self.set(person, other, number, True)
+    def seat(self, night):
+        self.clear()
+        for number, tables in enumerate(night):
+            for table in tables:
+                for i, j in combinations(table, 2):
+                    self.set(i, j, number, True)
 
     def total(self):
-        n = len(self.tonight)
-        return sum(self.cost(i, j) for i in range(n) for j in range(i + 1, n)
-                   if self.tonight[i][j])
+        cost = 0
+        for i, row in enumerate(self.tonight):
+            for j in range(i + 1, len(row)):
+                for earlier in range(self.before[i][j], self.before[i][j] + row[j]):
+                    cost += REPEAT + EARLIER_MEETING * earlier if earlier else 0
+                rounds = self.rounds[i][j]
+                cost += BACK_TO_BACK * (rounds & (rounds >> 1)).bit_count()
+        return cost
 
 
 def _greedy(meetings, number, rnd, rng):
@@ -376,43 +369,38 @@ def _greedy(meetings, number, rnd, rng):
             return sum(meetings.change(person, other, number, True) for other in tables[t])
         room = [t for t in range(len(sizes)) if len(tables[t]) < sizes[t]]
         best = min(room, key=lambda t: (added(t), len(tables[t])))
-        meetings.seat_one(person, tables[best], number)
+        for other in tables[best]:
+            meetings.set(person, other, number, True)
         tables[best].append(person)
     return tables
 
 
-def _improve(meetings, night, rng):
-    """Move one person to a smaller table, or swap two, while that lowers the cost.
+def _anneal(meetings, night, rng):
+    """Simulated annealing over moves and swaps of people between tables, round by round.
 
-    Moving from a table to one with one person fewer keeps the round's table sizes.
-    Returns the night's meeting cost.
+    Moving one person to a table with one person fewer keeps the round's table sizes. Ends
+    with ``night`` and ``meetings`` at the cheapest plan seen; returns its cost.
     """
-    improved = True
-    while improved:
-        improved = False
-        for number in rng.sample(range(len(night)), len(night)):
-            tables = night[number]
-            for a, b, there, here in _moves(tables, rng):
-                if _move_change(meetings, number, a, b, there, here) < 0:
-                    _move(meetings, number, a, b, there, here)
-                    improved = True
-    return meetings.total()
-
-
-def _moves(tables, rng):
-    """Candidate moves in a round, in a random order: (a, b, a's table, b's table), b being
-    None when ``a`` moves alone. Read lazily, so each is valid when the caller gets it."""
-    where = [(t, i) for t, table in enumerate(tables) for i in range(len(table))]
-    rng.shuffle(where)
-    for (t, i), (u, k) in combinations(where, 2):
-        if t != u:
-            yield tables[t][i], tables[u][k], tables[t], tables[u]
-    for there, here in combinations(tables, 2):
-        if len(here) > len(there):
-            there, here = here, there
-        for a in list(there):
-            if len(there) == len(here) + 1:
-                yield a, None, there, here
+    cost = best = meetings.total()
+    kept = [[table[:] for table in tables] for tables in night]
+    rounds = [number for number, tables in enumerate(night) if len(tables) > 1]
+    steps = STEPS * sum(len(table) for tables in night for table in tables) if rounds else 0
+    for step in range(steps):
+        temperature = HOT * (COLD / HOT) ** (step / steps)
+        number = rng.choice(rounds)
+        tables = night[number]
+        there, here = rng.sample(tables, 2)
+        a = rng.choice(there)
+        b = None if len(there) == len(here) + 1 and rng.random() < 0.5 else rng.choice(here)
+        change = _move_change(meetings, number, a, b, there, here)
+        if change <= 0 or rng.random() < math.exp(-change / temperature):
+            _move(meetings, number, a, b, there, here)
+            cost += change
+            if cost < best:
+                best, kept = cost, [[table[:] for table in tables] for tables in night]
+    night[:] = kept
+    meetings.seat(night)
+    return best
 
 
 def _move_change(meetings, number, a, b, there, here):
