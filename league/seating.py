@@ -6,9 +6,9 @@ are any sortable, hashable values (player ids). How it works and why is in docs/
 1. Table sizes: the fewest tables whose sizes, as equal as they can be, lie in the organiser's
    preferred range (or, failing that, as close to it as the allowed range lets them).
 2. Who sits at which table: for every round, a greedy start (each person in turn to the table
-   where they have met the fewest people), then a local search over the whole night that moves
-   one person between tables or swaps two, as long as that lowers the cost of the meetings.
-   A few such starts, and the cheapest wins. Deterministic for a seed.
+   where their meetings cost least), then simulated annealing over the whole night that moves
+   one person between tables or swaps two, keeping the cheapest night seen. Deterministic for
+   a seed.
 3. Seat order and first dealer, round by round: the Hungarian method gives each table the seat
    order in which people least often sat in the same seat before; the first dealer is the one who
    has dealt first least often.
@@ -30,8 +30,8 @@ from league.errors import LeagueError
 REPEAT = 10
 EARLIER_MEETING = 1
 BACK_TO_BACK = 15
-STEPS = 300  # annealing steps per person and round
-HOT, COLD = 10.0, 0.3  # annealing temperatures, in units of cost
+STEPS = 500  # annealing steps per person and round
+HOT, COLD = 30.0, 0.5  # annealing temperatures, in units of cost
 
 Person = Hashable
 
@@ -135,7 +135,7 @@ class Score:
     meeting_cost: int  # the weighted cost of the meetings (module docstring)
     seat_cost: int  # per person and round: earlier times in the same seat
     dealer_cost: int  # per first dealer: earlier times they dealt first
-    seat_spread: int  # the largest gap, for one person, between their most and least used seat
+    seat_spread: int  # for one person, most minus fewest times in a seat that every table has
     dealer_spread: int  # most minus fewest first deals among tonight's people
 
     @property
@@ -184,7 +184,8 @@ def random_night(present: Sequence[Collection[Person]], sizes: TableSizes,
 
 
 def swap(plan: Sequence[Round], number: int, a: Person, b: Person) -> list[Round]:
-    """The plan with ``a`` and ``b`` exchanging seats in round ``number`` (dealer stays put)."""
+    """The plan with ``a`` and ``b`` exchanging seats in round ``number``; whoever takes the
+    first dealer's seat deals first."""
     rounds = {played.number: played for played in plan}
     if number not in rounds:
         raise SeatingError(f"There is no round {number} in this plan.")
@@ -225,9 +226,9 @@ def score(plan: Sequence[Round], history: History | None = None) -> Score:
                 tonight.add(person)
             dealer_cost += dealers[table.dealer]
             dealers[table.dealer] += 1
-    widest = max((len(t.seats) for r in plan for t in r.tables), default=0)
-    seat_spread = max((max(seats[p][s] for s in range(widest)) -
-                       min(seats[p][s] for s in range(widest)) for p in tonight), default=0)
+    every_table = range(min((len(t.seats) for r in plan for t in r.tables), default=0))
+    seat_spread = max((max(seats[p][s] for s in every_table) -
+                       min(seats[p][s] for s in every_table) for p in tonight), default=0)
     dealt = [dealers[p] for p in tonight]
     return Score(repeats=repeats, back_to_back=back_to_back, meeting_cost=meeting_cost,
                  seat_cost=seat_cost, dealer_cost=dealer_cost, seat_spread=seat_spread,
@@ -235,7 +236,8 @@ def score(plan: Sequence[Round], history: History | None = None) -> Score:
 
 
 def repeats_lower_bound(present: Sequence[Collection[Person]], sizes: TableSizes,
-                        history: History | None = None) -> int:
+                        history: History | None = None, *,
+                        first_round: int | None = None) -> int:
     """No plan of these rounds has fewer repeats than this (docs/seating.md derives it).
 
     The largest of: the night's meetings less the pairs that have never met (each such pair
@@ -244,25 +246,40 @@ def repeats_lower_bound(present: Sequence[Collection[Person]], sizes: TableSizes
     again because a table takes more people than there were tables the round before.
     """
     history = history or History()
+    first = history.last_round() + 1 if first_round is None else first_round
     people = sorted(set().union(*present))
     fresh = Counter()
     for a, b in combinations(people, 2):
         if not history.met.get(frozenset((a, b))):
             fresh[a] += 1
             fresh[b] += 1
-    meetings = fewest_opponents = together = 0
-    before = None
-    for persons in present:
-        table_sizes = sizes.split(len(set(persons)))
+    meetings = together = 0
+    fewest_opponents = Counter()
+    before = _tables_in(history, first - 1)
+    tables_before, people_before = len(before), set().union(*before)
+    for persons in map(set, present):
+        table_sizes = sizes.split(len(persons))
         meetings += sum(size * (size - 1) // 2 for size in table_sizes)
-        fewest_opponents += table_sizes[0] - 1
-        if before is not None:
-            together += _forced_together(table_sizes, len(before[0]),
-                                         len(set(persons) & before[1]))
-        before = (table_sizes, set(persons))
+        for person in persons:
+            fewest_opponents[person] += table_sizes[0] - 1
+        together += _forced_together(table_sizes, tables_before, len(persons & people_before))
+        tables_before, people_before = len(table_sizes), persons
     by_pairs = meetings - sum(fresh.values()) // 2
-    by_person = -(-sum(max(0, fewest_opponents - fresh[p]) for p in people) // 2)
+    by_person = -(-sum(max(0, fewest_opponents[p] - fresh[p]) for p in people) // 2)
     return max(by_pairs, by_person, together, 0)
+
+
+def _tables_in(history, number):
+    """The tables of a round of the history, as sets of people (only tables of two or more:
+    the history knows tables by the pairs who met at them)."""
+    tables = {}
+    for pair, numbers in history.met.items():
+        if number in numbers:
+            a, b = tuple(pair)
+            table = tables.get(a, {a}) | tables.get(b, {b})
+            for person in table:
+                tables[person] = table
+    return list({frozenset(table) for table in tables.values()})
 
 
 def _forced_together(table_sizes, tables_before, staying):
@@ -398,6 +415,8 @@ def _anneal(meetings, night, rng):
             cost += change
             if cost < best:
                 best, kept = cost, [[table[:] for table in tables] for tables in night]
+                if best == 0:
+                    break
     night[:] = kept
     meetings.seat(night)
     return best
