@@ -31,7 +31,7 @@ REPEAT = 10
 EARLIER_MEETING = 1
 BACK_TO_BACK = 15
 STEPS = 500  # annealing steps per person and round
-HOT, COLD = 30.0, 0.5  # annealing temperatures, in units of cost
+HOT, COLD = 8.0, 4.0  # annealing temperatures, in units of cost (a repeat costs 11 or more)
 
 Person = Hashable
 
