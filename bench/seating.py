@@ -6,9 +6,9 @@ For 9, 13, 17 and 24 people over 3, 4 and 6 rounds, at tables of 3 to 7 with 4 t
 without history and after a season of 20 earlier rounds (five nights of four rounds, each
 person coming to a night with probability 0.8, seated at random as by hand), prints one JSON
 line per case: the planner's repeats (meetings of a pair who had met before), back-to-back
-repeats, seat and first-dealer spread and seconds, the same for the best of ``--random``
-random seatings (best by repeats, then back-to-back; the best seat spread of any of them), and
-``lower_bound`` from ``league.seating.repeats_lower_bound`` (docs/seating.md). Everyone is
+repeats, seat and first-dealer spread and seconds; the same for the best of ``--random`` random
+seatings (best by repeats, then back-to-back; the best seat and dealer spreads of any of them);
+and ``lower_bound`` from ``league.seating.repeats_lower_bound`` (docs/seating.md). Everyone is
 present all night. ``seconds`` is wall-clock time, ``cpu_seconds`` the process's CPU time.
 """
 
@@ -64,6 +64,7 @@ def case(people, rounds, history_rounds, tries, seed):
         "seat_spread": planned.seat_spread, "dealer_spread": planned.dealer_spread,
         "random_best_repeats": best.repeats, "random_best_back_to_back": best.back_to_back,
         "random_best_seat_spread": min(s.seat_spread for s in randoms),
+        "random_best_dealer_spread": min(s.dealer_spread for s in randoms),
         "lower_bound": repeats_lower_bound(present, SIZES, history),
         "seconds": round(seconds, 3), "cpu_seconds": round(cpu, 3),
     }
