@@ -156,7 +156,8 @@ def plan_night(present: Sequence[Collection[Person]], sizes: TableSizes,
     first = history.last_round() + 1 if first_round is None else first_round
     people, rounds = _index(present, sizes)
     meetings = _Meetings(people, history, first)
-    night = [_greedy(meetings, number, rnd, rng) for number, rnd in enumerate(rounds)]
+    night = [_greedy(meetings, number, persons, table_sizes, rng)
+             for number, (persons, table_sizes) in enumerate(rounds)]
     _anneal(meetings, night, rng)
     plan = [[[people[i] for i in table] for table in tables] for tables in night]
     return _seat(plan, history, first, rng)
@@ -314,6 +315,7 @@ def _index(present, sizes):
 
 
 def _meeting_cost(earlier: int, back_to_back: bool) -> int:
+    """A meeting's cost after the pair's ``earlier`` meetings (the module docstring)."""
     if not earlier:
         return 0
     return REPEAT + EARLIER_MEETING * earlier + BACK_TO_BACK * back_to_back
@@ -343,11 +345,15 @@ class _Meetings:
         self.rounds = [row[:] for row in self.start]
 
     def change(self, i, j, number, meet):
-        """The cost change if i and j start (``meet``) or stop meeting in round ``number``."""
+        """The cost change if i and j start (``meet``) or stop meeting in round ``number``.
+
+        A pair's cost depends only on how often they meet and which of their meetings are in
+        consecutive rounds, so the change is one meeting more or less, and a back-to-back
+        repeat more or less with each neighbouring round they meet in."""
         earlier = self.before[i][j] + self.tonight[i][j] - (not meet)
         rounds = self.rounds[i][j]
-        cost = (REPEAT + EARLIER_MEETING * earlier if earlier else 0) + BACK_TO_BACK * (
-            ((rounds >> number) & 1) + ((rounds >> (number + 2)) & 1))
+        neighbours = ((rounds >> number) & 1) + ((rounds >> (number + 2)) & 1)
+        cost = _meeting_cost(earlier, False) + BACK_TO_BACK * neighbours
         return cost if meet else -cost
 
     def set(self, i, j, number, meet):
@@ -369,15 +375,14 @@ class _Meetings:
         for i, row in enumerate(self.tonight):
             for j in range(i + 1, len(row)):
                 for earlier in range(self.before[i][j], self.before[i][j] + row[j]):
-                    cost += REPEAT + EARLIER_MEETING * earlier if earlier else 0
+                    cost += _meeting_cost(earlier, False)
                 rounds = self.rounds[i][j]
                 cost += BACK_TO_BACK * (rounds & (rounds >> 1)).bit_count()
         return cost
 
 
-def _greedy(meetings, number, rnd, rng):
+def _greedy(meetings, number, persons, sizes, rng):
     """Each person, in a random order, to the table with room where they cost least."""
-    persons, sizes = rnd
     persons = list(persons)
     rng.shuffle(persons)
     tables = [[] for _ in sizes]
