@@ -344,17 +344,21 @@ class _Meetings:
             row[:] = [0] * len(row)
         self.rounds = [row[:] for row in self.start]
 
-    def change(self, i, j, number, meet):
-        """The cost change if i and j start (``meet``) or stop meeting in round ``number``.
+    def change(self, person, table, number, meet, absent=None):
+        """The cost change if ``person`` starts (``meet``) or stops meeting the others at
+        ``table`` in round ``number``, but for ``absent`` (who is leaving as they come).
 
         A pair's cost depends only on how often they meet and which of their meetings are in
-        consecutive rounds, so the change is one meeting more or less, and a back-to-back
-        repeat more or less with each neighbouring round they meet in."""
-        earlier = self.before[i][j] + self.tonight[i][j] - (not meet)
-        rounds = self.rounds[i][j]
-        neighbours = ((rounds >> number) & 1) + ((rounds >> (number + 2)) & 1)
-        cost = _meeting_cost(earlier, False) + BACK_TO_BACK * neighbours
-        return cost if meet else -cost
+        consecutive rounds, so each pair's change is one meeting more or less, and one
+        back-to-back repeat more or less for each neighbouring round they meet in."""
+        before, tonight, rounds = self.before[person], self.tonight[person], self.rounds[person]
+        change = 0
+        for other in table:
+            if other != person and other != absent:
+                earlier = before[other] + tonight[other] - (not meet)
+                neighbours = ((rounds[other] >> number) & 1) + ((rounds[other] >> (number + 2)) & 1)
+                change += _meeting_cost(earlier, False) + BACK_TO_BACK * neighbours
+        return change if meet else -change
 
     def set(self, i, j, number, meet):
         step = 1 if meet else -1
@@ -387,10 +391,9 @@ def _greedy(meetings, number, persons, sizes, rng):
     rng.shuffle(persons)
     tables = [[] for _ in sizes]
     for person in persons:
-        def added(t, person=person):
-            return sum(meetings.change(person, other, number, True) for other in tables[t])
         room = [t for t in range(len(sizes)) if len(tables[t]) < sizes[t]]
-        best = min(room, key=lambda t: (added(t), len(tables[t])))
+        best = min(room, key=lambda t: (meetings.change(person, tables[t], number, True),
+                                        len(tables[t])))
         for other in tables[best]:
             meetings.set(person, other, number, True)
         tables[best].append(person)
@@ -428,17 +431,12 @@ def _anneal(meetings, night, rng):
 
 
 def _move_change(meetings, number, a, b, there, here):
-    change = 0
-    for x in there:
-        if x != a:
-            change += meetings.change(a, x, number, False)
-            if b is not None:
-                change += meetings.change(b, x, number, True)
-    for y in here:
-        if y != b:
-            change += meetings.change(a, y, number, True)
-            if b is not None:
-                change += meetings.change(b, y, number, False)
+    """The cost change if ``a`` goes from ``there`` to ``here`` and ``b`` (unless None) back."""
+    change = (meetings.change(a, there, number, False)
+              + meetings.change(a, here, number, True, absent=b))
+    if b is not None:
+        change += (meetings.change(b, here, number, False)
+                   + meetings.change(b, there, number, True, absent=a))
     return change
 
 
