@@ -9,9 +9,10 @@ are any sortable, hashable values (player ids). How it works and why is in docs/
    where their meetings cost least), then simulated annealing over the whole night that moves
    one person between tables or swaps two, keeping the cheapest night seen. Deterministic for
    a seed.
-3. Seat order and first dealer, round by round: the Hungarian method gives each table the seat
-   order in which people least often sat in the same seat before; the first dealer is the one who
-   has dealt first least often.
+3. Seat order, round by round: the Hungarian method gives each table the seat order in which
+   people least often sat in the same seat before. First dealers: at each table the one who has
+   dealt first least often, then first deals handed on along chains of tables until no one has
+   dealt first two times more than someone who could take one over.
 
 A meeting is two people at one table in one round. Its cost is REPEAT when the pair has met
 before (earlier tonight or earlier in the season), plus EARLIER_MEETING for each earlier
@@ -460,9 +461,9 @@ def _move(meetings, number, a, b, there, here):
 
 
 def _seat(night, history, first, rng):
-    """Seat order and first dealer for each table, round by round (see the module docstring)."""
+    """Seat order and first dealer for each table (see the module docstring)."""
     seats = {person: Counter(dict(enumerate(counts))) for person, counts in history.seats.items()}
-    dealers = Counter(history.dealers)
+    dealers = _first_dealers(night, Counter(history.dealers), rng)
     planned = []
     for number, tables in enumerate(night, start=first):
         seated = []
@@ -473,12 +474,59 @@ def _seat(night, history, first, rng):
             for person, seat in zip(table, order, strict=True):
                 in_seats[seat] = person
                 seats[person][seat] += 1
-            fewest = min(dealers[person] for person in table)
-            dealer = rng.choice([p for p in in_seats if dealers[p] == fewest])
-            dealers[dealer] += 1
-            seated.append(Table(seats=tuple(in_seats), dealer=dealer))
+            seated.append(Table(seats=tuple(in_seats), dealer=dealers.pop(0)))
         planned.append(Round(number=number, tables=tuple(seated)))
     return planned
+
+
+def _first_dealers(night, dealt, rng):
+    """The first dealer of every table of the night, in order, spread as evenly as the tables
+    let them be: round by round, the one at each table who has dealt first least often; then,
+    while someone has dealt first at least two more times than a person they can pass a first
+    deal to (directly at one of their tables, or along a chain of such hand-overs), pass it."""
+    tables = [table for tables in night for table in tables]
+    dealers = []
+    for table in tables:
+        fewest = min(dealt[person] for person in table)
+        dealers.append(rng.choice([person for person in table if dealt[person] == fewest]))
+        dealt[dealers[-1]] += 1
+    passed = True
+    while passed:
+        passed = False
+        for giver in sorted(set(dealers), key=lambda person: -dealt[person]):
+            chain = _hand_over(giver, tables, dealers, dealt)
+            if chain:
+                for t, person in chain:
+                    dealers[t] = person
+                dealt[giver] -= 1
+                dealt[chain[-1][1]] += 1
+                passed = True
+                break
+    return dealers
+
+
+def _hand_over(giver, tables, dealers, dealt):
+    """A chain (table, new dealer) ... passing one of ``giver``'s first deals on to someone
+    who has dealt first at least two times fewer, found breadth first; None if there is none."""
+    came_from = {giver: None}
+    queue = [giver]
+    for person in queue:
+        for t, table in enumerate(tables):
+            if dealers[t] != person:
+                continue
+            for other in table:
+                if other in came_from:
+                    continue
+                came_from[other] = (t, person)
+                if dealt[other] <= dealt[giver] - 2:
+                    chain = []
+                    while came_from[other]:
+                        t, previous = came_from[other]
+                        chain.append((t, other))
+                        other = previous
+                    return chain[::-1]
+                queue.append(other)
+    return None
 
 
 def _hungarian(cost):

@@ -85,6 +85,20 @@ def test_the_plan_costs_no_more_than_random_seatings(night, seed):
     assert repeats_lower_bound(present, sizes, history) <= planned.repeats
 
 
+@FAST
+@given(nights(), st.integers(0, 2**32))
+def test_no_first_dealer_could_hand_the_deal_to_someone_who_dealt_two_fewer(night, seed):
+    present, sizes, history = night
+    if not all(can_split(len(persons), sizes) for persons in present):
+        return
+    plan = plan_night(present, sizes, history, seed=seed)
+    dealt = History.from_rounds(plan).dealers
+    season = {p: dealt.get(p, 0) + history.dealers.get(p, 0) for p in set().union(*present)}
+    for played in plan:
+        for table in played.tables:
+            assert all(season[table.dealer] <= season[person] + 1 for person in table.seats)
+
+
 @settings(max_examples=10, deadline=None)
 @given(nights(), st.integers(0, 2**32))
 def test_the_same_seed_gives_the_same_plan(night, seed):
@@ -167,6 +181,14 @@ def test_seats_and_first_dealer_rotate_at_one_table():
         assert sorted(played.tables[0].seats.index(person) for played in plan) == [0, 1, 2, 3]
     assert sorted(played.tables[0].dealer for played in plan) == ["Ann", "Bob", "Cy", "Di"]
     assert score(plan).seat_spread == score(plan).dealer_spread == 0
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_first_deals_are_shared_out_over_the_night(seed):
+    # Six tables of three over three rounds: everyone can deal first once, whoever sits where.
+    plan = plan_night([range(6)] * 3, TableSizes(3, 5), seed=seed)
+    assert sorted(table.dealer for played in plan for table in played.tables) == list(range(6))
+    assert score(plan).dealer_spread == 0
 
 
 def test_seats_follow_the_season_so_far():
