@@ -1,0 +1,86 @@
+"""Seating quality: the planner against random seatings and against a lower bound.
+
+    python bench/seating.py [--random 1000] [--seed 0]
+
+For 9, 13, 17 and 24 people over 3, 4 and 6 rounds, at tables of 3 to 7 with 4 to 5 preferred,
+without history and after a season of 20 earlier rounds (five nights of four rounds, each
+person coming to a night with probability 0.8, seated at random as by hand), prints one JSON
+line per case: the planner's repeats (meetings of a pair who had met before), back-to-back
+repeats, seat and first-dealer spread and seconds; the same for the best of ``--random`` random
+seatings (best by repeats, then back-to-back; the best seat and dealer spreads of any of them);
+and ``lower_bound`` from ``league.seating.repeats_lower_bound`` (docs/seating.md). Everyone is
+present all night. ``seconds`` is wall-clock time, ``cpu_seconds`` the process's CPU time.
+"""
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from league.seating import (  # noqa: E402
+    History,
+    TableSizes,
+    plan_night,
+    random_night,
+    repeats_lower_bound,
+    score,
+)
+
+SIZES = TableSizes(3, 7, preferred=(4, 5))
+HISTORY_ROUNDS = 20
+ROUNDS_PER_NIGHT = 4
+
+
+def season(people, rng):
+    """Twenty earlier rounds, night by night, seated at random."""
+    played = []
+    for night in range(HISTORY_ROUNDS // ROUNDS_PER_NIGHT):
+        present = [p for p in people if rng.random() < 0.8]
+        played += random_night([present] * ROUNDS_PER_NIGHT, SIZES, seed=rng.randrange(2**32),
+                               first_round=night * ROUNDS_PER_NIGHT)
+    return History.from_rounds(played)
+
+
+def case(people, rounds, history_rounds, tries, seed):
+    rng = random.Random(seed)
+    everyone = list(range(people))
+    history = season(everyone, rng) if history_rounds else History()
+    present = [everyone] * rounds
+    started, cpu = time.perf_counter(), time.process_time()
+    plan = plan_night(present, SIZES, history, seed=seed)
+    seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
+    planned = score(plan, history)
+    randoms = [score(random_night(present, SIZES, history, seed=seed + k), history)
+               for k in range(tries)]
+    best = min(randoms, key=lambda s: (s.repeats, s.back_to_back))
+    return {
+        "people": people, "rounds": rounds, "history_rounds": history_rounds,
+        "tables": SIZES.split(people),
+        "repeats": planned.repeats, "back_to_back": planned.back_to_back,
+        "seat_spread": planned.seat_spread, "dealer_spread": planned.dealer_spread,
+        "random_best_repeats": best.repeats, "random_best_back_to_back": best.back_to_back,
+        "random_best_seat_spread": min(s.seat_spread for s in randoms),
+        "random_best_dealer_spread": min(s.dealer_spread for s in randoms),
+        "lower_bound": repeats_lower_bound(present, SIZES, history),
+        "seconds": round(seconds, 3), "cpu_seconds": round(cpu, 3),
+    }
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--random", type=int, default=1000, help="random seatings to compare")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    for history_rounds in (0, HISTORY_ROUNDS):
+        for people in (9, 13, 17, 24):
+            for rounds in (3, 4, 6):
+                print(json.dumps(case(people, rounds, history_rounds, args.random, args.seed)),
+                      flush=True)
+
+
+if __name__ == "__main__":
+    main()
