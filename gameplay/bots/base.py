@@ -13,9 +13,9 @@ A ``Bot`` answers every decision the rules give a player, each from an ``Observa
   the direction.
 
 ``Seat`` is the engine's ``selfplay.Decider`` for one bot: it builds the observation, times the
-answer, checks it, and on any fault (an exception, a timeout reported by an outside bot, an
-illegal or malformed answer) records the fault and plays a safe legal choice instead, so a bot
-never breaks a game.
+answer and checks it.  An outside bot's fault (an exception, a timeout, an illegal or malformed
+answer) is recorded and a safe legal choice played instead, so an outside bot never breaks a
+game; a built-in bot's failure is a bug and stops the game (``BotError`` or its exception).
 """
 
 import time
@@ -37,11 +37,16 @@ class BotFault(Exception):
         self.message = message
 
 
+class BotError(Exception):
+    """A built-in bot answered what the rules do not allow: a bug in the bot."""
+
+
 class Bot:
     """A player.  Subclasses override ``play`` and whichever other decisions they care about;
     the defaults here are sensible for any preset."""
 
     name = "bot"
+    outside = False  # True for bots whose code the service does not run (their faults are counted)
 
     def play(self, obs: Observation, legal: list):
         raise NotImplementedError
@@ -145,12 +150,16 @@ class Seat:
             kind = "illegal"
         except BotFault as fault:
             problem, kind = fault.message, fault.kind
-        except Exception as error:  # noqa: BLE001 - any bot error must not break the game
+        except Exception as error:  # noqa: BLE001 - an outside bot's error must not break the game
+            if not self.bot.outside:
+                raise
             problem, kind = f"{type(error).__name__}: {error}", "error"
         self.stats.seconds += time.perf_counter() - start
         self.stats.decisions += 1
         if problem is None:
             return answer
+        if not self.bot.outside:
+            raise BotError(f"{self.bot.name} answered {decision} wrongly: {problem}")
         self.stats.faults.append({"decision": decision, "kind": kind, "message": str(problem),
                                   "deal": self._deal_number})
         return fallback()

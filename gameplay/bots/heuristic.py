@@ -49,9 +49,6 @@ class HeuristicBot(Bot):
         return exchange.HIGH
 
 
-NO_BLIND = [0] * 16  # more seats than any table has
-
-
 class SeatView:
     """The part of an Observation ``heuristic_move`` reads, straight from a ``Deal``
     (``montecarlo``'s playouts): every card the seat does not hold counts as unseen."""
@@ -64,7 +61,7 @@ class SeatView:
         self.seat = seat
         self.hand = d.hands[seat]
         self.held = d.held
-        self.blind_held = [len(p) for p in d.blind] if d.blind else NO_BLIND
+        self.blind_held = [len(p) for p in d.blind] if d.blind else [0] * len(d.hands)
         self.last = d.last
         self.mode = d.mode
         self.reversed = d.reversed

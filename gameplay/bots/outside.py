@@ -49,6 +49,8 @@ def allowed_hosts() -> set[str]:
 class OutsideBot(Bot):
     """Turns each decision into a ``president-bot/1`` request and reads the answer."""
 
+    outside = True
+
     def __init__(self, *, timeout_ms: float = DEFAULT_TIMEOUT_MS,
                  max_bytes: int = DEFAULT_MAX_BYTES):
         self.timeout = timeout_ms / 1000
