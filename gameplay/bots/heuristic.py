@@ -49,43 +49,6 @@ class HeuristicBot(Bot):
         return exchange.HIGH
 
 
-class SeatView:
-    """The part of an Observation ``heuristic_move`` reads, straight from a ``Deal``
-    (``montecarlo``'s playouts): every card the seat does not hold counts as unseen."""
-
-    __slots__ = ("rules", "seat", "hand", "held", "blind_held", "last", "mode", "reversed",
-                 "_deal")
-
-    def __init__(self, d, seat):
-        self.rules = d.rules
-        self.seat = seat
-        self.hand = d.hands[seat]
-        self.held = d.held
-        self.blind_held = [len(p) for p in d.blind] if d.blind else [0] * len(d.hands)
-        self.last = d.last
-        self.mode = d.mode
-        self.reversed = d.reversed
-        self._deal = d
-
-    @property
-    def active(self):
-        return self._deal.active_seats()
-
-    @property
-    def leading(self):
-        return self.last is None
-
-    def strengths(self):
-        return self.rules.strengths(self.reversed)
-
-    def unseen(self):
-        d = self._deal
-        unseen = sum(d.hands) - self.hand
-        if d.blind:
-            unseen += sum(C.cards_mask(p) for p in d.blind if p)
-        return unseen
-
-
 @dataclass(frozen=True)
 class Style:
     """The thresholds of ``heuristic_move``.  ``heuristic`` plays ``PLAIN``, the seeds' advice

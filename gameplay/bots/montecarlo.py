@@ -17,7 +17,8 @@ import random
 import time
 
 from gameplay.bots import inference
-from gameplay.bots.heuristic import PLAIN, HeuristicBot, SeatView, Style, heuristic_move
+from gameplay.bots.heuristic import PLAIN, HeuristicBot, Style, heuristic_move
+from gameplay.bots.observation import Observation
 from gameplay.bots.worlds import History, Worlds
 from gameplay.engine import cards as C
 from gameplay.engine.deal import CCW, CW, Deal
@@ -303,7 +304,7 @@ def heuristic_policy(d, legal, control_at, rng, style: Style = PLAIN):
     opponents is worth a lot; on presidents-deck it beat ``fast_move`` by 11 points)."""
     if len(legal) == 1:
         return legal[0]
-    return heuristic_move(d.rules, SeatView(d, d.turn), legal, style)
+    return heuristic_move(d.rules, Observation.at(d, d.turn), legal, style)
 
 
 PLAYOUT_POLICIES = {"heuristic": heuristic_policy, "fast": fast_move}

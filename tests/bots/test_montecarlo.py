@@ -6,9 +6,9 @@ import pytest
 
 from gameplay.bots import inference
 from gameplay.bots.base import Seat
-from gameplay.bots.heuristic import PLAIN, HeuristicBot, SeatView, Style, heuristic_move
+from gameplay.bots.heuristic import PLAIN, HeuristicBot, Style, heuristic_move
 from gameplay.bots.montecarlo import TUNED, MonteCarloBot, heuristic_policy
-from gameplay.bots.observation import Table, observe
+from gameplay.bots.observation import Observation, Table, observe
 from gameplay.engine import cards as C
 from gameplay.engine import selfplay
 from gameplay.engine.deal import CCW
@@ -195,7 +195,7 @@ def test_a_tuned_style_leads_its_largest_group_and_keeps_more_controls():
         deal = game.begin(list(hands), leader=leader, direction=CCW, blind=None, opening=None)
         if leader == 1:  # seat 1 leads the Queen; seat 0 is next counter-clockwise
             deal.apply(next(m for m in deal.legal_moves() if m.cards == (queen,)))
-        move = heuristic_move(rules, SeatView(deal, 0), deal.legal_moves(), style)
+        move = heuristic_move(rules, Observation.at(deal, 0), deal.legal_moves(), style)
         return move if move is PASS else (move.face, move.count)
 
     assert choice(0, PLAIN) == (3, 1)

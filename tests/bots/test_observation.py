@@ -1,6 +1,8 @@
 """What a bot sees: its own hand and the public table, never another hand; and a sampled
 world rebuilt from the view behaves like the real deal."""
 
+from dataclasses import fields
+
 import pytest
 
 from gameplay.bots.base import Bot, Seat
@@ -30,7 +32,7 @@ class Spy(Bot):
         assert obs.held == deal.held
         leaked = [s for s in range(obs.players)
                   if s != obs.seat and deal.hands[s] and deal.hands[s] != obs.hand
-                  for value in vars(obs).values() if value == deal.hands[s]]
+                  for f in fields(obs) if getattr(obs, f.name) == deal.hands[s]]
         assert not leaked
         json = obs.to_json()
         assert "hands" not in json and json["hand"] == obs.rules.cards_text(obs.cards)
