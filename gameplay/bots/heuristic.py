@@ -70,6 +70,14 @@ class Style:
 PLAIN = Style()
 
 
+def control_at(rules, style: Style = PLAIN) -> int:
+    """The lowest strength that counts as a control: the top rank (below the jokers where they
+    are natural), less ``style.controls_below_top``."""
+    top = len(rules.order) - 1
+    jokers_on_top = rules.options.jokers and not rules.options.jokers_wild
+    return top - (1 if jokers_on_top else 0) - style.controls_below_top
+
+
 def heuristic_move(rules, obs, legal, style: Style = PLAIN):
     plays = [m for m in legal if m is not PASS and m is not BLIND]
     if not plays:
@@ -82,8 +90,7 @@ def heuristic_move(rules, obs, legal, style: Style = PLAIN):
             return p
     st = obs.strengths()
     top = len(rules.order) - 1
-    control_at = (top - (1 if rules.options.jokers and not rules.options.jokers_wild else 0)
-                  - style.controls_below_top)
+    controls_from = control_at(rules, style)
     # in one pass (a playout's hot spot): how many of each rank, the controls, the other groups
     counts = {}
     controls = rules.wilds_in(hand)
@@ -92,7 +99,7 @@ def heuristic_move(rules, obs, legal, style: Style = PLAIN):
         chunk = (hand >> (f * C.FACE_BITS)) & C.FACE_MASK
         if chunk:
             n = counts[f] = ((chunk * 0x01010101) >> 24) & 0xFF  # C.chunk_count, inlined
-            if st[f] >= control_at:
+            if st[f] >= controls_from:
                 controls += n
             else:
                 groups += 1
@@ -101,8 +108,8 @@ def heuristic_move(rules, obs, legal, style: Style = PLAIN):
         if p.kind == BOMB:
             return True
         if p.kind == MIX:
-            return any(card_value(obs, c) >= control_at for c in p.cards)
-        return p.wilds > 0 or (p.kind == GROUP and st[p.face] >= control_at)
+            return any(card_value(obs, c) >= controls_from for c in p.cards)
+        return p.wilds > 0 or (p.kind == GROUP and st[p.face] >= controls_from)
 
     def splits(p) -> bool:
         if p.kind != GROUP:

@@ -226,3 +226,32 @@ def test_montecarlo_leans_on_the_tuned_style_where_the_preset_has_one():
     assert bot.style(Rules(preset("presidents-deck"), 4)) is TUNED["presidents-deck"]
     assert bot.style(Rules(preset("classic"), 4)) is PLAIN
     assert MonteCarloBot(tuned=0).style(Rules(preset("presidents-deck"), 4)) is PLAIN
+
+
+class StyledBot(HeuristicBot):
+    def __init__(self, style: Style):
+        self.style = style
+
+    def play(self, obs, legal):
+        return heuristic_move(obs.rules, obs, legal, self.style)
+
+
+OTHER_STYLE = Style(pass_jump=4, pass_total=10, pass_near_top=4, endgame_margin=2,
+                    split_near_top=2, safe_groups=1, controls_below_top=1)
+
+
+def test_the_model_reads_the_style_it_is_given():
+    """The opponent model takes its thresholds from the heuristic's Style: players of another
+    style never break what it reads with that style, and do break the plain style's reading."""
+    with_style, plain_broken = [], []
+
+    def check(obs, deal):
+        found = inference.constraints(obs, OTHER_STYLE)
+        with_style.extend(found)
+        assert not [c for c in found if c.broken(deal.hands[c.seat])], obs.moves
+        plain_broken.extend(c for c in inference.constraints(obs)
+                            if c.broken(deal.hands[c.seat]))
+
+    for seed in range(30):
+        _play_spied("classic", seed, check, [StyledBot(OTHER_STYLE) for _ in range(4)])
+    assert len(with_style) > 100 and plain_broken
