@@ -21,8 +21,8 @@ game; a built-in bot's failure is a bug and stops the game (``BotError`` or its 
 import time
 from dataclasses import dataclass, field
 
+from gameplay.bots import cardset as C
 from gameplay.bots.observation import Observation, Table, observe, pre_deal
-from gameplay.engine import cards as C
 from gameplay.engine.deal import CCW, CW
 from gameplay.engine.plays import BLIND, BOMB, LONE_DOPPELGANGER, MIX, PASS
 from gameplay.engine.rules import exchange
@@ -76,7 +76,7 @@ def card_value(obs_or_rules, card: int, reversed_: bool | None = None) -> int:
     top = len(rules.order)
     if rules.wild_card is not None and card == rules.wild_card:
         return top + 1
-    face = card >> 2
+    face = C.face_of(card)
     if rules.options.bombs and face == C.BOMB_FACE:
         return top + 2
     return rules.strengths(rev)[face]
@@ -87,7 +87,7 @@ def play_rank(rules, strengths: list[int], play) -> int:
     if play.kind == BOMB:
         return 100 + play.count
     if play.kind == MIX:
-        return max(strengths[c >> 2] for c in play.cards)
+        return max(strengths[C.face_of(c)] for c in play.cards)
     if play.kind == LONE_DOPPELGANGER:
         return -1
     return strengths[play.face]
@@ -203,7 +203,7 @@ class Seat:
         for card in wishes:
             if len(cards) == due:
                 break
-            if 0 <= card < 128 and left >> (card * 8) & 0xFF:
+            if 0 <= card < 128 and C.copies(left, card):
                 cards.append(card)
                 left -= C.unit(card)
         if len(cards) < due:

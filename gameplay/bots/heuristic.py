@@ -10,14 +10,10 @@ when they cost only low cards.
 
 from dataclasses import dataclass
 
+from gameplay.bots import cardset as C
 from gameplay.bots.base import Bot, card_value, play_rank
-from gameplay.engine import cards as C
 from gameplay.engine.plays import BLIND, BOMB, GROUP, LONE_DOPPELGANGER, MIX, PASS
 from gameplay.engine.rules import exchange
-
-
-def face_counts(hand: int, faces) -> dict[int, int]:
-    return {f: C.chunk_count(C.face_chunk(hand, f)) for f in faces if C.face_chunk(hand, f)}
 
 
 class HeuristicBot(Bot):
@@ -33,10 +29,10 @@ class HeuristicBot(Bot):
     # --- exchange ---------------------------------------------------------------------------
     def give_back(self, obs, count, allowed):
         """Give the lowest cards that stand alone (singles), keeping groups together."""
-        counts = face_counts(obs.hand, obs.rules.natural_faces)
+        counts = C.face_counts(obs.hand, obs.rules.natural_faces)
 
         def cost(card):
-            alone = counts.get(card >> 2, 0) <= 1
+            alone = counts.get(C.face_of(card), 0) <= 1
             return (card_value(obs, card) + (0 if alone else 3), card)
 
         return sorted(allowed, key=cost)[:count]
@@ -92,17 +88,14 @@ def heuristic_move(rules, obs, legal, style: Style = PLAIN):
     top = len(rules.order) - 1
     controls_from = control_at(rules, style)
     # in one pass (a playout's hot spot): how many of each rank, the controls, the other groups
-    counts = {}
+    counts = C.face_counts(hand, rules.natural_faces)
     controls = rules.wilds_in(hand)
     groups = 0
-    for f in rules.natural_faces:
-        chunk = (hand >> (f * C.FACE_BITS)) & C.FACE_MASK
-        if chunk:
-            n = counts[f] = ((chunk * 0x01010101) >> 24) & 0xFF  # C.chunk_count, inlined
-            if st[f] >= controls_from:
-                controls += n
-            else:
-                groups += 1
+    for f, n in counts.items():
+        if st[f] >= controls_from:
+            controls += n
+        else:
+            groups += 1
 
     def is_control(p) -> bool:
         if p.kind == BOMB:
@@ -117,8 +110,7 @@ def heuristic_move(rules, obs, legal, style: Style = PLAIN):
         return p.count - p.wilds < counts.get(p.face, 0)
 
     if rules.options.bombs:
-        bombs = C.face_chunk(hand, C.BOMB_FACE)
-        controls += (bombs & 0xFF) + (bombs >> 8 & 0xFF)
+        controls += C.face_count(hand, C.BOMB_FACE)
     others = [obs.held[s] + obs.blind_held[s] for s in obs.active if s != obs.seat]
     danger = bool(others) and min(others) <= style.danger
     endgame = groups <= controls + style.endgame_margin
@@ -130,9 +122,9 @@ def heuristic_move(rules, obs, legal, style: Style = PLAIN):
         wild_unseen = rules.wilds_in(unseen)
         for f in rules.natural_faces:
             if st[f] > st[p.face]:
-                if C.chunk_count(C.face_chunk(unseen, f)) + wild_unseen >= p.count:
+                if C.face_count(unseen, f) + wild_unseen >= p.count:
                     return False
-        if rules.options.bombs and C.face_chunk(unseen, C.BOMB_FACE):
+        if rules.options.bombs and C.face_count(unseen, C.BOMB_FACE):
             return False
         return True
 

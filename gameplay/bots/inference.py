@@ -17,22 +17,16 @@ does not understand.  Every threshold is the modelled ``Style``'s (``heuristic.P
 the ``heuristic`` bot plays), so a change to the heuristic changes the model with it.
 """
 
+from gameplay.bots import cardset as C
 from gameplay.bots.heuristic import PLAIN, Style, control_at
-from gameplay.engine import cards as C
 from gameplay.engine.plays import BLIND, GROUP, PASS
 from gameplay.engine.rules.beating import count_window
-
-FACE_ALL = C.FACE_MASK  # every copy of one face, as a chunk
-
-
-def face_mask(face: int) -> int:
-    return FACE_ALL << (face * C.FACE_BITS)
 
 
 class Constraint:
     """Seat ``seat``'s hand at one decision (hidden now + ``later``) held no card of
-    ``zero`` and, for each (face, lo, hi, inside) check, a count of that face inside [lo, hi]
-    (``inside``) or outside it."""
+    ``zero`` (a sum of face patterns) and, for each (face, lo, hi, inside) check, a count of
+    that face inside [lo, hi] (``inside``) or outside it."""
 
     __slots__ = ("seat", "later", "zero", "checks", "info")
 
@@ -44,10 +38,10 @@ class Constraint:
 
     def broken(self, hidden: int) -> bool:
         hand = hidden + self.later
-        if hand & self.zero:
+        if C.holds_any(hand, self.zero):
             return True
-        for shift, lo, hi, inside in self.checks:
-            n = (((hand >> shift) & FACE_ALL) * 0x01010101 >> 24) & 0xFF
+        for face, lo, hi, inside in self.checks:
+            n = C.face_count(hand, face)
             if (lo <= n <= hi) != inside:
                 return True
         return False
@@ -113,18 +107,18 @@ def _read(d, seat, move, hand_later, rules, top, control_at, naturals, rule, equ
         if not faces:
             return None
         if hi >= 1 << 20 and lo == 1:
-            return Constraint(seat, hand_later, sum(face_mask(f) for f in faces), ())
+            return Constraint(seat, hand_later, sum(C.face_set(f) for f in faces), ())
         return Constraint(seat, hand_later, 0,
-                          tuple((f * C.FACE_BITS, lo, hi, False) for f in faces))
+                          tuple((f, lo, hi, False) for f in faces))
     f, k = move.face, move.count
     if st[f] >= control_at:
         return None
-    checks = [(f * C.FACE_BITS, k, k, True)]  # a whole group: no copy of that face kept
+    checks = [(f, k, k, True)]  # a whole group: no copy of that face kept
     if last is None:
         if k == 4 and rules.options.revolution:
             return None
         lower = [g for g in naturals if st[g] < st[f]]
-        zero = sum(face_mask(g) for g in lower)
+        zero = sum(C.face_set(g) for g in lower)
         return _LeadConstraint(seat, hand_later, zero, tuple(checks), control_at, st, naturals,
                                style.safe_groups)
     if k == 1 and st[f] >= top - style.split_near_top:
@@ -135,12 +129,12 @@ def _read(d, seat, move, hand_later, rules, top, control_at, naturals, rule, equ
     if danger:
         # an opponent near out: the heuristic plays its lowest play, split or not
         return Constraint(seat, hand_later, 0,
-                          tuple((g * C.FACE_BITS, lo, 1 << 30, False) for g in between))
+                          tuple((g, lo, 1 << 30, False) for g in between))
     if hi >= 1 << 20 and lo == 1:
-        zero = sum(face_mask(g) for g in between)
+        zero = sum(C.face_set(g) for g in between)
     else:
         zero = 0
-        checks += [(g * C.FACE_BITS, lo, hi, False) for g in between]
+        checks += [(g, lo, hi, False) for g in between]
     return _FollowConstraint(seat, hand_later, zero, tuple(checks), control_at, st, naturals,
                              style.endgame_margin)
 
@@ -154,15 +148,15 @@ class _FollowConstraint(Constraint):
     def __init__(self, seat, later, zero, checks, control_at, st, naturals, margin):
         super().__init__(seat, later, zero, checks)
         self.margin = margin
-        self.low = tuple(face_mask(f) for f in naturals if st[f] < control_at)
-        self.high = tuple(f * C.FACE_BITS for f in naturals if st[f] >= control_at)
+        self.low = tuple(C.face_set(f) for f in naturals if st[f] < control_at)
+        self.high = tuple(f for f in naturals if st[f] >= control_at)
 
     def broken(self, hidden: int) -> bool:
         if not Constraint.broken(self, hidden):
             return False
         hand = hidden + self.later
-        groups = sum(1 for m in self.low if hand & m)
-        controls = sum((((hand >> sh) & FACE_ALL) * 0x01010101 >> 24) & 0xFF for sh in self.high)
+        groups = sum(1 for m in self.low if C.holds_any(hand, m))
+        controls = sum(C.face_count(hand, f) for f in self.high)
         return groups > controls + self.margin
 
 
@@ -175,13 +169,13 @@ class _LeadConstraint(Constraint):
     def __init__(self, seat, later, zero, checks, control_at, st, naturals, safe_groups):
         super().__init__(seat, later, zero, checks)
         self.safe_groups = safe_groups
-        self.few = tuple(face_mask(f) for f in naturals if st[f] < control_at)
+        self.few = tuple(C.face_set(f) for f in naturals if st[f] < control_at)
 
     def broken(self, hidden: int) -> bool:
         if not Constraint.broken(self, hidden):
             return False
         hand = hidden + self.later
-        return sum(1 for m in self.few if hand & m) > self.safe_groups
+        return sum(1 for m in self.few if C.holds_any(hand, m)) > self.safe_groups
 
 
 def violations(found: list[Constraint], hands: list[int]) -> int:
@@ -193,12 +187,11 @@ def forbidden(found: list[Constraint], players: int) -> list[int]:
     ``zero`` cards; the sampler deals around them, then checks the rest)."""
     out = [0] * players
     for c in found:
-        if c.later & c.zero:
+        if C.holds_any(c.later, c.zero):
             continue  # broken whatever the seat holds now
         out[c.seat] |= c.zero
-        for shift, lo, hi, inside in c.checks:
+        for face, lo, hi, inside in c.checks:
             # "a whole group": when the seat played them all, it holds no more of that face
-            if inside and lo == hi and (((c.later >> shift) & FACE_ALL) * 0x01010101 >> 24
-                                        & 0xFF) == lo:
-                out[c.seat] |= FACE_ALL << shift
+            if inside and lo == hi and C.face_count(c.later, face) == lo:
+                out[c.seat] |= C.face_set(face)
     return out

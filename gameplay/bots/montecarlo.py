@@ -16,11 +16,11 @@ given its seed and ``playouts`` it is deterministic.
 import random
 import time
 
+from gameplay.bots import cardset as C
 from gameplay.bots import inference
 from gameplay.bots.heuristic import PLAIN, HeuristicBot, Style, heuristic_move
 from gameplay.bots.observation import Observation
 from gameplay.bots.worlds import History, Worlds
-from gameplay.engine import cards as C
 from gameplay.engine.deal import CCW, CW, Deal
 from gameplay.engine.plays import BLIND, BOMB, LONE_DOPPELGANGER, PASS
 
@@ -228,7 +228,7 @@ class MonteCarloBot(HeuristicBot):
         may hold goes to any seat with room."""
         rng = self.rng
         seats = [s for s in range(len(need)) if need[s]]
-        allowed = [[s for s in seats if not banned[s] >> (card * 8) & 0xFF] for card in pool]
+        allowed = [[s for s in seats if not C.copies(banned[s], card)] for card in pool]
         order = sorted(range(len(pool)), key=lambda i: len(allowed[i]))
         need = need[:]
         for i in order:
@@ -238,7 +238,7 @@ class MonteCarloBot(HeuristicBot):
                 r -= need[s]
                 if r < 0:
                     break
-            hands[s] += 1 << (pool[i] * 8)
+            hands[s] += C.unit(pool[i])
             need[s] -= 1
 
 
@@ -281,7 +281,7 @@ def fast_move(d, legal, control_at: int, rng, style: Style = PLAIN):
         else:
             rank = st[m.face] if m.face < len(st) else 0
             control = m.wilds > 0 or rank >= control_at
-        natural = C.chunk_count(C.face_chunk(hand, m.face)) if m.face >= 0 else m.count
+        natural = C.face_count(hand, m.face) if m.face >= 0 else m.count
         split = m.count - m.wilds < natural
         key = (control, split, rank, -m.count if leading else m.count)
         if best_key is None or key < best_key:

@@ -8,7 +8,7 @@ holds another player's hand.  ``to_json`` is the outside-bot protocol's ``observ
 
 from dataclasses import dataclass, field
 
-from gameplay.engine import cards as C
+from gameplay.bots import cardset as C
 from gameplay.engine.deal import CW, MODE_NAMES, Deal
 from gameplay.engine.plays import BLIND, BOMB, PASS
 from gameplay.engine.roles import roles_of

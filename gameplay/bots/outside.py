@@ -19,9 +19,9 @@ import subprocess
 import time
 from urllib.parse import urlsplit
 
+from gameplay.bots import cardset as C
 from gameplay.bots.base import Bot, BotFault
 from gameplay.bots.observation import DIRECTION_TEXT, move_json
-from gameplay.engine import cards as C
 from gameplay.engine.deal import CCW, CW
 from gameplay.engine.errors import Unreadable
 

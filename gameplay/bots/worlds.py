@@ -16,9 +16,9 @@ nothing.  ``montecarlo`` walks where ``inference.py`` cannot read the rules; doc
 that was measured to be worth.
 """
 
+from gameplay.bots import cardset as C
 from gameplay.bots.heuristic import heuristic_move
 from gameplay.bots.observation import Observation
-from gameplay.engine import cards as C
 from gameplay.engine.plays import BLIND, PASS
 
 
@@ -117,7 +117,7 @@ class Worlds:
         self.pinned = [0] * (n + 1)
         for seat, cards in obs.gave.items():  # cards this seat gave stay with their receiver
             for card in cards:
-                if unseen >> (card * 8) & 0xFF:
+                if C.copies(unseen, card):
                     self.pinned[seat] += C.unit(card)
         if (self.deal_number != obs.deal_number or len(obs.moves) < self.moves
                 or not self._fold(obs.moves[self.moves:], obs.seat)
@@ -141,10 +141,10 @@ class Worlds:
                 continue
             for card in move.cards:
                 bit = C.unit(card)
-                if hands[seat] >> (card * 8) & 0xFF:
+                if C.copies(hands[seat], card):
                     hands[seat] -= bit
                     continue
-                holder = next((t for t, h in enumerate(hands) if h >> (card * 8) & 0xFF), None)
+                holder = next((t for t, h in enumerate(hands) if C.copies(h, card)), None)
                 mine = C.mask_cards(self._free(seat)) or C.mask_cards(hands[seat])
                 if holder is None or not mine:
                     return False
@@ -167,7 +167,7 @@ class Worlds:
             if not free_a or not free_b:
                 continue
             x, y = rng.choice(self._cards(free_a)), rng.choice(self._cards(free_b))
-            if x >> 2 == y >> 2:
+            if C.face_of(x) == C.face_of(y):
                 continue
             new_a = hands[a] - C.unit(x) + C.unit(y)
             new_b = hands[b] - C.unit(y) + C.unit(x)
