@@ -4,10 +4,10 @@ import random
 
 import pytest
 
-from gameplay.bots import inference
+from gameplay.bots import inference, make_bot, montecarlo
 from gameplay.bots.base import Seat
 from gameplay.bots.heuristic import PLAIN, HeuristicBot, Style, heuristic_move
-from gameplay.bots.montecarlo import TUNED, MonteCarloBot, heuristic_policy
+from gameplay.bots.montecarlo import TUNED, MonteCarloBot, SearchConfig, heuristic_policy
 from gameplay.bots.observation import Observation, Table, observe
 from gameplay.engine import cards as C
 from gameplay.engine import selfplay
@@ -142,6 +142,14 @@ def test_an_unknown_playout_policy_is_refused_by_name():
         MonteCarloBot(policy="random")
 
 
+def test_an_unknown_setting_is_refused_by_name():
+    with pytest.raises(ValueError, match="montecarlo has no setting halving; its settings are "
+                                         "budget_ms, playouts, chains"):
+        make_bot("montecarlo:playouts=10,halving=0")
+    assert make_bot("montecarlo:playouts=10,lean=0.2").config == SearchConfig(playouts=10,
+                                                                              lean=0.2)
+
+
 def test_montecarlo_needs_a_chain_of_worlds():
     with pytest.raises(ValueError, match="chains is at least 1, not 0"):
         MonteCarloBot(chains=0)
@@ -204,13 +212,14 @@ def test_a_tuned_style_leads_its_largest_group_and_keeps_more_controls():
     assert choice(1, Style(controls_below_top=2)) is PASS
 
 
-def test_montecarlo_leans_on_the_tuned_style_where_the_preset_has_one():
+def test_montecarlo_leans_on_the_tuned_style_where_the_preset_has_one(monkeypatch):
     """Where a tuned style is known (presidents-deck) montecarlo's own later moves follow it
     and its choice wins unless another move beats it by ``lean``: with a lean no playout can
     overcome (and no candidate dropped early), montecarlo plays exactly what the tuned style
     plays; elsewhere (classic) it uses the plain style."""
     compared = 0
-    bot = MonteCarloBot(seed=3, playouts=30, lean=2, halving=0)
+    monkeypatch.setattr(montecarlo, "HALVING", 0)
+    bot = MonteCarloBot(seed=3, playouts=30, lean=2)
 
     def check(obs, deal):
         nonlocal compared
