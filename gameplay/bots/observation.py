@@ -112,7 +112,7 @@ class Observation:
             if d.blind:
                 played -= sum(C.cards_mask(p) for p in d.blind if p)
         obs.played = played
-        obs.passed = [s for s in range(n) if d.passed >> s & 1]
+        obs.passed = [s for s in range(n) if d.passed >> s & 1] if d.passed else []
         obs.direction, obs.mode, obs.mode_count = d.direction, d.mode, d.mode_count
         obs.reversed, obs.opening = d.reversed, d.opening
         obs.roles, obs.scores, obs.deal_number, obs.dealer = {}, None, 0, 0
