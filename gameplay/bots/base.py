@@ -16,6 +16,7 @@ A ``Bot`` answers every decision the rules give a player, each from an ``Observa
 answer and checks it.  An outside bot's fault (an exception, a timeout, an illegal or malformed
 answer) is recorded and a safe legal choice played instead, so an outside bot never breaks a
 game; a built-in bot's failure is a bug and stops the game (``BotError`` or its exception).
+A ``BotFault`` is recorded whoever raises it.
 """
 
 import time
@@ -148,7 +149,7 @@ class Seat:
             answer = call()
             problem = check(answer)
             kind = "illegal"
-        except BotFault as fault:
+        except BotFault as fault:  # raised for an outside bot (or a seat standing in for one)
             problem, kind = fault.message, fault.kind
         except Exception as error:  # noqa: BLE001 - an outside bot's error must not break the game
             if not self.bot.outside:
@@ -158,7 +159,7 @@ class Seat:
         self.stats.decisions += 1
         if problem is None:
             return answer
-        if not self.bot.outside:
+        if kind == "illegal" and not self.bot.outside:
             raise BotError(f"{self.bot.name} answered {decision} wrongly: {problem}")
         self.stats.faults.append({"decision": decision, "kind": kind, "message": str(problem),
                                   "deal": self._deal_number})

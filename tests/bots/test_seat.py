@@ -4,7 +4,7 @@
 import pytest
 
 from gameplay.bots import make_bot
-from gameplay.bots.base import Bot, BotError
+from gameplay.bots.base import Bot, BotError, BotFault
 from gameplay.engine.options import PRESETS, preset
 from gameplay.match import play_game
 
@@ -43,3 +43,18 @@ def test_montecarlo_plays_a_deal_at_18_seats(name):
     result = play_game(bots, preset(name), seed=1, scoring=None)
     assert len(result.finishing_orders[0]) == 18
     assert result.stats[0].decisions > 0 and result.stats[0].faults == []
+
+
+class Unavailable(Bot):
+    """Stands in for an outside bot that cannot be called (as the tournaments' seat does)."""
+
+    name = "unavailable"
+
+    def play(self, obs, legal):
+        raise BotFault("error", "disabled")
+
+
+def test_a_bot_fault_is_recorded_whoever_raises_it():
+    result = play_game(_lineup(Unavailable()), preset("classic"), seed=9, scoring=None)
+    faults = result.stats[0].faults
+    assert faults and {(f["kind"], f["message"]) for f in faults} == {("error", "disabled")}
