@@ -100,3 +100,17 @@ def test_montecarlo_samples_respect_counts_and_exchange_knowledge():
         assert [C.mask_count(h) for h in world] == deal.held
         assert sum(world) == rules.deck.mask
         assert C.mask_contains(world[2], C.cards_mask(given))
+
+
+def test_a_guessed_hand_changes_a_copy_of_the_position_not_the_deal():
+    rules = Rules(preset("classic"), 4)
+    pack = C.mask_cards(rules.deck.mask)
+    hands = [C.cards_mask(pack[s::4]) for s in range(4)]
+    game = Game(rules, scoring=None)
+    deal = game.begin(list(hands), leader=0, direction=1, blind=None, opening=None)
+    deal.apply(min(deal.legal_moves(), key=lambda m: deal.strengths()[m.face]))  # seat 0: a 3
+    guess = deal.with_hand(1, hands[3])  # seat 1 holding the hearts instead of the spades
+    assert deal.hands[1] == hands[1] and guess.hands[1] == hands[3]
+    assert guess.turn == deal.turn == 1 and guess.last is deal.last
+    assert {m.cards for m in guess.legal_moves() if m is not PASS} != {
+        m.cards for m in deal.legal_moves() if m is not PASS}
