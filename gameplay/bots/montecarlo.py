@@ -17,7 +17,7 @@ from dataclasses import dataclass, fields
 
 from gameplay.bots import cardset as C
 from gameplay.bots import inference
-from gameplay.bots.heuristic import PLAIN, HeuristicBot, Style, heuristic_move
+from gameplay.bots.heuristic import PLAIN, HeuristicBot, Style, control_at, heuristic_move
 from gameplay.bots.observation import Observation
 from gameplay.bots.worlds import History, Worlds
 from gameplay.engine.deal import CCW, CW, Deal
@@ -288,12 +288,11 @@ def playout(d, seat: int, rng: random.Random, policy, own: Style = PLAIN) -> flo
     the ``own`` style; 1 for ``seat`` out first … 0 for last."""
     rules = d.rules
     n = rules.players
-    top = len(rules.order) - 1
-    control_at = top - (1 if rules.options.jokers and not rules.options.jokers_wild else 0)
+    controls_from = control_at(rules)
     for _ in range(PLAYOUT_MOVES):
         if d.over or not d.active >> seat & 1:
             break
-        d.apply(policy(d, d.legal_moves(), control_at, rng, own if d.turn == seat else PLAIN))
+        d.apply(policy(d, d.legal_moves(), controls_from, rng, own if d.turn == seat else PLAIN))
     order = d.finishing_order
     position = order.index(seat) if seat in order else n - 1
     return (n - 1 - position) / (n - 1)
