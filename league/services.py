@@ -228,11 +228,19 @@ def game_create(*, season: Season, players: Sequence[Player], dealer: int = 0,
 
 
 def _locked_game(game: Game) -> Game:
-    """The game row, locked until the transaction ends: deals of one game are recorded in turn."""
+    """The game row, then its season's and the all-time RatingJob rows, locked until the
+    transaction ends: deals of one game are recorded in turn.
+
+    Every writer of deals takes these locks in this order before touching a deal, and a ratings
+    recompute holds its RatingJob row while it writes rating rows that reference deals: so a
+    writer never holds a deal a recompute waits for while waiting for that recompute (the
+    deadlocks of issue #16)."""
     # FOR NO KEY UPDATE of the game row only: rows that merely reference the game, its season
     # or club (places, rating history) can still be written by others meanwhile.
-    return (Game.objects.select_for_update(of=("self",), no_key=True)
+    game = (Game.objects.select_for_update(of=("self",), no_key=True)
             .select_related("season__club").get(pk=game.pk))
+    _rating_jobs_locked(game.season)
+    return game
 
 
 def _seats_for(seats: Sequence[Seat], deal_number: int) -> list[Seat]:
@@ -424,25 +432,48 @@ def deal_delete(*, deal: Deal, by=None) -> None:
     number, deal_id = deal.number, deal.pk
     before = list(deal.places.order_by("position").values_list("player__name", flat=True))
     target = str(deal)
-    deal.delete()
+    details: dict[str, Any] = {"finishing_order": before}
     later = Deal.objects.filter(game=game, number__gt=number)
+    # Entering and leaving after the deleted deal moves up with the deals, unless it has no
+    # deal to follow any more: then, if this is the last deal, it is undone with the deal.
+    pending = game.seat_changes.filter(before_deal=number + 1)
+    if number > 1:  # a leave of someone whose only deal this is
+        pending = pending.filter(kind=SeatChange.LEAVE, player__seats__game=game,
+                                 player__seats__joined_before=number)
+    if later.exists():
+        for change in pending.select_related("player"):
+            raise LeagueError(f"deleting {target} would leave {change.player} with no deal "
+                              "played between joining and leaving; delete the later deals first")
+    elif pending.exists():
+        details["seat changes undone"] = _seat_changes_undo(pending)
+    deal.delete()
     later.update(number=F("number") + RENUMBER_OFFSET)
     Deal.objects.filter(game=game, number__gt=RENUMBER_OFFSET).update(
         number=F("number") - RENUMBER_OFFSET - 1)
-    # Entering and leaving after the deleted deal moves up with the deals.
     game.seat_changes.filter(before_deal__gt=number).update(before_deal=F("before_deal") - 1)
     game.seats.filter(joined_before__gt=number).update(joined_before=F("joined_before") - 1)
     game.seats.filter(left_before__gt=number).update(left_before=F("left_before") - 1)
-    for seat in game.seats.filter(left_before__isnull=False, left_before__lte=F("joined_before")):
-        raise LeagueError(f"deleting {target} would leave {seat.player} with no deal played "
-                          "between joining and leaving; undo that seat change first")
     _game_rescore(game)
-    _audit(by=by, club=game.season.club, action="deal deleted", target=target,
-           details={"finishing_order": before})
+    _audit(by=by, club=game.season.club, action="deal deleted", target=target, details=details)
     _ratings_mark_stale(game.season, deal_id)
 
 
 # Players entering and leaving (RULES.md, last section)
+
+
+def _seat_changes_undo(changes) -> list[str]:
+    """Undo entering and leaving recorded before a deal not yet played: who left sits again,
+    who joined never sat. Returns what was undone, in words."""
+    undone = []
+    for change in changes.select_related("player").distinct():
+        seats = Seat.objects.filter(game_id=change.game_id, player=change.player)
+        if change.kind == SeatChange.JOIN:
+            seats.filter(joined_before=change.before_deal).delete()
+        else:
+            seats.filter(left_before=change.before_deal).update(left_before=None)
+        change.delete()
+        undone.append(f"{change.player} {change.get_kind_display()}")
+    return undone
 
 
 @transaction.atomic
@@ -527,12 +558,21 @@ def seat_change_preview(*, game: Game, leaving: Sequence[Player] = (),
 # Ratings (OpenSkill Plackett-Luce), recomputed by Celery tasks
 
 
+def _rating_jobs_locked(season: Season) -> list[RatingJob]:
+    """The season's and the all-time RatingJob rows, locked in that order (league's one lock
+    order: game row, season's job, all-time job)."""
+    jobs = []
+    for scope, scope_season in ((rating_scope(season), season), (rating_scope(None), None)):
+        job, _ = RatingJob.objects.get_or_create(scope=scope, defaults={"season": scope_season})
+        jobs.append(RatingJob.objects.select_for_update(no_key=True).get(pk=job.pk))
+    return jobs
+
+
 def _ratings_mark_stale(season: Season, deal_id: int) -> None:
     """Mark a season's and the all-time ratings stale from a deal on; enqueue a recomputation
     after commit only when the scope was up to date, so quick edits coalesce into one task."""
-    for scope, scope_season in ((rating_scope(season), season), (rating_scope(None), None)):
-        job, _ = RatingJob.objects.get_or_create(scope=scope, defaults={"season": scope_season})
-        job = RatingJob.objects.select_for_update(no_key=True).get(pk=job.pk)
+    for job in _rating_jobs_locked(season):
+        scope = job.scope
         was_clean = job.dirty_from is None
         if was_clean or deal_id < job.dirty_from:
             job.dirty_from = deal_id
