@@ -126,6 +126,11 @@ class PlayerAdmin(ClubsFieldMixin, ClubScopedAdmin):
     def get_queryset(self, request):
         return super().get_queryset(request).prefetch_related("clubs")
 
+    def get_readonly_fields(self, request, obj=None):
+        if obj is not None and not selectors.may_change_player(request.user, obj):
+            return ["name", "kind"]  # other clubs show them too (selectors.may_change_player)
+        return []
+
     def save_related(self, request, form, formsets, change):
         others = [] if request.user.is_superuser or not change else list(
             form.instance.clubs.exclude(organisers=request.user))

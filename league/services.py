@@ -33,6 +33,7 @@ from league.models import (
     SeatChange,
 )
 from league.rules import options_of, rating_scope, scoring_of
+from league.selectors import may_bring_into_club, may_change_player
 
 ROLE_FIELDS = {
     Role.PRESIDENT: "presidents",
@@ -91,10 +92,19 @@ def player_create(*, name: str, kind: str = Player.PERSON, clubs: Sequence[Club]
     return player
 
 
+def _club_names(player: Player) -> str:
+    return ", ".join(sorted(c.name for c in player.clubs.all()))
+
+
 @transaction.atomic
 def player_join_club(*, player: Player, club: Club, by=None) -> None:
+    """``player`` plays in ``club`` too; ``by`` (when given) must organise ``club`` and one of
+    the player's clubs, if they have any (league.selectors.may_bring_into_club)."""
     if player.clubs.filter(pk=club.pk).exists():
         raise LeagueError(f"{player} already plays in {club}")
+    if by is not None and not may_bring_into_club(by, player, club):
+        raise LeagueError(f"{player} plays in clubs you do not organise ({_club_names(player)}): "
+                          f"only an organiser of one of their clubs may bring them into {club}")
     player.clubs.add(club)
     _audit(by=by, club=club, action="player joined club", target=player)
 
@@ -118,7 +128,12 @@ def club_update(*, club: Club, name: str, by=None) -> Club:
 @transaction.atomic
 def player_update(*, player: Player, name: str | None = None, kind: str | None = None,
                   by=None) -> Player:
-    """Rename a player or correct their kind; the audit row goes to each of their clubs."""
+    """Rename a player or correct their kind; the audit row goes to each of their clubs.
+    ``by`` (when given) must organise every one of them (league.selectors.may_change_player)."""
+    if by is not None and not may_change_player(by, player):
+        raise LeagueError(f"{player} plays in {_club_names(player) or 'no club'}: only an "
+                          "organiser of every club they play in may rename them or change "
+                          "their kind")
     changed = {}
     if name is not None:
         name = name.strip()
