@@ -3,8 +3,8 @@
 The same rule as the admin (league/admin.py): superusers write everywhere, an organiser only in
 the clubs they organise; a player of several clubs only by who organises all of them
 (league.selectors.may_change_player). Reads are open to everyone, signed in or not (every club
-is public). Staff users (the admin's organisers) may open a new club, of which they become the organiser;
-outside bots, whose URLs the site calls, are for administrators (superusers) alone.
+is public). Staff users (the admin's organisers) may open a new club, of which they become the
+organiser; outside bots, whose URLs the site calls, are for administrators (superusers) alone.
 """
 
 from rest_framework.exceptions import PermissionDenied
