@@ -4,6 +4,7 @@ Every refusal raises LeagueError before anything is written, or inside the trans
 whole operation rolls back: a refused operation changes nothing.
 """
 
+import unicodedata
 from collections import defaultdict
 from collections.abc import Sequence
 from functools import partial
@@ -60,12 +61,31 @@ def audit_record(*, by, club, action: str, target, details: dict[str, Any] | Non
 
 # Clubs, players, seasons, games
 
+# Characters that change how the text around them shows without showing themselves: controls
+# (Cc), format characters such as zero-width spaces and right-to-left overrides (Cf), line and
+# paragraph separators. "\u202eevil\u202c Ada" shows as "live Ada".
+HIDDEN_CATEGORIES = {"Cc", "Cf", "Zl", "Zp"}
+
+
+def name_checked(name: str, what: str) -> str:
+    """``name`` without surrounding spaces, refused if empty or holding a character that hides
+    itself or turns the text around it (zero-width, right-to-left and other controls); ``what``
+    names what is named ("a club"). Every service that takes a name checks it here."""
+    name = name.strip()
+    if not name:
+        raise LeagueError(f"{what} needs a name")
+    hidden = [c for c in dict.fromkeys(name) if unicodedata.category(c) in HIDDEN_CATEGORIES]
+    if hidden:
+        listed = ", ".join(f"U+{ord(c):04X} {unicodedata.name(c, 'control character')}"
+                           for c in hidden)
+        raise LeagueError(f"{what}'s name cannot hold invisible or text-direction control "
+                          f"characters, which make names look like others ({listed})")
+    return name
+
 
 @transaction.atomic
 def club_create(*, name: str, organisers: Sequence = (), by=None) -> Club:
-    name = name.strip()
-    if not name:
-        raise LeagueError("a club needs a name")
+    name = name_checked(name, "a club")
     if Club.objects.filter(name__iexact=name).exists():
         raise LeagueError(f"there is already a club called {name!r}")
     club = Club.objects.create(name=name)
@@ -78,9 +98,7 @@ def club_create(*, name: str, organisers: Sequence = (), by=None) -> Club:
 @transaction.atomic
 def player_create(*, name: str, kind: str = Player.PERSON, clubs: Sequence[Club] = (),
                   by=None) -> Player:
-    name = name.strip()
-    if not name:
-        raise LeagueError("a player needs a name")
+    name = name_checked(name, "a player")
     if kind not in (Player.PERSON, Player.BOT):
         raise LeagueError(f"a player is a person or a bot, not {kind!r}")
     if Player.objects.filter(name__iexact=name).exists():
@@ -112,9 +130,7 @@ def player_join_club(*, player: Player, club: Club, by=None) -> None:
 @transaction.atomic
 def club_update(*, club: Club, name: str, by=None) -> Club:
     """Rename a club (its organisers are an administrator's choice, in the admin)."""
-    name = name.strip()
-    if not name:
-        raise LeagueError("a club needs a name")
+    name = name_checked(name, "a club")
     if Club.objects.filter(name__iexact=name).exclude(pk=club.pk).exists():
         raise LeagueError(f"there is already a club called {name!r}")
     before = club.name
@@ -136,9 +152,7 @@ def player_update(*, player: Player, name: str | None = None, kind: str | None =
                           "their kind")
     changed = {}
     if name is not None:
-        name = name.strip()
-        if not name:
-            raise LeagueError("a player needs a name")
+        name = name_checked(name, "a player")
         if Player.objects.filter(name__iexact=name).exclude(pk=player.pk).exists():
             raise LeagueError(f"there is already a player called {name!r}")
         changed["name"] = name
@@ -180,8 +194,7 @@ def season_create(*, club: Club, name: str, starts_on, preset: str = "classic",
 
 def season_check(*, season: Season) -> None:
     """Refuse a season whose rules, scoring, dates or name cannot be used."""
-    if not season.name:
-        raise LeagueError("a season needs a name")
+    season.name = name_checked(season.name, "a season")
     options_of(season)
     scoring_of(season)
     if season.ends_on is not None and season.ends_on < season.starts_on:
