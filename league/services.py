@@ -43,6 +43,10 @@ ROLE_FIELDS = {
     Role.VICE_SCUM: "vice_scums",
     Role.SCUM: "scums",
 }
+# A season's scoring numbers are small integer columns.
+SCORING_MAX = 32767
+# Table sizes a season's options are tried at: more than any pack (3 decks and jokers) deals to.
+TABLE_MAX = 200
 # Shifting deal numbers past the unique (game, number) constraint, one UPDATE at a time.
 RENUMBER_OFFSET = 1_000_000
 
@@ -195,13 +199,31 @@ def season_create(*, club: Club, name: str, starts_on, preset: str = "classic",
 def season_check(*, season: Season) -> None:
     """Refuse a season whose rules, scoring, dates or name cannot be used."""
     season.name = name_checked(season.name, "a season")
-    options_of(season)
+    _check_playable(options_of(season))
+    for name in ("limit", "target", "deals"):
+        value = getattr(season, f"scoring_{name}")
+        if isinstance(value, int) and value > SCORING_MAX:
+            raise LeagueError(f"season scoring: {name} must be at most {SCORING_MAX}, "
+                              f"not {value}")
     scoring_of(season)
     if season.ends_on is not None and season.ends_on < season.starts_on:
         raise LeagueError("a season cannot end before it starts")
     clash = Season.objects.filter(club=season.club, name__iexact=season.name)
     if clash.exclude(pk=season.pk).exists():
         raise LeagueError(f"{season.club} already has a season called {season.name!r}")
+
+
+def _check_playable(options) -> None:
+    """Refuse options no table can play (``jokers`` 1e30), with the engine's fault at a table
+    of four; options some sizes cannot play (blind: two players) are game_create's to refuse."""
+    faults = {}
+    for players in range(2, TABLE_MAX + 1):
+        try:
+            options.validate(players)
+            return
+        except PresidentError as e:
+            faults[players] = e.message
+    raise LeagueError(f"season options: no table can play them: {faults[4]}")
 
 
 @transaction.atomic
