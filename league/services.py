@@ -293,6 +293,53 @@ def _locked_game(game: Game) -> Game:
     return game
 
 
+# The fields of president-transcript/1 (TRANSCRIPT.md) at each level: only these are stored.
+# (A ruleset's, scoring's and options' fields the engine itself refuses when unknown.)
+TRANSCRIPT_FIELDS = ("format", "ruleset", "players", "dealer", "scoring", "deals")
+DEAL_FIELDS = ("hands", "blind", "exchanges", "leader", "direction", "moves")
+EXCHANGE_FIELDS = ("from", "to", "cards", "asked")
+MOVE_FIELDS = ("seat", "play", "as", "pass", "blind")
+
+
+def transcript_kept(transcript: Any) -> Any:
+    """The transcript as stored: only the format's fields; refused if any text in it holds a
+    NUL character, which PostgreSQL cannot store. Anything not shaped like a transcript is
+    returned as it is, for the engine's checker to refuse."""
+    _refuse_nul(transcript)
+    if not isinstance(transcript, dict):
+        return transcript
+    kept = _fields(transcript, TRANSCRIPT_FIELDS)
+    if isinstance(kept.get("deals"), list):
+        kept["deals"] = [_deal_kept(d) for d in kept["deals"]]
+    return kept
+
+
+def _fields(data: Any, names: Sequence[str]) -> Any:
+    return {k: data[k] for k in names if k in data} if isinstance(data, dict) else data
+
+
+def _deal_kept(deal: Any) -> Any:
+    deal = _fields(deal, DEAL_FIELDS)
+    for name, fields in (("exchanges", EXCHANGE_FIELDS), ("moves", MOVE_FIELDS)):
+        if isinstance(deal, dict) and isinstance(deal.get(name), list):
+            deal[name] = [_fields(entry, fields) for entry in deal[name]]
+    return deal
+
+
+def _refuse_nul(data: Any) -> None:
+    pending = [data]
+    while pending:  # not recursive: depth is the JSON parser's to bound
+        item = pending.pop()
+        if isinstance(item, dict):
+            pending.extend(item.keys())
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+        elif isinstance(item, str) and "\x00" in item:
+            raise LeagueError("the transcript holds a NUL character (\\u0000), which no text "
+                              "in a transcript may hold")
+
+
 def _seats_for(seats: Sequence[Seat], deal_number: int) -> list[Seat]:
     return [s for s in seats if s.plays_in(deal_number)]
 
@@ -433,6 +480,8 @@ def deal_record(*, game: Game, finishing_order: Sequence[int] | None = None,
                 transcript: dict | None = None, by=None) -> Deal:
     """Record the next deal of a game: its finishing order (player ids, first out first), or a
     transcript the engine checks; rescore the game and mark the ratings stale."""
+    if transcript is not None:
+        transcript = transcript_kept(transcript)
     game = _locked_game(game)
     if game.status == Game.FINISHED:
         raise LeagueError(f"{game} has ended: no more deals can be recorded")
@@ -456,6 +505,8 @@ def deal_record(*, game: Game, finishing_order: Sequence[int] | None = None,
 def deal_edit(*, deal: Deal, finishing_order: Sequence[int] | None = None,
               transcript: dict | None = None, by=None) -> Deal:
     """Correct a recorded deal; the game's scores and end are recomputed in this transaction."""
+    if transcript is not None:
+        transcript = transcript_kept(transcript)
     game = _locked_game(deal.game)
     deal = Deal.objects.get(pk=deal.pk)
     seats = list(game.seats.select_related("player"))
