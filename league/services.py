@@ -4,6 +4,7 @@ Every refusal raises LeagueError before anything is written, or inside the trans
 whole operation rolls back: a refused operation changes nothing.
 """
 
+import logging
 import unicodedata
 from collections import defaultdict
 from collections.abc import Sequence
@@ -35,6 +36,8 @@ from league.models import (
 )
 from league.rules import options_of, rating_scope, scoring_of
 from league.selectors import may_bring_into_club, may_change_player
+
+logger = logging.getLogger(__name__)
 
 ROLE_FIELDS = {
     Role.PRESIDENT: "presidents",
@@ -682,10 +685,28 @@ def _ratings_mark_stale(season: Season, deal_id: int) -> None:
             transaction.on_commit(partial(_enqueue_recompute, scope))
 
 
-def _enqueue_recompute(scope: str) -> None:
+def _enqueue_recompute(scope: str) -> bool:
+    """Send a scope's recompute task; after commit, so a broker that is down must not turn the
+    stored change into an error: the failure is logged, the scope stays stale and
+    ratings_reconcile sends it later. (In-process, with no broker, the task's own errors
+    propagate as the settings say.)"""
     from league.tasks import ratings_recompute_task
 
-    ratings_recompute_task.delay(scope)
+    try:
+        ratings_recompute_task.delay(scope)
+    except Exception:
+        if ratings_recompute_task.app.conf.task_always_eager:
+            raise
+        logger.exception("ratings %s: recompute not enqueued; the reconciler will retry", scope)
+        return False
+    return True
+
+
+def ratings_reconcile() -> int:
+    """Enqueue a recompute of every stale scope (run periodically by celery beat): catches up
+    after a lost task or a broker outage. Returns how many were enqueued."""
+    scopes = RatingJob.objects.filter(dirty_from__isnull=False).order_by("pk")
+    return sum(_enqueue_recompute(scope) for scope in scopes.values_list("scope", flat=True))
 
 
 @transaction.atomic

@@ -151,6 +151,22 @@ CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# With the broker down, sending a task fails within a few seconds instead of holding a request
+# (redis: 20 one-second retries of the result backend, no connect timeout): senders log the
+# failure and a reconciler under celery beat enqueues what was not sent (docs/operations.md).
+BROKER_TIMEOUT = env.float("CELERY_BROKER_TIMEOUT", default=2.0)
+CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": BROKER_TIMEOUT,
+                                   "socket_timeout": 5 * BROKER_TIMEOUT}
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 2, "interval_start": 0,
+                                    "interval_step": 0.2, "interval_max": 0.5}
+CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = BROKER_TIMEOUT
+CELERY_REDIS_SOCKET_TIMEOUT = 5 * BROKER_TIMEOUT
+CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"retry_policy": {"max_retries": 2}}
+# Periodic tasks (celery beat): one line each.
+CELERY_BEAT_SCHEDULE = {
+    "ratings-reconcile": {"task": "league.tasks.ratings_reconcile_task",
+                          "schedule": env.float("RATINGS_RECONCILE_SECONDS", default=60.0)},
+}
 
 # Per-process memory by default; CACHE_URL=redis://… shares it between processes. Cached
 # standings are keyed by a version the database holds, so either way no process sees stale ones.
