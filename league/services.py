@@ -529,8 +529,9 @@ def deal_edit(*, deal: Deal, finishing_order: Sequence[int] | None = None,
 
 
 @transaction.atomic
-def deal_delete(*, deal: Deal, by=None) -> None:
-    """Delete a deal; later deals move up one number and the game is rescored."""
+def deal_delete(*, deal: Deal, by=None) -> list[str]:
+    """Delete a deal; later deals move up one number and the game is rescored. Returns the
+    seat changes undone with it, in words (those after the last deal that no deal follows)."""
     game = _locked_game(deal.game)
     deal = Deal.objects.get(pk=deal.pk)
     number, deal_id = deal.number, deal.pk
@@ -560,6 +561,7 @@ def deal_delete(*, deal: Deal, by=None) -> None:
     _game_rescore(game)
     _audit(by=by, club=game.season.club, action="deal deleted", target=target, details=details)
     _ratings_mark_stale(game.season, deal_id)
+    return details.get("seat changes undone", [])
 
 
 # Players entering and leaving (RULES.md, last section)
@@ -569,7 +571,7 @@ def _seat_changes_undo(changes) -> list[str]:
     """Undo entering and leaving recorded before a deal not yet played: who left sits again,
     who joined never sat. Returns what was undone, in words."""
     undone = []
-    for change in changes.select_related("player").distinct():
+    for change in changes.select_related("player").distinct().order_by("pk"):
         seats = Seat.objects.filter(game_id=change.game_id, player=change.player)
         if change.kind == SeatChange.JOIN:
             seats.filter(joined_before=change.before_deal).delete()

@@ -35,6 +35,9 @@ def test_undoing_the_last_deal_on_the_page_also_undoes_the_seat_change_after_it(
                        {"action": "undo", "deal": deal.pk}, follow=True)
 
     assert page.status_code == 200
+    e_name = game.seats.get(player_id=e).player.name
+    assert (f"Deal 1 undone, and the seat change after it ({e_name} leaves, {newcomer} joins)"
+            in page.text)
     assert not Deal.objects.filter(game=game).exists()
     assert not SeatChange.objects.filter(game=game).exists()
     # the table is the one the game was created with again
