@@ -281,17 +281,21 @@ def game_create(*, season: Season, players: Sequence[Player], dealer: int = 0,
 
 
 def _locked_game(game: Game) -> Game:
-    """The game row, then its season's and the all-time RatingJob rows, locked until the
-    transaction ends: deals of one game are recorded in turn.
-
-    Every writer of deals takes these locks in this order before touching a deal, and a ratings
-    recompute holds its RatingJob row while it writes rating rows that reference deals: so a
-    writer never holds a deal a recompute waits for while waiting for that recompute (the
-    deadlocks of issue #16)."""
+    """The game row, locked until the transaction ends: its deals and seats change in turn."""
     # FOR NO KEY UPDATE of the game row only: rows that merely reference the game, its season
     # or club (places, rating history) can still be written by others meanwhile.
-    game = (Game.objects.select_for_update(of=("self",), no_key=True)
+    return (Game.objects.select_for_update(of=("self",), no_key=True)
             .select_related("season__club").get(pk=game.pk))
+
+
+def _locked_for_deals(game: Game) -> Game:
+    """The game row, then its season's and the all-time RatingJob rows, locked until the
+    transaction ends, before any deal is touched.
+
+    Every writer of deals takes these locks in this order, and a ratings recompute holds its
+    RatingJob row while it writes rating rows that reference deals: so a writer never holds a
+    deal a recompute waits for while waiting for that recompute (the deadlocks of issue #16)."""
+    game = _locked_game(game)
     _rating_jobs_locked(game.season)
     return game
 
@@ -485,7 +489,7 @@ def deal_record(*, game: Game, finishing_order: Sequence[int] | None = None,
     transcript the engine checks; rescore the game and mark the ratings stale."""
     if transcript is not None:
         transcript = transcript_kept(transcript)
-    game = _locked_game(game)
+    game = _locked_for_deals(game)
     if game.status == Game.FINISHED:
         raise LeagueError(f"{game} has ended: no more deals can be recorded")
     previous = game.deal_set.prefetch_related("places").order_by("-number").first()
@@ -510,7 +514,7 @@ def deal_edit(*, deal: Deal, finishing_order: Sequence[int] | None = None,
     """Correct a recorded deal; the game's scores and end are recomputed in this transaction."""
     if transcript is not None:
         transcript = transcript_kept(transcript)
-    game = _locked_game(deal.game)
+    game = _locked_for_deals(deal.game)
     deal = Deal.objects.get(pk=deal.pk)
     seats = list(game.seats.select_related("player"))
     seated = _seats_for(seats, deal.number)
@@ -532,7 +536,7 @@ def deal_edit(*, deal: Deal, finishing_order: Sequence[int] | None = None,
 def deal_delete(*, deal: Deal, by=None) -> list[str]:
     """Delete a deal; later deals move up one number and the game is rescored. Returns the
     seat changes undone with it, in words (those after the last deal that no deal follows)."""
-    game = _locked_game(deal.game)
+    game = _locked_for_deals(deal.game)
     deal = Deal.objects.get(pk=deal.pk)
     number, deal_id = deal.number, deal.pk
     before = list(deal.places.order_by("position").values_list("player__name", flat=True))
