@@ -32,14 +32,14 @@ def _test_database_url():
 
 
 WORKER_ENV = {"DATABASE_URL": _test_database_url()}
+pytestmark.append(pytest.mark.skipif(
+    not WORKER_ENV["DATABASE_URL"], reason="the worker needs the PostgreSQL test database: run "
+                                           "with DATABASE_URL=postgres://… (make test does)"))
 
 
 @pytest.fixture
 def site_broker(redis_proxy, celery_worker_process):
     """The site's Celery app sends (not eagerly) through the proxy to the worker's queue."""
-    if connection.vendor != "postgresql":
-        pytest.skip("the worker needs the PostgreSQL test database: run with "
-                    "DATABASE_URL=postgres://… (make test does)")
     assert connection.settings_dict["NAME"] == urlsplit(WORKER_ENV["DATABASE_URL"]).path[1:]
     from config.celery_app import app
 
