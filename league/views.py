@@ -147,8 +147,10 @@ def game_enter(request, game_id):
                 messages.error(request, "That deal is no longer the last one (already undone?): "
                                         "nothing was deleted.")
             else:
-                services.deal_delete(deal=last, by=request.user)
-                messages.success(request, f"Deal {last.number} undone.")
+                undone = services.deal_delete(deal=last, by=request.user)
+                with_changes = f", and the seat change after it ({', '.join(undone)})" \
+                    if undone else ""
+                messages.success(request, f"Deal {last.number} undone{with_changes}.")
             return redirect(here)
         elif action in ("seat_preview", "seat_confirm"):
             if not seat_form.is_valid():

@@ -192,6 +192,21 @@ CELERY_TIMEZONE = TIME_ZONE
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Workers count their tasks' outcomes for /metrics (config/metrics.py).
 CELERY_IMPORTS = ["config.metrics"]
+# Sending a task to a broker that is down fails within seconds, not after Celery's ~19 s of
+# result-store retries: a request that sends after its commit answers at once, the failure is
+# logged, and a reconciler under celery beat sends what was not sent (league.tasks).
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2,
+                                    "interval_max": 0.2}
+REDIS_TIMEOUT = env.float("CELERY_REDIS_TIMEOUT", default=2.0)  # connect; reads wait 5 times it
+CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": REDIS_TIMEOUT,
+                                   "socket_timeout": 5 * REDIS_TIMEOUT}
+CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = REDIS_TIMEOUT
+CELERY_REDIS_SOCKET_TIMEOUT = 5 * REDIS_TIMEOUT
+CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"retry_policy": {"max_retries": 2}}
+RATINGS_RECONCILE_SECONDS = env.float("RATINGS_RECONCILE_SECONDS", default=60)
+CELERY_BEAT_SCHEDULE = {
+    "ratings-reconcile": {"task": "league.tasks.ratings_reconcile_task", "schedule": RATINGS_RECONCILE_SECONDS},  # noqa: E501
+}
 
 # Per-process memory by default; CACHE_URL=redis://… shares it between processes. Cached
 # standings are keyed by a version the database holds, so either way no process sees stale ones.
