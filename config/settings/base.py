@@ -98,6 +98,13 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = env.path("STATIC_ROOT", default=BASE_DIR / "staticfiles")
 
+# The public replay upload (league.views.replay_upload): the largest transcript taken, the most
+# steps (deal starts, exchanges, leads, moves) replayed, about a second's work, and how often one
+# address may upload without signing in (django-ratelimit's "count/period", in the cache).
+REPLAY_UPLOAD_MAX_BYTES = env.int("REPLAY_UPLOAD_MAX_BYTES", default=1_000_000)
+REPLAY_MAX_STEPS = env.int("REPLAY_MAX_STEPS", default=5_000)
+REPLAY_UPLOAD_RATE = env.str("REPLAY_UPLOAD_RATE", default="10/m")
+
 # The API (league/api/, docs/api.md): sessions for the pages, tokens for scripts; everyone
 # reads, a club's organisers write (league.api.permissions); a LeagueError answers 400.
 REST_FRAMEWORK = {
