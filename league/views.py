@@ -19,6 +19,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 from django_ratelimit.decorators import ratelimit
+from rest_framework.throttling import BaseThrottle
 
 from league import replays, selectors, services
 from league.api.permissions import organises
@@ -286,7 +287,13 @@ def _anonymous_upload_rate(group, request):
     return None if request.user.is_authenticated else settings.REPLAY_UPLOAD_RATE
 
 
-@ratelimit(key="ip", rate=_anonymous_upload_rate, method="POST", block=False)
+def _client_address(group, request):
+    """The client's address as the API's throttles read it: behind REST_FRAMEWORK's
+    NUM_PROXIES proxies, the address the nearest one saw."""
+    return BaseThrottle().get_ident(request)
+
+
+@ratelimit(key=_client_address, rate=_anonymous_upload_rate, method="POST", block=False)
 def replay_upload(request):
     """Replay a pasted or uploaded transcript, bounded: its size (REPLAY_UPLOAD_MAX_BYTES),
     its steps (REPLAY_MAX_STEPS, counted before any is played) and, for readers not signed in,

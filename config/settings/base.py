@@ -104,6 +104,7 @@ STATIC_ROOT = env.path("STATIC_ROOT", default=BASE_DIR / "staticfiles")
 REPLAY_UPLOAD_MAX_BYTES = env.int("REPLAY_UPLOAD_MAX_BYTES", default=1_000_000)
 REPLAY_MAX_STEPS = env.int("REPLAY_MAX_STEPS", default=5_000)
 REPLAY_UPLOAD_RATE = env.str("REPLAY_UPLOAD_RATE", default="10/m")
+RATELIMIT_FAIL_OPEN = True  # the cache down: uploads go on, bounded by the two limits above
 
 # The API (league/api/, docs/api.md): sessions for the pages, tokens for scripts; everyone
 # reads, a club's organisers write (league.api.permissions); a LeagueError answers 400.

@@ -164,3 +164,18 @@ def test_anonymous_uploads_are_limited_per_address(client, settings):
     refused = upload(client.__class__(), text=text, address="203.0.113.7")
     assert refused.status_code == 429
     assert "Too many transcripts uploaded from your address (at most 3/m" in refused.text
+
+
+def test_the_upload_limit_counts_the_address_the_proxy_saw(client, settings):
+    settings.REPLAY_UPLOAD_RATE = "2/m"
+    text = json.dumps(long_transcript(1))
+
+    def post(forwarded):
+        return client.post(reverse("league:replay_upload"), {"text": text},
+                           REMOTE_ADDR="10.0.0.1", HTTP_X_FORWARDED_FOR=forwarded).status_code
+
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": 0}
+    assert [post(f"198.51.100.{n}") for n in range(3)] == [200, 200, 429]  # no proxy: spoofed
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": 1}
+    assert [post(f"198.51.100.{n}, 192.0.2.9") for n in range(3)] == [200, 200, 429]
+    assert post("192.0.2.10") == 200
