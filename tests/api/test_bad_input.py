@@ -42,6 +42,20 @@ def test_a_transcript_nested_past_the_limit_is_refused_before_any_check(game, or
     assert answer.status_code == 400 and "nested more than" in answer.json()["detail"]
 
 
+@pytest.mark.parametrize("number", ["1e999", "-1e999"])
+@pytest.mark.parametrize("url, field", [("/api/v1/deals/", "game"), ("/api/v1/games/", "season"),
+                                        ("/api/v1/seasons/", "club"), ("/api/v1/players/", "club")])
+def test_a_number_out_of_range_is_refused_saying_so(game, organiser_client, url, field, number):
+    before = snapshot(game)
+
+    answer = organiser_client.post(url, f'{{"{field}": {number}}}',
+                                   content_type="application/json")
+
+    assert answer.status_code == 400
+    assert answer.json() == {"detail": "JSON parse error - a number out of range"}
+    assert snapshot(game) == before
+
+
 def test_a_body_over_the_upload_limit_answers_413_saying_the_limit(game, organiser_client,
                                                                    settings):
     before = snapshot(game)
