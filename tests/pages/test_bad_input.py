@@ -35,6 +35,7 @@ def games_page(client, season, page):
     return " ".join(answer.text.split()).split("Pages of games")[1][:200]
 
 
+@pytest.mark.postgres
 def test_the_season_page_reads_junk_as_the_first_page_and_past_the_end_as_the_last(client,
                                                                              monkeypatch):
     monkeypatch.setattr(views, "GAMES_PER_PAGE", 1)
