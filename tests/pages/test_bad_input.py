@@ -8,6 +8,7 @@ import json
 import pytest
 from django.core.cache import cache
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
 from django.urls import reverse
 
 from gameplay.engine.options import preset
@@ -119,12 +120,22 @@ def test_a_body_over_djangos_limit_gets_a_page_saying_the_limit(client):
     assert "the limit is 2,621,440 bytes (2.5 MB)" in answer.text
 
 
-def test_too_many_form_fields_get_a_page_saying_the_limit(client, settings):
+@pytest.mark.parametrize("csrf_checked", [False, True])
+def test_too_many_form_fields_get_a_page_saying_the_limit(settings, csrf_checked):
     settings.DATA_UPLOAD_MAX_NUMBER_FIELDS = 10
+    client = Client(enforce_csrf_checks=csrf_checked)  # CsrfViewMiddleware reads the form too
 
     answer = upload(client, text="{}", **{f"f{i}": "1" for i in range(11)})
 
     assert answer.status_code == 400 and "more than 10 form fields" in answer.text
+
+
+def test_a_form_body_that_cannot_be_read_gets_a_page_saying_so(client):
+    answer = client.post(reverse("league:replay_upload"), b"--x\r\n",
+                         content_type="multipart/form-data; boundary=")
+
+    assert answer.status_code == 400
+    assert "the request&#x27;s form cannot be read: Invalid boundary" in answer.text
 
 
 @pytest.mark.parametrize("junk, error", [
