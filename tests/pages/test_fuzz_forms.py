@@ -1,9 +1,11 @@
 """Hypothesis-generated bodies posted to the page forms find no 5xx (issue #16).
 
-The organiser's result entry (deal entry, undo, seat change) and the public replay upload get
-bodies mixing the forms' own field names and plausible values (the table's player ids, a
-recorded deal's id, a valid transcript with parts replaced) with junk. Examples are bounded so
-each test runs in seconds; CI derandomizes them (tests/conftest.py).
+The organiser's result entry gets runs of posts (a hypothesis state machine): finishing
+orders, seat changes and undos built from the table as it stands, and junk bodies, some
+anonymous. The public replay upload gets valid transcripts with a part replaced by other JSON,
+other JSON and junk text, pasted or as a file. Examples are bounded so each test runs in
+seconds; CI derandomizes them (tests/conftest.py). Before undo-after-seat-change was fixed,
+random runs found its IntegrityError (a seat change, then undoing the deal before it).
 """
 
 import json
