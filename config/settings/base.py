@@ -65,6 +65,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
+    "league.middleware.RequestLimitsMiddleware",  # bodies Django refuses: 413/400 in words
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -124,10 +125,24 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = env.path("STATIC_ROOT", default=BASE_DIR / "staticfiles")
 
+# The public replay upload (league.views.replay_upload): the largest transcript taken, the most
+# steps (deal starts, exchanges, leads, moves) replayed, about a second's work, and how often one
+# address may upload without signing in (django-ratelimit's "count/period", in the cache).
+REPLAY_UPLOAD_MAX_BYTES = env.int("REPLAY_UPLOAD_MAX_BYTES", default=1_000_000)
+REPLAY_MAX_STEPS = env.int("REPLAY_MAX_STEPS", default=5_000)
+REPLAY_UPLOAD_RATE = env.str("REPLAY_UPLOAD_RATE", default="10/m")
+RATELIMIT_FAIL_OPEN = True  # the cache down: uploads go on, bounded by the two limits above
+
 # The API (league/api/, docs/api.md): sessions for the pages, tokens for scripts; everyone
 # reads, a club's organisers write (league.api.permissions); a LeagueError answers 400.
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # JSON nested deeper than MAX_JSON_DEPTH is refused with 400 (league.api.parsers).
+    "DEFAULT_PARSER_CLASSES": [
+        "league.api.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     # Token first: a request with no credentials is answered 401 with WWW-Authenticate.
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.TokenAuthentication",

@@ -147,13 +147,8 @@ class PlayerViewSet(viewsets.ReadOnlyModelViewSet):
     def rating_history(self, request, pk=None):
         """The player's rating after each of their deals, in a season or all-time."""
         player = self.get_object()
-        season = None
-        season_id = request.query_params.get("season")
-        if season_id is not None:
-            if not season_id.isdigit():
-                return Response({"season": ["a season is given by its id, a whole number"]},
-                                status=status.HTTP_400_BAD_REQUEST)
-            season = get_object_or_404(Season, pk=int(season_id))
+        season_id = filters.id_param(request, "season")
+        season = None if season_id is None else get_object_or_404(Season, pk=season_id)
         points = selectors.rating_history(player=player, season=season)
         return Response(s.RatingHistorySerializer({
             "player": player.pk, "season": season and season.pk,
