@@ -55,6 +55,7 @@ class Matchmaker:
     window: int = WINDOW
     references_per_table: int | None = 1  # None: no limit
     games_at_once: int = 1  # running games one bot may be in
+    lead: int = 1  # opponents ahead of the anchor by more games are drawn only to fill a table
 
     def __post_init__(self):
         if not self.sizes or any(size < 2 for size in self.sizes):
@@ -124,7 +125,8 @@ class Matchmaker:
         """``count`` bots at random among the ``window`` free bots nearest the anchor's mu."""
         references_left = self._references_allowed(len(free)) - anchor.reference
         nearest = sorted((bot for bot in free if bot.id != anchor.id),
-                         key=lambda bot: (abs(bot.mu - anchor.mu), rng.random()))
+                         key=lambda bot: (bot.games > anchor.games + self.lead,
+                                          abs(bot.mu - anchor.mu), rng.random()))
         pool = []
         for bot in nearest:
             if bot.reference:
