@@ -2,17 +2,19 @@
 
 The rule the arenas learnt (Halite's matchmaker, Kaggle simulations), in this ladder's words:
 
-- The **anchor** is the free bot that is owed a game most: new bots first, then the fewest games,
-  then the longest idle (never played counts as idle longest), then chance.
+- The **anchor** is the free bot owed a game most: new bots first, then the fewest games, then
+  the longest idle (never played counts as idle longest), then chance.
 - Its **opponents** are drawn at random among the ``window`` free bots nearest to the anchor's
-  rating mu. Taking the window among free bots is what widens it when its nearest are busy.
-- Never a paused bot, never a bot already at its ``games_at_once`` running games, never one bot
+  rating mu. The window is taken among free bots, which widens it when its nearest are busy;
+  bots more than ``lead`` games ahead of the anchor are drawn only to fill the table, so the
+  bots in a crowded part of the ratings are not drawn far more often than the others.
+- Never a paused bot, never a bot already in ``games_at_once`` running games, never one bot
   twice at a table; the table has the largest allowed size that the free bots can fill.
 - Built-in reference bots play like the others (they anchor and they count for fairness), but at
   most ``references_per_table`` of them sit at one table, so they never crowd out authors' bots.
 
-Fair share: because the bot with the fewest games anchors, games even out: over a stretch of
-play in which the same bots are on the ladder, each gets total seats / number of bots games.
+Fair share: over a stretch of play with the same bots on the ladder, each bot not paused is owed
+the same number of games, seats played / bots (docs/ladder.md; bench/ladder_fairness.py).
 """
 
 import dataclasses
@@ -29,8 +31,9 @@ WINDOW = 8  # opponents are drawn among this many free bots nearest in rating
 class Bot:
     """One bot on one preset's ladder, as the matchmaker sees it.
 
-    ``games`` is the count fairness is about: the ladder passes the games of a recent stretch
-    (see docs/ladder.md), so a bot that joins late is not owed a veteran's lifetime of games.
+    ``games`` is the count fairness is about: the games the bot started in a recent stretch,
+    running ones included (docs/ladder.md), so that a bot that joins late is not owed a
+    veteran's lifetime of games.
     ``last_played`` is any comparable time (a datetime, seconds), None if it never played.
     """
 
@@ -125,10 +128,12 @@ class Matchmaker:
         """``count`` bots at random among the ``window`` free bots nearest the anchor's mu."""
         references_left = self._references_allowed(len(free)) - anchor.reference
         nearest = sorted((bot for bot in free if bot.id != anchor.id),
-                         key=lambda bot: (bot.games > anchor.games + self.lead,
-                                          abs(bot.mu - anchor.mu), rng.random()))
+                         key=lambda bot: (self._ahead(bot, anchor), abs(bot.mu - anchor.mu),
+                                          rng.random()))
         pool = []
         for bot in nearest:
+            if self._ahead(bot, anchor) and len(pool) >= count:
+                break
             if bot.reference:
                 if references_left == 0:
                     continue
@@ -137,6 +142,9 @@ class Matchmaker:
             if len(pool) == max(self.window, count):
                 break
         return rng.sample(pool, count)
+
+    def _ahead(self, bot: Bot, anchor: Bot) -> bool:
+        return bot.games > anchor.games + self.lead
 
 
 def _idle_order(bot: Bot) -> tuple:

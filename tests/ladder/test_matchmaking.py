@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from bench.ladder_fairness import ladder, simulate
 from ladder.matchmaking import Bot, Matchmaker
 
-FAST = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @st.composite
