@@ -125,7 +125,8 @@ class Matchmaker:
 
     def _opponents(self, anchor: Bot, free: list[Bot], count: int,
                    rng: random.Random) -> list[Bot]:
-        """``count`` bots at random among the ``window`` free bots nearest the anchor's mu."""
+        """``count`` bots at random among the ``window`` free bots nearest the anchor's mu,
+        those ahead of it only to fill the table."""
         references_left = self._references_allowed(len(free)) - anchor.reference
         nearest = sorted((bot for bot in free if bot.id != anchor.id),
                          key=lambda bot: (self._ahead(bot, anchor), abs(bot.mu - anchor.mu),
