@@ -32,9 +32,9 @@ REFERENCES = {"random": 15.0, "greedy": 22.0, "heuristic": 27.0, "montecarlo": 3
 
 def ladder(count, rng, paused_share=0.05):
     """``count`` bots: the four references and authors' bots of random ratings."""
-    bots = [Bot(id=name, mu=mu, sigma=1.0, reference=True) for name, mu in REFERENCES.items()]
+    bots = [Bot(id=name, mu=mu, reference=True) for name, mu in REFERENCES.items()]
     for n in range(count - len(bots)):
-        bots.append(Bot(id=f"bot{n}", mu=rng.gauss(25, 5), sigma=rng.uniform(1, 8),
+        bots.append(Bot(id=f"bot{n}", mu=rng.gauss(25, 5),
                         last_played=-rng.uniform(0, 3600), paused=rng.random() < paused_share))
     return bots
 

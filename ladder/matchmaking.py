@@ -39,7 +39,6 @@ class Bot:
 
     id: Hashable
     mu: float
-    sigma: float
     games: int = 0
     last_played: Any = None
     new: bool = False  # on the ladder but no game yet (just validated, or a new version)
@@ -88,7 +87,7 @@ class Matchmaker:
         """Up to ``slots`` tables for free workers at once.
 
         Each table counts for the next: its bots are busy, have one more game and last played
-        ``now``, so nobody gets a second seat in the batch before the others got their turn.
+        ``now``, so the next table goes to the bots owed a game most after it.
         """
         by_id = {bot.id: bot for bot in bots}
         busy = Counter(busy)

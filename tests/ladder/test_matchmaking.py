@@ -19,7 +19,6 @@ def ladders(draw):
     count = draw(st.integers(0, 24))
     bots = [Bot(id=n,
                 mu=draw(st.sampled_from([25.0, 10.0, 40.0]) | st.floats(0, 50)),
-                sigma=draw(st.floats(0.5, 8.5)),
                 games=draw(st.integers(0, 5)),
                 last_played=draw(st.none() | st.integers(0, 100)),
                 new=draw(st.booleans()),
@@ -119,24 +118,24 @@ def test_over_an_hour_every_bot_gets_its_fair_share_of_games(bots, workers, size
 
 
 def test_the_table_takes_the_nearest_in_rating_but_never_a_paused_bot():
-    bots = [Bot(id=n, mu=float(n), sigma=1.0, games=1) for n in range(20)]
-    bots[10] = Bot(id=10, mu=10.0, sigma=1.0, games=0)  # owed a game most: the anchor
-    bots.append(Bot(id="paused", mu=10.1, sigma=1.0, games=0, paused=True))
+    bots = [Bot(id=n, mu=float(n), games=1) for n in range(20)]
+    bots[10] = Bot(id=10, mu=10.0, games=0)  # owed a game most: the anchor
+    bots.append(Bot(id="paused", mu=10.1, games=0, paused=True))
     table = Matchmaker(sizes=(3,), window=2).next_game(bots, {}, random.Random(0))
     assert sorted(table) == [9, 10, 11]
 
 
 def test_when_the_nearest_are_busy_the_window_widens_to_the_nearest_free_bots():
-    bots = [Bot(id=n, mu=float(n), sigma=1.0, games=1) for n in range(10)]
-    bots[5] = Bot(id=5, mu=5.0, sigma=1.0, games=0)
+    bots = [Bot(id=n, mu=float(n), games=1) for n in range(10)]
+    bots[5] = Bot(id=5, mu=5.0, games=0)
     table = Matchmaker(sizes=(3,), window=2).next_game(bots, {4: 1, 6: 1}, random.Random(0))
     assert sorted(table) == [3, 5, 7]
 
 
 def test_reference_bots_are_capped_per_table():
-    references = [Bot(id=name, mu=25.0, sigma=1.0, reference=True)
+    references = [Bot(id=name, mu=25.0, reference=True)
                   for name in ("random", "greedy", "heuristic", "montecarlo")]
-    authors = [Bot(id=n, mu=10.0 * n, sigma=1.0) for n in range(3)]
+    authors = [Bot(id=n, mu=10.0 * n) for n in range(3)]
     tables = Matchmaker(sizes=(4,)).next_games([*references, *authors], {}, 5, 0,
                                                random.Random(0))
     # Three authors and one reference at the table, not four references.
@@ -151,7 +150,7 @@ def test_a_table_holds_at_least_two_bots(sizes):
 
 def test_a_batch_gives_nobody_a_second_game_before_the_others_had_one():
     # With lead=0 no opponent is ahead of the anchor (the default lets one be a game ahead).
-    bots = [Bot(id=n, mu=25.0 + n, sigma=1.0, last_played=n) for n in range(8)]
+    bots = [Bot(id=n, mu=25.0 + n, last_played=n) for n in range(8)]
     matchmaker = Matchmaker(sizes=(4,), games_at_once=3, lead=0)
     tables = matchmaker.next_games(bots, {}, 4, now=100, rng=random.Random(0))
     assert Counter(bot_id for table in tables for bot_id in table) == {n: 2 for n in range(8)}
