@@ -1,14 +1,15 @@
 """Ladder matchmaking fairness: simulated hours of play, W workers, 20 to 200 bots.
 
     python bench/ladder_fairness.py [--bots 20 50 200] [--workers 1 4 16 64] [--hours 1]
-                                    [--sizes 4] [--game-seconds 30] [--seed 1]
+                                    [--sizes 4] [--game-seconds 30] [--reserve 0] [--seed 1]
 
 Each game lasts a random time, uniform between half and one and a half times --game-seconds; a
 worker that finishes one asks the matchmaker for the next (``Matchmaker.next_games`` for all the
 free workers at once). One in twenty authors' bots is paused; the four built-in bots play as
 references. Prints one JSON object per case: the fair share (seats played / bots not paused),
 the fewest and most games of a bot relative to it, the mean rating gap at a table (highest mu
-minus lowest) beside the same for tables drawn at random, and the matchmaker's seconds per table.
+minus lowest) beside the same for tables drawn at random, the share of tables whose bots had
+already sat together at an earlier table, and the matchmaker's seconds per table.
 """
 
 import argparse
@@ -79,11 +80,12 @@ def rating_gap(tables, mu):
     return statistics.fmean(max(mu[i] for i in t) - min(mu[i] for i in t) for t in tables)
 
 
-def run(bots, workers, hours, sizes, game_seconds, seed):
+def run(bots, workers, hours, sizes, game_seconds, reserve, seed):
     rng = random.Random(seed)
     players = ladder(bots, rng)
-    games, tables, picking = simulate(players, Matchmaker(sizes=tuple(sizes)), workers,
-                                      hours * 3600, game_seconds, rng)
+    matchmaker = Matchmaker(sizes=tuple(sizes), reserve=reserve)
+    games, tables, picking = simulate(players, matchmaker, workers, hours * 3600, game_seconds,
+                                      rng)
     share = fair_share(games)
     mu = {bot.id: bot.mu for bot in players}
     playing = [bot.id for bot in players if not bot.paused]
@@ -93,12 +95,14 @@ def run(bots, workers, hours, sizes, game_seconds, seed):
         "workers": workers,
         "hours": hours,
         "sizes": sizes,
+        "reserve": reserve,
         "games": len(tables),
         "fair_share": round(share, 2),
         "min_share": round(min(games.values()) / share, 3),
         "max_share": round(max(games.values()) / share, 3),
         "mean_rating_gap": round(rating_gap(tables, mu), 2),
         "random_table_rating_gap": round(rating_gap(random_tables, mu), 2),
+        "repeated_tables": round(1 - len({frozenset(t) for t in tables}) / len(tables), 3),
         "seconds_per_pick": float(f"{picking / max(len(tables), 1):.2g}"),
     }
 
@@ -110,11 +114,12 @@ def main():
     parser.add_argument("--hours", type=float, default=1.0)
     parser.add_argument("--sizes", type=int, nargs="+", default=[4])
     parser.add_argument("--game-seconds", type=float, default=30.0)
+    parser.add_argument("--reserve", type=int, default=0)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     for bots, workers in itertools.product(args.bots, args.workers):
         print(json.dumps(run(bots, workers, args.hours, args.sizes, args.game_seconds,
-                             args.seed)), flush=True)
+                             args.reserve, args.seed)), flush=True)
 
 
 if __name__ == "__main__":

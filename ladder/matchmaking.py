@@ -9,7 +9,9 @@ The rule the arenas learnt (Halite's matchmaker, Kaggle simulations), in this la
   bots more than ``lead`` games ahead of the anchor are drawn only to fill the table, so the
   bots in a crowded part of the ratings are not drawn far more often than the others.
 - Never a paused bot, never a bot already in ``games_at_once`` running games, never one bot
-  twice at a table; the table has the largest allowed size that the free bots can fill.
+  twice at a table; the table has the largest allowed size that the free bots can fill, less
+  ``reserve`` of them (a table's bots end their game together: when no other bot is free they
+  would sit down together again and again; a reserve makes them wait for others to mix with).
 - Built-in reference bots play like the others (they anchor and they count for fairness), but at
   most ``references_per_table`` of them sit at one table, so they never crowd out authors' bots.
 
@@ -58,12 +60,15 @@ class Matchmaker:
     references_per_table: int | None = 1  # None: no limit
     games_at_once: int = 1  # running games one bot may be in
     lead: int = 1  # opponents ahead of the anchor by more games are drawn only to fill a table
+    reserve: int = 0  # free bots left waiting, so that tables mix when every bot could play
 
     def __post_init__(self):
         if not self.sizes or any(size < 2 for size in self.sizes):
             raise ValueError(f"table sizes must be at least 2, not {self.sizes!r}")
         if self.games_at_once < 1:
             raise ValueError("games_at_once must be at least 1")
+        if self.reserve < 0:
+            raise ValueError("reserve cannot be negative")
 
     def next_game(self, bots: Iterable[Bot], busy: Mapping[Hashable, int],
                   rng: random.Random) -> Table | None:
@@ -114,12 +119,12 @@ class Matchmaker:
         return min(count, self.references_per_table)
 
     def _size(self, free: list[Bot]) -> int | None:
-        """The largest allowed size these free bots can fill.
+        """The largest allowed size these free bots can fill, ``reserve`` bots left waiting.
 
         Any free bot can anchor such a table: the seats it needs are the same for every anchor.
         """
         references = sum(bot.reference for bot in free)
-        seatable = len(free) - references + self._references_allowed(references)
+        seatable = len(free) - references + self._references_allowed(references) - self.reserve
         return max((size for size in self.sizes if size <= seatable), default=None)
 
     def _opponents(self, anchor: Bot, free: list[Bot], count: int,

@@ -30,7 +30,8 @@ def ladders(draw):
         window=draw(st.integers(1, 10)),
         references_per_table=draw(st.none() | st.integers(0, 3)),
         games_at_once=draw(st.integers(1, 3)),
-        lead=draw(st.integers(0, 3)))
+        lead=draw(st.integers(0, 3)),
+        reserve=draw(st.integers(0, 4)))
     busy = {bot.id: draw(st.integers(0, 3)) for bot in bots if draw(st.booleans())}
     return bots, busy, matchmaker
 
@@ -42,10 +43,11 @@ def free(bots, busy, matchmaker):
 
 
 def seatable(bots, matchmaker):
-    """How many of these free bots one table can hold, given the cap on references."""
+    """How many of these free bots one table may seat: the cap on references, less the reserve."""
     references = sum(bot.reference for bot in bots)
     cap = matchmaker.references_per_table
-    return len(bots) - references + (references if cap is None else min(references, cap))
+    room = len(bots) - references + (references if cap is None else min(references, cap))
+    return room - matchmaker.reserve
 
 
 def assert_legal(table, bots, busy, matchmaker):
@@ -154,3 +156,10 @@ def test_a_batch_gives_nobody_a_second_game_before_the_others_had_one():
     matchmaker = Matchmaker(sizes=(4,), games_at_once=3, lead=0)
     tables = matchmaker.next_games(bots, {}, 4, now=100, rng=random.Random(0))
     assert Counter(bot_id for table in tables for bot_id in table) == {n: 2 for n in range(8)}
+
+
+def test_a_reserve_keeps_bots_waiting_for_others_to_mix_with():
+    bots = [Bot(id=n, mu=25.0) for n in range(7)]
+    matchmaker = Matchmaker(sizes=(4,), reserve=4)
+    assert matchmaker.next_game(bots, {}, random.Random(0)) is None
+    assert len(matchmaker.next_games([*bots, Bot(id=7, mu=25.0)], {}, 2, 0, random.Random(0))) == 1
