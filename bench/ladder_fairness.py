@@ -1,15 +1,17 @@
 """Ladder matchmaking fairness: simulated hours of play, W workers, 20 to 200 bots.
 
     python bench/ladder_fairness.py [--bots 20 50 200] [--workers 1 4 16 64] [--hours 1]
-                                    [--sizes 4] [--game-seconds 30] [--reserve 0] [--seed 1]
+                                    [--sizes 4] [--game-seconds 30] [--reserve 0.1] [--seed 1]
 
 Each game lasts a random time, uniform between half and one and a half times --game-seconds; a
 worker that finishes one asks the matchmaker for the next (``Matchmaker.next_games`` for all the
 free workers at once). One in twenty authors' bots is paused; the four built-in bots play as
-references. Prints one JSON object per case: the fair share (seats played / bots not paused),
-the fewest and most games of a bot relative to it, the mean rating gap at a table (highest mu
-minus lowest) beside the same for tables drawn at random, the share of tables whose bots had
-already sat together at an earlier table, and the matchmaker's seconds per table.
+references. Prints one JSON object per case: the fair share (seats played by authors' bots not
+paused / their number), the fewest and most games of an author's bot relative to it, the same
+for the references (held below it when they are too many for one per table), the mean rating
+gap at a table (highest mu minus lowest) beside the same for tables drawn at random, the share
+of tables whose bots had already sat together at an earlier table, and the matchmaker's seconds
+per table.
 """
 
 import argparse
@@ -72,8 +74,12 @@ def simulate(bots, matchmaker, workers, seconds, game_seconds, rng):
 
 
 def fair_share(games):
-    """Games per bot if every bot not paused had the same: seats played / bots."""
-    return sum(games.values()) / len(games)
+    """The games each author's bot not paused is owed: their seats played / their number.
+
+    Reference bots are owed as much, but the cap of references per table may hold them below it.
+    """
+    authors = [n for bot_id, n in games.items() if bot_id not in REFERENCES]
+    return sum(authors) / len(authors)
 
 
 def rating_gap(tables, mu):
@@ -87,6 +93,8 @@ def run(bots, workers, hours, sizes, game_seconds, reserve, seed):
     games, tables, picking = simulate(players, matchmaker, workers, hours * 3600, game_seconds,
                                       rng)
     share = fair_share(games)
+    authors = [n for bot_id, n in games.items() if bot_id not in REFERENCES]
+    references = [games[name] for name in REFERENCES]
     mu = {bot.id: bot.mu for bot in players}
     playing = [bot.id for bot in players if not bot.paused]
     random_tables = [rng.sample(playing, len(t)) for t in tables]
@@ -98,8 +106,10 @@ def run(bots, workers, hours, sizes, game_seconds, reserve, seed):
         "reserve": reserve,
         "games": len(tables),
         "fair_share": round(share, 2),
-        "min_share": round(min(games.values()) / share, 3),
-        "max_share": round(max(games.values()) / share, 3),
+        "min_share": round(min(authors) / share, 3),
+        "max_share": round(max(authors) / share, 3),
+        "references_share": [round(min(references) / share, 3),
+                             round(max(references) / share, 3)],
         "mean_rating_gap": round(rating_gap(tables, mu), 2),
         "random_table_rating_gap": round(rating_gap(random_tables, mu), 2),
         "repeated_tables": round(1 - len({frozenset(t) for t in tables}) / len(tables), 3),
@@ -114,7 +124,7 @@ def main():
     parser.add_argument("--hours", type=float, default=1.0)
     parser.add_argument("--sizes", type=int, nargs="+", default=[4])
     parser.add_argument("--game-seconds", type=float, default=30.0)
-    parser.add_argument("--reserve", type=int, default=0)
+    parser.add_argument("--reserve", type=float, default=0.1)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     for bots, workers in itertools.product(args.bots, args.workers):

@@ -9,9 +9,10 @@ The rule the arenas learnt (Halite's matchmaker, Kaggle simulations), in this la
   bots more than ``lead`` games ahead of the anchor are drawn only to fill the table, so the
   bots in a crowded part of the ratings are not drawn far more often than the others.
 - Never a paused bot, never a bot already in ``games_at_once`` running games, never one bot
-  twice at a table; the table has the largest allowed size that the free bots can fill, less
-  ``reserve`` of them (a table's bots end their game together: when no other bot is free they
-  would sit down together again and again; a reserve makes them wait for others to mix with).
+  twice at a table; the table has the largest allowed size that the free bots can fill.
+- A ``reserve`` share of the bots not paused is left waiting. It matters only when the workers
+  could seat nearly every bot at once: a table's bots end their game together and, with no
+  other bot free, would sit down together again and again; waiting bots mix the tables.
 - Built-in reference bots play like the others (they anchor and they count for fairness), but at
   most ``references_per_table`` of them sit at one table, so they never crowd out authors' bots.
 
@@ -60,15 +61,15 @@ class Matchmaker:
     references_per_table: int | None = 1  # None: no limit
     games_at_once: int = 1  # running games one bot may be in
     lead: int = 1  # opponents ahead of the anchor by more games are drawn only to fill a table
-    reserve: int = 0  # free bots left waiting, so that tables mix when every bot could play
+    reserve: float = 0.1  # share of the bots not paused left waiting, so that tables mix
 
     def __post_init__(self):
         if not self.sizes or any(size < 2 for size in self.sizes):
             raise ValueError(f"table sizes must be at least 2, not {self.sizes!r}")
         if self.games_at_once < 1:
             raise ValueError("games_at_once must be at least 1")
-        if self.reserve < 0:
-            raise ValueError("reserve cannot be negative")
+        if not 0 <= self.reserve < 1:
+            raise ValueError("reserve is a share of the bots, from 0 up to 1")
 
     def next_game(self, bots: Iterable[Bot], busy: Mapping[Hashable, int],
                   rng: random.Random) -> Table | None:
@@ -76,8 +77,10 @@ class Matchmaker:
 
         ``busy`` counts each bot's running games (bots not in it are idle).
         """
+        bots = list(bots)
         free = [bot for bot in bots if self._free(bot, busy)]
-        size = self._size(free)
+        waiting = int(self.reserve * sum(not bot.paused for bot in bots))
+        size = self._size(free, waiting)
         if size is None:
             return None
         anchor = min(free, key=lambda bot: (not bot.new, bot.games, _idle_order(bot),
@@ -118,13 +121,13 @@ class Matchmaker:
             return count
         return min(count, self.references_per_table)
 
-    def _size(self, free: list[Bot]) -> int | None:
-        """The largest allowed size these free bots can fill, ``reserve`` bots left waiting.
+    def _size(self, free: list[Bot], waiting: int) -> int | None:
+        """The largest allowed size these free bots can fill, ``waiting`` bots left out.
 
         Any free bot can anchor such a table: the seats it needs are the same for every anchor.
         """
         references = sum(bot.reference for bot in free)
-        seatable = len(free) - references + self._references_allowed(references) - self.reserve
+        seatable = len(free) - references + self._references_allowed(references) - waiting
         return max((size for size in self.sizes if size <= seatable), default=None)
 
     def _opponents(self, anchor: Bot, free: list[Bot], count: int,
@@ -132,9 +135,11 @@ class Matchmaker:
         """``count`` bots at random among the ``window`` free bots nearest the anchor's mu,
         those ahead of it only to fill the table."""
         references_left = self._references_allowed(len(free)) - anchor.reference
-        nearest = sorted((bot for bot in free if bot.id != anchor.id),
-                         key=lambda bot: (self._ahead(bot, anchor), abs(bot.mu - anchor.mu),
-                                          rng.random()))
+        def order(bot):  # bots ahead last, the fewest games first: they only fill the table
+            ahead = self._ahead(bot, anchor)
+            return (ahead, bot.games if ahead else 0, abs(bot.mu - anchor.mu), rng.random())
+
+        nearest = sorted((bot for bot in free if bot.id != anchor.id), key=order)
         pool = []
         for bot in nearest:
             if self._ahead(bot, anchor) and len(pool) >= count:
