@@ -109,7 +109,7 @@ def test_a_batch_fills_the_slots_legally_and_seats_new_bots_before_any_other_tab
 @settings(max_examples=15, deadline=None)
 @given(bots=st.integers(20, 200), workers=st.integers(1, 60),
        sizes=st.sampled_from([(4,), (5,), (3, 4, 5), (2, 3)]),
-       game_seconds=st.sampled_from([60.0, 120.0]), seed=st.integers(0, 2**32 - 1))
+       game_seconds=st.sampled_from([60.0, 120.0, 240.0]), seed=st.integers(0, 2**32 - 1))
 def test_over_an_hour_every_bot_gets_its_fair_share_of_games(bots, workers, sizes, game_seconds,
                                                              seed):
     rng = random.Random(seed)
