@@ -100,7 +100,11 @@ def test_a_batch_fills_the_slots_legally_and_seats_new_bots_before_any_other_tab
     if len(tables) < slots:  # no more room: the bots still free cannot fill a table
         assert seatable(bots, running, matchmaker) < min(matchmaker.sizes)
     waiting = {bot.id for bot in free(bots, busy, matchmaker) if bot.new}
-    new_tables = [bool(waiting & set(table)) for table in tables]
+    # A table seats a new bot if it seats one for its first game (one may play twice at once).
+    seated, new_tables = set(), []
+    for table in tables:
+        new_tables.append(bool((waiting - seated) & set(table)))
+        seated.update(table)
     if not all(new_tables):
         assert waiting <= {bot_id for table in tables for bot_id in table}
         assert new_tables == sorted(new_tables, reverse=True), "a table without a new bot first"
