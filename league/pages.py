@@ -9,6 +9,7 @@ from django.db.models import Count
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from markdown_it import MarkdownIt
+from markdown_it.token import Token
 
 from gameplay.engine.options import PRESETS
 from league import explain, selectors
@@ -119,4 +120,35 @@ def rules_html(page) -> str:
             match = _MD_LINK.match(href or "")
             if match and match["page"] in rules_pages():
                 child.attrSet("href", rules_url(match["page"]) + (match["anchor"] or ""))
+        if token.children:
+            token.children = _set_apart_tests(token.children)
     return MARKDOWN.renderer.render(tokens, MARKDOWN.options, {})
+
+
+_TESTED_BY = re.compile(r"\s*—\s*tested\s+by\s*")
+_BETWEEN_TESTS = re.compile(r"^[\s,]*$")
+
+
+def _set_apart_tests(children):
+    """A rule's "— tested by `tests/…`" tail in a <span class="tested"> the stylesheet sets in
+    small print: for players the rule is the point, for developers the tests stay there."""
+    for i, child in enumerate(children):
+        if child.type != "text":
+            continue
+        end, run = i, ""  # the text from here to the next code or link, line breaks and all
+        while end < len(children) and children[end].type in ("text", "softbreak"):
+            run += children[end].content if children[end].type == "text" else "\n"
+            end += 1
+        match = _TESTED_BY.search(run)
+        if match is None:
+            continue
+        rest = children[end:]
+        tests = 0  # the test names, with the commas and line breaks between them
+        while tests < len(rest) and (rest[tests].type in ("code_inline", "softbreak") or (
+                rest[tests].type == "text" and _BETWEEN_TESTS.match(rest[tests].content))):
+            tests += 1
+        return [*children[:i], Token("text", "", 0, content=run[:match.start()]),
+                Token("html_inline", "", 0, content=' <span class="tested">'),
+                Token("text", "", 0, content="Tested by " + run[match.end():]),
+                *rest[:tests], Token("html_inline", "", 0, content="</span>"), *rest[tests:]]
+    return children

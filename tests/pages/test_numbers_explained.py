@@ -82,6 +82,9 @@ def test_the_rules_of_each_preset_are_on_the_site(client, page):
     if page not in ("common",):
         assert f'href="{reverse("league:rules", args=["common"])}"' in text
     assert '.md"' not in text
+    # Each rule's tests are set apart in small print, the rule itself first.
+    assert '<span class="tested">Tested by <code>tests/engine/' in text
+    assert "— tested by" not in text and "— <span" not in text
 
 
 def test_the_rules_index_lists_every_preset(client):
