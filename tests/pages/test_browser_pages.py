@@ -59,7 +59,8 @@ def test_the_public_pages_fit_a_phone(browser, live_server, league):  # noqa: F8
         page, problems = visit(browser, live_server.url + url, PHONE)
         assert page.evaluate("document.documentElement.scrollWidth") <= 360, name
         assert problems == [], name
-        shoot(page, f"{name}-phone")
+        if name in ("home", "player-search", "rating-help"):
+            shoot(page, f"{name}-phone")
         page.context.close()
 
 
