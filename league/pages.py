@@ -54,6 +54,9 @@ def player_search(request):
         context["error"] = (f"A player's name is at most {MAX_QUERY} characters; this search "
                             f"has {len(query)}.")
         status = 400
+    elif "\x00" in query:  # PostgreSQL refuses it in a query's text
+        context.update(query="", error="A player's name has no NUL character (\\x00) in it.")
+        status = 400
     elif query:
         players = selectors.player_search(query=query)
         context["players"] = players[:selectors.SEARCH_RESULTS]

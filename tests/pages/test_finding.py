@@ -132,3 +132,7 @@ def test_player_search_without_a_match_and_with_too_long_a_name(client):
     long = client.get(reverse("league:player_search"), {"q": "x" * 101})
     assert long.status_code == 400
     assert "A player's name is at most 100 characters; this search has 101." in text_of(long)
+
+    nul = client.get(reverse("league:player_search"), {"q": "al\x00ice"})
+    assert nul.status_code == 400
+    assert "A player's name has no NUL character (\\x00) in it." in text_of(nul)
