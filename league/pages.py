@@ -13,7 +13,7 @@ from markdown_it.token import Token
 
 from gameplay.engine.options import PRESETS
 from league import explain, selectors
-from league.models import Club
+from league.models import Club, Player
 
 # The rules as written for players (docs/rules/), one page per file; README.md is the index.
 RULES_DIR = settings.BASE_DIR / "docs" / "rules"
@@ -21,7 +21,7 @@ RULES_INDEX = "README"
 # js-default: no raw HTML passes through (html=False), unsafe link schemes are refused, and
 # the index's table renders.
 MARKDOWN = MarkdownIt("js-default")
-MAX_QUERY = 100  # a player's name is at most 100 characters (league.models.Player)
+MAX_QUERY = Player._meta.get_field("name").max_length  # no longer search can match a name
 
 
 def home(request):
