@@ -20,8 +20,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from gameplay.bots.heuristic import PLAIN, SeatView, Style, heuristic_move  # noqa: E402
+from gameplay.bots.heuristic import PLAIN, Style, heuristic_move  # noqa: E402
 from gameplay.bots.montecarlo import TUNED  # noqa: E402
+from gameplay.bots.observation import Observation  # noqa: E402
 from gameplay.engine import selfplay  # noqa: E402
 from gameplay.engine.deal import CW  # noqa: E402
 from gameplay.engine.game import Game  # noqa: E402
@@ -51,7 +52,7 @@ class Styled:
     def move(self, deal, legal):
         if len(legal) == 1:
             return legal[0]
-        return heuristic_move(deal.rules, SeatView(deal, deal.turn), legal, self.style)
+        return heuristic_move(deal.rules, Observation.at(deal, deal.turn), legal, self.style)
 
     def lead_and_direction(self, game, hands, names_leader):  # as the heuristic bot chooses
         return (self.seat if names_leader else None), CW

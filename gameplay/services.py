@@ -179,6 +179,8 @@ def _bot_player(name: str, club: Club, by) -> Player:
     if player.kind != Player.BOT:
         raise TournamentError(f"{player} is a person, not a bot: only bots enter tournaments")
     if not player.clubs.filter(pk=club.pk).exists():
+        # A bot of another club joins only if ``by`` may bring it in (organises one of its
+        # clubs too): an entrant's name must not pull another club's bot in.
         league.player_join_club(player=player, club=club, by=by)
     return player
 

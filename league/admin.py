@@ -79,8 +79,22 @@ class ClubsFieldMixin:
         return super().formfield_for_manytomany(db_field, request, **kwargs)
 
 
+def name_form(what: str) -> type[forms.ModelForm]:
+    """A form whose ``name`` is checked as the services check names (services.name_checked)."""
+
+    class NameForm(forms.ModelForm):
+        def clean_name(self):
+            try:
+                return services.name_checked(self.cleaned_data["name"], what)
+            except LeagueError as e:
+                raise forms.ValidationError(e.message) from e
+
+    return NameForm
+
+
 @admin.register(Club)
 class ClubAdmin(ClubScopedAdmin):
+    form = name_form("a club")
     club_path = "pk"
     list_display = ["name", "organiser_names", "created_at"]
     search_fields = ["name", "organisers__username"]
@@ -113,6 +127,7 @@ class ClubAdmin(ClubScopedAdmin):
 
 @admin.register(Player)
 class PlayerAdmin(ClubsFieldMixin, ClubScopedAdmin):
+    form = name_form("a player")
     club_path = "clubs"
     list_display = ["name", "kind", "club_names"]
     list_filter = ["kind", "clubs"]
@@ -125,6 +140,11 @@ class PlayerAdmin(ClubsFieldMixin, ClubScopedAdmin):
 
     def get_queryset(self, request):
         return super().get_queryset(request).prefetch_related("clubs")
+
+    def get_readonly_fields(self, request, obj=None):
+        if obj is not None and not selectors.may_change_player(request.user, obj):
+            return ["name", "kind"]  # other clubs show them too (selectors.may_change_player)
+        return []
 
     def save_related(self, request, form, formsets, change):
         others = [] if request.user.is_superuser or not change else list(

@@ -7,6 +7,7 @@ import hashlib
 import uuid
 
 from django import forms
+from django.conf import settings
 from django.db import IntegrityError, transaction
 
 from league import services
@@ -110,19 +111,25 @@ class SeatChangeForm(forms.Form):
 
 
 class TranscriptUploadForm(forms.Form):
+    """A transcript uploaded or pasted, as ``raw`` bytes of at most
+    settings.REPLAY_UPLOAD_MAX_BYTES (a refusal with code "too_large" otherwise)."""
+
     transcript = forms.FileField(label="Transcript file (JSON)", required=False)
     text = forms.CharField(label="…or paste the transcript", required=False,
                            widget=forms.Textarea(attrs={"rows": 6}))
 
     def clean(self):
         data = super().clean()
+        limit = settings.REPLAY_UPLOAD_MAX_BYTES
         upload = data.get("transcript")
         if upload is not None:
-            if upload.size > 2_000_000:
-                raise forms.ValidationError("a transcript file is at most 2 MB")
-            data["raw"] = upload.read()
+            raw = upload.read(limit + 1)
         elif data.get("text", "").strip():
-            data["raw"] = data["text"]
+            raw = data["text"].encode()
         else:
             raise forms.ValidationError("choose a transcript file or paste one")
+        if len(raw) > limit:
+            raise forms.ValidationError(f"a transcript is at most {limit:,} bytes",
+                                        code="too_large")
+        data["raw"] = raw
         return data

@@ -5,6 +5,8 @@ The transcript is first checked by the engine's checker; the steps then come fro
 same moves through the engine's own ``Game``/``Deal`` (no rule is re-implemented here).
 """
 
+from django.conf import settings
+
 from gameplay.engine import cards as C
 from gameplay.engine.checker import replay
 from gameplay.engine.deal import CCW, MODE_NAMES
@@ -16,14 +18,18 @@ from gameplay.engine.ruleset import Rules
 from gameplay.engine.transcript import parse
 from league.errors import LeagueError
 
-MAX_STEPS = 20_000
-
 
 def transcript_steps(data, *, names: list[str] | None = None) -> dict:
     """{"players": [...], "steps": [...]} for a transcript (parsed JSON); LeagueError when the
-    engine refuses it."""
+    engine refuses it, or when it has more steps than settings.REPLAY_MAX_STEPS, counted
+    before any is played."""
     try:
         transcript = parse(data)
+        count = sum(2 + len(entry.exchanges) + len(entry.moves) for entry in transcript.deals)
+        if count > settings.REPLAY_MAX_STEPS:
+            raise LeagueError(f"this transcript is too long to replay here: {count:,} steps "
+                              f"in {len(transcript.deals)} deals, over the "
+                              f"{settings.REPLAY_MAX_STEPS:,} shown at most")
         checked = replay(transcript)
     except PresidentError as e:
         where = "".join(f" ({k} {getattr(e, k)})" for k in ("deal", "move")
@@ -85,9 +91,6 @@ def transcript_steps(data, *, names: list[str] | None = None) -> dict:
                 passed.clear()
             snapshot(index, deal, hands, text, _events(before, deal, names), seat=seat,
                      action=action)
-            if len(steps) > MAX_STEPS:
-                raise LeagueError(f"this transcript is too long to replay here "
-                                  f"(over {MAX_STEPS} steps)")
         if record.finished:
             game.end(record)
     return {"players": names, "presidents": rules.presidents, "steps": steps}

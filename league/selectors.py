@@ -381,6 +381,33 @@ def season_transcripts(*, season):
             .values_list("game__number", "number", "transcript"))
 
 
+# Who may change a player (a player may play in several clubs: issue #16)
+
+
+def _active(user) -> bool:
+    return bool(user and user.is_authenticated and user.is_active)
+
+
+def may_change_player(user, player: Player) -> bool:
+    """Only who organises every club a player plays in renames them or changes their kind,
+    since each of those clubs shows the change; an administrator always may."""
+    if not _active(user):
+        return False
+    clubs = player.clubs.all()
+    return user.is_superuser or (clubs.exists() and not clubs.exclude(organisers=user).exists())
+
+
+def may_bring_into_club(user, player: Player, club) -> bool:
+    """An organiser of ``club`` brings in a player of no club, or of a club they organise too."""
+    if not _active(user):
+        return False
+    if user.is_superuser:
+        return True
+    clubs = player.clubs.all()
+    return club.organisers.filter(pk=user.pk).exists() and (
+        not clubs.exists() or clubs.filter(organisers=user).exists())
+
+
 # Public pages: home, club, player search (league.pages)
 
 RECENT_GAMES = 10

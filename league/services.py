@@ -4,6 +4,8 @@ Every refusal raises LeagueError before anything is written, or inside the trans
 whole operation rolls back: a refused operation changes nothing.
 """
 
+import logging
+import unicodedata
 from collections import defaultdict
 from collections.abc import Sequence
 from functools import partial
@@ -33,6 +35,9 @@ from league.models import (
     SeatChange,
 )
 from league.rules import options_of, rating_scope, scoring_of
+from league.selectors import may_bring_into_club, may_change_player
+
+logger = logging.getLogger(__name__)
 
 ROLE_FIELDS = {
     Role.PRESIDENT: "presidents",
@@ -41,6 +46,10 @@ ROLE_FIELDS = {
     Role.VICE_SCUM: "vice_scums",
     Role.SCUM: "scums",
 }
+# A season's scoring numbers are small integer columns.
+SCORING_MAX = 32767
+# Table sizes a season's options are tried at: more than any pack (3 decks and jokers) deals to.
+TABLE_MAX = 200
 # Shifting deal numbers past the unique (game, number) constraint, one UPDATE at a time.
 RENUMBER_OFFSET = 1_000_000
 
@@ -59,12 +68,31 @@ def audit_record(*, by, club, action: str, target, details: dict[str, Any] | Non
 
 # Clubs, players, seasons, games
 
+# Characters that change how the text around them shows without showing themselves: controls
+# (Cc), format characters such as zero-width spaces and right-to-left overrides (Cf), line and
+# paragraph separators. "\u202eevil\u202c Ada" shows as "live Ada".
+HIDDEN_CATEGORIES = {"Cc", "Cf", "Zl", "Zp"}
+
+
+def name_checked(name: str, what: str) -> str:
+    """``name`` without surrounding spaces, refused if empty or holding a character that hides
+    itself or turns the text around it (zero-width, right-to-left and other controls); ``what``
+    names what is named ("a club"). Every service that takes a name checks it here."""
+    name = name.strip()
+    if not name:
+        raise LeagueError(f"{what} needs a name")
+    hidden = [c for c in dict.fromkeys(name) if unicodedata.category(c) in HIDDEN_CATEGORIES]
+    if hidden:
+        listed = ", ".join(f"U+{ord(c):04X} {unicodedata.name(c, 'control character')}"
+                           for c in hidden)
+        raise LeagueError(f"{what}'s name cannot hold invisible or text-direction control "
+                          f"characters, which make names look like others ({listed})")
+    return name
+
 
 @transaction.atomic
 def club_create(*, name: str, organisers: Sequence = (), by=None) -> Club:
-    name = name.strip()
-    if not name:
-        raise LeagueError("a club needs a name")
+    name = name_checked(name, "a club")
     if Club.objects.filter(name__iexact=name).exists():
         raise LeagueError(f"there is already a club called {name!r}")
     club = Club.objects.create(name=name)
@@ -77,9 +105,7 @@ def club_create(*, name: str, organisers: Sequence = (), by=None) -> Club:
 @transaction.atomic
 def player_create(*, name: str, kind: str = Player.PERSON, clubs: Sequence[Club] = (),
                   by=None) -> Player:
-    name = name.strip()
-    if not name:
-        raise LeagueError("a player needs a name")
+    name = name_checked(name, "a player")
     if kind not in (Player.PERSON, Player.BOT):
         raise LeagueError(f"a player is a person or a bot, not {kind!r}")
     if Player.objects.filter(name__iexact=name).exists():
@@ -91,10 +117,19 @@ def player_create(*, name: str, kind: str = Player.PERSON, clubs: Sequence[Club]
     return player
 
 
+def _club_names(player: Player) -> str:
+    return ", ".join(sorted(c.name for c in player.clubs.all()))
+
+
 @transaction.atomic
 def player_join_club(*, player: Player, club: Club, by=None) -> None:
+    """``player`` plays in ``club`` too; ``by`` (when given) must organise ``club`` and one of
+    the player's clubs, if they have any (league.selectors.may_bring_into_club)."""
     if player.clubs.filter(pk=club.pk).exists():
         raise LeagueError(f"{player} already plays in {club}")
+    if by is not None and not may_bring_into_club(by, player, club):
+        raise LeagueError(f"{player} plays in clubs you do not organise ({_club_names(player)}): "
+                          f"only an organiser of one of their clubs may bring them into {club}")
     player.clubs.add(club)
     _audit(by=by, club=club, action="player joined club", target=player)
 
@@ -102,9 +137,7 @@ def player_join_club(*, player: Player, club: Club, by=None) -> None:
 @transaction.atomic
 def club_update(*, club: Club, name: str, by=None) -> Club:
     """Rename a club (its organisers are an administrator's choice, in the admin)."""
-    name = name.strip()
-    if not name:
-        raise LeagueError("a club needs a name")
+    name = name_checked(name, "a club")
     if Club.objects.filter(name__iexact=name).exclude(pk=club.pk).exists():
         raise LeagueError(f"there is already a club called {name!r}")
     before = club.name
@@ -118,12 +151,15 @@ def club_update(*, club: Club, name: str, by=None) -> Club:
 @transaction.atomic
 def player_update(*, player: Player, name: str | None = None, kind: str | None = None,
                   by=None) -> Player:
-    """Rename a player or correct their kind; the audit row goes to each of their clubs."""
+    """Rename a player or correct their kind; the audit row goes to each of their clubs.
+    ``by`` (when given) must organise every one of them (league.selectors.may_change_player)."""
+    if by is not None and not may_change_player(by, player):
+        raise LeagueError(f"{player} plays in {_club_names(player) or 'no club'}: only an "
+                          "organiser of every club they play in may rename them or change "
+                          "their kind")
     changed = {}
     if name is not None:
-        name = name.strip()
-        if not name:
-            raise LeagueError("a player needs a name")
+        name = name_checked(name, "a player")
         if Player.objects.filter(name__iexact=name).exclude(pk=player.pk).exists():
             raise LeagueError(f"there is already a player called {name!r}")
         changed["name"] = name
@@ -165,15 +201,32 @@ def season_create(*, club: Club, name: str, starts_on, preset: str = "classic",
 
 def season_check(*, season: Season) -> None:
     """Refuse a season whose rules, scoring, dates or name cannot be used."""
-    if not season.name:
-        raise LeagueError("a season needs a name")
-    options_of(season)
+    season.name = name_checked(season.name, "a season")
+    _check_playable(options_of(season))
+    for name in ("limit", "target", "deals"):
+        value = getattr(season, f"scoring_{name}")
+        if isinstance(value, int) and value > SCORING_MAX:
+            raise LeagueError(f"season scoring: {name} must be at most {SCORING_MAX}, "
+                              f"not {value}")
     scoring_of(season)
     if season.ends_on is not None and season.ends_on < season.starts_on:
         raise LeagueError("a season cannot end before it starts")
     clash = Season.objects.filter(club=season.club, name__iexact=season.name)
     if clash.exclude(pk=season.pk).exists():
         raise LeagueError(f"{season.club} already has a season called {season.name!r}")
+
+
+def _check_playable(options) -> None:
+    """Refuse options no table can play (``jokers`` 1e30), with the engine's fault at a table
+    of four; options some sizes cannot play (blind: two players) are game_create's to refuse."""
+    faults = {}
+    for players in range(2, TABLE_MAX + 1):
+        try:
+            options.validate(players)
+            return
+        except PresidentError as e:
+            faults[players] = e.message
+    raise LeagueError(f"season options: no table can play them: {faults[4]}")
 
 
 @transaction.atomic
@@ -228,11 +281,70 @@ def game_create(*, season: Season, players: Sequence[Player], dealer: int = 0,
 
 
 def _locked_game(game: Game) -> Game:
-    """The game row, locked until the transaction ends: deals of one game are recorded in turn."""
+    """The game row, locked until the transaction ends: its deals and seats change in turn."""
     # FOR NO KEY UPDATE of the game row only: rows that merely reference the game, its season
     # or club (places, rating history) can still be written by others meanwhile.
     return (Game.objects.select_for_update(of=("self",), no_key=True)
             .select_related("season__club").get(pk=game.pk))
+
+
+def _locked_for_deals(game: Game) -> Game:
+    """The game row, then its season's and the all-time RatingJob rows, locked until the
+    transaction ends, before any deal is touched.
+
+    Every writer of deals takes these locks in this order, and a ratings recompute holds its
+    RatingJob row while it writes rating rows that reference deals: so a writer never holds a
+    deal a recompute waits for while waiting for that recompute (the deadlocks of issue #16)."""
+    game = _locked_game(game)
+    _rating_jobs_locked(game.season)
+    return game
+
+
+# The fields of president-transcript/1 (TRANSCRIPT.md) at each level: only these are stored.
+# (A ruleset's, scoring's and options' fields the engine itself refuses when unknown.)
+TRANSCRIPT_FIELDS = ("format", "ruleset", "players", "dealer", "scoring", "deals")
+DEAL_FIELDS = ("hands", "blind", "exchanges", "leader", "direction", "moves")
+EXCHANGE_FIELDS = ("from", "to", "cards", "asked")
+MOVE_FIELDS = ("seat", "play", "as", "pass", "blind")
+
+
+def transcript_kept(transcript: Any) -> Any:
+    """The transcript as stored: only the format's fields; refused if any text in it holds a
+    NUL character, which PostgreSQL cannot store. Anything not shaped like a transcript is
+    returned as it is, for the engine's checker to refuse."""
+    _refuse_nul(transcript)
+    if not isinstance(transcript, dict):
+        return transcript
+    kept = _fields(transcript, TRANSCRIPT_FIELDS)
+    if isinstance(kept.get("deals"), list):
+        kept["deals"] = [_deal_kept(d) for d in kept["deals"]]
+    return kept
+
+
+def _fields(data: Any, names: Sequence[str]) -> Any:
+    return {k: data[k] for k in names if k in data} if isinstance(data, dict) else data
+
+
+def _deal_kept(deal: Any) -> Any:
+    deal = _fields(deal, DEAL_FIELDS)
+    for name, fields in (("exchanges", EXCHANGE_FIELDS), ("moves", MOVE_FIELDS)):
+        if isinstance(deal, dict) and isinstance(deal.get(name), list):
+            deal[name] = [_fields(entry, fields) for entry in deal[name]]
+    return deal
+
+
+def _refuse_nul(data: Any) -> None:
+    pending = [data]
+    while pending:  # not recursive: depth is the JSON parser's to bound
+        item = pending.pop()
+        if isinstance(item, dict):
+            pending.extend(item.keys())
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+        elif isinstance(item, str) and "\x00" in item:
+            raise LeagueError("the transcript holds a NUL character (\\u0000), which no text "
+                              "in a transcript may hold")
 
 
 def _seats_for(seats: Sequence[Seat], deal_number: int) -> list[Seat]:
@@ -375,7 +487,9 @@ def deal_record(*, game: Game, finishing_order: Sequence[int] | None = None,
                 transcript: dict | None = None, by=None) -> Deal:
     """Record the next deal of a game: its finishing order (player ids, first out first), or a
     transcript the engine checks; rescore the game and mark the ratings stale."""
-    game = _locked_game(game)
+    if transcript is not None:
+        transcript = transcript_kept(transcript)
+    game = _locked_for_deals(game)
     if game.status == Game.FINISHED:
         raise LeagueError(f"{game} has ended: no more deals can be recorded")
     previous = game.deal_set.prefetch_related("places").order_by("-number").first()
@@ -398,7 +512,9 @@ def deal_record(*, game: Game, finishing_order: Sequence[int] | None = None,
 def deal_edit(*, deal: Deal, finishing_order: Sequence[int] | None = None,
               transcript: dict | None = None, by=None) -> Deal:
     """Correct a recorded deal; the game's scores and end are recomputed in this transaction."""
-    game = _locked_game(deal.game)
+    if transcript is not None:
+        transcript = transcript_kept(transcript)
+    game = _locked_for_deals(deal.game)
     deal = Deal.objects.get(pk=deal.pk)
     seats = list(game.seats.select_related("player"))
     seated = _seats_for(seats, deal.number)
@@ -417,32 +533,57 @@ def deal_edit(*, deal: Deal, finishing_order: Sequence[int] | None = None,
 
 
 @transaction.atomic
-def deal_delete(*, deal: Deal, by=None) -> None:
-    """Delete a deal; later deals move up one number and the game is rescored."""
-    game = _locked_game(deal.game)
+def deal_delete(*, deal: Deal, by=None) -> list[str]:
+    """Delete a deal; later deals move up one number and the game is rescored. Returns the
+    seat changes undone with it, in words (those after the last deal that no deal follows)."""
+    game = _locked_for_deals(deal.game)
     deal = Deal.objects.get(pk=deal.pk)
     number, deal_id = deal.number, deal.pk
     before = list(deal.places.order_by("position").values_list("player__name", flat=True))
     target = str(deal)
-    deal.delete()
+    details: dict[str, Any] = {"finishing_order": before}
     later = Deal.objects.filter(game=game, number__gt=number)
+    # Entering and leaving after the deleted deal moves up with the deals, unless it has no
+    # deal to follow any more: then, if this is the last deal, it is undone with the deal.
+    pending = game.seat_changes.filter(before_deal=number + 1)
+    if number > 1:  # a leave of someone whose only deal this is
+        pending = pending.filter(kind=SeatChange.LEAVE, player__seats__game=game,
+                                 player__seats__joined_before=number)
+    if later.exists():
+        for change in pending.select_related("player"):
+            raise LeagueError(f"deleting {target} would leave {change.player} with no deal "
+                              "played between joining and leaving; delete the later deals first")
+    elif pending.exists():
+        details["seat changes undone"] = _seat_changes_undo(pending)
+    deal.delete()
     later.update(number=F("number") + RENUMBER_OFFSET)
     Deal.objects.filter(game=game, number__gt=RENUMBER_OFFSET).update(
         number=F("number") - RENUMBER_OFFSET - 1)
-    # Entering and leaving after the deleted deal moves up with the deals.
     game.seat_changes.filter(before_deal__gt=number).update(before_deal=F("before_deal") - 1)
     game.seats.filter(joined_before__gt=number).update(joined_before=F("joined_before") - 1)
     game.seats.filter(left_before__gt=number).update(left_before=F("left_before") - 1)
-    for seat in game.seats.filter(left_before__isnull=False, left_before__lte=F("joined_before")):
-        raise LeagueError(f"deleting {target} would leave {seat.player} with no deal played "
-                          "between joining and leaving; undo that seat change first")
     _game_rescore(game)
-    _audit(by=by, club=game.season.club, action="deal deleted", target=target,
-           details={"finishing_order": before})
+    _audit(by=by, club=game.season.club, action="deal deleted", target=target, details=details)
     _ratings_mark_stale(game.season, deal_id)
+    return details.get("seat changes undone", [])
 
 
 # Players entering and leaving (RULES.md, last section)
+
+
+def _seat_changes_undo(changes) -> list[str]:
+    """Undo entering and leaving recorded before a deal not yet played: who left sits again,
+    who joined never sat. Returns what was undone, in words."""
+    undone = []
+    for change in changes.select_related("player").distinct().order_by("pk"):
+        seats = Seat.objects.filter(game_id=change.game_id, player=change.player)
+        if change.kind == SeatChange.JOIN:
+            seats.filter(joined_before=change.before_deal).delete()
+        else:
+            seats.filter(left_before=change.before_deal).update(left_before=None)
+        change.delete()
+        undone.append(f"{change.player} {change.get_kind_display()}")
+    return undone
 
 
 @transaction.atomic
@@ -527,12 +668,21 @@ def seat_change_preview(*, game: Game, leaving: Sequence[Player] = (),
 # Ratings (OpenSkill Plackett-Luce), recomputed by Celery tasks
 
 
+def _rating_jobs_locked(season: Season) -> list[RatingJob]:
+    """The season's and the all-time RatingJob rows, locked in that order (league's one lock
+    order: game row, season's job, all-time job)."""
+    jobs = []
+    for scope, scope_season in ((rating_scope(season), season), (rating_scope(None), None)):
+        job, _ = RatingJob.objects.get_or_create(scope=scope, defaults={"season": scope_season})
+        jobs.append(RatingJob.objects.select_for_update(no_key=True).get(pk=job.pk))
+    return jobs
+
+
 def _ratings_mark_stale(season: Season, deal_id: int) -> None:
     """Mark a season's and the all-time ratings stale from a deal on; enqueue a recomputation
     after commit only when the scope was up to date, so quick edits coalesce into one task."""
-    for scope, scope_season in ((rating_scope(season), season), (rating_scope(None), None)):
-        job, _ = RatingJob.objects.get_or_create(scope=scope, defaults={"season": scope_season})
-        job = RatingJob.objects.select_for_update(no_key=True).get(pk=job.pk)
+    for job in _rating_jobs_locked(season):
+        scope = job.scope
         was_clean = job.dirty_from is None
         if was_clean or deal_id < job.dirty_from:
             job.dirty_from = deal_id
@@ -541,10 +691,28 @@ def _ratings_mark_stale(season: Season, deal_id: int) -> None:
             transaction.on_commit(partial(_enqueue_recompute, scope))
 
 
-def _enqueue_recompute(scope: str) -> None:
+def _enqueue_recompute(scope: str) -> bool:
+    """Send a scope's recompute task; after commit, so a broker that is down must not turn the
+    stored change into an error: the failure is logged, the scope stays stale and
+    ratings_reconcile sends it later. (In-process, with no broker, the task's own errors
+    propagate as the settings say.)"""
     from league.tasks import ratings_recompute_task
 
-    ratings_recompute_task.delay(scope)
+    try:
+        ratings_recompute_task.delay(scope)
+    except Exception:
+        if ratings_recompute_task.app.conf.task_always_eager:
+            raise
+        logger.exception("ratings %s: recompute not enqueued; the reconciler will retry", scope)
+        return False
+    return True
+
+
+def ratings_reconcile() -> int:
+    """Enqueue a recompute of every stale scope (run periodically by celery beat): catches up
+    after a lost task or a broker outage. Returns how many were enqueued."""
+    scopes = RatingJob.objects.filter(dirty_from__isnull=False).order_by("pk")
+    return sum(_enqueue_recompute(scope) for scope in scopes.values_list("scope", flat=True))
 
 
 @transaction.atomic

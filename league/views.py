@@ -4,20 +4,24 @@ services, and show a LeagueError's message as it is."""
 
 import csv
 import json
+import re
 from hashlib import md5
 from itertools import groupby
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.messages import get_messages
 from django.core.cache import cache
+from django.core.exceptions import NON_FIELD_ERRORS
 from django.core.paginator import Paginator
 from django.http import HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
+from django_ratelimit.decorators import ratelimit
+from rest_framework.throttling import BaseThrottle
 
-from gameplay.engine.checker import check_text
 from gameplay.engine.scoring import deal_points
 from league import replays, selectors, services
 from league.api.permissions import organises
@@ -41,8 +45,7 @@ def season_detail(request, season_id):
     carries their links) and readers with messages waiting gets the whole page from the cache,
     keyed by all it shows: such a page reads the season row alone."""
     season = get_object_or_404(selectors.seasons_with_versions(), pk=season_id)
-    page = request.GET.get("page", "")
-    page = int(page) if page.isdigit() and len(page) < 10 else 1
+    page = _page_number(request.GET.get("page", ""), games=season.last_game_number or 0)
     results = selectors.SeasonResults(season)
     context = {
         "season": season,
@@ -67,6 +70,16 @@ def season_detail(request, season_id):
         if not request.META.get("CSRF_COOKIE_NEEDS_UPDATE"):  # a form's token is the reader's
             cache.set(key, html, selectors.STANDINGS_CACHE_SECONDS)
     return HttpResponse(html)
+
+
+def _page_number(text: str, *, games: int) -> int:
+    """The games page asked for, as Paginator.get_page reads it (not a page number, or too long
+    to be one: the first; past the end: the last), clamped here already so the cache holds one
+    copy of each page. Only ASCII digits: "²" and "٣" are digits to str.isdigit, not to int."""
+    last = max(1, -(-games // GAMES_PER_PAGE))
+    if not re.fullmatch(r"[0-9]{1,9}", text):
+        return 1
+    return min(max(int(text), 1), last)
 
 
 def game_detail(request, game_id):
@@ -154,8 +167,10 @@ def game_enter(request, game_id):
                 messages.error(request, "That deal is no longer the last one (already undone?): "
                                         "nothing was deleted.")
             else:
-                services.deal_delete(deal=last, by=request.user)
-                messages.success(request, f"Deal {last.number} undone.")
+                undone = services.deal_delete(deal=last, by=request.user)
+                with_changes = f", and the seat change after it ({', '.join(undone)})" \
+                    if undone else ""
+                messages.success(request, f"Deal {last.number} undone{with_changes}.")
             return redirect(here)
         elif action in ("seat_preview", "seat_confirm"):
             if not seat_form.is_valid():
@@ -201,9 +216,21 @@ class _Echo:
         return value
 
 
+# A spreadsheet runs a cell that starts with one of these as a formula (OWASP, "CSV Injection").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value):
+    """A text cell a spreadsheet would run as a formula, quoted with a leading ' so it shows
+    as the text it is; everything else as it is."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def _csv_response(filename, header, rows):
     writer = csv.writer(_Echo())
-    lines = (writer.writerow(row) for row in _chain([header], rows))
+    lines = (writer.writerow([csv_cell(v) for v in row]) for row in _chain([header], rows))
     response = StreamingHttpResponse(lines, content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
@@ -231,10 +258,11 @@ def export_standings(request, season_id):
 
 
 def _rating_columns(rating):
-    """rating (μ − 3σ), μ, σ and deals rated; empty before the player's ratings are computed."""
+    """rating (μ − 3σ), μ, σ and deals rated; empty before the player's ratings are computed.
+    Numbers, not text: a negative rating is not a formula for csv_cell to quote."""
     if rating is None:
         return ["", "", "", ""]
-    return [f"{rating.ordinal:.4f}", f"{rating.mu:.4f}", f"{rating.sigma:.4f}", rating.deals]
+    return [round(rating.ordinal, 4), round(rating.mu, 4), round(rating.sigma, 4), rating.deals]
 
 
 def export_results(request, season_id):
@@ -292,21 +320,47 @@ def deal_replay(request, deal_id):
                                                   "title": str(deal)})
 
 
+def _anonymous_upload_rate(group, request):
+    return None if request.user.is_authenticated else settings.REPLAY_UPLOAD_RATE
+
+
+def _client_address(group, request):
+    """The client's address as the API's throttles read it: behind REST_FRAMEWORK's
+    NUM_PROXIES proxies, the address the nearest one saw."""
+    return BaseThrottle().get_ident(request)
+
+
+@ratelimit(key=_client_address, rate=_anonymous_upload_rate, method="POST", block=False)
 def replay_upload(request):
+    """Replay a pasted or uploaded transcript, bounded: its size (REPLAY_UPLOAD_MAX_BYTES),
+    its steps (REPLAY_MAX_STEPS, counted before any is played) and, for readers not signed in,
+    the uploads per address (REPLAY_UPLOAD_RATE)."""
     form = TranscriptUploadForm(request.POST or None, request.FILES or None)
     context = {"form": form, "steps": None}
     status = 200
     if request.method == "POST":
-        if form.is_valid():
-            exit_status, verdict = check_text(form.cleaned_data["raw"])
-            if not verdict["valid"]:
-                where = "".join(f" ({k} {verdict[k]})" for k in ("deal", "move")
-                                if verdict.get(k) is not None)
-                context["error"] = f"This transcript is not valid{where}: {verdict['error']}"
-                status = 422
-            else:
-                context["steps"] = replays.transcript_steps(json.loads(form.cleaned_data["raw"]))
-                context["title"] = "Uploaded transcript"
-        else:
-            status = 400
+        status = _replay_posted(request, form, context)
     return render(request, "league/replay_upload.html", context, status=status)
+
+
+def _replay_posted(request, form, context) -> int:
+    """Fill the upload page's context from a posted transcript; answer its status."""
+    if getattr(request, "limited", False):
+        context["error"] = (f"Too many transcripts uploaded from your address (at most "
+                            f"{settings.REPLAY_UPLOAD_RATE}, uploads per period): wait a while, "
+                            "or sign in.")
+        return 429
+    if not form.is_valid():
+        return 413 if form.has_error(NON_FIELD_ERRORS, "too_large") else 400
+    try:
+        data = json.loads(form.cleaned_data["raw"])
+    except (ValueError, RecursionError) as e:  # RecursionError: absurdly nested JSON
+        context["error"] = f"This transcript is not valid: not JSON: {e}"[:500]
+        return 422
+    try:
+        context["steps"] = replays.transcript_steps(data)
+    except LeagueError as e:
+        context["error"] = e.message
+        return 422
+    context["title"] = "Uploaded transcript"
+    return 200

@@ -65,6 +65,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
+    "league.middleware.RequestLimitsMiddleware",  # bodies Django refuses: 413/400 in words
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -124,10 +125,24 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = env.path("STATIC_ROOT", default=BASE_DIR / "staticfiles")
 
+# The public replay upload (league.views.replay_upload): the largest transcript taken, the most
+# steps (deal starts, exchanges, leads, moves) replayed, about a second's work, and how often one
+# address may upload without signing in (django-ratelimit's "count/period", in the cache).
+REPLAY_UPLOAD_MAX_BYTES = env.int("REPLAY_UPLOAD_MAX_BYTES", default=1_000_000)
+REPLAY_MAX_STEPS = env.int("REPLAY_MAX_STEPS", default=5_000)
+REPLAY_UPLOAD_RATE = env.str("REPLAY_UPLOAD_RATE", default="10/m")
+RATELIMIT_FAIL_OPEN = True  # the cache down: uploads go on, bounded by the two limits above
+
 # The API (league/api/, docs/api.md): sessions for the pages, tokens for scripts; everyone
 # reads, a club's organisers write (league.api.permissions); a LeagueError answers 400.
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # JSON nested deeper than MAX_JSON_DEPTH is refused with 400 (league.api.parsers).
+    "DEFAULT_PARSER_CLASSES": [
+        "league.api.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     # Token first: a request with no credentials is answered 401 with WWW-Authenticate.
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.TokenAuthentication",
@@ -192,6 +207,21 @@ CELERY_TIMEZONE = TIME_ZONE
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Workers count their tasks' outcomes for /metrics (config/metrics.py).
 CELERY_IMPORTS = ["config.metrics"]
+# Sending a task to a broker that is down fails within seconds, not after Celery's ~19 s of
+# result-store retries: a request that sends after its commit answers at once, the failure is
+# logged, and a reconciler under celery beat sends what was not sent (league.tasks).
+CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2,
+                                    "interval_max": 0.2}
+REDIS_TIMEOUT = env.float("CELERY_REDIS_TIMEOUT", default=2.0)  # connect; reads wait 5 times it
+CELERY_BROKER_TRANSPORT_OPTIONS = {"socket_connect_timeout": REDIS_TIMEOUT,
+                                   "socket_timeout": 5 * REDIS_TIMEOUT}
+CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = REDIS_TIMEOUT
+CELERY_REDIS_SOCKET_TIMEOUT = 5 * REDIS_TIMEOUT
+CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"retry_policy": {"max_retries": 2}}
+RATINGS_RECONCILE_SECONDS = env.float("RATINGS_RECONCILE_SECONDS", default=60)
+CELERY_BEAT_SCHEDULE = {
+    "ratings-reconcile": {"task": "league.tasks.ratings_reconcile_task", "schedule": RATINGS_RECONCILE_SECONDS},  # noqa: E501
+}
 
 # Per-process memory by default; CACHE_URL=redis://… shares it between processes. Cached
 # standings are keyed by a version the database holds, so either way no process sees stale ones.

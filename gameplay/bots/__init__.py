@@ -7,12 +7,12 @@ must be allowed by the administrator), or the name of a local program that trust
 passed in ``programs``.
 """
 
-from gameplay.bots.base import Bot, BotFault, Seat
+from gameplay.bots.base import Bot, BotError, BotFault, Seat
 from gameplay.bots.observation import Observation
 
 BUILT_IN = ("random", "greedy", "heuristic", "montecarlo")
 
-__all__ = ["BUILT_IN", "Bot", "BotFault", "Observation", "Seat", "make_bot"]
+__all__ = ["BUILT_IN", "Bot", "BotError", "BotFault", "Observation", "Seat", "make_bot"]
 
 
 def _parameters(text: str) -> dict:

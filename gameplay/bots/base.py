@@ -13,16 +13,17 @@ A ``Bot`` answers every decision the rules give a player, each from an ``Observa
   the direction.
 
 ``Seat`` is the engine's ``selfplay.Decider`` for one bot: it builds the observation, times the
-answer, checks it, and on any fault (an exception, a timeout reported by an outside bot, an
-illegal or malformed answer) records the fault and plays a safe legal choice instead, so a bot
-never breaks a game.
+answer and checks it.  An outside bot's fault (an exception, a timeout, an illegal or malformed
+answer) is recorded and a safe legal choice played instead, so an outside bot never breaks a
+game; a built-in bot's failure is a bug and stops the game (``BotError`` or its exception).
+A ``BotFault`` is recorded whoever raises it.
 """
 
 import time
 from dataclasses import dataclass, field
 
+from gameplay.bots import cardset as C
 from gameplay.bots.observation import Observation, Table, observe, pre_deal
-from gameplay.engine import cards as C
 from gameplay.engine.deal import CCW, CW
 from gameplay.engine.plays import BLIND, BOMB, LONE_DOPPELGANGER, MIX, PASS
 from gameplay.engine.rules import exchange
@@ -37,11 +38,16 @@ class BotFault(Exception):
         self.message = message
 
 
+class BotError(Exception):
+    """A built-in bot answered what the rules do not allow: a bug in the bot."""
+
+
 class Bot:
     """A player.  Subclasses override ``play`` and whichever other decisions they care about;
     the defaults here are sensible for any preset."""
 
     name = "bot"
+    outside = False  # True for bots whose code the service does not run (their faults are counted)
 
     def play(self, obs: Observation, legal: list):
         raise NotImplementedError
@@ -71,7 +77,7 @@ def card_value(obs_or_rules, card: int, reversed_: bool | None = None) -> int:
     top = len(rules.order)
     if rules.wild_card is not None and card == rules.wild_card:
         return top + 1
-    face = card >> 2
+    face = C.face_of(card)
     if rules.options.bombs and face == C.BOMB_FACE:
         return top + 2
     return rules.strengths(rev)[face]
@@ -82,7 +88,7 @@ def play_rank(rules, strengths: list[int], play) -> int:
     if play.kind == BOMB:
         return 100 + play.count
     if play.kind == MIX:
-        return max(strengths[c >> 2] for c in play.cards)
+        return max(strengths[C.face_of(c)] for c in play.cards)
     if play.kind == LONE_DOPPELGANGER:
         return -1
     return strengths[play.face]
@@ -143,14 +149,18 @@ class Seat:
             answer = call()
             problem = check(answer)
             kind = "illegal"
-        except BotFault as fault:
+        except BotFault as fault:  # raised for an outside bot (or a seat standing in for one)
             problem, kind = fault.message, fault.kind
-        except Exception as error:  # noqa: BLE001 - any bot error must not break the game
+        except Exception as error:  # noqa: BLE001 - an outside bot's error must not break the game
+            if not self.bot.outside:
+                raise
             problem, kind = f"{type(error).__name__}: {error}", "error"
         self.stats.seconds += time.perf_counter() - start
         self.stats.decisions += 1
         if problem is None:
             return answer
+        if kind == "illegal" and not self.bot.outside:
+            raise BotError(f"{self.bot.name} answered {decision} wrongly: {problem}")
         self.stats.faults.append({"decision": decision, "kind": kind, "message": str(problem),
                                   "deal": self._deal_number})
         return fallback()
@@ -194,7 +204,7 @@ class Seat:
         for card in wishes:
             if len(cards) == due:
                 break
-            if 0 <= card < 128 and left >> (card * 8) & 0xFF:
+            if 0 <= card < 128 and C.copies(left, card):
                 cards.append(card)
                 left -= C.unit(card)
         if len(cards) < due:

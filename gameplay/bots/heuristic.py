@@ -10,14 +10,10 @@ when they cost only low cards.
 
 from dataclasses import dataclass
 
+from gameplay.bots import cardset as C
 from gameplay.bots.base import Bot, card_value, play_rank
-from gameplay.engine import cards as C
 from gameplay.engine.plays import BLIND, BOMB, GROUP, LONE_DOPPELGANGER, MIX, PASS
 from gameplay.engine.rules import exchange
-
-
-def face_counts(hand: int, faces) -> dict[int, int]:
-    return {f: C.chunk_count(C.face_chunk(hand, f)) for f in faces if C.face_chunk(hand, f)}
 
 
 class HeuristicBot(Bot):
@@ -33,10 +29,10 @@ class HeuristicBot(Bot):
     # --- exchange ---------------------------------------------------------------------------
     def give_back(self, obs, count, allowed):
         """Give the lowest cards that stand alone (singles), keeping groups together."""
-        counts = face_counts(obs.hand, obs.rules.natural_faces)
+        counts = C.face_counts(obs.hand, obs.rules.natural_faces)
 
         def cost(card):
-            alone = counts.get(card >> 2, 0) <= 1
+            alone = counts.get(C.face_of(card), 0) <= 1
             return (card_value(obs, card) + (0 if alone else 3), card)
 
         return sorted(allowed, key=cost)[:count]
@@ -47,46 +43,6 @@ class HeuristicBot(Bot):
         if obs.rules.options.bombs and index == 0:
             return exchange.LOW
         return exchange.HIGH
-
-
-NO_BLIND = [0] * 16  # more seats than any table has
-
-
-class SeatView:
-    """The part of an Observation ``heuristic_move`` reads, straight from a ``Deal``
-    (``montecarlo``'s playouts): every card the seat does not hold counts as unseen."""
-
-    __slots__ = ("rules", "seat", "hand", "held", "blind_held", "last", "mode", "reversed",
-                 "_deal")
-
-    def __init__(self, d, seat):
-        self.rules = d.rules
-        self.seat = seat
-        self.hand = d.hands[seat]
-        self.held = d.held
-        self.blind_held = [len(p) for p in d.blind] if d.blind else NO_BLIND
-        self.last = d.last
-        self.mode = d.mode
-        self.reversed = d.reversed
-        self._deal = d
-
-    @property
-    def active(self):
-        return self._deal.active_seats()
-
-    @property
-    def leading(self):
-        return self.last is None
-
-    def strengths(self):
-        return self.rules.strengths(self.reversed)
-
-    def unseen(self):
-        d = self._deal
-        unseen = sum(d.hands) - self.hand
-        if d.blind:
-            unseen += sum(C.cards_mask(p) for p in d.blind if p)
-        return unseen
 
 
 @dataclass(frozen=True)
@@ -110,6 +66,14 @@ class Style:
 PLAIN = Style()
 
 
+def control_at(rules, style: Style = PLAIN) -> int:
+    """The lowest strength that counts as a control: the top rank (below the jokers where they
+    are natural), less ``style.controls_below_top``."""
+    top = len(rules.order) - 1
+    jokers_on_top = rules.options.jokers and not rules.options.jokers_wild
+    return top - (1 if jokers_on_top else 0) - style.controls_below_top
+
+
 def heuristic_move(rules, obs, legal, style: Style = PLAIN):
     plays = [m for m in legal if m is not PASS and m is not BLIND]
     if not plays:
@@ -122,27 +86,23 @@ def heuristic_move(rules, obs, legal, style: Style = PLAIN):
             return p
     st = obs.strengths()
     top = len(rules.order) - 1
-    control_at = (top - (1 if rules.options.jokers and not rules.options.jokers_wild else 0)
-                  - style.controls_below_top)
+    controls_from = control_at(rules, style)
     # in one pass (a playout's hot spot): how many of each rank, the controls, the other groups
-    counts = {}
+    counts = C.face_counts(hand, rules.natural_faces)
     controls = rules.wilds_in(hand)
     groups = 0
-    for f in rules.natural_faces:
-        chunk = (hand >> (f * C.FACE_BITS)) & C.FACE_MASK
-        if chunk:
-            n = counts[f] = ((chunk * 0x01010101) >> 24) & 0xFF  # C.chunk_count, inlined
-            if st[f] >= control_at:
-                controls += n
-            else:
-                groups += 1
+    for f, n in counts.items():
+        if st[f] >= controls_from:
+            controls += n
+        else:
+            groups += 1
 
     def is_control(p) -> bool:
         if p.kind == BOMB:
             return True
         if p.kind == MIX:
-            return any(card_value(obs, c) >= control_at for c in p.cards)
-        return p.wilds > 0 or (p.kind == GROUP and st[p.face] >= control_at)
+            return any(card_value(obs, c) >= controls_from for c in p.cards)
+        return p.wilds > 0 or (p.kind == GROUP and st[p.face] >= controls_from)
 
     def splits(p) -> bool:
         if p.kind != GROUP:
@@ -150,8 +110,7 @@ def heuristic_move(rules, obs, legal, style: Style = PLAIN):
         return p.count - p.wilds < counts.get(p.face, 0)
 
     if rules.options.bombs:
-        bombs = C.face_chunk(hand, C.BOMB_FACE)
-        controls += (bombs & 0xFF) + (bombs >> 8 & 0xFF)
+        controls += C.face_count(hand, C.BOMB_FACE)
     others = [obs.held[s] + obs.blind_held[s] for s in obs.active if s != obs.seat]
     danger = bool(others) and min(others) <= style.danger
     endgame = groups <= controls + style.endgame_margin
@@ -163,9 +122,9 @@ def heuristic_move(rules, obs, legal, style: Style = PLAIN):
         wild_unseen = rules.wilds_in(unseen)
         for f in rules.natural_faces:
             if st[f] > st[p.face]:
-                if C.chunk_count(C.face_chunk(unseen, f)) + wild_unseen >= p.count:
+                if C.face_count(unseen, f) + wild_unseen >= p.count:
                     return False
-        if rules.options.bombs and C.face_chunk(unseen, C.BOMB_FACE):
+        if rules.options.bombs and C.face_count(unseen, C.BOMB_FACE):
             return False
         return True
 

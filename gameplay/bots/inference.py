@@ -13,24 +13,20 @@ breaks none, or the one that breaks fewest.
 
 Only plain tricks are read (the normal mode, groups without wild cards, no blind piles or
 bombs); anything else adds no constraint, so the model never rules a world out on a rule it
-does not understand.
+does not understand.  Every threshold is the modelled ``Style``'s (``heuristic.PLAIN``, the one
+the ``heuristic`` bot plays), so a change to the heuristic changes the model with it.
 """
 
-from gameplay.engine import cards as C
+from gameplay.bots import cardset as C
+from gameplay.bots.heuristic import PLAIN, Style, control_at
 from gameplay.engine.plays import BLIND, GROUP, PASS
 from gameplay.engine.rules.beating import count_window
-
-FACE_ALL = C.FACE_MASK  # every copy of one face, as a chunk
-
-
-def face_mask(face: int) -> int:
-    return FACE_ALL << (face * C.FACE_BITS)
 
 
 class Constraint:
     """Seat ``seat``'s hand at one decision (hidden now + ``later``) held no card of
-    ``zero`` and, for each (face, lo, hi, inside) check, a count of that face inside [lo, hi]
-    (``inside``) or outside it."""
+    ``zero`` (a sum of face patterns) and, for each (face, lo, hi, inside) check, a count of
+    that face inside [lo, hi] (``inside``) or outside it."""
 
     __slots__ = ("seat", "later", "zero", "checks", "info")
 
@@ -42,10 +38,10 @@ class Constraint:
 
     def broken(self, hidden: int) -> bool:
         hand = hidden + self.later
-        if hand & self.zero:
+        if C.holds_any(hand, self.zero):
             return True
-        for shift, lo, hi, inside in self.checks:
-            n = (((hand >> shift) & FACE_ALL) * 0x01010101 >> 24) & 0xFF
+        for face, lo, hi, inside in self.checks:
+            n = C.face_count(hand, face)
             if (lo <= n <= hi) != inside:
                 return True
         return False
@@ -57,14 +53,15 @@ def readable(rules) -> bool:
             and not o.any_larger_set and not o.single_top_beats_groups)
 
 
-def constraints(obs) -> list[Constraint]:
-    """The constraints the deal's moves so far put on the other seats' hands."""
+def constraints(obs, style: Style = PLAIN) -> list[Constraint]:
+    """The constraints the deal's moves so far put on the other seats' hands, read as the
+    moves of players who play ``style``."""
     rules = obs.rules
     if not readable(rules) or not obs.moves:
         return []
     d, played = obs.stand_in()
     top = len(rules.order) - 1
-    control_at = top - (1 if rules.options.jokers and not rules.options.jokers_wild else 0)
+    controls_from = control_at(rules, style)
     naturals = rules.natural_faces
     rule = rules.options.count_rule
     equal = rules.options.equal_rank_allowed
@@ -77,14 +74,15 @@ def constraints(obs) -> list[Constraint]:
         if move is not PASS and move is not BLIND:
             later[seat] -= move.mask
         if seat != obs.seat and d.mode == 0:
-            c = _read(d, seat, move, before, rules, top, control_at, naturals, rule, equal)
+            c = _read(d, seat, move, before, rules, top, controls_from, naturals, rule, equal,
+                      style)
             if c is not None:
                 found.append(c)
         d.apply(move)
     return found
 
 
-def _read(d, seat, move, hand_later, rules, top, control_at, naturals, rule, equal):
+def _read(d, seat, move, hand_later, rules, top, control_at, naturals, rule, equal, style):
     st = rules.strengths(d.reversed)
     last = d.last
     if move is BLIND or (move is not PASS and (move.kind != GROUP or move.wilds)):
@@ -92,36 +90,38 @@ def _read(d, seat, move, hand_later, rules, top, control_at, naturals, rule, equ
     if last is not None and (last.kind != GROUP or last.face < 0):
         return None
     others = [d.held[s] for s in range(rules.players) if d.active >> s & 1 and s != seat]
-    danger = bool(others) and min(others) <= 2
+    danger = bool(others) and min(others) <= style.danger
     total = d.held[seat]
     if move is PASS:
         if last is None:
             return None
         ls = st[last.face]
         lo, hi = count_window(rule, last.count)
-        jump_ok = total > 8 and not danger  # the heuristic may keep a high card early
+        jump_ok = total > style.pass_total and not danger  # it may keep a high card early
         faces = [f for f in naturals if (st[f] > ls or equal and st[f] == ls)
                  and st[f] < control_at]
         if jump_ok:
-            # only faces it would not have held back: less than 6 above, or below top-3
-            faces = [f for f in faces if st[f] - ls < 6 or st[f] < top - 3]
+            # only faces it would not have held back: a short jump, or not near the top
+            faces = [f for f in faces
+                     if st[f] - ls < style.pass_jump or st[f] < top - style.pass_near_top]
         if not faces:
             return None
         if hi >= 1 << 20 and lo == 1:
-            return Constraint(seat, hand_later, sum(face_mask(f) for f in faces), ())
+            return Constraint(seat, hand_later, sum(C.face_set(f) for f in faces), ())
         return Constraint(seat, hand_later, 0,
-                          tuple((f * C.FACE_BITS, lo, hi, False) for f in faces))
+                          tuple((f, lo, hi, False) for f in faces))
     f, k = move.face, move.count
     if st[f] >= control_at:
         return None
-    checks = [(f * C.FACE_BITS, k, k, True)]  # a whole group: no copy of that face kept
+    checks = [(f, k, k, True)]  # a whole group: no copy of that face kept
     if last is None:
         if k == 4 and rules.options.revolution:
             return None
         lower = [g for g in naturals if st[g] < st[f]]
-        zero = sum(face_mask(g) for g in lower)
-        return _LeadConstraint(seat, hand_later, zero, tuple(checks), control_at, st, naturals)
-    if k == 1 and st[f] >= top - 3:
+        zero = sum(C.face_set(g) for g in lower)
+        return _LeadConstraint(seat, hand_later, zero, tuple(checks), control_at, st, naturals,
+                               style.safe_groups)
+    if k == 1 and st[f] >= top - style.split_near_top:
         return None  # may be a high pair split on purpose
     ls = st[last.face]
     lo, hi = count_window(rule, last.count)
@@ -129,50 +129,53 @@ def _read(d, seat, move, hand_later, rules, top, control_at, naturals, rule, equ
     if danger:
         # an opponent near out: the heuristic plays its lowest play, split or not
         return Constraint(seat, hand_later, 0,
-                          tuple((g * C.FACE_BITS, lo, 1 << 30, False) for g in between))
+                          tuple((g, lo, 1 << 30, False) for g in between))
     if hi >= 1 << 20 and lo == 1:
-        zero = sum(face_mask(g) for g in between)
+        zero = sum(C.face_set(g) for g in between)
     else:
         zero = 0
-        checks += [(g * C.FACE_BITS, lo, hi, False) for g in between]
-    return _FollowConstraint(seat, hand_later, zero, tuple(checks), control_at, st, naturals)
+        checks += [(g, lo, hi, False) for g in between]
+    return _FollowConstraint(seat, hand_later, zero, tuple(checks), control_at, st, naturals,
+                             style.endgame_margin)
 
 
 class _FollowConstraint(Constraint):
     """A follow with the lowest whole group that beats, unless the hand was in its endgame
-    (no more low groups than controls + 1: the heuristic then plays its lowest play)."""
+    (no more low groups than controls + the style's margin: it then plays its lowest play)."""
 
-    __slots__ = ("low", "high")
+    __slots__ = ("low", "high", "margin")
 
-    def __init__(self, seat, later, zero, checks, control_at, st, naturals):
+    def __init__(self, seat, later, zero, checks, control_at, st, naturals, margin):
         super().__init__(seat, later, zero, checks)
-        self.low = tuple(face_mask(f) for f in naturals if st[f] < control_at)
-        self.high = tuple(f * C.FACE_BITS for f in naturals if st[f] >= control_at)
+        self.margin = margin
+        self.low = tuple(C.face_set(f) for f in naturals if st[f] < control_at)
+        self.high = tuple(f for f in naturals if st[f] >= control_at)
 
     def broken(self, hidden: int) -> bool:
         if not Constraint.broken(self, hidden):
             return False
         hand = hidden + self.later
-        groups = sum(1 for m in self.low if hand & m)
-        controls = sum((((hand >> sh) & FACE_ALL) * 0x01010101 >> 24) & 0xFF for sh in self.high)
-        return groups > controls + 1
+        groups = sum(1 for m in self.low if C.holds_any(hand, m))
+        controls = sum(C.face_count(hand, f) for f in self.high)
+        return groups > controls + self.margin
 
 
 class _LeadConstraint(Constraint):
-    """A lead of the lowest whole group, unless the hand had two groups or fewer left (the
-    heuristic then leads a sure winner first)."""
+    """A lead of the lowest whole group, unless the hand had the style's ``safe_groups`` groups
+    or fewer left (it then leads a sure winner first)."""
 
-    __slots__ = ("few",)
+    __slots__ = ("few", "safe_groups")
 
-    def __init__(self, seat, later, zero, checks, control_at, st, naturals):
+    def __init__(self, seat, later, zero, checks, control_at, st, naturals, safe_groups):
         super().__init__(seat, later, zero, checks)
-        self.few = tuple(face_mask(f) for f in naturals if st[f] < control_at)
+        self.safe_groups = safe_groups
+        self.few = tuple(C.face_set(f) for f in naturals if st[f] < control_at)
 
     def broken(self, hidden: int) -> bool:
         if not Constraint.broken(self, hidden):
             return False
         hand = hidden + self.later
-        return sum(1 for m in self.few if hand & m) > 2
+        return sum(1 for m in self.few if C.holds_any(hand, m)) > self.safe_groups
 
 
 def violations(found: list[Constraint], hands: list[int]) -> int:
@@ -184,12 +187,11 @@ def forbidden(found: list[Constraint], players: int) -> list[int]:
     ``zero`` cards; the sampler deals around them, then checks the rest)."""
     out = [0] * players
     for c in found:
-        if c.later & c.zero:
+        if C.holds_any(c.later, c.zero):
             continue  # broken whatever the seat holds now
         out[c.seat] |= c.zero
-        for shift, lo, hi, inside in c.checks:
+        for face, lo, hi, inside in c.checks:
             # "a whole group": when the seat played them all, it holds no more of that face
-            if inside and lo == hi and (((c.later >> shift) & FACE_ALL) * 0x01010101 >> 24
-                                        & 0xFF) == lo:
-                out[c.seat] |= FACE_ALL << shift
+            if inside and lo == hi and C.face_count(c.later, face) == lo:
+                out[c.seat] |= C.face_set(face)
     return out

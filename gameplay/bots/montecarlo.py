@@ -1,29 +1,33 @@
-"""``montecarlo``: determinized Monte Carlo search (BOTS.md).
+"""``montecarlo``: determinized Monte Carlo search (docs/bots.md has the whole story).
 
 For each decision with a choice it samples the hidden cards consistently with what the seat has
 seen (the unseen cards dealt to the other seats and the blind piles by their counts; cards it
 gave away in the exchange stay with the seat it gave them to until played) and with what the
-other seats chose: it keeps ``chains`` worlds through the deal, dealt apart at its start, in
-which every earlier choice of theirs is the one a heuristic player would have made with those
-cards (``worlds.py``), and walks them on in turn between playouts.  It plays every candidate out
-in the same world with the heuristic policy, and keeps the candidate with the best mean finish;
-where a style tuned for the preset is known (``TUNED``) its own later moves follow that style,
-whose choice wins unless another beats it by ``lean``.  It stops at its time budget
-(``budget_ms``, default 50) or, for reproducible games, after a fixed number of ``playouts``;
-given its seed and ``playouts`` it is deterministic.
+other seats chose: ``inference.py``'s constraints where they read the rules, else ``chains``
+worlds kept through the deal in which every earlier choice of theirs is the one a heuristic
+player would have made with those cards (``worlds.py``).  It plays every candidate out in the
+same world with the heuristic policy and keeps the best mean finish; where a style tuned for
+the preset is known (``TUNED``) its own later moves follow that style, whose choice wins unless
+another beats it by ``lean``.  Its knobs are one ``SearchConfig``.
 """
 
 import random
 import time
+from dataclasses import dataclass, fields
 
+from gameplay.bots import cardset as C
 from gameplay.bots import inference
-from gameplay.bots.heuristic import PLAIN, HeuristicBot, SeatView, Style, heuristic_move
+from gameplay.bots.heuristic import PLAIN, HeuristicBot, Style, control_at, heuristic_move
+from gameplay.bots.observation import Observation
 from gameplay.bots.worlds import History, Worlds
-from gameplay.engine import cards as C
 from gameplay.engine.deal import CCW, CW, Deal
 from gameplay.engine.plays import BLIND, BOMB, LONE_DOPPELGANGER, PASS
 
 PLAYOUT_MOVES = 2000  # a playout never runs longer than this (a deal ends far sooner)
+# Fixed parts of the search, never measured on their own (bench/README.md has what was):
+KEEP = 5  # the candidates: pass, the heuristic's choice, the KEEP lowest plays and the extras
+HALVING = 0.8  # after 4 worlds drop candidates more than HALVING·√worlds behind the best
+SETTLE = 200  # swaps tried at most to bring a followed world to one the history allows
 
 # Styles that beat three plain heuristic players (``python bench/style.py --tune``), by preset.
 # Where one is known montecarlo plays its own later moves in it and leans on its choice.
@@ -33,30 +37,67 @@ TUNED = {
 }
 
 
+@dataclass(frozen=True)
+class SearchConfig:
+    """montecarlo's settings (bot spec ``montecarlo:key=value,…``).  Each default is the one
+    the measurement beside it chose; bench/README.md has the commands."""
+
+    # Time per decision.  Decisions bench, presidents-deck, 100 deals: 50 / 100 / 200 ms gave a
+    # mean true value of 0.594 / 0.601 / 0.612, about a point per doubling; 50 ms plays at
+    # 30–39 ms per decision on average (forced moves take none).
+    budget_ms: float = 50
+    # A fixed number of playouts instead of the clock: reproducible games from the seed
+    # (tests and bench/search.py's digests use it).
+    playouts: int | None = None
+    # Worlds kept through a deal, taken in turn.  Decisions bench, 898 decisions: 1 / 4 / 8
+    # chains 0.614 / 0.627 / 0.627; 50 ms, 800 deals: presidents-deck first-out 0.354 → 0.374.
+    chains: int = 4
+    # Swaps tried between the worlds one decision plays out (0: no history walk).  2,000
+    # duplicate deals, first-out without → with the walk: friday 0.341 → 0.366, modern
+    # 0.428 → 0.458, wild-jokers 0.311 → 0.362, presidents-deck 0.314 → 0.333; 30 swaps were
+    # within noise of 10.  (school-scum and classic use inference instead: 0.373 against 0.312.)
+    walk: int = 10
+    # Tries per sampled world to meet inference.py's constraints (0: no inference).  classic,
+    # 200 playouts, 400 deals: first-out 0.313 without, 0.363 with 20 tries, 0.375 with 6 at
+    # 23.6 ms per decision instead of 30.7.
+    infer: int = 6
+    # Play its own later moves in the preset's TUNED style.  presidents-deck, 2,000 deals:
+    # first-out 0.333 → 0.344; wild-jokers, 800 deals: 0.370 → 0.386.
+    tuned: bool = True
+    # How much better in mean finish another move must be than the tuned style's choice.
+    # presidents-deck, 800 deals: 0.08 / 0.15 / 0.25 gave first-out 0.315 / 0.354 / 0.344.
+    lean: float = 0.15
+    # The playout policy.  presidents-deck, 200 playouts, 200 deals: first-out 0.215 with
+    # ``fast`` (lowest play keeping controls and groups), 0.325 with ``heuristic``.
+    policy: str = "heuristic"
+
+    def __post_init__(self):
+        if self.chains < 1:
+            raise ValueError(f"chains is at least 1, not {self.chains}")
+        if self.policy not in PLAYOUT_POLICIES:
+            raise ValueError(f"policy is one of {', '.join(PLAYOUT_POLICIES)}, "
+                             f"not {self.policy!r}")
+
+    @classmethod
+    def of(cls, settings: dict) -> "SearchConfig":
+        """The config for a spec's settings, naming any it does not know."""
+        known = [f.name for f in fields(cls)]
+        unknown = sorted(set(settings) - set(known))
+        if unknown:
+            raise ValueError(f"montecarlo has no setting {', '.join(unknown)}; its settings "
+                             f"are {', '.join(known)}")
+        return cls(**settings)
+
+
 class MonteCarloBot(HeuristicBot):
     name = "montecarlo"
 
-    def __init__(self, seed: int = 0, budget_ms: float = 50, playouts: int | None = None,
-                 infer: int = 6, policy: str = "heuristic",
-                 halving: float = 0.8, extra: int = 1, walk: int = 10, settle: int = 200,
-                 tuned: int = 1, lean: float = 0.15, chains: int = 4):
+    def __init__(self, seed: int = 0, config: SearchConfig | None = None, **settings):
+        self.config = config if config is not None else SearchConfig.of(settings)
         self.rng = random.Random(seed)
-        self.tuned = tuned  # use the preset's TUNED style where there is one (0: never)
-        self.lean = lean  # how much better in mean finish another move must be than its choice
-        self.walk = walk  # swaps tried between worlds (0: deal each world afresh, no history)
-        self.settle = settle  # swaps tried at most to reach a world the history allows
-        if chains < 1:
-            raise ValueError(f"chains is at least 1, not {chains}")
         # kept from decision to decision through a deal; rounds take them in turn
-        self.chains = [Worlds(self.rng) for _ in range(chains)]
-        self.halving = halving
-        self.extra = extra
-        if policy not in PLAYOUT_POLICIES:
-            raise ValueError(f"policy is one of {', '.join(PLAYOUT_POLICIES)}, not {policy!r}")
-        self.policy = PLAYOUT_POLICIES[policy]
-        self.budget = budget_ms / 1000
-        self.playouts = playouts
-        self.infer = infer  # tries per sampled world to meet the inferred constraints (0: off)
+        self.chains = [Worlds(self.rng) for _ in range(self.config.chains)]
+        self.policy = PLAYOUT_POLICIES[self.config.policy]
 
     def play(self, obs, legal):
         if len(legal) == 1:
@@ -74,27 +115,28 @@ class MonteCarloBot(HeuristicBot):
         sums = [0.0] * n
         alive = list(range(n))
         runs = done = 0
-        deadline = time.perf_counter() + self.budget
-        found = inference.constraints(obs) if self.infer else []
+        config = self.config
+        deadline = time.perf_counter() + config.budget_ms / 1000
+        found = inference.constraints(obs) if config.infer else []
         # where inference.py reads the rules, its independently dealt worlds measured better
         # than the walk (school-scum first-out 0.373 against 0.312); the walk reads the rest
-        walking = (self.walk and not any(obs.blind_held)
-                   and not (self.infer and inference.readable(rules)))
+        walking = (config.walk and not any(obs.blind_held)
+                   and not (config.infer and inference.readable(rules)))
         if walking:
             history = History(obs, self.chains[0].history)
             # settling takes at most half the budget (fixed playouts ignore the clock)
-            settled_by = time.perf_counter() + self.budget / 2
+            settled_by = time.perf_counter() + config.budget_ms / 2000
             for worlds in self.chains:
                 worlds.follow(obs, history, lambda: self.sample_consistent(obs, found))
-                for _ in range(0, self.settle, self.walk):
-                    if worlds.consistent or (self.playouts is None
+                for _ in range(0, SETTLE, config.walk):
+                    if worlds.consistent or (config.playouts is None
                                              and time.perf_counter() > settled_by):
                         break
-                    worlds.walk(self.walk)
+                    worlds.walk(config.walk)
         while True:
             if walking:
                 worlds = self.chains[runs % len(self.chains)]
-                hands = worlds.walk(self.walk)[:obs.players]
+                hands = worlds.walk(config.walk)[:obs.players]
                 hands[obs.seat] = obs.hand
                 base = obs.deal_with(hands)
             else:
@@ -105,27 +147,27 @@ class MonteCarloBot(HeuristicBot):
                 sums[i] += playout(d, obs.seat, self.rng, self.policy, style)
             runs += 1
             done += len(alive)
-            if self.halving and runs >= 4 and len(alive) > 1:
+            if HALVING and runs >= 4 and len(alive) > 1:
                 # drop candidates clearly behind the best so far: more worlds for the rest
                 top = max(sums[i] for i in alive)
-                margin = self.halving * runs ** 0.5
+                margin = HALVING * runs ** 0.5
                 alive = [i for i in alive if sums[i] >= top - margin]
             if self.spent(done, deadline):
                 break
         # the heuristic's choice wins ties and near-ties: within half a playout for the plain
         # style's, within ``lean`` of the mean finish for a tuned style's
-        bonus = 0.5 if style is PLAIN else self.lean * runs
+        bonus = 0.5 if style is PLAIN else config.lean * runs
         best = max(alive, key=lambda i: (sums[i] + (bonus if candidates[i] is prior else 0), -i))
         return candidates[best]
 
     def style(self, rules) -> Style:
         """How it expects to play its own later moves."""
-        return TUNED.get(rules.options.preset, PLAIN) if self.tuned else PLAIN
+        return TUNED.get(rules.options.preset, PLAIN) if self.config.tuned else PLAIN
 
     def spent(self, done: int, deadline: float) -> bool:
         """The search stops after ``playouts`` when fixed, else at the deadline."""
-        if self.playouts is not None:
-            return done >= self.playouts
+        if self.config.playouts is not None:
+            return done >= self.config.playouts
         return time.perf_counter() >= deadline
 
     def lead_and_direction(self, obs, names_leader):
@@ -140,7 +182,7 @@ class MonteCarloBot(HeuristicBot):
         sums = [0.0] * len(choices)
         sums[0] = 0.5  # the plain choice wins ties and near-ties
         style = self.style(obs.rules)
-        deadline = time.perf_counter() + self.budget
+        deadline = time.perf_counter() + self.config.budget_ms / 1000
         done = 0
         while True:
             hands, blind = self.sample(obs)
@@ -152,15 +194,15 @@ class MonteCarloBot(HeuristicBot):
                 break
         return choices[max(range(len(choices)), key=lambda i: (sums[i], -i))]
 
-    def candidates(self, obs, legal, prior, keep: int = 5) -> list:
+    def candidates(self, obs, legal, prior) -> list:
         """The moves worth searching: pass, the heuristic's choice and the lowest few plays
         (a larger root spends the budget on moves no good player considers)."""
         st = obs.strengths()
         plays = [m for m in legal if m is not PASS and m is not BLIND]
         plays.sort(key=lambda p: (p.kind == BOMB, p.wilds, st[p.face] if p.face >= 0 else 0,
                                   -p.count if obs.leading else p.count))
-        chosen = [m for m in legal if m is PASS or m is BLIND] + [prior] + plays[:keep]
-        if self.extra and plays:
+        chosen = [m for m in legal if m is PASS or m is BLIND] + [prior] + plays[:KEEP]
+        if plays:
             # the cheapest bomb, the cheapest play with wild cards and the highest plain play
             bombs = [p for p in plays if p.kind == BOMB]
             wild = [p for p in plays if p.kind != BOMB and p.wilds]
@@ -177,7 +219,7 @@ class MonteCarloBot(HeuristicBot):
         ``infer`` tries, else the one that breaks fewest."""
         best, fewest = None, None
         banned = inference.forbidden(found, obs.players) if found else None
-        for _ in range(max(1, self.infer) if found else 1):
+        for _ in range(max(1, self.config.infer) if found else 1):
             world = self.sample(obs, banned)
             if not found:
                 return world
@@ -227,7 +269,7 @@ class MonteCarloBot(HeuristicBot):
         may hold goes to any seat with room."""
         rng = self.rng
         seats = [s for s in range(len(need)) if need[s]]
-        allowed = [[s for s in seats if not banned[s] >> (card * 8) & 0xFF] for card in pool]
+        allowed = [[s for s in seats if not C.copies(banned[s], card)] for card in pool]
         order = sorted(range(len(pool)), key=lambda i: len(allowed[i]))
         need = need[:]
         for i in order:
@@ -237,7 +279,7 @@ class MonteCarloBot(HeuristicBot):
                 r -= need[s]
                 if r < 0:
                     break
-            hands[s] += 1 << (pool[i] * 8)
+            hands[s] += C.unit(pool[i])
             need[s] -= 1
 
 
@@ -246,12 +288,11 @@ def playout(d, seat: int, rng: random.Random, policy, own: Style = PLAIN) -> flo
     the ``own`` style; 1 for ``seat`` out first … 0 for last."""
     rules = d.rules
     n = rules.players
-    top = len(rules.order) - 1
-    control_at = top - (1 if rules.options.jokers and not rules.options.jokers_wild else 0)
+    controls_from = control_at(rules)
     for _ in range(PLAYOUT_MOVES):
         if d.over or not d.active >> seat & 1:
             break
-        d.apply(policy(d, d.legal_moves(), control_at, rng, own if d.turn == seat else PLAIN))
+        d.apply(policy(d, d.legal_moves(), controls_from, rng, own if d.turn == seat else PLAIN))
     order = d.finishing_order
     position = order.index(seat) if seat in order else n - 1
     return (n - 1 - position) / (n - 1)
@@ -280,7 +321,7 @@ def fast_move(d, legal, control_at: int, rng, style: Style = PLAIN):
         else:
             rank = st[m.face] if m.face < len(st) else 0
             control = m.wilds > 0 or rank >= control_at
-        natural = C.chunk_count(C.face_chunk(hand, m.face)) if m.face >= 0 else m.count
+        natural = C.face_count(hand, m.face) if m.face >= 0 else m.count
         split = m.count - m.wilds < natural
         key = (control, split, rank, -m.count if leading else m.count)
         if best_key is None or key < best_key:
@@ -303,7 +344,7 @@ def heuristic_policy(d, legal, control_at, rng, style: Style = PLAIN):
     opponents is worth a lot; on presidents-deck it beat ``fast_move`` by 11 points)."""
     if len(legal) == 1:
         return legal[0]
-    return heuristic_move(d.rules, SeatView(d, d.turn), legal, style)
+    return heuristic_move(d.rules, Observation.at(d, d.turn), legal, style)
 
 
 PLAYOUT_POLICIES = {"heuristic": heuristic_policy, "fast": fast_move}

@@ -8,7 +8,7 @@ holds another player's hand.  ``to_json`` is the outside-bot protocol's ``observ
 
 from dataclasses import dataclass, field
 
-from gameplay.engine import cards as C
+from gameplay.bots import cardset as C
 from gameplay.engine.deal import CW, MODE_NAMES, Deal
 from gameplay.engine.plays import BLIND, BOMB, PASS
 from gameplay.engine.roles import roles_of
@@ -59,9 +59,14 @@ class Table:
                    in zip(self.start_cards, deal.hands, blind, strict=True))
 
 
-@dataclass
+@dataclass(slots=True)
 class Observation:
-    """One seat's view of the table at one decision."""
+    """One seat's view of the table at one decision.
+
+    ``observe`` builds it for a real decision; ``Observation.at`` builds the view of a seat in
+    a deal the bot itself holds (a playout, a past position it replays), fast and with the
+    position only: no moves or trick, roles or scores, and every card outside the seat's hand
+    and not in any hand or blind pile counts as ``played``."""
 
     seat: int
     rules: Rules
@@ -89,6 +94,30 @@ class Observation:
     dealer: int = 0
     gave: dict[int, list[int]] = field(default_factory=dict)  # exchange: cards given, by seat
     received: list[int] = field(default_factory=list)  # exchange: cards received
+
+    @classmethod
+    def at(cls, d: Deal, seat: int, played: int | None = None) -> "Observation":
+        """``seat``'s view of ``d``, a deal the bot holds; ``played`` defaults to every card in
+        no hand or blind pile.  A playout builds one per move, so the fields are set directly."""
+        obs = object.__new__(cls)
+        obs.seat, obs.rules, obs.hand, obs.held = seat, d.rules, d.hands[seat], d.held
+        n = len(d.held)
+        obs.blind_held = [len(p) for p in d.blind] if d.blind else [0] * n
+        obs.active = d.active_seats()
+        obs.finishing_order, obs.turn = d.finishing_order, d.turn
+        obs.last, obs.last_seat, obs.before_last = d.last, d.last_seat, d.before_last
+        obs.trick, obs.moves = [], []
+        if played is None:
+            played = d.rules.deck.mask - sum(d.hands)
+            if d.blind:
+                played -= sum(C.cards_mask(p) for p in d.blind if p)
+        obs.played = played
+        obs.passed = [s for s in range(n) if d.passed >> s & 1] if d.passed else []
+        obs.direction, obs.mode, obs.mode_count = d.direction, d.mode, d.mode_count
+        obs.reversed, obs.opening = d.reversed, d.opening
+        obs.roles, obs.scores, obs.deal_number, obs.dealer = {}, None, 0, 0
+        obs.gave, obs.received = {}, []
+        return obs
 
     @property
     def players(self) -> int:
@@ -137,16 +166,12 @@ class Observation:
     def deal_with(self, hands: list[int], blind: list[tuple[int, ...]] | None = None) -> Deal:
         """A full ``Deal`` matching this view, with ``hands`` for every seat (a determinization:
         the other seats' cards are guesses)."""
-        d = Deal(self.rules, hands, leader=self.turn, direction=self.direction, blind=blind)
-        d.held = [C.mask_count(h) for h in hands]
-        d.active = sum(1 << s for s in self.active)
-        d.finishing_order = list(self.finishing_order)
-        d.turn = self.turn
-        d.last, d.last_seat, d.before_last = self.last, self.last_seat, self.before_last
-        d.passed = sum(1 << s for s in self.passed)
-        d.mode, d.mode_count, d.reversed = self.mode, self.mode_count, self.reversed
-        d.opening = self.opening
-        return d
+        return Deal.position(
+            self.rules, hands, turn=self.turn, direction=self.direction, active=self.active,
+            finishing_order=self.finishing_order, last=self.last, last_seat=self.last_seat,
+            before_last=self.before_last, passed=self.passed, mode=self.mode,
+            mode_count=self.mode_count, reversed=self.reversed, opening=self.opening,
+            blind=blind)
 
     def to_json(self) -> dict:
         text = self.rules.cards_text

@@ -25,10 +25,10 @@ import subprocess
 import threading
 import time
 
+from gameplay.bots import cardset as C
 from gameplay.bots import policy
 from gameplay.bots.base import Bot, BotFault
 from gameplay.bots.observation import DIRECTION_TEXT, move_json
-from gameplay.engine import cards as C
 from gameplay.engine.deal import CCW, CW
 from gameplay.engine.errors import Unreadable
 
@@ -69,6 +69,8 @@ def allowed_ports() -> list[int]:
 
 class OutsideBot(Bot):
     """Turns each decision into a ``president-bot/1`` request and reads the answer."""
+
+    outside = True
 
     def __init__(self, *, timeout_ms: float = DEFAULT_TIMEOUT_MS,
                  max_bytes: int = DEFAULT_MAX_BYTES):

@@ -3,8 +3,8 @@
 
 import random
 
+from gameplay.bots import cardset as C
 from gameplay.bots.base import Bot, play_rank
-from gameplay.engine import cards as C
 from gameplay.engine.deal import CCW, CW
 from gameplay.engine.plays import BLIND, PASS
 from gameplay.engine.rules import exchange

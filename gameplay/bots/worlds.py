@@ -16,8 +16,9 @@ nothing.  ``montecarlo`` walks where ``inference.py`` cannot read the rules; doc
 that was measured to be worth.
 """
 
-from gameplay.bots.heuristic import SeatView, heuristic_move
-from gameplay.engine import cards as C
+from gameplay.bots import cardset as C
+from gameplay.bots.heuristic import heuristic_move
+from gameplay.bots.observation import Observation
 from gameplay.engine.plays import BLIND, PASS
 
 
@@ -25,16 +26,6 @@ def _what(move):
     """What the rules see of a move (the engine picks suits, so a guessed hand's play of the
     same ranks may differ in suits)."""
     return move if move is PASS or move is BLIND else move.key
-
-
-class _View(SeatView):
-    """A seat's view at a past position: its unseen cards come from the history, not from the
-    stand-in's filler hands."""
-
-    __slots__ = ("_unseen",)
-
-    def unseen(self):
-        return self._unseen
 
 
 class History:
@@ -67,8 +58,9 @@ class History:
                 known.append({})
             if seat != obs.seat:
                 past = d.copy()
-                self.positions[seat].append((past, _View(past, seat), _what(move), later[seat],
-                                             seen, known[at]))
+                # the seat's view then: the cards it could not see are the ones not yet put down
+                view = Observation.at(past, seat, played=rules.deck.mask - seen)
+                self.positions[seat].append((past, view, _what(move), later[seat], known[at]))
             if move is not PASS and move is not BLIND:
                 later[seat] -= move.mask
                 seen -= move.mask
@@ -80,15 +72,13 @@ class History:
         rules = self.rules
         bad = 0
         positions = self.positions[seat]
-        for i, (d, view, what, later, seen, known) in enumerate(positions):
+        for i, (past, view, what, later, known) in enumerate(positions):
             hand = hidden + later
             agrees = known.get(hand)
             if agrees is None:
-                d.hands[seat] = hand
-                legal = d.legal_moves()
+                legal = past.with_hand(seat, hand).legal_moves()
                 if len(legal) > 1:
                     view.hand = hand
-                    view._unseen = seen - hand
                     move = heuristic_move(rules, view, legal)
                 else:
                     move = legal[0]
@@ -127,7 +117,7 @@ class Worlds:
         self.pinned = [0] * (n + 1)
         for seat, cards in obs.gave.items():  # cards this seat gave stay with their receiver
             for card in cards:
-                if unseen >> (card * 8) & 0xFF:
+                if C.copies(unseen, card):
                     self.pinned[seat] += C.unit(card)
         if (self.deal_number != obs.deal_number or len(obs.moves) < self.moves
                 or not self._fold(obs.moves[self.moves:], obs.seat)
@@ -151,10 +141,10 @@ class Worlds:
                 continue
             for card in move.cards:
                 bit = C.unit(card)
-                if hands[seat] >> (card * 8) & 0xFF:
+                if C.copies(hands[seat], card):
                     hands[seat] -= bit
                     continue
-                holder = next((t for t, h in enumerate(hands) if h >> (card * 8) & 0xFF), None)
+                holder = next((t for t, h in enumerate(hands) if C.copies(h, card)), None)
                 mine = C.mask_cards(self._free(seat)) or C.mask_cards(hands[seat])
                 if holder is None or not mine:
                     return False
@@ -177,7 +167,7 @@ class Worlds:
             if not free_a or not free_b:
                 continue
             x, y = rng.choice(self._cards(free_a)), rng.choice(self._cards(free_b))
-            if x >> 2 == y >> 2:
+            if C.face_of(x) == C.face_of(y):
                 continue
             new_a = hands[a] - C.unit(x) + C.unit(y)
             new_b = hands[b] - C.unit(y) + C.unit(x)

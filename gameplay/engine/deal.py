@@ -77,6 +77,29 @@ class Deal:
         new.over = self.over
         return new
 
+    # --- determinizations: a position with guessed hidden cards (bots' searches) ---------
+    @classmethod
+    def position(cls, rules: Rules, hands: list[int], *, turn: int, direction: int,
+                 active: list[int], finishing_order: list[int], last, last_seat: int,
+                 before_last, passed: list[int], mode: int, mode_count: int, reversed: bool,
+                 opening: int | None, blind: list[tuple[int, ...]] | None = None) -> "Deal":
+        """A deal in the middle of play: what a seat sees of the table (whose turn, the pile,
+        who passed, the trick's rule …) with ``hands`` and ``blind`` piles as guessed."""
+        d = cls(rules, hands, leader=turn, direction=direction, blind=blind)
+        d.active = sum(1 << s for s in active)
+        d.finishing_order = list(finishing_order)
+        d.last, d.last_seat, d.before_last = last, last_seat, before_last
+        d.passed = sum(1 << s for s in passed)
+        d.mode, d.mode_count, d.reversed = mode, mode_count, reversed
+        d.opening = opening
+        return d
+
+    def with_hand(self, seat: int, hand: int) -> "Deal":
+        """This position with ``hand`` (as many cards as the seat holds) in ``seat``'s place."""
+        new = self.copy()
+        new.hands[seat] = hand
+        return new
+
     # --- reading the state ---------------------------------------------------------------
     @property
     def leading(self) -> bool:

@@ -1,14 +1,17 @@
 """Who may write through the API: a club's organisers write its data, everyone reads.
 
 The same rule as the admin (league/admin.py): superusers write everywhere, an organiser only in
-the clubs they organise. Reads are open to everyone, signed in or not (every club is public).
-Staff users (the admin's organisers) may open a new club, of which they become the organiser;
-outside bots, whose URLs the site calls, are for administrators (superusers) alone.
+the clubs they organise; a player of several clubs only by who organises all of them
+(league.selectors.may_change_player). Reads are open to everyone, signed in or not (every club
+is public). Staff users (the admin's organisers) may open a new club, of which they become the
+organiser; outside bots, whose URLs the site calls, are for administrators (superusers) alone.
 """
 
+from rest_framework.exceptions import PermissionDenied
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 
 from league.models import Club, Deal, Game, Player, Season
+from league.selectors import may_change_player
 
 
 def club_of(obj) -> Club:
@@ -33,13 +36,6 @@ def organises(user, club: Club) -> bool:
     return user.is_superuser or club.organisers.filter(pk=user.pk).exists()
 
 
-def organises_a_club_of(user, player: Player) -> bool:
-    """A player may play in several clubs: an organiser of any of them changes the player."""
-    if not (user and user.is_authenticated and user.is_active):
-        return False
-    return user.is_superuser or player.clubs.filter(organisers=user).exists()
-
-
 class OrganiserWritesOthersRead(BasePermission):
     """Reads for everyone; writes for signed-in users who organise the object's club.
 
@@ -57,7 +53,10 @@ class OrganiserWritesOthersRead(BasePermission):
         if request.method in SAFE_METHODS:
             return True
         if isinstance(obj, Player):
-            return organises_a_club_of(request.user, obj)
+            if may_change_player(request.user, obj):
+                return True
+            raise PermissionDenied(f"{obj} plays in clubs you do not organise: only an "
+                                   "organiser of every club they play in may change them")
         return organises(request.user, club_of(obj))
 
 

@@ -6,7 +6,9 @@ from rest_framework import serializers
 from gameplay.engine.checker import check
 from gameplay.models import Entrant, OutsideBot, Tournament
 from league.api.errors import TranscriptFault
+from league.errors import LeagueError
 from league.models import ROLE_CHOICES, Club, Deal, Game, Place, Player, Rating, Season, Seat
+from league.services import transcript_kept
 
 
 class ClubSerializer(serializers.ModelSerializer):
@@ -86,6 +88,10 @@ class TranscriptField(serializers.JSONField):
         data = super().to_internal_value(data)
         if not isinstance(data, dict):
             raise serializers.ValidationError("a transcript is a JSON object (TRANSCRIPT.md)")
+        try:
+            data = transcript_kept(data)
+        except LeagueError as e:
+            raise serializers.ValidationError(e.message) from e
         _, verdict = check(data)
         if not verdict["valid"]:
             raise TranscriptFault(verdict)

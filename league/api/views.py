@@ -100,8 +100,8 @@ class ClubViewSet(viewsets.ReadOnlyModelViewSet):
                     "A new player in a club you organise (league.services.player_create)."),
     partial_update=_updates(s.PlayerUpdateSerializer, s.PlayerSerializer,
                             "Rename a player or correct their kind "
-                            "(league.services.player_update); an organiser of one of their "
-                            "clubs may."),
+                            "(league.services.player_update); only an organiser of every "
+                            "club they play in may."),
 )
 class PlayerViewSet(viewsets.ReadOnlyModelViewSet):
     queryset = Player.objects.prefetch_related("clubs").order_by("name")
@@ -130,7 +130,8 @@ class PlayerViewSet(viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["post"], url_path="join-club", filter_backends=[],
             pagination_class=None)
     def join_club(self, request, pk=None):
-        """An existing player (of another club) plays in a club you organise too."""
+        """An existing player plays in a club you organise too: a player of no club, or of
+        a club you also organise (league.selectors.may_bring_into_club)."""
         player = generics.get_object_or_404(self.get_queryset(), pk=pk)  # 404 for "x" too
         data = _valid(s.PlayerJoinClubSerializer, request)
         self.check_object_permissions(request, data["club"])
@@ -146,13 +147,8 @@ class PlayerViewSet(viewsets.ReadOnlyModelViewSet):
     def rating_history(self, request, pk=None):
         """The player's rating after each of their deals, in a season or all-time."""
         player = self.get_object()
-        season = None
-        season_id = request.query_params.get("season")
-        if season_id is not None:
-            if not season_id.isdigit():
-                return Response({"season": ["a season is given by its id, a whole number"]},
-                                status=status.HTTP_400_BAD_REQUEST)
-            season = get_object_or_404(Season, pk=int(season_id))
+        season_id = filters.id_param(request, "season")
+        season = None if season_id is None else get_object_or_404(Season, pk=season_id)
         points = selectors.rating_history(player=player, season=season)
         return Response(s.RatingHistorySerializer({
             "player": player.pk, "season": season and season.pk,

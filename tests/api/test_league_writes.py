@@ -124,11 +124,12 @@ def test_an_organiser_renames_a_player_and_the_cached_standings_show_it(game, or
     assert "Renamed" in [r["name"] for r in rows]
 
 
-def test_an_organiser_of_any_of_a_players_clubs_may_rename_them(game):
+def test_an_organiser_of_all_of_a_players_clubs_may_rename_them(game):
     player = Player.objects.get(pk=seated_ids(game)[0])
     away = ClubFactory(name="Away")
     away_organiser = UserFactory(username="away-organiser")
     away.organisers.add(away_organiser)
+    game.season.club.organisers.add(away_organiser)
     player.clubs.add(away)
 
     response = client_for(away_organiser, token=True).patch(
@@ -138,8 +139,10 @@ def test_an_organiser_of_any_of_a_players_clubs_may_rename_them(game):
     assert Player.objects.get(pk=player.pk).name == "Travelling"
 
 
-def test_a_player_of_another_club_joins_this_one_once(club, organiser_client):
-    visitor = PlayerFactory(name="Visitor", clubs=[ClubFactory(name="Away")])
+def test_a_player_of_another_club_joins_this_one_once(club, organiser, organiser_client):
+    away = ClubFactory(name="Away")
+    away.organisers.add(organiser)  # who brings a player in organises one of their clubs
+    visitor = PlayerFactory(name="Visitor", clubs=[away])
 
     joined = organiser_client.post(f"/api/v1/players/{visitor.pk}/join-club/",
                                    {"club": club.pk}, format="json")

@@ -15,7 +15,7 @@ from league.models import (
     Seat,
     SeatChange,
 )
-from tests.league.factories import ClubFactory, PlayerFactory, seated_ids
+from tests.league.factories import PlayerFactory, seated_ids
 
 pytestmark = pytest.mark.django_db
 
@@ -41,7 +41,9 @@ def snapshot():
 
 @pytest.fixture
 def other_clubs_player(game):
-    return PlayerFactory(name="Visitor", clubs=[ClubFactory(name="Away club")])
+    """A player of no club yet, whom any club's organiser may bring in (a player of another
+    club only its organisers may: tests/api/test_player_takeover.py)."""
+    return PlayerFactory(name="Visitor")
 
 
 def _club(game):

@@ -99,9 +99,10 @@ def test_wilson_interval():
 
 
 class Broken(Bot):
-    """Answers every decision wrongly."""
+    """Answers every decision wrongly, as an outside bot may."""
 
     name = "broken"
+    outside = True
 
     def __init__(self, how):
         self.how = how

@@ -4,11 +4,11 @@ import random
 
 import pytest
 
-from gameplay.bots import inference
+from gameplay.bots import inference, make_bot, montecarlo
 from gameplay.bots.base import Seat
-from gameplay.bots.heuristic import PLAIN, HeuristicBot, SeatView, Style, heuristic_move
-from gameplay.bots.montecarlo import TUNED, MonteCarloBot, heuristic_policy
-from gameplay.bots.observation import Table, observe
+from gameplay.bots.heuristic import PLAIN, HeuristicBot, Style, heuristic_move
+from gameplay.bots.montecarlo import TUNED, MonteCarloBot, SearchConfig, heuristic_policy
+from gameplay.bots.observation import Observation, Table, observe
 from gameplay.engine import cards as C
 from gameplay.engine import selfplay
 from gameplay.engine.deal import CCW
@@ -142,6 +142,14 @@ def test_an_unknown_playout_policy_is_refused_by_name():
         MonteCarloBot(policy="random")
 
 
+def test_an_unknown_setting_is_refused_by_name():
+    with pytest.raises(ValueError, match="montecarlo has no setting halving; its settings are "
+                                         "budget_ms, playouts, chains"):
+        make_bot("montecarlo:playouts=10,halving=0")
+    assert make_bot("montecarlo:playouts=10,lean=0.2").config == SearchConfig(playouts=10,
+                                                                              lean=0.2)
+
+
 def test_montecarlo_needs_a_chain_of_worlds():
     with pytest.raises(ValueError, match="chains is at least 1, not 0"):
         MonteCarloBot(chains=0)
@@ -195,7 +203,7 @@ def test_a_tuned_style_leads_its_largest_group_and_keeps_more_controls():
         deal = game.begin(list(hands), leader=leader, direction=CCW, blind=None, opening=None)
         if leader == 1:  # seat 1 leads the Queen; seat 0 is next counter-clockwise
             deal.apply(next(m for m in deal.legal_moves() if m.cards == (queen,)))
-        move = heuristic_move(rules, SeatView(deal, 0), deal.legal_moves(), style)
+        move = heuristic_move(rules, Observation.at(deal, 0), deal.legal_moves(), style)
         return move if move is PASS else (move.face, move.count)
 
     assert choice(0, PLAIN) == (3, 1)
@@ -204,13 +212,14 @@ def test_a_tuned_style_leads_its_largest_group_and_keeps_more_controls():
     assert choice(1, Style(controls_below_top=2)) is PASS
 
 
-def test_montecarlo_leans_on_the_tuned_style_where_the_preset_has_one():
+def test_montecarlo_leans_on_the_tuned_style_where_the_preset_has_one(monkeypatch):
     """Where a tuned style is known (presidents-deck) montecarlo's own later moves follow it
     and its choice wins unless another move beats it by ``lean``: with a lean no playout can
     overcome (and no candidate dropped early), montecarlo plays exactly what the tuned style
     plays; elsewhere (classic) it uses the plain style."""
     compared = 0
-    bot = MonteCarloBot(seed=3, playouts=30, lean=2, halving=0)
+    monkeypatch.setattr(montecarlo, "HALVING", 0)
+    bot = MonteCarloBot(seed=3, playouts=30, lean=2)
 
     def check(obs, deal):
         nonlocal compared
@@ -226,3 +235,32 @@ def test_montecarlo_leans_on_the_tuned_style_where_the_preset_has_one():
     assert bot.style(Rules(preset("presidents-deck"), 4)) is TUNED["presidents-deck"]
     assert bot.style(Rules(preset("classic"), 4)) is PLAIN
     assert MonteCarloBot(tuned=0).style(Rules(preset("presidents-deck"), 4)) is PLAIN
+
+
+class StyledBot(HeuristicBot):
+    def __init__(self, style: Style):
+        self.style = style
+
+    def play(self, obs, legal):
+        return heuristic_move(obs.rules, obs, legal, self.style)
+
+
+OTHER_STYLE = Style(pass_jump=4, pass_total=10, pass_near_top=4, endgame_margin=2,
+                    split_near_top=2, safe_groups=1, controls_below_top=1)
+
+
+def test_the_model_reads_the_style_it_is_given():
+    """The opponent model takes its thresholds from the heuristic's Style: players of another
+    style never break what it reads with that style, and do break the plain style's reading."""
+    with_style, plain_broken = [], []
+
+    def check(obs, deal):
+        found = inference.constraints(obs, OTHER_STYLE)
+        with_style.extend(found)
+        assert not [c for c in found if c.broken(deal.hands[c.seat])], obs.moves
+        plain_broken.extend(c for c in inference.constraints(obs)
+                            if c.broken(deal.hands[c.seat]))
+
+    for seed in range(30):
+        _play_spied("classic", seed, check, [StyledBot(OTHER_STYLE) for _ in range(4)])
+    assert len(with_style) > 100 and plain_broken

@@ -1,6 +1,8 @@
 """What a bot sees: its own hand and the public table, never another hand; and a sampled
 world rebuilt from the view behaves like the real deal."""
 
+from dataclasses import fields
+
 import pytest
 
 from gameplay.bots.base import Bot, Seat
@@ -30,7 +32,7 @@ class Spy(Bot):
         assert obs.held == deal.held
         leaked = [s for s in range(obs.players)
                   if s != obs.seat and deal.hands[s] and deal.hands[s] != obs.hand
-                  for value in vars(obs).values() if value == deal.hands[s]]
+                  for f in fields(obs) if getattr(obs, f.name) == deal.hands[s]]
         assert not leaked
         json = obs.to_json()
         assert "hands" not in json and json["hand"] == obs.rules.cards_text(obs.cards)
@@ -98,3 +100,17 @@ def test_montecarlo_samples_respect_counts_and_exchange_knowledge():
         assert [C.mask_count(h) for h in world] == deal.held
         assert sum(world) == rules.deck.mask
         assert C.mask_contains(world[2], C.cards_mask(given))
+
+
+def test_a_guessed_hand_changes_a_copy_of_the_position_not_the_deal():
+    rules = Rules(preset("classic"), 4)
+    pack = C.mask_cards(rules.deck.mask)
+    hands = [C.cards_mask(pack[s::4]) for s in range(4)]
+    game = Game(rules, scoring=None)
+    deal = game.begin(list(hands), leader=0, direction=1, blind=None, opening=None)
+    deal.apply(min(deal.legal_moves(), key=lambda m: deal.strengths()[m.face]))  # seat 0: a 3
+    guess = deal.with_hand(1, hands[3])  # seat 1 holding the hearts instead of the spades
+    assert deal.hands[1] == hands[1] and guess.hands[1] == hands[3]
+    assert guess.turn == deal.turn == 1 and guess.last is deal.last
+    assert {m.cards for m in guess.legal_moves() if m is not PASS} != {
+        m.cards for m in deal.legal_moves() if m is not PASS}

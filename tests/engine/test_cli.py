@@ -42,3 +42,29 @@ def test_play_with_options_and_same_seed_same_game():
 def test_play_refuses_impossible_options():
     out = _run("play", "--preset", "friday", "--players", "3", "--option", "blind=true")
     assert out.returncode == 2 and b"blind" in out.stderr
+
+
+def test_check_reads_no_more_than_its_limit_from_an_endless_file():
+    out = _run("check", "/dev/zero", "--max-bytes", "1000000")
+    assert out.returncode == 2, out.stderr
+    assert out.stderr == b""
+    (line,) = out.stdout.decode().splitlines()
+    assert json.loads(line) == {"file": "/dev/zero", "valid": False, "deal": None, "move": None,
+                                "error": "file is longer than 1,000,000 bytes (--max-bytes)"}
+
+
+def test_check_refuses_a_file_over_the_limit_and_still_checks_the_others(tmp_path):
+    game = _run("play", "--preset", "classic", "--players", "4", "--seed", "3").stdout
+    path = tmp_path / "game.json"
+    path.write_bytes(game)
+    limit = str(len(game))
+
+    exact = _run("check", "--max-bytes", limit, str(path), "-", stdin=game)
+    assert exact.returncode == 0 and [json.loads(v)["valid"] for v in exact.stdout.splitlines()] \
+        == [True, True]
+
+    over = _run("check", "--max-bytes", str(len(game) - 1), str(path), "-", stdin=game)
+    assert over.returncode == 2
+    verdicts = [json.loads(v) for v in over.stdout.splitlines()]
+    assert [v["file"] for v in verdicts] == [str(path), "-"]
+    assert all(f"longer than {len(game) - 1:,} bytes" in v["error"] for v in verdicts)

@@ -119,3 +119,28 @@ def test_a_lost_recomputation_can_be_requested_again(django_capture_on_commit_ca
         services.ratings_request(scope=rating_scope(season))
 
     assert current(season) == expected_ratings([order])
+
+
+def test_the_reconciler_brings_every_stale_scope_up_to_date(settings):
+    """A scope left stale with no task on its way (lost, or never sent while the broker was
+    down, tests/league/test_broker_outage.py) is recomputed when celery beat runs the
+    reconciler; scopes already up to date are left alone."""
+    from config.celery_app import app
+    from league import tasks
+
+    game = make_game(season_kwargs={"scoring_limit": 6})
+    order = seated_ids(game)
+    services.deal_record(game=game, finishing_order=order)  # eager: rated at once
+    RatingJob.objects.update(dirty_from=0)  # as if the task had never been sent
+    Rating.objects.all().delete()
+    up_to_date = RatingJob.objects.create(scope="season:0")
+
+    assert tasks.ratings_reconcile_task() == 2
+
+    assert not RatingJob.objects.filter(dirty_from__isnull=False).exists()
+    assert RatingJob.objects.get(pk=up_to_date.pk).runs == 0
+    assert current(None) == expected_ratings([order])
+    assert current(game.season) == expected_ratings([order])
+    beat = settings.CELERY_BEAT_SCHEDULE["ratings-reconcile"]
+    assert beat["task"] == tasks.ratings_reconcile_task.name
+    assert beat["task"] in app.tasks

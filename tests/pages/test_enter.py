@@ -180,5 +180,8 @@ def test_only_the_clubs_organisers_enter_results(client, game, who):
     post = client.post(enter_url(game), order_data(seated_ids(game)))
 
     assert page.status_code == 403 and post.status_code == 403
-    assert f"organiser of {game.season.club}" in page.text or "Only organisers" in page.text
+    club = game.season.club
+    said = (f"Sign in as an organiser of {club} to enter its results." if who == "anonymous"
+            else f"Only organisers of {club} enter its results.")
+    assert said in page.text and said in post.content.decode()
     assert not Deal.objects.exists()

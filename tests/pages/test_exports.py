@@ -33,10 +33,12 @@ def test_the_standings_csv_has_each_players_season_rating(client):
     assert len(rows) == 4
     for row in rows:
         rating = Rating.objects.get(season=game.season, player__name=row["player"])
-        assert row["rating"] == f"{rating.ordinal:.4f}"
-        assert row["rating_mu"] == f"{rating.mu:.4f}"
-        assert row["rating_sigma"] == f"{rating.sigma:.4f}"
+        assert float(row["rating"]) == round(rating.ordinal, 4)
+        assert float(row["rating_mu"]) == round(rating.mu, 4)
+        assert float(row["rating_sigma"]) == round(rating.sigma, 4)
         assert row["rated_deals"] == "2"
+    # The last player's rating is below 0 and stays a number a spreadsheet can add up.
+    assert float(rows[-1]["rating"]) < 0 and rows[-1]["rating"].startswith("-")
 
 
 def test_the_standings_csv_leaves_the_rating_empty_before_it_is_computed(client):

@@ -5,6 +5,7 @@ from datetime import timedelta
 import pytest
 from django.db import OperationalError
 from django.utils import timezone
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 from gameplay import services, tasks
 from gameplay.models import Tournament
@@ -13,11 +14,30 @@ from tests.tournaments.helpers import small_tournament
 pytestmark = pytest.mark.django_db
 
 
-@pytest.mark.parametrize("task", [tasks.tournament_start_task, tasks.tournament_play_batch_task])
-def test_tasks_ack_late_and_retry_transient_errors(task):
-    assert task.acks_late and task.reject_on_worker_lost
-    assert OperationalError in task.autoretry_for and task.retry_backoff
-    assert task.max_retries >= 3
+@pytest.mark.parametrize("error", [OperationalError("the database went away"),
+                                   RedisConnectionError("the broker went away")])
+def test_a_batch_meeting_a_transient_error_is_retried_and_stores_its_games(
+        monkeypatch, django_capture_on_commit_callbacks, error):
+    monkeypatch.setattr(tasks.tournament_play_batch_task, "apply_async",
+                        lambda args, **options: None)
+    tournament = small_tournament(batch_size=5)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.tournament_start(tournament=tournament)
+    store, calls = services.tournament_game_store, []
+
+    def fails_once(**kwargs):
+        calls.append(kwargs["key"])
+        if len(calls) == 1:
+            raise error
+        return store(**kwargs)
+
+    monkeypatch.setattr(services, "tournament_game_store", fails_once)
+    keys = [(0, 0, 0), (0, 0, 1)]
+    result = tasks.tournament_play_batch_task.apply(args=(tournament.pk, keys), throw=False)
+
+    assert result.successful() and result.get() == 2
+    assert calls == [(0, 0, 0), (0, 0, 0), (0, 0, 1)]  # the whole batch ran again
+    assert sorted(tournament.games.values_list("round", "table", "number")) == keys
 
 
 def test_a_later_start_sends_every_batch_with_its_eta(monkeypatch,

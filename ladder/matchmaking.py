@@ -1,0 +1,162 @@
+"""Who plays the ladder's next game: the matchmaker, plain Python (no Django, DRF or Celery).
+
+The rule the arenas learnt (Halite's matchmaker, Kaggle simulations), in this ladder's words:
+
+- The **anchor** is the free bot owed a game most: new bots first, then the fewest games, then
+  the longest idle (never played counts as idle longest), then chance.
+- Its **opponents** are drawn at random among the ``window`` free bots nearest to the anchor's
+  rating mu. The window is taken among free bots, which widens it when its nearest are busy;
+  bots more than ``lead`` games ahead of the anchor are drawn only to fill the table, so the
+  bots in a crowded part of the ratings are not drawn far more often than the others.
+- Never a paused bot, never a bot already in ``games_at_once`` running games, never one bot
+  twice at a table; the table has the largest allowed size that the free bots can fill.
+- A ``reserve`` share of the bots not paused is left waiting. It matters only when the workers
+  could seat nearly every bot at once: a table's bots end their game together and, with no
+  other bot free, would sit down together again and again; waiting bots mix the tables.
+- Built-in reference bots play like the others (they anchor and they count for fairness), but at
+  most ``references_per_table`` of them sit at one table, so they never crowd out authors' bots.
+
+Fair share: over a stretch of play with the same bots on the ladder, each bot not paused is owed
+the same number of games, seats played / bots (docs/ladder.md; bench/ladder_fairness.py).
+"""
+
+import dataclasses
+import random
+from collections import Counter
+from collections.abc import Hashable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+WINDOW = 8  # opponents are drawn among this many free bots nearest in rating
+
+
+@dataclass(frozen=True)
+class Bot:
+    """One bot on one preset's ladder, as the matchmaker sees it.
+
+    ``games`` is the count fairness is about: the games the bot started in a recent stretch,
+    running ones included (docs/ladder.md), so that a bot that joins late is not owed a
+    veteran's lifetime of games.
+    ``last_played`` is any comparable time (a datetime, seconds), None if it never played.
+    """
+
+    id: Hashable
+    mu: float
+    games: int = 0
+    last_played: Any = None
+    new: bool = False  # on the ladder but no game yet (just validated, or a new version)
+    paused: bool = False
+    reference: bool = False  # a built-in bot: random, greedy, heuristic, montecarlo
+
+
+Table = tuple  # the bots' ids in seat order
+
+
+@dataclass(frozen=True)
+class Matchmaker:
+    """One preset's matchmaking: its table sizes and the ladder's limits."""
+
+    sizes: tuple[int, ...]
+    window: int = WINDOW
+    references_per_table: int | None = 1  # None: no limit
+    games_at_once: int = 1  # running games one bot may be in
+    lead: int = 1  # opponents ahead of the anchor by more games are drawn only to fill a table
+    reserve: float = 0.1  # share of the bots not paused left waiting, so that tables mix
+
+    def __post_init__(self):
+        if not self.sizes or any(size < 2 for size in self.sizes):
+            raise ValueError(f"table sizes must be at least 2, not {self.sizes!r}")
+        if self.games_at_once < 1:
+            raise ValueError("games_at_once must be at least 1")
+        if not 0 <= self.reserve < 1:
+            raise ValueError("reserve is a share of the bots, from 0 up to 1")
+
+    def next_game(self, bots: Iterable[Bot], busy: Mapping[Hashable, int],
+                  rng: random.Random) -> Table | None:
+        """The next table, or None if the free bots cannot fill any allowed size.
+
+        ``busy`` counts each bot's running games (bots not in it are idle).
+        """
+        bots = list(bots)
+        free = [bot for bot in bots if self._free(bot, busy)]
+        waiting = int(self.reserve * sum(not bot.paused for bot in bots))
+        size = self._size(free, waiting)
+        if size is None:
+            return None
+        anchor = min(free, key=lambda bot: (not bot.new, bot.games, _idle_order(bot),
+                                            rng.random()))
+        opponents = self._opponents(anchor, free, size - 1, rng)
+        seats = [anchor.id, *(bot.id for bot in opponents)]
+        rng.shuffle(seats)
+        return tuple(seats)
+
+    def next_games(self, bots: Iterable[Bot], busy: Mapping[Hashable, int], slots: int,
+                   now: Any, rng: random.Random) -> list[Table]:
+        """Up to ``slots`` tables for free workers at once.
+
+        Each table counts for the next: its bots are busy, have one more game and last played
+        ``now``, so the next table goes to the bots owed a game most after it.
+        """
+        by_id = {bot.id: bot for bot in bots}
+        busy = Counter(busy)
+        tables = []
+        while len(tables) < slots:
+            table = self.next_game(by_id.values(), busy, rng)
+            if table is None:
+                break
+            tables.append(table)
+            for bot_id in table:
+                busy[bot_id] += 1
+                by_id[bot_id] = dataclasses.replace(by_id[bot_id], games=by_id[bot_id].games + 1,
+                                                    last_played=now, new=False)
+        return tables
+
+    def _free(self, bot: Bot, busy: Mapping[Hashable, int]) -> bool:
+        if bot.paused or busy.get(bot.id, 0) >= self.games_at_once:
+            return False
+        return not bot.reference or self.references_per_table != 0
+
+    def _references_allowed(self, count: int) -> int:
+        if self.references_per_table is None:
+            return count
+        return min(count, self.references_per_table)
+
+    def _size(self, free: list[Bot], waiting: int) -> int | None:
+        """The largest allowed size these free bots can fill, ``waiting`` bots left out.
+
+        Any free bot can anchor such a table: the seats it needs are the same for every anchor.
+        """
+        references = sum(bot.reference for bot in free)
+        seatable = len(free) - references + self._references_allowed(references) - waiting
+        return max((size for size in self.sizes if size <= seatable), default=None)
+
+    def _opponents(self, anchor: Bot, free: list[Bot], count: int,
+                   rng: random.Random) -> list[Bot]:
+        """``count`` bots at random among the ``window`` free bots nearest the anchor's mu,
+        those ahead of it only to fill the table."""
+        references_left = self._references_allowed(len(free)) - anchor.reference
+        def order(bot):  # bots ahead last, the fewest games first: they only fill the table
+            ahead = self._ahead(bot, anchor)
+            return (ahead, bot.games if ahead else 0, abs(bot.mu - anchor.mu), rng.random())
+
+        nearest = sorted((bot for bot in free if bot.id != anchor.id), key=order)
+        pool = []
+        for bot in nearest:
+            if self._ahead(bot, anchor) and len(pool) >= count:
+                break
+            if bot.reference:
+                if references_left == 0:
+                    continue
+                references_left -= 1
+            pool.append(bot)
+            if len(pool) == max(self.window, count):
+                break
+        return rng.sample(pool, count)
+
+    def _ahead(self, bot: Bot, anchor: Bot) -> bool:
+        return bot.games > anchor.games + self.lead
+
+
+def _idle_order(bot: Bot) -> tuple:
+    """Sorts the longest idle first; a bot that never played before any that did."""
+    return (bot.last_played is not None, bot.last_played)

@@ -1,0 +1,126 @@
+"""Hostile or mistaken input to the API: a 4xx naming what is wrong, never a 500 (issue #16)."""
+
+import json
+
+import pytest
+from rest_framework.test import APIClient
+
+from league.api.parsers import MAX_JSON_DEPTH
+from tests.api.test_deals import snapshot
+from tests.league.factories import seated_ids
+
+pytestmark = pytest.mark.django_db
+
+
+def nested(depth):
+    return "[" * depth + "]" * depth
+
+
+@pytest.mark.parametrize("method, url", [
+    ("post", "/api/v1/clubs/"),
+    ("post", "/api/v1/deals/"),
+    ("patch", "/api/v1/seasons/{season}/"),
+    ("post", "/api/v1/tournaments/"),
+])
+def test_json_nested_100000_deep_is_refused_saying_so(game, organiser_client, method, url):
+    before = snapshot(game)
+
+    answer = getattr(organiser_client, method)(url.format(season=game.season_id),
+                                               nested(100_000), content_type="application/json")
+
+    assert answer.status_code == 400
+    assert answer.json() == {"detail": f"JSON parse error - nested more than {MAX_JSON_DEPTH} "
+                                       "levels deep"}
+    assert snapshot(game) == before
+
+
+def test_a_transcript_nested_past_the_limit_is_refused_before_any_check(game, organiser_client):
+    deep = {"game": game.pk, "transcript": {"deals": json.loads(nested(MAX_JSON_DEPTH))}}
+
+    answer = organiser_client.post("/api/v1/deals/", deep, format="json")
+
+    assert answer.status_code == 400 and "nested more than" in answer.json()["detail"]
+
+
+@pytest.mark.parametrize("number", ["1e999", "-1e999"])
+@pytest.mark.parametrize("url, field", [("/api/v1/deals/", "game"), ("/api/v1/games/", "season"),
+                                        ("/api/v1/seasons/", "club"), ("/api/v1/players/", "club")])
+def test_a_number_out_of_range_is_refused_saying_so(game, organiser_client, url, field, number):
+    before = snapshot(game)
+
+    answer = organiser_client.post(url, f'{{"{field}": {number}}}',
+                                   content_type="application/json")
+
+    assert answer.status_code == 400
+    assert answer.json() == {"detail": "JSON parse error - a number out of range"}
+    assert snapshot(game) == before
+
+
+def test_a_body_over_the_upload_limit_answers_413_saying_the_limit(game, organiser_client,
+                                                                   settings):
+    before = snapshot(game)
+    body = json.dumps({"game": game.pk, "finishing_order": seated_ids(game),
+                       "padding": "x" * 2_700_000})
+
+    answer = organiser_client.post("/api/v1/deals/", body, content_type="application/json")
+
+    assert answer.status_code == 413 and answer["Content-Type"] == "application/json"
+    assert answer.json() == {"detail": f"the request body is {len(body):,} bytes "
+                                       f"({len(body) / 2**20:.3g} MB); the limit is "
+                                       "2,621,440 bytes (2.5 MB)"}
+    assert snapshot(game) == before
+
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 1000
+    small = organiser_client.post("/api/v1/clubs/", {"name": "y" * 1001}, format="json")
+    assert small.status_code == 413 and "the limit is 1,000 bytes" in small.json()["detail"]
+
+
+def test_too_many_form_fields_answer_400_saying_the_limit(game, organiser_client, settings):
+    settings.DATA_UPLOAD_MAX_NUMBER_FIELDS = 10
+    fields = "&".join(f"f{i}=1" for i in range(11))
+
+    answer = organiser_client.post("/api/v1/clubs/", fields,
+                                   content_type="application/x-www-form-urlencoded")
+
+    assert answer.status_code == 400
+    assert answer.json() == {"detail": "the request has more than 10 form fields"}
+
+
+JUNK = ["²", "٣", "-1", str(10**30), "", "1.5", "x" * 300, "\x00"]
+
+# Every query parameter of the lists (league.api.filters, the views' filterset_fields).
+LIST_PARAMETERS = {
+    "clubs": ["name", "ordering", "page"],
+    "players": ["name", "kind", "club", "ordering", "page"],
+    "seasons": ["club", "preset", "scoring_system", "ordering", "page"],
+    "games": ["season", "club", "status", "player", "ordering", "page"],
+    "deals": ["game", "season", "ordering", "page"],
+    "tournaments": ["club", "status", "page"],
+}
+
+
+@pytest.mark.postgres  # integers past a column's range and NULs differ by database
+@pytest.mark.parametrize("value", JUNK, ids=repr)
+def test_junk_in_a_list_parameter_is_refused_naming_it_or_ignored(game, value):
+    anonymous = APIClient()
+    for endpoint, parameters in LIST_PARAMETERS.items():
+        for name in parameters:
+            answer = anonymous.get(f"/api/v1/{endpoint}/", {name: value})
+            where = f"{endpoint}?{name}={value!r}"
+            if name == "page":  # DRF's pagination: a page that is not there
+                assert answer.status_code in (200, 404), where
+            elif answer.status_code == 400:
+                assert name in answer.json(), where
+            else:
+                assert answer.status_code == 200, where
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("value", ["²", "٣", "-1", str(10**30), "x"], ids=repr)
+def test_rating_history_refuses_a_season_that_is_not_an_id_naming_it(game, value):
+    player = seated_ids(game)[0]
+
+    answer = APIClient().get(f"/api/v1/players/{player}/rating-history/", {"season": value})
+
+    assert answer.status_code == 400
+    assert answer.json() == {"season": ["a season is given by its id, a whole number"]}

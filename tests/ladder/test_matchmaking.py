@@ -1,0 +1,177 @@
+"""The pure matchmaker: every table legal, new bots first, and fair shares over simulated play."""
+
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bench.ladder_fairness import REFERENCES, fair_share, ladder, simulate
+from ladder.matchmaking import Bot, Matchmaker
+
+FAST = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@st.composite
+def ladders(draw):
+    """A ladder's bots, their running games and a matchmaker, in any combination."""
+    count = draw(st.integers(0, 24))
+    bots = [Bot(id=n,
+                mu=draw(st.sampled_from([25.0, 10.0, 40.0]) | st.floats(0, 50)),
+                games=draw(st.integers(0, 5)),
+                last_played=draw(st.none() | st.integers(0, 100)),
+                new=draw(st.booleans()),
+                paused=draw(st.booleans()),
+                reference=draw(st.booleans()))
+            for n in range(count)]
+    matchmaker = Matchmaker(
+        sizes=tuple(draw(st.sets(st.integers(2, 7), min_size=1))),
+        window=draw(st.integers(1, 10)),
+        references_per_table=draw(st.none() | st.integers(0, 3)),
+        games_at_once=draw(st.integers(1, 3)),
+        lead=draw(st.integers(0, 3)),
+        reserve=draw(st.sampled_from([0.0, 0.1]) | st.floats(0, 0.5)))
+    busy = {bot.id: draw(st.integers(0, 3)) for bot in bots if draw(st.booleans())}
+    return bots, busy, matchmaker
+
+
+def free(bots, busy, matchmaker):
+    """The bots that may sit at a table now."""
+    return [bot for bot in bots
+            if not bot.paused and busy.get(bot.id, 0) < matchmaker.games_at_once
+            and not (bot.reference and matchmaker.references_per_table == 0)]
+
+
+def seatable(bots, busy, matchmaker):
+    """How many free bots one table may seat: the cap on references, less the reserve."""
+    free_bots = free(bots, busy, matchmaker)
+    references = sum(bot.reference for bot in free_bots)
+    cap = matchmaker.references_per_table
+    room = len(free_bots) - references + (references if cap is None else min(references, cap))
+    return room - int(matchmaker.reserve * sum(not bot.paused for bot in bots))
+
+
+def assert_legal(table, bots, busy, matchmaker):
+    by_id = {bot.id: bot for bot in bots}
+    assert len(table) in matchmaker.sizes
+    assert len(set(table)) == len(table), "a bot sits twice at the table"
+    seated = [by_id[bot_id] for bot_id in table]
+    assert not any(bot.paused for bot in seated)
+    assert all(busy.get(bot.id, 0) < matchmaker.games_at_once for bot in seated)
+    if matchmaker.references_per_table is not None:
+        assert sum(bot.reference for bot in seated) <= matchmaker.references_per_table
+
+
+@FAST
+@given(ladders(), st.randoms(use_true_random=False))
+def test_every_table_is_legal_and_as_large_as_the_free_bots_allow(state, rng):
+    bots, busy, matchmaker = state
+    table = matchmaker.next_game(bots, busy, rng)
+    room = seatable(bots, busy, matchmaker)
+    if table is None:
+        assert room < min(matchmaker.sizes)
+    else:
+        assert_legal(table, bots, busy, matchmaker)
+        assert len(table) == max(size for size in matchmaker.sizes if size <= room)
+
+
+@FAST
+@given(ladders(), st.randoms(use_true_random=False))
+def test_a_free_new_bot_anchors_the_next_table(state, rng):
+    bots, busy, matchmaker = state
+    table = matchmaker.next_game(bots, busy, rng)
+    waiting = {bot.id for bot in free(bots, busy, matchmaker) if bot.new}
+    if table is not None and waiting:
+        assert waiting & set(table)
+
+
+@FAST
+@given(ladders(), st.integers(0, 8), st.randoms(use_true_random=False))
+def test_a_batch_fills_the_slots_legally_and_seats_new_bots_before_any_other_table(
+        state, slots, rng):
+    bots, busy, matchmaker = state
+    tables = matchmaker.next_games(bots, busy, slots, now=1000, rng=rng)
+    assert len(tables) <= slots
+    running = Counter(busy)
+    for table in tables:
+        assert_legal(table, bots, running, matchmaker)
+        running.update(table)
+    if len(tables) < slots:  # no more room: the bots still free cannot fill a table
+        assert seatable(bots, running, matchmaker) < min(matchmaker.sizes)
+    waiting = {bot.id for bot in free(bots, busy, matchmaker) if bot.new}
+    new_tables = [bool(waiting & set(table)) for table in tables]
+    if not all(new_tables):
+        assert waiting <= {bot_id for table in tables for bot_id in table}
+        assert new_tables == sorted(new_tables, reverse=True), "a table without a new bot first"
+
+
+@settings(max_examples=15, deadline=None)
+@given(bots=st.integers(20, 200), workers=st.integers(1, 60),
+       sizes=st.sampled_from([(4,), (5,), (3, 4, 5), (2, 3)]),
+       game_seconds=st.sampled_from([60.0, 120.0, 240.0]), seed=st.integers(0, 2**32 - 1))
+def test_over_an_hour_every_bot_gets_its_fair_share_of_games(bots, workers, sizes, game_seconds,
+                                                             seed):
+    rng = random.Random(seed)
+    games, _, _ = simulate(ladder(bots, rng), Matchmaker(sizes=sizes), workers, 3600,
+                           game_seconds, rng)
+    share = fair_share(games)
+    # Whole games: under a share of 10 games, 20% is less than the 2 games a bot may be behind.
+    allowed = max(0.2 * share, 2)
+    for bot_id, n in games.items():
+        if bot_id in REFERENCES:  # held below the share when too many for one per table
+            assert n <= share + allowed, (bot_id, n, share)
+        else:
+            assert abs(n - share) <= allowed, (bot_id, n, share)
+
+
+def test_the_table_takes_the_nearest_in_rating_but_never_a_paused_bot():
+    bots = [Bot(id=n, mu=float(n), games=1) for n in range(20)]
+    bots[10] = Bot(id=10, mu=10.0, games=0)  # owed a game most: the anchor
+    bots.append(Bot(id="paused", mu=10.1, games=0, paused=True))
+    table = Matchmaker(sizes=(3,), window=2).next_game(bots, {}, random.Random(0))
+    assert sorted(table) == [9, 10, 11]
+
+
+def test_when_the_nearest_are_busy_the_window_widens_to_the_nearest_free_bots():
+    bots = [Bot(id=n, mu=float(n), games=1) for n in range(10)]
+    bots[5] = Bot(id=5, mu=5.0, games=0)
+    table = Matchmaker(sizes=(3,), window=2).next_game(bots, {4: 1, 6: 1}, random.Random(0))
+    assert sorted(table) == [3, 5, 7]
+
+
+def test_reference_bots_are_capped_per_table():
+    references = [Bot(id=name, mu=25.0, reference=True)
+                  for name in ("random", "greedy", "heuristic", "montecarlo")]
+    authors = [Bot(id=n, mu=10.0 * n) for n in range(3)]
+    tables = Matchmaker(sizes=(4,)).next_games([*references, *authors], {}, 5, 0,
+                                               random.Random(0))
+    # Three authors and one reference at the table, not four references.
+    assert len(tables) == 1 and len(set(tables[0]) & set(range(3))) == 3
+
+
+@pytest.mark.parametrize("sizes", [(), (1, 4)])
+def test_a_table_holds_at_least_two_bots(sizes):
+    with pytest.raises(ValueError, match="table sizes"):
+        Matchmaker(sizes=sizes)
+
+
+def test_a_batch_gives_nobody_a_second_game_before_the_others_had_one():
+    # With lead=0 no opponent is ahead of the anchor (the default lets one be a game ahead).
+    bots = [Bot(id=n, mu=25.0 + n, last_played=n) for n in range(8)]
+    matchmaker = Matchmaker(sizes=(4,), games_at_once=3, lead=0)
+    tables = matchmaker.next_games(bots, {}, 4, now=100, rng=random.Random(0))
+    assert Counter(bot_id for table in tables for bot_id in table) == {n: 2 for n in range(8)}
+
+
+def test_a_reserve_keeps_bots_waiting_for_others_to_mix_with():
+    bots = [Bot(id=n, mu=25.0) for n in range(8)]
+    matchmaker = Matchmaker(sizes=(4,), reserve=0.5)
+    assert len(matchmaker.next_games(bots, {}, 2, 0, random.Random(0))) == 1
+    assert matchmaker.next_game(bots, {0: 1, 1: 1}, random.Random(0)) is None
+
+
+@pytest.mark.parametrize("reserve", [-0.1, 1])
+def test_the_reserve_is_a_share_of_the_bots(reserve):
+    with pytest.raises(ValueError, match="reserve"):
+        Matchmaker(sizes=(4,), reserve=reserve)
