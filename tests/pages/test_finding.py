@@ -32,6 +32,8 @@ def test_the_home_page_shows_clubs_live_tournaments_and_recent_results(client):
     services.deal_record(game=game, finishing_order=ids)  # the last player reaches 4: game over
     open_game = make_game(season=game.season, players=list(Player.objects.filter(pk__in=ids)))
     live = running("Spring Cup")
+    bot_game = make_game(season=live.season)  # a tournament's game: shown on its own page
+    services.deal_record(game=bot_game, finishing_order=seated_ids(bot_game))
     small_tournament(name="Old Cup")  # scheduled, not live
 
     page = client.get(reverse("home"))
@@ -49,7 +51,8 @@ def test_the_home_page_shows_clubs_live_tournaments_and_recent_results(client):
     assert f"game {open_game.number}</a><br> Playing · 0 deals" in results
     # Newest first; the tournament's own bot games are left to its page.
     assert results.index(f"game {open_game.number}<") < results.index("game 1<")
-    assert "Bot club" not in results
+    assert f'href="{reverse("league:game_detail", args=[bot_game.pk])}"' not in results
+    assert live.season.name not in results
     assert reverse("league:player_search") in text and reverse("league:rules_index") in text
 
 
