@@ -2,14 +2,14 @@ from django.contrib import admin
 from django.shortcuts import redirect
 from django.templatetags.static import static
 from django.urls import include, path
-from django.views.generic import TemplateView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from config.healthz import healthz
 from config.metrics import metrics
+from league import pages
 
 urlpatterns = [
-    path("", TemplateView.as_view(template_name="home.html"), name="home"),
+    path("", pages.home, name="home"),
     path("healthz", healthz, name="healthz"),
     # Browsers ask for /favicon.ico on pages without a <link rel="icon"> (JSON, the API docs).
     path("favicon.ico", lambda request: redirect(static("league/favicon.svg"), permanent=True)),

@@ -6,7 +6,7 @@ from functools import cached_property
 from hashlib import md5
 
 from django.core.cache import cache
-from django.db.models import Count, F, FloatField, Max, OuterRef, Q, Subquery, Sum, Window
+from django.db.models import Count, Exists, F, FloatField, Max, OuterRef, Q, Subquery, Sum, Window
 from django.db.models.functions import Cast, Coalesce, RowNumber
 
 from gameplay.engine.errors import RuleViolation
@@ -362,11 +362,16 @@ def season_standings_rendered(*, season, variant, render):
 
 
 def season_results(*, season):
-    """One row per place of every deal in the season, in game, deal and position order."""
+    """One row per place of every deal in the season, in game, deal and position order; each
+    ends with whether the player won the game and the game's status."""
+    won = Seat.objects.filter(game=OuterRef("deal__game"), player=OuterRef("player"),
+                              is_winner=True)
     return (Place.objects.filter(deal__game__season=season)
+            .annotate(won=Exists(won))
             .order_by("deal__game__number", "deal__number", "position")
             .values_list("deal__game__number", "deal__number", "deal__dealer", "position",
-                         "seat", "player__name", "role", "deal__recorded_at"))
+                         "seat", "player__name", "role", "deal__recorded_at", "won",
+                         "deal__game__status"))
 
 
 def season_transcripts(*, season):
@@ -401,3 +406,83 @@ def may_bring_into_club(user, player: Player, club) -> bool:
     clubs = player.clubs.all()
     return club.organisers.filter(pk=user.pk).exists() and (
         not clubs.exists() or clubs.filter(organisers=user).exists())
+
+
+# Public pages: home, club, player search (league.pages)
+
+RECENT_GAMES = 10
+SEARCH_RESULTS = 20
+
+# How the club's all-time table ranks its rows, in order (all its seasons together; points
+# are left out: seasons may score by different systems).
+ALL_TIME_ORDER = ["more wins", "lower mean finishing position", "more deals played", "name"]
+
+
+def running_tournaments(*, club=None):
+    """Bot tournaments being played now, newest first; of one club when given."""
+    from gameplay.models import Tournament  # the tournaments app is built on the league's
+
+    tournaments = Tournament.objects.filter(status=Tournament.RUNNING).select_related("club")
+    return tournaments.filter(club=club) if club is not None else tournaments
+
+
+def recent_games(*, club=None, limit=RECENT_GAMES):
+    """The newest club games (tournament games left out: their tournament has its own page),
+    with their deal count and ``winners`` (the Seat rows of a finished game's winners)."""
+    from django.db.models import Prefetch
+
+    games = Game.objects.filter(season__tournament__isnull=True)
+    if club is not None:
+        games = games.filter(season__club=club)
+    deals = (Deal.objects.filter(game=OuterRef("pk")).order_by().values("game")
+             .annotate(n=Count("id")).values("n"))
+    winners = Seat.objects.filter(is_winner=True).select_related("player").order_by("number")
+    return list(games.select_related("season__club")
+                .annotate(deal_count=Coalesce(Subquery(deals), 0))
+                .prefetch_related(Prefetch("seats", queryset=winners, to_attr="winners"))
+                .order_by("-created_at", "-pk")[:limit])
+
+
+def club_all_time(*, club) -> list[dict]:
+    """One row per player who played a deal in any of the club's seasons, ranked by
+    ALL_TIME_ORDER, with their all-time rating (all clubs; None before it is computed).
+    Cached under the club's seasons' results versions, which only ever move on."""
+    versions = Season.objects.filter(club=club).aggregate(n=Count("id"), v=Sum("results_version"),
+                                                          last=Max("id"))
+    key = f"league:club-all-time:{club.pk}:{versions['n']}:{versions['v']}:{versions['last']}"
+    rows = cache.get(key)
+    if rows is None:
+        rows = list(
+            Seat.objects.filter(game__season__club=club, deals__gt=0)
+            .values("player_id", name=F("player__name"))
+            .annotate(
+                seasons=Count("game__season", distinct=True),
+                games=Count("id"),
+                wins=Count("id", filter=Q(is_winner=True)),
+                deals_played=Sum("deals"),
+                mean_position=Cast(Sum("position_sum"), FloatField())
+                / Cast(Sum("deals"), FloatField()),
+                **{name: Sum(name) for name in ROLE_COUNTS},
+            )
+            .order_by(F("wins").desc(), F("mean_position").asc(), F("deals_played").desc(),
+                      "name"))
+        cache.set(key, rows, STANDINGS_CACHE_SECONDS)
+    ratings = dict(Rating.objects.filter(season=None, player_id__in=[r["player_id"] for r in rows])
+                   .values_list("player_id", "ordinal"))
+    return [{**row, "rating": ratings.get(row["player_id"])} for row in rows]
+
+
+def player_search(*, query, limit=SEARCH_RESULTS):
+    """Players whose name contains ``query`` (any case), names starting with it first, at
+    most ``limit`` + 1 (so the page can say there are more), with their clubs."""
+    from django.db.models import Case, Value, When
+
+    return list(Player.objects.filter(name__icontains=query)
+                .annotate(starts=Case(When(name__istartswith=query, then=Value(0)),
+                                      default=Value(1)))
+                .prefetch_related("clubs").order_by("starts", "name")[:limit + 1])
+
+
+def player_rating(*, player):
+    """The player's all-time rating, or None before their first rated deal."""
+    return Rating.objects.filter(season=None, player=player).first()

@@ -6,6 +6,7 @@ import csv
 import json
 import re
 from hashlib import md5
+from itertools import groupby
 
 from django.conf import settings
 from django.contrib import messages
@@ -21,11 +22,13 @@ from django.utils.functional import SimpleLazyObject
 from django_ratelimit.decorators import ratelimit
 from rest_framework.throttling import BaseThrottle
 
+from gameplay.engine.scoring import deal_points
 from league import replays, selectors, services
 from league.api.permissions import organises
 from league.errors import LeagueError
 from league.forms import FinishingOrderForm, SeatChangeForm, TranscriptUploadForm, deal_record_once
 from league.models import Club, Deal, Game, Player, Season
+from league.rules import scoring_of
 
 
 def club_list(request):
@@ -91,9 +94,13 @@ def game_detail(request, game_id):
 
 def player_detail(request, player_id):
     player = get_object_or_404(Player, pk=player_id)
+    seats = selectors.player_seats(player=player)
+    for seat in seats:
+        seat.mean_position = seat.position_sum / seat.deals if seat.deals else None
     return render(request, "league/player_detail.html", {
         "player": player,
-        "seats": selectors.player_seats(player=player),
+        "rating": selectors.player_rating(player=player),
+        "seats": seats,
         "positions": selectors.player_positions(player=player),
         "head_to_head": selectors.player_head_to_head(player=player),
         "rating_chart": selectors.rating_chart(player=player),
@@ -240,25 +247,53 @@ def _season_or_404(season_id):
 
 def export_standings(request, season_id):
     season = _season_or_404(season_id)
+    ratings = {r.player_id: r for r in selectors.season_ratings(season=season)}
     header = ["rank", "player", "games", "wins", "points", "deals", "mean_position",
-              *selectors.ROLE_COUNTS]
+              *selectors.ROLE_COUNTS, "rating", "rating_mu", "rating_sigma", "rated_deals"]
     rows = ([i, r["name"], r["games"], r["wins"], r["points"], r["deals_played"],
-             f"{r['mean_position']:.4f}", *(r[k] for k in selectors.ROLE_COUNTS)]
+             f"{r['mean_position']:.4f}", *(r[k] for k in selectors.ROLE_COUNTS),
+             *_rating_columns(ratings.get(r["player_id"]))]
             for i, r in enumerate(selectors.season_standings(season=season), start=1))
     return _csv_response(f"season-{season.pk}-standings.csv", header, rows)
 
 
+def _rating_columns(rating):
+    """rating (μ − 3σ), μ, σ and deals rated; empty before the player's ratings are computed.
+    Numbers, not text: a negative rating is not a formula for csv_cell to quote."""
+    if rating is None:
+        return ["", "", "", ""]
+    return [round(rating.ordinal, 4), round(rating.mu, 4), round(rating.sigma, 4), rating.deals]
+
+
 def export_results(request, season_id):
+    """One row per place; ``points`` is what the place scored in its deal under the season's
+    scoring, ``game_winner`` says whether the player won the game (empty while it is open)."""
     season = _season_or_404(season_id)
-    header = ["game", "deal", "dealer_seat", "position", "seat", "player", "role", "recorded_at"]
-    rows = ([g, d, dealer, pos, seat, name, role, at.isoformat()]
-            for g, d, dealer, pos, seat, name, role, at
-            in selectors.season_results(season=season).iterator(chunk_size=2000))
-    return _csv_response(f"season-{season.pk}-results.csv", header, rows)
+    scoring = scoring_of(season)
+    header = ["game", "deal", "dealer_seat", "position", "seat", "player", "role", "points",
+              "game_winner", "recorded_at"]
+    places = selectors.season_results(season=season).iterator(chunk_size=2000)
+
+    def rows():
+        for _, deal in groupby(places, key=lambda row: row[:2]):
+            deal = list(deal)
+            points = deal_points(scoring, [row[5] for row in deal])
+            for g, d, dealer, pos, seat, name, role, at, won, status in deal:
+                yield [g, d, dealer, pos, seat, name, role, points[name],
+                       ("yes" if won else "no") if status == Game.FINISHED else "",
+                       at.isoformat()]
+
+    return _csv_response(f"season-{season.pk}-results.csv", header, rows())
 
 
 def export_transcripts(request, season_id):
+    """JSON lines, one deal's transcript a line; a season with none gets a 404 that says so
+    (its deals were entered as finishing orders), not an empty file."""
     season = _season_or_404(season_id)
+    if not selectors.season_transcripts(season=season).exists():
+        return HttpResponse(f"{season} has no transcripts: its deals were recorded as "
+                            "finishing orders only.\n", status=404,
+                            content_type="text/plain; charset=utf-8")
     lines = (json.dumps({"game": g, "deal": d, "transcript": t}, separators=(",", ":")) + "\n"
              for g, d, t in selectors.season_transcripts(season=season).iterator(chunk_size=500))
     response = StreamingHttpResponse(lines, content_type="application/jsonl; charset=utf-8")

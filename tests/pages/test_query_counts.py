@@ -42,7 +42,7 @@ PAGES = [
     ("league:player_detail", lambda g, ids: [ids[0]]),
     ("league:export_standings", lambda g, ids: [g.season.pk]),
     ("league:export_results", lambda g, ids: [g.season.pk]),
-    ("league:export_transcripts", lambda g, ids: [g.season.pk]),
+    # export_transcripts: tests/pages/test_pages_queries.py (it needs deals with transcripts)
 ]
 
 
