@@ -24,7 +24,14 @@ from gameplay.engine.options import preset
 from gameplay.engine.scoring import Scoring
 from gameplay.errors import TournamentError
 from gameplay.match import GameResult, play_game
-from gameplay.models import Entrant, OutsideBot, Tournament, TournamentGame, outside_bot_url
+from gameplay.models import (
+    Entrant,
+    GameFault,
+    OutsideBot,
+    Tournament,
+    TournamentGame,
+    outside_bot_url,
+)
 from league import services as league
 from league.errors import LeagueError
 from league.models import Club, Player, Season
@@ -368,12 +375,13 @@ def tournament_game_store(*, tournament: Tournament, key: Key, seated: Sequence[
             if TournamentGame.objects.filter(tournament=tournament, round=round_number,
                                              table=table, number=number).exists():
                 return None
-            players = list(tournament.entrants.order_by("id").values_list("player_id", flat=True))
-            by_seat = [Player(pk=players[e]) for e in seated]
+            entrants = list(tournament.entrants.order_by("id").values_list("id", "player_id"))
+            by_seat = [Player(pk=entrants[e][1]) for e in seated]
             game = league.game_create(season=tournament.season, players=by_seat, dealer=0)
             stored = TournamentGame.objects.create(
                 tournament=tournament, round=round_number, table=table, number=number,
                 game=game, transcript=result.transcript)
+            _faults_store(stored, [entrants[e][0] for e in seated], result)
             transcript = result.transcript
             for i, order in enumerate(result.finishing_orders):
                 if i == 0:
@@ -393,6 +401,15 @@ def tournament_game_store(*, tournament: Tournament, key: Key, seated: Sequence[
     transaction.on_commit(partial(game_stored.send, sender=TournamentGame,
                                   tournament_id=tournament.pk))
     return stored
+
+
+def _faults_store(game: TournamentGame, entrant_ids: list[int], result: GameResult) -> None:
+    """Every fault of the game's seats, with the game (issue #16)."""
+    GameFault.objects.bulk_create(
+        GameFault(game=game, entrant_id=entrant_ids[seat], seat=seat, deal=max(0, f["deal"]),
+                  number=f["number"], decision=f["decision"], kind=f["kind"],
+                  message=f["message"], answer=f["answer"] or "")
+        for seat, stats in enumerate(result.stats) for f in stats.faults)
 
 
 def tournament_play_batch(*, tournament_id: int, keys: Sequence[Sequence[int]]) -> int:

@@ -2,11 +2,13 @@
 only registered URLs are called, a raw URL cannot be entered, and a bot disabled after entry
 is not called (its seat plays safe moves as faults)."""
 
+from collections import Counter
+
 import pytest
 
 from gameplay import services
 from gameplay.errors import TournamentError
-from gameplay.models import OutsideBot, Tournament
+from gameplay.models import GameFault, OutsideBot, Tournament
 from league.models import AuditEntry
 from tests.bots.test_outside import Server
 from tests.tournaments.helpers import ENTRANTS, small_tournament
@@ -62,6 +64,36 @@ def test_a_bot_disabled_after_entry_is_not_called_and_its_seat_plays_safe(server
     assert faults and {f["kind"] for f in faults} == {"error"}
     assert "outside:mine is disabled" in faults[0]["message"]
     assert server.requests == []
+
+
+@pytest.mark.postgres
+def test_every_fault_of_a_tournament_game_is_stored_with_the_game(
+        server, registered, django_capture_on_commit_callbacks):
+    server.mode = "garbage"
+    tournament = small_tournament(entrants=entrants_with("outside:mine"))
+    with django_capture_on_commit_callbacks(execute=True):
+        services.tournament_start(tournament=tournament)
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.FINISHED
+    outsider = tournament.entrants.get(player__name="Outsider")
+
+    faults = GameFault.objects.filter(game__tournament=tournament)
+    # each decision the bot was asked is one stored fault, all of them the outsider's
+    assert faults.count() == len(server.requests) > 0
+    assert set(faults.values_list("entrant", flat=True)) == {outsider.pk}
+    assert Counter(faults.values_list("decision", flat=True))["play"] == sum(
+        r["decision"] == "play" for r in server.requests)
+    # with every game it sat in (3 of the 4 tables), at its seat there
+    games = tournament.games.filter(game__seats__player=outsider.player).distinct()
+    assert games.count() == 12
+    for stored in games:
+        seat = stored.game.seats.get(player=outsider.player).number
+        mine = list(stored.faults.all())
+        assert mine and {f.seat for f in mine} == {seat}
+        assert [f.number for f in mine] == list(range(1, len(mine) + 1))
+        assert {(f.deal, f.kind, f.message) for f in mine} == {
+            (0, "malformed", "the answer is not JSON")}
+        assert mine[0].answer.startswith("\\x00garbage\\u202e {x")
 
 
 @pytest.mark.parametrize(("spec", "message"), [
