@@ -181,3 +181,39 @@ def test_only_superusers_manage_outside_bots_in_the_admin(client, registered):
     assert OutsideBot.objects.get(name="near").url == registered.url
     assert AuditEntry.objects.filter(action="outside bot registered", actor__username="root",
                                      target="near").exists()
+
+
+def test_the_tournament_page_api_and_bot_page_show_the_faults(
+        server, registered, client, django_capture_on_commit_callbacks):
+    import re
+
+    server.mode = "garbage"
+    tournament = small_tournament(entrants=entrants_with("outside:mine"), games_per_table=1)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.tournament_start(tournament=tournament)
+    stored = GameFault.objects.filter(game__tournament=tournament)
+    total = stored.count()
+    assert total == len(server.requests) > 0
+
+    page = client.get(tournament.get_absolute_url()).content.decode()
+    rows = {m[0]: m[1:] for m in re.findall(
+        r"<tr><td>(\w+)</td>.*?<td class=\"faults\">(\d+)</td><td>(\d+)</td><td>(\d+)</td>\s*"
+        r"<td>(\d+)</td><td>(\d+)</td><td>(\d+)</td></tr>", page, re.S)}
+    assert rows == {"Rita": ("0",) * 6, "Greg": ("0",) * 6, "Rob": ("0",) * 6,
+                    "Outsider": (str(total), "0", "0", str(total), "0", "0")}
+    assert 'href="/tournaments/outside-bots/mine/"' in page
+
+    body = client.get(f"/api/v1/tournaments/{tournament.pk}/").json()
+    faults = {e["player_name"]: e["faults"] for e in body["entrants"]}
+    assert faults["Outsider"] == {"total": total, "timeout": 0, "error": 0,
+                                  "malformed": total, "oversized": 0, "illegal": 0}
+    assert faults["Rita"]["total"] == 0
+    listed = client.get("/api/v1/tournaments/").json()["results"][0]["entrants"]
+    assert [e["faults"] for e in listed] == [e["faults"] for e in body["entrants"]]
+
+    bot_page = client.get("/tournaments/outside-bots/mine/").content.decode()
+    assert f"<td>{total}</td><td>0</td><td>0</td>\n      <td>{total}</td>" in bot_page
+    assert bot_page.count("the answer is not JSON") == min(total, 100)
+    assert "<code>\\x00garbage\\u202e {xxx" in bot_page
+    assert server.url not in bot_page and server.url not in page
+    assert client.get("/tournaments/outside-bots/nobody/").status_code == 404
