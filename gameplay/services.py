@@ -13,6 +13,7 @@ from datetime import datetime
 from functools import partial
 
 import django.dispatch
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -124,12 +125,19 @@ def _check(tournament: Tournament, entrants: int) -> int:
     try:
         if tournament.format == Tournament.ROUND_ROBIN:
             tables = len(pairing.round_robin(range(entrants), tournament.seats))
-            return tables * tournament.games_per_table
-        tables = len(pairing.rating_round(dict.fromkeys(range(entrants), 0.0),
-                                          tournament.seats, 0))
+            games = tables * tournament.games_per_table
+        else:
+            tables = len(pairing.rating_round(dict.fromkeys(range(entrants), 0.0),
+                                              tournament.seats, 0))
+            games = tables * tournament.games_per_table * tournament.rounds
     except pairing.PairingError as e:
         raise TournamentError(str(e)) from e
-    return tables * tournament.games_per_table * tournament.rounds
+    if games > settings.TOURNAMENT_MAX_GAMES:
+        raise TournamentError(f"the tournament would play {games:,} games; a tournament plays "
+                              f"at most {settings.TOURNAMENT_MAX_GAMES:,} "
+                              "(TOURNAMENT_MAX_GAMES): fewer games per table, rounds or "
+                              "entrants")
+    return games
 
 
 @transaction.atomic

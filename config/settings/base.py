@@ -156,6 +156,12 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # standings are keyed by a version the database holds, so either way no process sees stale ones.
 CACHES = {"default": env.cache("CACHE_URL", default="locmemcache://")}
 
+# A tournament's games at most (tables x games per table x rounds). Each game stores a
+# transcript and a league game; 200,000 holds a 20-entrant round robin at tables of 4 with 40
+# games per table (193,800) and plays in about half an hour of one core for heuristic bots
+# (about 5 days for four montecarlo bots at their default 50 ms a decision).
+TOURNAMENT_MAX_GAMES = env.int("TOURNAMENT_MAX_GAMES", default=200_000)
+
 # Outside HTTP bots may be called only on these hosts (comma separated); none by default.
 OUTSIDE_BOT_ALLOWED_HOSTS = env.list("OUTSIDE_BOT_ALLOWED_HOSTS", default=[])
 

@@ -136,3 +136,18 @@ def test_a_registered_outside_bot_is_entered_by_name(club_organiser, settings):
     assert response.status_code == 201, response.json()
     assert response.json()["entrants"][2]["bot"] == "outside:far-bot"
     assert "bots.example.org" not in str(response.json())
+
+
+def test_a_199_million_game_tournament_is_refused_naming_the_limit(club_organiser):
+    club, client = club_organiser
+    entrants = [{"name": f"Bot {i}", "bot": "random"} for i in range(50)]
+
+    # C(50, 3) = 19,600 tables of 10,000 games
+    response = client.post("/api/v1/tournaments/", cup(club, entrants=entrants,
+                                                       games_per_table=10_000), format="json")
+
+    assert response.status_code == 400
+    assert response.json() == {"detail": (
+        "the tournament would play 196,000,000 games; a tournament plays at most 200,000 "
+        "(TOURNAMENT_MAX_GAMES): fewer games per table, rounds or entrants")}
+    assert not Tournament.objects.exists()
