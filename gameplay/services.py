@@ -360,7 +360,10 @@ class UnavailableBot(Bot):
 
 def _entrant_bot(spec: str, *, seed: int, urls: dict[str, str]) -> Bot:
     if not spec.startswith(OUTSIDE):
-        return make_bot(spec, seed=seed)
+        try:
+            return make_bot(spec, seed=seed)
+        except (ValueError, TypeError) as e:  # entered before its settings were bounded
+            return UnavailableBot(spec, f"{spec}: {e}")
     url = urls.get(spec)
     if url is None:
         return UnavailableBot(spec, f"{spec} is disabled or no longer registered")

@@ -105,6 +105,9 @@ def test_an_organiser_creates_a_tournament_with_its_entrants(club_organiser):
      {"detail": "bot 'http://127.0.0.1:9/bot': an outside bot is entered by its registered "
                 "name, outside:NAME"}),
     ({"seats": 5}, {"detail": "3 entrants cannot fill a table of 5"}),
+    ({"entrants": [{"name": n, "bot": "montecarlo:budget_ms=1e8"} for n in "ABC"]},
+     {"detail": "bot 'montecarlo:budget_ms=1e8': montecarlo budget_ms must be from 1 to "
+                "2,000, not 100,000,000.0"}),
     # Player names are unique in any case: "Rita" and "rita" would be one bot player.
     ({"entrants": [{"name": n, "bot": "random"} for n in ("Rita", "rita", "Hugo")]},
      {"detail": "entered twice: Rita, rita"}),

@@ -48,3 +48,21 @@ def test_bad_lineups_are_refused(bots, settings):
     with pytest.raises(CommandError):
         call_command("play_games", "--preset", "classic", "--bots", bots, "--games", "1",
                      stdout=StringIO())
+
+
+@pytest.mark.parametrize(("bot", "message"), [
+    ("montecarlo:budget_ms=1e8",
+     "montecarlo budget_ms must be from 1 to 2,000, not 100,000,000.0"),
+    ("montecarlo:budget_ms=nan", "montecarlo budget_ms must be from 1 to 2,000, not nan"),
+    ("montecarlo:playouts=10000000", "montecarlo playouts must be from 1 to 2,000, not "
+                                     "10,000,000"),
+    ("montecarlo:playouts=1e3", "montecarlo playouts must be a whole number from 1 to 2,000, "
+                                "not 1000.0"),
+    ("montecarlo:settle=1000000000", "montecarlo settle must be from 0 to 1,000"),
+    ("montecarlo:depth=3", "montecarlo takes budget_ms, playouts, .* not 'depth'"),
+    ("heuristic:budget_ms=5", "heuristic takes no settings, not 'budget_ms'"),
+])
+def test_bot_settings_beyond_their_bounds_are_refused_naming_them(bot, message):
+    with pytest.raises(CommandError, match=message):
+        call_command("play_games", "--preset", "classic", "--bots", f"{bot},random",
+                     "--games", "1", stdout=StringIO())

@@ -217,3 +217,18 @@ def test_the_tournament_page_api_and_bot_page_show_the_faults(
     assert "<code>\\x00garbage\\u202e {xxx" in bot_page
     assert server.url not in bot_page and server.url not in page
     assert client.get("/tournaments/outside-bots/nobody/").status_code == 404
+
+
+def test_an_entrant_whose_settings_are_now_refused_plays_safe_as_faults(
+        django_capture_on_commit_callbacks):
+    tournament = small_tournament(games_per_table=1)
+    # entered before bot settings were bounded: a decision would take a day
+    tournament.entrants.filter(player__name="Rita").update(bot="montecarlo:budget_ms=1e8")
+    with django_capture_on_commit_callbacks(execute=True):
+        services.tournament_start(tournament=tournament)
+
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.FINISHED
+    faults = GameFault.objects.filter(game__tournament=tournament)
+    assert set(faults.values_list("entrant__player__name", "kind")) == {("Rita", "error")}
+    assert "montecarlo budget_ms must be from 1 to 2,000" in faults.first().message
