@@ -112,7 +112,11 @@ def _check(tournament: Tournament, entrants: int) -> int:
     if not isinstance(tournament.options, dict):
         raise TournamentError("options must be an object of option names and values")
     try:
-        preset(tournament.preset, **tournament.options).validate(tournament.seats)
+        options = preset(tournament.preset, **tournament.options)
+    except PresidentError as e:
+        raise TournamentError(f"tournament options: {e.message}") from e
+    try:
+        options.validate(tournament.seats)
     except PresidentError as e:
         raise TournamentError(f"tables of {tournament.seats} cannot play {tournament.preset}: "
                               f"{e.message}") from e

@@ -105,6 +105,14 @@ def test_an_organiser_creates_a_tournament_with_its_entrants(club_organiser):
      {"detail": "bot 'http://127.0.0.1:9/bot': an outside bot is entered by its registered "
                 "name, outside:NAME"}),
     ({"seats": 5}, {"detail": "3 entrants cannot fill a table of 5"}),
+    # numbers the engine cannot play (it would be every game refused, or a 500 on
+    # PostgreSQL's small integer columns of the season)
+    ({"scoring": {"system": "penalty", "limit": 10**9}},
+     {"detail": "tournament scoring: scoring limit must be at most 100, not 1000000000"}),
+    ({"scoring": {"system": "fixed-rounds", "deals": 30_000}},
+     {"detail": "tournament scoring: scoring deals must be at most 100, not 30000"}),
+    ({"options": {"jokers": 10**30}},
+     {"detail": "tournament options: option 'jokers' must be from 0 to 6"}),
     ({"entrants": [{"name": n, "bot": "montecarlo:budget_ms=1e8"} for n in "ABC"]},
      {"detail": "bot 'montecarlo:budget_ms=1e8': montecarlo budget_ms must be from 1 to "
                 "2,000, not 100,000,000.0"}),
@@ -112,6 +120,7 @@ def test_an_organiser_creates_a_tournament_with_its_entrants(club_organiser):
     ({"entrants": [{"name": n, "bot": "random"} for n in ("Rita", "rita", "Hugo")]},
      {"detail": "entered twice: Rita, rita"}),
 ])
+@pytest.mark.postgres
 def test_a_bad_tournament_names_the_field_or_is_the_leagues_refusal(club_organiser, fields,
                                                                    answer):
     club, client = club_organiser
