@@ -5,9 +5,13 @@
 from django import forms
 from django.contrib import admin, messages
 from django.db import models
+from django.http import HttpResponseRedirect
 from django.utils.html import format_html
 
 from gameplay import selectors, services
+from gameplay.engine.errors import PresidentError
+from gameplay.engine.options import preset
+from gameplay.engine.scoring import Scoring
 from gameplay.models import Entrant, OutsideBot, Tournament
 from league.admin import ClubScopedAdmin, ClubsFieldMixin
 from league.errors import LeagueError
@@ -24,6 +28,23 @@ class TournamentForm(forms.ModelForm):
         model = Tournament
         fields = ["club", "name", "preset", "options", "scoring", "format", "seats",
                   "games_per_table", "rounds", "duplicate", "seed", "batch_size", "starts_at"]
+
+    def clean_scoring(self):
+        try:
+            Scoring.from_dict(self.cleaned_data["scoring"])
+        except PresidentError as e:
+            raise forms.ValidationError(e.message) from e
+        return self.cleaned_data["scoring"]
+
+    def clean(self):
+        data = super().clean()
+        options = data.get("options") or {}
+        if "preset" in data and isinstance(options, dict):
+            try:
+                preset(data["preset"], **options)
+            except PresidentError as e:
+                self.add_error("options", e.message)
+        return data
 
     def clean_entrants_text(self):
         entrants = []
@@ -95,6 +116,15 @@ class TournamentAdmin(ClubsFieldMixin, ClubScopedAdmin):
 
     def save_related(self, request, form, formsets, change):
         pass  # the entrants were created by the service
+
+    def log_addition(self, request, obj, message):
+        if obj.pk is not None:  # else the service refused it
+            super().log_addition(request, obj, message)
+
+    def response_add(self, request, obj, post_url_continue=None):
+        if obj.pk is None:  # the service refused it: back to the form, with its message
+            return HttpResponseRedirect(request.path)
+        return super().response_add(request, obj, post_url_continue)
 
     def _each(self, request, queryset, service, done):
         for tournament in queryset:

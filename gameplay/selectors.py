@@ -5,8 +5,9 @@ from dataclasses import asdict, dataclass
 
 from django.db.models import Count, F, Max, Min, Q, Sum
 
+from gameplay.bots.base import FAULT_KINDS
 from gameplay.match import Z95, interval
-from gameplay.models import Tournament, TournamentGame
+from gameplay.models import Entrant, GameFault, OutsideBot, Tournament, TournamentGame
 from league.models import Place
 from league.selectors import season_standings
 
@@ -105,3 +106,35 @@ def tournament_results(*, tournament: Tournament) -> dict[tuple[int, int, int, i
                          "player__name")):
         results[(r, t, n, d)].append(name)
     return dict(results)
+
+
+def with_fault_counts(entrants):
+    """Entrants annotated with their games' faults: ``faults_total`` and ``faults_<kind>``
+    for each kind (gameplay.bots.base.FAULT_KINDS); one query with the entrants."""
+    return entrants.annotate(faults_total=Count("faults"), **{
+        f"faults_{kind}": Count("faults", filter=Q(faults__kind=kind)) for kind in FAULT_KINDS})
+
+
+def fault_counts(entrant) -> dict:
+    """``{"total": n, "<kind>": n, …}`` for an entrant, from its annotations when it has them."""
+    if not hasattr(entrant, "faults_total"):
+        entrant = with_fault_counts(type(entrant).objects.filter(pk=entrant.pk)).get()
+    return {"total": entrant.faults_total,
+            **{kind: getattr(entrant, f"faults_{kind}") for kind in FAULT_KINDS}}
+
+
+OUTSIDE_FAULTS_SHOWN = 100
+
+
+def outside_bot_faults(*, bot: OutsideBot) -> dict:
+    """An outside bot's faults in tournament games: counts by tournament entry and kind, and
+    the latest ``OUTSIDE_FAULTS_SHOWN`` with where they happened."""
+    from gameplay.services import OUTSIDE
+
+    entries = with_fault_counts(Entrant.objects.filter(bot=OUTSIDE + bot.name)
+                                .select_related("tournament", "player")
+                                .order_by("-tournament__created_at", "id"))
+    latest = (GameFault.objects.filter(entrant__bot=OUTSIDE + bot.name)
+              .select_related("game__tournament", "entrant__player")
+              .order_by("-game__stored_at", "-id")[:OUTSIDE_FAULTS_SHOWN])
+    return {"entries": list(entries), "latest": list(latest)}

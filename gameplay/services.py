@@ -13,6 +13,7 @@ from datetime import datetime
 from functools import partial
 
 import django.dispatch
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -24,7 +25,14 @@ from gameplay.engine.options import preset
 from gameplay.engine.scoring import Scoring
 from gameplay.errors import TournamentError
 from gameplay.match import GameResult, play_game
-from gameplay.models import Entrant, OutsideBot, Tournament, TournamentGame, outside_bot_url
+from gameplay.models import (
+    Entrant,
+    GameFault,
+    OutsideBot,
+    Tournament,
+    TournamentGame,
+    outside_bot_url,
+)
 from league import services as league
 from league.errors import LeagueError
 from league.models import Club, Player, Season
@@ -104,7 +112,11 @@ def _check(tournament: Tournament, entrants: int) -> int:
     if not isinstance(tournament.options, dict):
         raise TournamentError("options must be an object of option names and values")
     try:
-        preset(tournament.preset, **tournament.options).validate(tournament.seats)
+        options = preset(tournament.preset, **tournament.options)
+    except PresidentError as e:
+        raise TournamentError(f"tournament options: {e.message}") from e
+    try:
+        options.validate(tournament.seats)
     except PresidentError as e:
         raise TournamentError(f"tables of {tournament.seats} cannot play {tournament.preset}: "
                               f"{e.message}") from e
@@ -117,12 +129,19 @@ def _check(tournament: Tournament, entrants: int) -> int:
     try:
         if tournament.format == Tournament.ROUND_ROBIN:
             tables = len(pairing.round_robin(range(entrants), tournament.seats))
-            return tables * tournament.games_per_table
-        tables = len(pairing.rating_round(dict.fromkeys(range(entrants), 0.0),
-                                          tournament.seats, 0))
+            games = tables * tournament.games_per_table
+        else:
+            tables = len(pairing.rating_round(dict.fromkeys(range(entrants), 0.0),
+                                              tournament.seats, 0))
+            games = tables * tournament.games_per_table * tournament.rounds
     except pairing.PairingError as e:
         raise TournamentError(str(e)) from e
-    return tables * tournament.games_per_table * tournament.rounds
+    if games > settings.TOURNAMENT_MAX_GAMES:
+        raise TournamentError(f"the tournament would play {games:,} games; a tournament plays "
+                              f"at most {settings.TOURNAMENT_MAX_GAMES:,} "
+                              "(TOURNAMENT_MAX_GAMES): fewer games per table, rounds or "
+                              "entrants")
+    return games
 
 
 @transaction.atomic
@@ -347,7 +366,10 @@ class UnavailableBot(Bot):
 
 def _entrant_bot(spec: str, *, seed: int, urls: dict[str, str]) -> Bot:
     if not spec.startswith(OUTSIDE):
-        return make_bot(spec, seed=seed)
+        try:
+            return make_bot(spec, seed=seed)
+        except (ValueError, TypeError) as e:  # entered before its settings were bounded
+            return UnavailableBot(spec, f"{spec}: {e}")
     url = urls.get(spec)
     if url is None:
         return UnavailableBot(spec, f"{spec} is disabled or no longer registered")
@@ -370,12 +392,13 @@ def tournament_game_store(*, tournament: Tournament, key: Key, seated: Sequence[
             if TournamentGame.objects.filter(tournament=tournament, round=round_number,
                                              table=table, number=number).exists():
                 return None
-            players = list(tournament.entrants.order_by("id").values_list("player_id", flat=True))
-            by_seat = [Player(pk=players[e]) for e in seated]
+            entrants = list(tournament.entrants.order_by("id").values_list("id", "player_id"))
+            by_seat = [Player(pk=entrants[e][1]) for e in seated]
             game = league.game_create(season=tournament.season, players=by_seat, dealer=0)
             stored = TournamentGame.objects.create(
                 tournament=tournament, round=round_number, table=table, number=number,
                 game=game, transcript=result.transcript)
+            _faults_store(stored, [entrants[e][0] for e in seated], result)
             transcript = result.transcript
             for i, order in enumerate(result.finishing_orders):
                 if i == 0:
@@ -395,6 +418,15 @@ def tournament_game_store(*, tournament: Tournament, key: Key, seated: Sequence[
     transaction.on_commit(partial(game_stored.send, sender=TournamentGame,
                                   tournament_id=tournament.pk))
     return stored
+
+
+def _faults_store(game: TournamentGame, entrant_ids: list[int], result: GameResult) -> None:
+    """Every fault of the game's seats, with the game (issue #16)."""
+    GameFault.objects.bulk_create(
+        GameFault(game=game, entrant_id=entrant_ids[seat], seat=seat, deal=max(0, f["deal"]),
+                  number=f["number"], decision=f["decision"], kind=f["kind"],
+                  message=f["message"], answer=f["answer"] or "")
+        for seat, stats in enumerate(result.stats) for f in stats.faults)
 
 
 def tournament_play_batch(*, tournament_id: int, keys: Sequence[Sequence[int]]) -> int:

@@ -9,4 +9,5 @@ urlpatterns = [
     path("<int:pk>/progress.json", views.tournament_progress, name="tournament_progress"),
     path("<int:pk>/cancel/", views.tournament_cancel, name="tournament_cancel"),
     path("<int:pk>/resume/", views.tournament_resume, name="tournament_resume"),
+    path("outside-bots/<slug:name>/", views.outside_bot_detail, name="outside_bot"),
 ]

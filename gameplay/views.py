@@ -1,5 +1,5 @@
 """The public progress page of a tournament, the JSON it refreshes from, and its organisers'
-cancel and resume buttons."""
+cancel and resume buttons; an outside bot's page of its faults."""
 
 from django.contrib import messages
 from django.http import JsonResponse
@@ -8,7 +8,7 @@ from django.views.decorators.http import require_POST
 
 from gameplay import selectors, services
 from gameplay.errors import TournamentError
-from gameplay.models import Tournament
+from gameplay.models import OutsideBot, Tournament
 from league.api.permissions import organises
 
 
@@ -18,9 +18,16 @@ def tournament_detail(request, pk):
         "tournament": tournament,
         "progress": selectors.tournament_progress(tournament=tournament),
         "standings": selectors.tournament_standings(tournament=tournament),
-        "entrants": tournament.entrants.select_related("player"),
+        "entrants": selectors.with_fault_counts(tournament.entrants.select_related("player")),
         "organiser": organises(request.user, tournament.club),
     })
+
+
+def outside_bot_detail(request, name):
+    bot = get_object_or_404(OutsideBot, name=name)
+    return render(request, "gameplay/outside_bot.html", {
+        "bot": bot, **selectors.outside_bot_faults(bot=bot),
+        "shown": selectors.OUTSIDE_FAULTS_SHOWN})
 
 
 def tournament_progress(request, pk):

@@ -263,6 +263,12 @@ CONTENT_SECURITY_POLICY = {
 # ("Authorization: Bearer …"); with no token set, /metrics answers 404 to everyone.
 METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
 
+# A tournament's games at most (tables x games per table x rounds). Each game stores a
+# transcript and a league game; 200,000 holds a 20-entrant round robin at tables of 4 with 40
+# games per table (193,800) and plays in about half an hour of one core for heuristic bots
+# (about 5 days for four montecarlo bots at their default 50 ms a decision).
+TOURNAMENT_MAX_GAMES = env.int("TOURNAMENT_MAX_GAMES", default=200_000)
+
 # Outside HTTP bots (docs/outside-bots.md): only public addresses are called, except the hosts
 # listed here (comma separated, `host` or `host:port`), which may be private: a lab network,
 # tests on 127.0.0.1. Only on these ports, except a port an allow-list entry names.

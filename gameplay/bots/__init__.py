@@ -12,20 +12,60 @@ from gameplay.bots.observation import Observation
 
 BUILT_IN = ("random", "greedy", "heuristic", "montecarlo")
 
-__all__ = ["BUILT_IN", "Bot", "BotError", "BotFault", "Observation", "Seat", "make_bot"]
+__all__ = ["BUILT_IN", "SETTINGS", "Bot", "BotError", "BotFault", "Observation", "Seat",
+           "bot_settings", "make_bot"]
 
 
-def _parameters(text: str) -> dict:
+# The settings each built-in bot takes and their bounds: (whole numbers only, least, most),
+# or None for a word the bot checks itself. The one place play_games, tournaments and every
+# other caller of make_bot are held to. A montecarlo decision takes budget_ms or, with
+# ``playouts``, about 2-4 ms a playout on one core: either way a few seconds at most.
+SETTINGS = {
+    "random": {}, "greedy": {}, "heuristic": {},
+    "montecarlo": {
+        "budget_ms": (False, 1, 2_000),
+        "playouts": (True, 1, 2_000),
+        "infer": (True, 0, 50),
+        "policy": None,
+        "walk": (True, 0, 100),
+        "tuned": (True, 0, 1),
+        "lean": (False, 0, 10),
+        "chains": (True, 1, 16),
+    },
+}
+
+
+def _number(text: str) -> int | float | str:
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def bot_settings(name: str, text: str) -> dict:
+    """The ``key=value,…`` settings of built-in bot ``name``, each checked against its bounds
+    in ``SETTINGS``; ValueError names the one that is not allowed."""
+    allowed = SETTINGS[name]
     params = {}
     for item in filter(None, text.split(",")):
-        key, _, value = item.partition("=")
-        try:
-            params[key.strip()] = int(value)
-        except ValueError:
-            try:
-                params[key.strip()] = float(value)
-            except ValueError:
-                params[key.strip()] = value
+        key, _, value = (part.strip() for part in item.partition("="))
+        if key not in allowed:
+            takes = f"takes {', '.join(allowed)}" if allowed else "takes no settings"
+            raise ValueError(f"{name} {takes}, not {key!r}")
+        value = _number(value)
+        bounds = allowed[key]
+        if bounds is not None:
+            whole, least, most = bounds
+            if isinstance(value, str) or (whole and not isinstance(value, int)):
+                kind = "a whole number" if whole else "a number"
+                raise ValueError(f"{name} {key} must be {kind} from {least:,} to {most:,}, "
+                                 f"not {value!r}")
+            if not least <= value <= most:
+                raise ValueError(f"{name} {key} must be from {least:,} to {most:,}, "
+                                 f"not {value:,}")
+        params[key] = value
     return params
 
 
@@ -39,7 +79,10 @@ def make_bot(spec: str, *, seed: int = 0, programs: dict | None = None) -> Bot:
         from gameplay.bots.outside import ProgramBot
 
         return ProgramBot(list(programs[name]), name=name)
-    params = _parameters(rest)
+    if name not in SETTINGS:
+        raise ValueError(f"unknown bot {spec!r}; bots are {', '.join(BUILT_IN)}, an allowed "
+                         "http(s) URL, or a local program given by an administrator")
+    params = bot_settings(name, rest)
     if name == "random":
         from gameplay.bots.simple import RandomBot
 
@@ -56,5 +99,3 @@ def make_bot(spec: str, *, seed: int = 0, programs: dict | None = None) -> Bot:
         from gameplay.bots.montecarlo import MonteCarloBot
 
         return MonteCarloBot(seed, **params)
-    raise ValueError(f"unknown bot {spec!r}; bots are {', '.join(BUILT_IN)}, an allowed "
-                     "http(s) URL, or a local program given by an administrator")

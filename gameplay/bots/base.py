@@ -28,6 +28,10 @@ from gameplay.engine.deal import CCW, CW
 from gameplay.engine.plays import BLIND, BOMB, LONE_DOPPELGANGER, MIX, PASS
 from gameplay.engine.rules import exchange
 
+FAULT_KINDS = ("timeout", "error", "malformed", "oversized", "illegal")
+FAULT_TEXT_MAX = 500  # characters of a fault's message kept
+FAULT_ANSWER_MAX = 200  # characters of the answer kept with a fault
+
 
 class BotFault(Exception):
     """An outside bot's answer could not be used (timeout, error, malformed, illegal)."""
@@ -42,12 +46,23 @@ class BotError(Exception):
     """A built-in bot answered what the rules do not allow: a bug in the bot."""
 
 
+def fault_text(text, limit: int) -> str:
+    """A bot's text cut to ``limit`` characters, its NULs and other control characters
+    escaped (PostgreSQL stores no NUL in text)."""
+    if isinstance(text, bytes):
+        text = text[:limit * 4].decode("utf-8", "replace")
+    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(text)[:limit])
+    return text[:limit]
+
+
 class Bot:
     """A player.  Subclasses override ``play`` and whichever other decisions they care about;
     the defaults here are sensible for any preset."""
 
     name = "bot"
     outside = False  # True for bots whose code the service does not run (their faults are counted)
+    # An outside bot's raw answer to its latest decision, kept with a fault it causes.
+    last_answer: bytes | None = None
 
     def play(self, obs: Observation, legal: list):
         raise NotImplementedError
@@ -161,8 +176,14 @@ class Seat:
             return answer
         if kind == "illegal" and not self.bot.outside:
             raise BotError(f"{self.bot.name} answered {decision} wrongly: {problem}")
-        self.stats.faults.append({"decision": decision, "kind": kind, "message": str(problem),
-                                  "deal": self._deal_number})
+        raw = getattr(self.bot, "last_answer", None)
+        if raw is None and kind == "illegal":
+            raw = repr(answer)
+        self.stats.faults.append({
+            "decision": decision, "kind": kind, "deal": self._deal_number,
+            "number": self.stats.decisions,  # the seat's decisions in the game, from 1
+            "message": fault_text(problem, FAULT_TEXT_MAX),
+            "answer": None if raw is None else fault_text(raw, FAULT_ANSWER_MAX)})
         return fallback()
 
     # --- Decider protocol -------------------------------------------------------------------

@@ -27,7 +27,7 @@ import time
 
 from gameplay.bots import cardset as C
 from gameplay.bots import policy
-from gameplay.bots.base import Bot, BotFault
+from gameplay.bots.base import FAULT_ANSWER_MAX, Bot, BotFault
 from gameplay.bots.observation import DIRECTION_TEXT, move_json
 from gameplay.engine.deal import CCW, CW
 from gameplay.engine.errors import Unreadable
@@ -85,6 +85,7 @@ class OutsideBot(Bot):
         request = {"protocol": PROTOCOL, "decision": decision,
                    "deadline_ms": int(self.timeout * 1000), "observation": obs.to_json(),
                    **fields}
+        self.last_answer = None
         answer = self.exchange_json(request)
         if not isinstance(answer, dict):
             raise BotFault("malformed", "the answer is not a JSON object")
@@ -126,6 +127,7 @@ class OutsideBot(Bot):
         return answer.get("leader"), DIRECTIONS[direction]
 
     def _decode(self, body: bytes) -> dict:
+        self.last_answer = body[:FAULT_ANSWER_MAX * 4]  # kept with a fault (Seat)
         if len(body) > self.max_bytes:
             raise BotFault("oversized", f"the answer is over {self.max_bytes} bytes")
         try:

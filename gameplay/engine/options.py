@@ -29,6 +29,8 @@ EXCHANGE_NAMED = "named"  # seed 000: the President names any cards of the Scum'
 EXCHANGE_HIGHEST = "highest"  # seeds 001, 003: the Scum gives the highest
 EXCHANGE_ASK = "ask"  # seed 004: high/low asks
 
+MOST_DECKS = 3  # a pack is at most three decks (and two jokers a deck)
+
 STANDARD_DECK_OPTIONS = ("jokers", "two_high", "revolution", "blind", "consec", "eight_below",
                          "sixty_nine", "kkk", "jokers_wild")
 PUBLIC_OPTIONS = ("decks", "jokers", "two_high", "equal_rank_allowed", "any_larger_set",
@@ -86,7 +88,7 @@ class Options:
         if not isinstance(players, int) or isinstance(players, bool) or players < 2:
             raise OptionsError(f"players must be a whole number of at least 2, not {players!r}")
         decks = self.decks_for(players)
-        if not 1 <= decks <= 3:
+        if not 1 <= decks <= MOST_DECKS:
             raise OptionsError(f"decks must be 1, 2 or 3, not {decks}")
         if self.presidents_deck:
             standard_only = [name for name in STANDARD_DECK_OPTIONS if getattr(self, name)]
@@ -149,6 +151,12 @@ def preset(name: str, **overrides: Any) -> Options:
         whole = isinstance(value, int) and not isinstance(value, bool)
         if option in ("decks", "jokers") and not whole:
             raise OptionsError(f"option {option!r} takes a whole number, not {value!r}")
+        # checked here too, whatever the table: a season's options are read without one
+        if option == "decks" and not 1 <= value <= MOST_DECKS:
+            raise OptionsError(f"option 'decks' must be from 1 to {MOST_DECKS}, not {value}")
+        if option == "jokers" and not 0 <= value <= 2 * MOST_DECKS:
+            raise OptionsError(f"option 'jokers' must be from 0 to {2 * MOST_DECKS} (two a "
+                               f"deck), not {value}")
     return dataclasses.replace(PRESETS[name], **overrides)
 
 

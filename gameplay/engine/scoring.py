@@ -14,6 +14,12 @@ SYSTEMS = (PENALTY, FIRST_TO_ELEVEN, FIXED_ROUNDS)
 
 ROLE_POINTS = {Role.PRESIDENT: 2, Role.VICE_PRESIDENT: 1}
 
+# A limit, target or number of deals at most. RULES.md's are a limit of 4-6, a target of 11
+# and 3-10 deals; 100 leaves room for house rules while every game still ends within
+# selfplay.MAX_DEALS deals (a penalty game by its limit's deal, first-to-eleven by
+# target x players / 2).
+SCORING_MOST = 100
+
 
 @dataclass(frozen=True)
 class Scoring:
@@ -37,6 +43,8 @@ class Scoring:
                 raise OptionsError(f"scoring {self.system!r} takes no {name!r}")
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
                 raise OptionsError(f"scoring {name} must be a positive whole number, not {value!r}")
+            if value > SCORING_MOST:
+                raise OptionsError(f"scoring {name} must be at most {SCORING_MOST}, not {value}")
         if self.system == FIXED_ROUNDS and self.deals is None:
             raise OptionsError("fixed-rounds needs a number of deals")
 

@@ -1,8 +1,10 @@
 """The API's JSON shapes. Writes are validated here for shape only; the league's rules are the
 services' (a refused operation comes back as a LeagueError, league/api/errors.py)."""
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from gameplay import selectors as tournament_selectors
 from gameplay.engine.checker import check
 from gameplay.models import Entrant, OutsideBot, Tournament
 from league.api.errors import TranscriptFault
@@ -177,13 +179,28 @@ class RatingHistorySerializer(serializers.Serializer):
     points = RatingPointSerializer(many=True)
 
 
+class FaultCountsSerializer(serializers.Serializer):
+    total = serializers.IntegerField()
+    timeout = serializers.IntegerField()
+    error = serializers.IntegerField()
+    malformed = serializers.IntegerField()
+    oversized = serializers.IntegerField()
+    illegal = serializers.IntegerField()
+
+
 class EntrantSerializer(serializers.ModelSerializer):
     player_name = serializers.CharField(source="player.name", read_only=True)
+    faults = serializers.SerializerMethodField(
+        help_text="answers its seat could not use in the tournament's games, by kind")
 
     class Meta:
         model = Entrant
-        fields = ["player", "player_name", "bot"]
+        fields = ["player", "player_name", "bot", "faults"]
         read_only_fields = fields
+
+    @extend_schema_field(FaultCountsSerializer)
+    def get_faults(self, entrant) -> dict:
+        return tournament_selectors.fault_counts(entrant)
 
 
 class TournamentSerializer(serializers.ModelSerializer):

@@ -373,7 +373,8 @@ class TournamentViewSet(viewsets.ReadOnlyModelViewSet):
     """Bot tournaments; a club's organisers create, start, cancel and resume them."""
 
     queryset = Tournament.objects.prefetch_related(
-        Prefetch("entrants", queryset=Entrant.objects.select_related("player").order_by("id"))
+        Prefetch("entrants", queryset=tournament_selectors.with_fault_counts(
+            Entrant.objects.select_related("player").order_by("id")))
     ).order_by("-created_at", "id")
     serializer_class = s.TournamentSerializer
     filterset_fields = ["club", "status"]

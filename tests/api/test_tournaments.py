@@ -105,10 +105,22 @@ def test_an_organiser_creates_a_tournament_with_its_entrants(club_organiser):
      {"detail": "bot 'http://127.0.0.1:9/bot': an outside bot is entered by its registered "
                 "name, outside:NAME"}),
     ({"seats": 5}, {"detail": "3 entrants cannot fill a table of 5"}),
+    # numbers the engine cannot play (it would be every game refused, or a 500 on
+    # PostgreSQL's small integer columns of the season)
+    ({"scoring": {"system": "penalty", "limit": 10**9}},
+     {"detail": "tournament scoring: scoring limit must be at most 100, not 1000000000"}),
+    ({"scoring": {"system": "fixed-rounds", "deals": 30_000}},
+     {"detail": "tournament scoring: scoring deals must be at most 100, not 30000"}),
+    ({"options": {"jokers": 10**30}},
+     {"detail": "tournament options: option 'jokers' must be from 0 to 6"}),
+    ({"entrants": [{"name": n, "bot": "montecarlo:budget_ms=1e8"} for n in "ABC"]},
+     {"detail": "bot 'montecarlo:budget_ms=1e8': montecarlo budget_ms must be from 1 to "
+                "2,000, not 100,000,000.0"}),
     # Player names are unique in any case: "Rita" and "rita" would be one bot player.
     ({"entrants": [{"name": n, "bot": "random"} for n in ("Rita", "rita", "Hugo")]},
      {"detail": "entered twice: Rita, rita"}),
 ])
+@pytest.mark.postgres
 def test_a_bad_tournament_names_the_field_or_is_the_leagues_refusal(club_organiser, fields,
                                                                    answer):
     club, client = club_organiser
@@ -136,3 +148,18 @@ def test_a_registered_outside_bot_is_entered_by_name(club_organiser, settings):
     assert response.status_code == 201, response.json()
     assert response.json()["entrants"][2]["bot"] == "outside:far-bot"
     assert "bots.example.org" not in str(response.json())
+
+
+def test_a_199_million_game_tournament_is_refused_naming_the_limit(club_organiser):
+    club, client = club_organiser
+    entrants = [{"name": f"Bot {i}", "bot": "random"} for i in range(50)]
+
+    # C(50, 3) = 19,600 tables of 10,000 games
+    response = client.post("/api/v1/tournaments/", cup(club, entrants=entrants,
+                                                       games_per_table=10_000), format="json")
+
+    assert response.status_code == 400
+    assert response.json() == {"detail": (
+        "the tournament would play 196,000,000 games; a tournament plays at most 200,000 "
+        "(TOURNAMENT_MAX_GAMES): fewer games per table, rounds or entrants")}
+    assert not Tournament.objects.exists()

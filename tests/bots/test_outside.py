@@ -48,6 +48,8 @@ class Server:
                         "huge": lambda: json.dumps({"choice": 0, "pad": "x" * 200_000}),
                         "illegal": lambda: json.dumps({"choice": 999, "cards": ["ZZ"],
                                                        "ask": "sideways", "leader": 42}),
+                        # bytes no JSON reader takes, NUL and a right-to-left override in them
+                        "garbage": lambda: "\x00garbage\u202e {" + "x" * 300,
                         }[mode]().encode()
                 self.send_response(200)
                 self.send_header("Content-Length", str(len(body)))
@@ -154,3 +156,19 @@ def test_program_bots_only_from_trusted_programs():
     bot = make_bot("mybot", programs={"mybot": [sys.executable, str(EXAMPLE), "--stdio"]})
     assert isinstance(bot, ProgramBot)
     bot.close()
+
+
+def test_a_fault_keeps_its_deal_decision_number_and_the_start_of_the_answer(server):
+    server.mode = "garbage"
+    result = _game(HttpBot(server.url, allowed={"127.0.0.1"}), deals=2)
+
+    faults = result.stats[0].faults
+    assert len(faults) == len(server.requests)  # every decision asked was a fault
+    assert [f["number"] for f in faults] == list(range(1, len(faults) + 1))
+    assert [f["deal"] for f in faults] == sorted(f["deal"] for f in faults)
+    assert {f["deal"] for f in faults} == {0, 1}
+    fault = faults[0]
+    assert (fault["kind"], fault["message"]) == ("malformed", "the answer is not JSON")
+    # cut to 200 characters; the NUL and the right-to-left override shown escaped
+    assert fault["answer"].startswith("\\x00garbage\\u202e {xxx")
+    assert len(fault["answer"]) == 200 and "\x00" not in fault["answer"]

@@ -6,6 +6,7 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
+from gameplay.bots import make_bot
 from gameplay.engine import checker
 
 
@@ -48,3 +49,37 @@ def test_bad_lineups_are_refused(bots, settings):
     with pytest.raises(CommandError):
         call_command("play_games", "--preset", "classic", "--bots", bots, "--games", "1",
                      stdout=StringIO())
+
+
+@pytest.mark.parametrize(("bot", "message"), [
+    ("montecarlo:budget_ms=1e8",
+     "montecarlo budget_ms must be from 1 to 2,000, not 100,000,000.0"),
+    ("montecarlo:budget_ms=nan", "montecarlo budget_ms must be from 1 to 2,000, not nan"),
+    ("montecarlo:playouts=10000000", "montecarlo playouts must be from 1 to 2,000, not "
+                                     "10,000,000"),
+    ("montecarlo:playouts=1e3", "montecarlo playouts must be a whole number from 1 to 2,000, "
+                                "not 1000.0"),
+    ("montecarlo:settle=1000000000", "montecarlo settle must be from 0 to 1,000"),
+    ("montecarlo:chains=100000", "montecarlo chains must be from 1 to 16"),
+    ("montecarlo:budget_ms=fast", "montecarlo budget_ms must be a number from 1 to 2,000"),
+    ("montecarlo:depth=3", "montecarlo takes budget_ms, playouts, .* not 'depth'"),
+    ("heuristic:budget_ms=5", "heuristic takes no settings, not 'budget_ms'"),
+])
+def test_bot_settings_beyond_their_bounds_are_refused_naming_them(bot, message):
+    with pytest.raises(ValueError, match=message):
+        make_bot(bot).close()  # before the fix: a bot holding a worker for a day a decision
+
+
+def test_the_bounds_themselves_are_allowed():
+    bot = make_bot("montecarlo:budget_ms=2000,playouts=2000,settle=1000,chains=16,lean=0.5")
+    assert (bot.budget, bot.playouts, bot.settle, len(bot.chains)) == (2.0, 2000, 1000, 16)
+
+
+@pytest.mark.parametrize(("bot", "message"), [
+    ("montecarlo:depth=3", "montecarlo takes budget_ms, playouts, .* not 'depth'"),
+    ("heuristic:budget_ms=5", "heuristic takes no settings, not 'budget_ms'"),
+])
+def test_play_games_refuses_bot_settings_naming_them(bot, message):
+    with pytest.raises(CommandError, match=message):
+        call_command("play_games", "--preset", "classic", "--bots", f"{bot},random",
+                     "--games", "1", stdout=StringIO())

@@ -1,5 +1,7 @@
 """Options validation (TRANSCRIPT.md `ruleset`, RULES.md "Presets")."""
 
+import dataclasses
+
 import pytest
 
 from gameplay.engine import OptionsError, Rules, checker, preset
@@ -38,7 +40,7 @@ def test_ruleset_field_forms():
     (preset("friday", blind=True), 3, "blind is played by exactly 2 players"),
     (preset("friday", blind=True), 4, "blind is played by exactly 2 players"),
     (preset("wild-jokers", blind=True), 2, "blind cannot be combined with wild jokers"),
-    (preset("classic", decks=4), 4, "decks must be 1, 2 or 3"),
+    (dataclasses.replace(preset("classic"), decks=4), 4, "decks must be 1, 2 or 3"),
     (preset("classic", jokers=3), 4, "jokers must be between 0 and 2"),
     (preset("presidents-deck", jokers=2), 4, "cannot be used with the presidents deck"),
     (preset("classic"), 1, "at least 2"),

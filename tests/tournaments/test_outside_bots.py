@@ -2,11 +2,13 @@
 only registered URLs are called, a raw URL cannot be entered, and a bot disabled after entry
 is not called (its seat plays safe moves as faults)."""
 
+from collections import Counter
+
 import pytest
 
 from gameplay import services
 from gameplay.errors import TournamentError
-from gameplay.models import OutsideBot, Tournament
+from gameplay.models import GameFault, OutsideBot, Tournament
 from league.models import AuditEntry
 from tests.bots.test_outside import Server
 from tests.tournaments.helpers import ENTRANTS, small_tournament
@@ -62,6 +64,36 @@ def test_a_bot_disabled_after_entry_is_not_called_and_its_seat_plays_safe(server
     assert faults and {f["kind"] for f in faults} == {"error"}
     assert "outside:mine is disabled" in faults[0]["message"]
     assert server.requests == []
+
+
+@pytest.mark.postgres
+def test_every_fault_of_a_tournament_game_is_stored_with_the_game(
+        server, registered, django_capture_on_commit_callbacks):
+    server.mode = "garbage"
+    tournament = small_tournament(entrants=entrants_with("outside:mine"))
+    with django_capture_on_commit_callbacks(execute=True):
+        services.tournament_start(tournament=tournament)
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.FINISHED
+    outsider = tournament.entrants.get(player__name="Outsider")
+
+    faults = GameFault.objects.filter(game__tournament=tournament)
+    # each decision the bot was asked is one stored fault, all of them the outsider's
+    assert faults.count() == len(server.requests) > 0
+    assert set(faults.values_list("entrant", flat=True)) == {outsider.pk}
+    assert Counter(faults.values_list("decision", flat=True))["play"] == sum(
+        r["decision"] == "play" for r in server.requests)
+    # with every game it sat in (3 of the 4 tables), at its seat there
+    games = tournament.games.filter(game__seats__player=outsider.player).distinct()
+    assert games.count() == 12
+    for stored in games:
+        seat = stored.game.seats.get(player=outsider.player).number
+        mine = list(stored.faults.all())
+        assert mine and {f.seat for f in mine} == {seat}
+        assert [f.number for f in mine] == list(range(1, len(mine) + 1))
+        assert {(f.deal, f.kind, f.message) for f in mine} == {
+            (0, "malformed", "the answer is not JSON")}
+        assert mine[0].answer.startswith("\\x00garbage\\u202e {x")
 
 
 @pytest.mark.parametrize(("spec", "message"), [
@@ -150,3 +182,54 @@ def test_only_superusers_manage_outside_bots_in_the_admin(client, registered):
     assert OutsideBot.objects.get(name="near").url == registered.url
     assert AuditEntry.objects.filter(action="outside bot registered", actor__username="root",
                                      target="near").exists()
+
+
+def test_the_tournament_page_api_and_bot_page_show_the_faults(
+        server, registered, client, django_capture_on_commit_callbacks):
+    import re
+
+    server.mode = "garbage"
+    tournament = small_tournament(entrants=entrants_with("outside:mine"), games_per_table=1)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.tournament_start(tournament=tournament)
+    stored = GameFault.objects.filter(game__tournament=tournament)
+    total = stored.count()
+    assert total == len(server.requests) > 0
+
+    page = client.get(tournament.get_absolute_url()).content.decode()
+    rows = {m[0]: m[1:] for m in re.findall(
+        r"<tr><td>(\w+)</td>.*?<td class=\"faults\">(\d+)</td><td>(\d+)</td><td>(\d+)</td>\s*"
+        r"<td>(\d+)</td><td>(\d+)</td><td>(\d+)</td></tr>", page, re.S)}
+    assert rows == {"Rita": ("0",) * 6, "Greg": ("0",) * 6, "Rob": ("0",) * 6,
+                    "Outsider": (str(total), "0", "0", str(total), "0", "0")}
+    assert 'href="/tournaments/outside-bots/mine/"' in page
+
+    body = client.get(f"/api/v1/tournaments/{tournament.pk}/").json()
+    faults = {e["player_name"]: e["faults"] for e in body["entrants"]}
+    assert faults["Outsider"] == {"total": total, "timeout": 0, "error": 0,
+                                  "malformed": total, "oversized": 0, "illegal": 0}
+    assert faults["Rita"]["total"] == 0
+    listed = client.get("/api/v1/tournaments/").json()["results"][0]["entrants"]
+    assert [e["faults"] for e in listed] == [e["faults"] for e in body["entrants"]]
+
+    bot_page = client.get("/tournaments/outside-bots/mine/").content.decode()
+    assert f"<td>{total}</td><td>0</td><td>0</td>\n      <td>{total}</td>" in bot_page
+    assert bot_page.count("the answer is not JSON") == min(total, 100)
+    assert "<code>\\x00garbage\\u202e {xxx" in bot_page
+    assert server.url not in bot_page and server.url not in page
+    assert client.get("/tournaments/outside-bots/nobody/").status_code == 404
+
+
+def test_an_entrant_whose_settings_are_now_refused_plays_safe_as_faults(
+        django_capture_on_commit_callbacks):
+    tournament = small_tournament(games_per_table=1)
+    # entered before bot settings were bounded: a decision would take a day
+    tournament.entrants.filter(player__name="Rita").update(bot="montecarlo:budget_ms=1e8")
+    with django_capture_on_commit_callbacks(execute=True):
+        services.tournament_start(tournament=tournament)
+
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.FINISHED
+    faults = GameFault.objects.filter(game__tournament=tournament)
+    assert set(faults.values_list("entrant__player__name", "kind")) == {("Rita", "error")}
+    assert "montecarlo budget_ms must be from 1 to 2,000" in faults.first().message

@@ -73,3 +73,27 @@ def test_admin_creates_a_tournament_through_the_service(client):
     assert tournament.total_games == 2
     assert list(tournament.entrants.values_list("bot", flat=True)) == [
         "random", "greedy", "heuristic"]
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize(("field", "value", "message"), [
+    ("scoring", '{"system": "penalty", "limit": 1000000000}',
+     "scoring limit must be at most 100, not 1000000000"),
+    ("options", '{"jokers": 1000000000000000000000000000000}',
+     "option &#x27;jokers&#x27; must be from 0 to 6"),
+    ("entrants_text", "A=random\nB=greedy\nC=montecarlo:budget_ms=1e8",
+     "montecarlo budget_ms must be from 1 to 2,000"),
+])
+def test_admin_refuses_numbers_the_engine_cannot_play_naming_them(client, field, value, message):
+    club = bot_club()
+    client.force_login(_staff("org", club))
+    response = client.post("/admin/gameplay/tournament/add/", {
+        "club": club.pk, "name": "Admin cup", "preset": "classic", "options": "{}",
+        "scoring": '{"system": "fixed-rounds", "deals": 1}', "format": "round-robin",
+        "seats": 3, "games_per_table": 2, "rounds": 1, "seed": 1, "batch_size": 5,
+        "entrants_text": "A=random\nB=greedy\nC=heuristic", field: value}, follow=True)
+
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert message in page and "added successfully" not in page
+    assert not Tournament.objects.exists()

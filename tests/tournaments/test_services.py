@@ -164,6 +164,18 @@ def test_bad_tournaments_are_refused_with_a_reason(kwargs, message):
     assert not Tournament.objects.exists()
 
 
+def test_a_tournament_over_the_games_limit_is_refused_naming_it(settings):
+    settings.TOURNAMENT_MAX_GAMES = 16
+    assert small_tournament().total_games == 16  # 4 tables of 4 games: at the limit
+
+    with pytest.raises(TournamentError, match=r"would play 20 games; a tournament plays at "
+                                              r"most 16 \(TOURNAMENT_MAX_GAMES\)"):
+        small_tournament("Bigger", games_per_table=5)
+    with pytest.raises(TournamentError, match="would play 36 games"):
+        small_tournament("Rated", format=Tournament.RATING, rounds=9, games_per_table=2)
+    assert Tournament.objects.count() == 1
+
+
 def test_a_person_cannot_enter():
     player_create(name="Ann", clubs=[bot_club()])
     with pytest.raises(TournamentError, match="Ann is a person"):
