@@ -9,7 +9,7 @@ so every web process reports the same figures whichever one answers:
   and are counted there. Counts made while Redis is down are lost (tasks are not held up).
 - Games stored per second: tournament games stored in the last minute, over 60.
 - Queue depth: the length of each Celery queue on the broker (LLEN), with a short timeout.
-- Outside-bot faults: rows of ``OUTSIDE_BOT_FAULT_MODEL``, when that model exists.
+- Outside-bot faults: rows of ``gameplay.models.GameFault``, by kind.
 """
 
 import functools
@@ -21,8 +21,8 @@ from datetime import timedelta
 
 import redis
 from celery import signals
-from django.apps import apps
 from django.conf import settings
+from django.db.models import Count
 from django.http import Http404, HttpResponse
 from django.utils import timezone
 from django.views.decorators.cache import never_cache
@@ -35,7 +35,6 @@ logger = logging.getLogger(__name__)
 
 TASK_COUNTS_KEY = "president:metrics:task-outcomes"
 # The model that keeps outside bots' faults in tournament games ("app_label.ModelName").
-OUTSIDE_BOT_FAULT_MODEL = "gameplay.BotFault"
 # A scrape must answer even when Redis does not.
 REDIS_TIMEOUT_SECONDS = 0.5
 GAMES_WINDOW = timedelta(seconds=60)
@@ -142,7 +141,7 @@ class LeagueCollector:
         yield from self._database_figures()
 
     def _database_figures(self):
-        from gameplay.models import TournamentGame
+        from gameplay.models import GameFault, TournamentGame
 
         since = timezone.now() - GAMES_WINDOW
         stored = TournamentGame.objects.filter(stored_at__gte=since).count()
@@ -150,13 +149,12 @@ class LeagueCollector:
             "president_tournament_games_stored_per_second",
             "Tournament games stored per second, over the last minute",
             value=stored / GAMES_WINDOW.total_seconds())
-        try:
-            fault_model = apps.get_model(OUTSIDE_BOT_FAULT_MODEL)
-        except LookupError:
-            return
         faults = CounterMetricFamily("president_outside_bot_faults",
-                                     "Faults of outside bots kept with tournament games")
-        faults.add_metric([], fault_model.objects.count())
+                                     "Faults of outside bots kept with tournament games, by kind",
+                                     labels=["kind"])
+        for kind, count in (GameFault.objects.order_by().values_list("kind")
+                            .annotate(n=Count("id"))):
+            faults.add_metric([kind], count)
         yield faults
 
 

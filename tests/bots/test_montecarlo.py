@@ -143,9 +143,11 @@ def test_an_unknown_playout_policy_is_refused_by_name():
 
 
 def test_an_unknown_setting_is_refused_by_name():
+    with pytest.raises(ValueError, match="montecarlo takes budget_ms, playouts, .*not 'halving'"):
+        make_bot("montecarlo:playouts=10,halving=0")
     with pytest.raises(ValueError, match="montecarlo has no setting halving; its settings are "
                                          "budget_ms, playouts, chains"):
-        make_bot("montecarlo:playouts=10,halving=0")
+        MonteCarloBot(halving=0)
     assert make_bot("montecarlo:playouts=10,lean=0.2").config == SearchConfig(playouts=10,
                                                                               lean=0.2)
 

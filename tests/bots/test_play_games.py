@@ -59,7 +59,7 @@ def test_bad_lineups_are_refused(bots, settings):
                                      "10,000,000"),
     ("montecarlo:playouts=1e3", "montecarlo playouts must be a whole number from 1 to 2,000, "
                                 "not 1000.0"),
-    ("montecarlo:settle=1000000000", "montecarlo settle must be from 0 to 1,000"),
+    ("montecarlo:walk=1000000000", "montecarlo walk must be from 0 to 100"),
     ("montecarlo:chains=100000", "montecarlo chains must be from 1 to 16"),
     ("montecarlo:budget_ms=fast", "montecarlo budget_ms must be a number from 1 to 2,000"),
     ("montecarlo:depth=3", "montecarlo takes budget_ms, playouts, .* not 'depth'"),
@@ -71,8 +71,9 @@ def test_bot_settings_beyond_their_bounds_are_refused_naming_them(bot, message):
 
 
 def test_the_bounds_themselves_are_allowed():
-    bot = make_bot("montecarlo:budget_ms=2000,playouts=2000,settle=1000,chains=16,lean=0.5")
-    assert (bot.budget, bot.playouts, bot.settle, len(bot.chains)) == (2.0, 2000, 1000, 16)
+    bot = make_bot("montecarlo:budget_ms=2000,playouts=2000,walk=100,chains=16,lean=0.5")
+    assert (bot.config.budget_ms, bot.config.playouts, bot.config.walk, len(bot.chains)) == \
+        (2000, 2000, 100, 16)
 
 
 @pytest.mark.parametrize(("bot", "message"), [

@@ -96,6 +96,22 @@ def test_every_fault_of_a_tournament_game_is_stored_with_the_game(
         assert mine[0].answer.startswith("\\x00garbage\\u202e {x")
 
 
+def test_metrics_count_the_stored_faults_by_kind(
+        server, registered, client, settings, django_capture_on_commit_callbacks):
+    server.mode = "garbage"
+    tournament = small_tournament(entrants=entrants_with("outside:mine"))
+    with django_capture_on_commit_callbacks(execute=True):
+        services.tournament_start(tournament=tournament)
+    settings.METRICS_TOKEN = "scrape"
+
+    scraped = client.get("/metrics", headers={"Authorization": "Bearer scrape"})
+
+    assert scraped.status_code == 200
+    line = 'president_outside_bot_faults_total{kind="malformed"} '
+    (sample,) = [row for row in scraped.content.decode().splitlines() if row.startswith(line)]
+    assert float(sample.removeprefix(line)) == GameFault.objects.count() > 0
+
+
 @pytest.mark.parametrize(("spec", "message"), [
     ("http://127.0.0.1:9/bot", "entered by its registered name, outside:NAME"),
     ("outside:nobody", "no outside bot is registered as 'nobody'"),
