@@ -13,6 +13,7 @@ in Python: deals with blind piles, tables of more than ``MAX_PLAYERS``.
 """
 
 from dataclasses import astuple
+from weakref import WeakKeyDictionary
 
 from gameplay.bots.heuristic import PLAIN, Style
 from gameplay.engine.cards import JOKER
@@ -29,7 +30,9 @@ HAND_BYTES = _kernel.HAND_BYTES
 PASS_MOVE, BLIND_MOVE = 0, 1
 NO_MOVE = (1 << 64) - 1  # playout(): play out from the state as it is
 
-_compiled: dict = {}
+_compiled: dict = {}  # by (options, players)
+_by_rules: WeakKeyDictionary = WeakKeyDictionary()  # the same, by Rules object: a fast lookup
+_styles: dict = {}
 
 
 def supports(rules) -> bool:
@@ -38,6 +41,13 @@ def supports(rules) -> bool:
 
 def compiled(rules):
     """The kernel's copy of ``rules`` (one per options and table size)."""
+    found = _by_rules.get(rules)
+    if found is None:
+        found = _by_rules[rules] = _compile(rules)
+    return found
+
+
+def _compile(rules):
     key = (rules.options, rules.players)
     found = _compiled.get(key)
     if found is None:
@@ -91,7 +101,10 @@ def state(deal) -> bytes:
 
 
 def style_of(style: Style) -> tuple:
-    return astuple(style)
+    found = _styles.get(style)
+    if found is None:
+        found = _styles[style] = astuple(style)
+    return found
 
 
 def playout(rules, s: bytes, m: int, seat: int, own: Style = PLAIN) -> float:
