@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/requirements.stamp
 POSTGRES_TEST_URL := postgres://postgres@127.0.0.1:5432/president_league
 
-.PHONY: venv run serve worker lint test
+.PHONY: venv kernel run serve worker lint test
 
 venv: $(STAMP)
 
@@ -15,7 +15,16 @@ $(STAMP): requirements.txt
 	$(BIN)/pip install --quiet -r requirements.txt
 	touch $@
 
-run: venv
+# montecarlo's playout kernel (gameplay/bots/kernel/), compiled with the machine's C compiler
+# and this Python's headers; rebuilt when its source changes.
+KERNEL := gameplay/bots/kernel/_kernel$(shell python3 -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')
+
+kernel: $(KERNEL)
+
+$(KERNEL): gameplay/bots/kernel/_kernel.c gameplay/bots/kernel/build.py | venv
+	$(BIN)/python gameplay/bots/kernel/build.py
+
+run: venv kernel
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py demo_data
 	@echo "Serving http://127.0.0.1:8000/ (Ctrl-C stops it)"
@@ -24,13 +33,13 @@ run: venv
 # As in production: gunicorn with WhiteNoise serving the collected static files. Needs
 # SECRET_KEY and ALLOWED_HOSTS (and DATABASE_URL, CELERY_BROKER_URL for real services); HTTPS
 # is the proxy's job, which must set X-Forwarded-Proto.
-serve: venv
+serve: venv kernel
 	DJANGO_SETTINGS_MODULE=config.settings.production $(BIN)/python manage.py collectstatic --noinput -v 0
 	DJANGO_SETTINGS_MODULE=config.settings.production $(BIN)/python manage.py migrate --noinput
 	DJANGO_SETTINGS_MODULE=config.settings.production $(BIN)/gunicorn config.wsgi \
 		--bind $${BIND:-127.0.0.1:8000} --workers $${WEB_CONCURRENCY:-2} --access-logfile -
 
-worker: venv
+worker: venv kernel
 	$(BIN)/celery -A config.celery_app worker -l info
 
 lint: venv
@@ -39,6 +48,6 @@ lint: venv
 
 # The whole suite on SQLite, then the database-specific and integration tests on PostgreSQL;
 # pytest's exit code 5 (nothing selected) is not a failure there.
-test: lint
+test: lint kernel
 	$(BIN)/pytest
 	DATABASE_URL=$(POSTGRES_TEST_URL) $(BIN)/pytest -m "postgres or integration" || [ $$? -eq 5 ]

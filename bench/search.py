@@ -5,7 +5,8 @@
 Seat 0 is the bot, three ``heuristic`` players the others, one deal per seed.  With fixed
 playouts the bot's moves do not depend on the clock, so two versions of the code that print the
 same ``moves`` digest played the same moves, and their seconds compare their speed: the time in
-the walk (``worlds.py``) and in the whole deal.
+the walk (``worlds.py``) and in the whole deal.  ``playouts_per_decision`` is the mean over the
+decisions montecarlo searched (at a time budget, how far the search got).
 """
 
 import argparse
@@ -21,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from gameplay.bots import make_bot  # noqa: E402
 from gameplay.bots.base import Seat  # noqa: E402
 from gameplay.bots.heuristic import HeuristicBot  # noqa: E402
+from gameplay.bots.montecarlo import MonteCarloBot  # noqa: E402
 from gameplay.bots.observation import Table  # noqa: E402
 from gameplay.bots.worlds import Worlds  # noqa: E402
 from gameplay.engine import selfplay  # noqa: E402
@@ -32,6 +34,14 @@ from gameplay.engine.ruleset import Rules  # noqa: E402
 def measure(name: str, spec: str, deals: int) -> dict:
     walking = [0.0]
     walk = Worlds.walk
+    searched = []  # playouts of each decision montecarlo searched
+    spent = MonteCarloBot.spent
+
+    def counted_spent(self, done, deadline):
+        over = spent(self, done, deadline)
+        if over:
+            searched.append(done)
+        return over
 
     def timed_walk(self, steps):
         start = time.perf_counter()
@@ -41,6 +51,7 @@ def measure(name: str, spec: str, deals: int) -> dict:
             walking[0] += time.perf_counter() - start
 
     Worlds.walk = timed_walk
+    MonteCarloBot.spent = counted_spent
     try:
         rules = Rules(preset(name), 4)
         digest = hashlib.sha256()
@@ -56,8 +67,10 @@ def measure(name: str, spec: str, deals: int) -> dict:
         total = time.perf_counter() - start
     finally:
         Worlds.walk = walk
+        MonteCarloBot.spent = spent
     return {"preset": name, "bot": spec, "deals": deals, "moves": digest.hexdigest()[:16],
-            "walk_seconds": round(walking[0], 2), "seconds": round(total, 2)}
+            "walk_seconds": round(walking[0], 2), "seconds": round(total, 2),
+            "playouts_per_decision": round(sum(searched) / len(searched)) if searched else 0}
 
 
 def main() -> None:

@@ -70,6 +70,10 @@ class SearchConfig:
     # The playout policy.  presidents-deck, 200 playouts, 200 deals: first-out 0.215 with
     # ``fast`` (lowest play keeping controls and groups), 0.325 with ``heuristic``.
     policy: str = "heuristic"
+    # Play the playouts in the C kernel (gameplay/bots/kernel/, built by `make kernel`): the same
+    # playouts, so the same moves at fixed playouts, many times faster (bench/kernel.py).  Off
+    # until what the extra playouts are worth at 50 ms is measured (issue #21).
+    kernel: bool = False
 
     def __post_init__(self):
         if self.chains < 1:
@@ -77,6 +81,8 @@ class SearchConfig:
         if self.policy not in PLAYOUT_POLICIES:
             raise ValueError(f"policy is one of {', '.join(PLAYOUT_POLICIES)}, "
                              f"not {self.policy!r}")
+        if self.kernel and self.policy != "heuristic":
+            raise ValueError("the kernel plays the heuristic policy only")
 
     @classmethod
     def of(cls, settings: dict) -> "SearchConfig":
@@ -98,6 +104,15 @@ class MonteCarloBot(HeuristicBot):
         # kept from decision to decision through a deal; rounds take them in turn
         self.chains = [Worlds(self.rng) for _ in range(self.config.chains)]
         self.policy = PLAYOUT_POLICIES[self.config.policy]
+        self.kernel = None
+        if self.config.kernel:
+            from gameplay.bots import kernel
+
+            self.kernel = kernel
+
+    def fast(self, rules):
+        """The kernel where it plays these rules, else None (playouts in Python)."""
+        return self.kernel if self.kernel is not None and self.kernel.supports(rules) else None
 
     def play(self, obs, legal):
         if len(legal) == 1:
@@ -112,6 +127,9 @@ class MonteCarloBot(HeuristicBot):
                     and not obs.blind_held[obs.seat] and p.kind != LONE_DOPPELGANGER):
                 return p
         n = len(candidates)
+        fast = self.fast(rules)
+        if fast is not None:
+            moves = [fast.move(rules, c) for c in candidates]
         sums = [0.0] * n
         alive = list(range(n))
         runs = done = 0
@@ -141,10 +159,15 @@ class MonteCarloBot(HeuristicBot):
                 base = obs.deal_with(hands)
             else:
                 base = obs.deal_with(*self.sample_consistent(obs, found))
-            for i in alive:  # one world for all: common random numbers
-                d = base.copy()
-                d.apply(candidates[i])
-                sums[i] += playout(d, obs.seat, self.rng, self.policy, style)
+            if fast is not None:
+                world = fast.state(base)
+                for i in alive:  # one world for all: common random numbers
+                    sums[i] += fast.playout(rules, world, moves[i], obs.seat, style)
+            else:
+                for i in alive:
+                    d = base.copy()
+                    d.apply(candidates[i])
+                    sums[i] += playout(d, obs.seat, self.rng, self.policy, style)
             runs += 1
             done += len(alive)
             if HALVING and runs >= 4 and len(alive) > 1:
@@ -182,13 +205,18 @@ class MonteCarloBot(HeuristicBot):
         sums = [0.0] * len(choices)
         sums[0] = 0.5  # the plain choice wins ties and near-ties
         style = self.style(obs.rules)
+        fast = self.fast(obs.rules)
         deadline = time.perf_counter() + self.config.budget_ms / 1000
         done = 0
         while True:
             hands, blind = self.sample(obs)
             for i, (leader, direction) in enumerate(choices):
                 d = Deal(obs.rules, hands, leader=leader, direction=direction, blind=blind)
-                sums[i] += playout(d, obs.seat, self.rng, self.policy, style)
+                if fast is not None:
+                    sums[i] += fast.playout(obs.rules, fast.state(d), fast.NO_MOVE, obs.seat,
+                                            style)
+                else:
+                    sums[i] += playout(d, obs.seat, self.rng, self.policy, style)
             done += len(choices)
             if self.spent(done, deadline):
                 break

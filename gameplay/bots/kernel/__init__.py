@@ -1,0 +1,149 @@
+"""The playout kernel: montecarlo's playouts in C (``_kernel.c``), the same moves as the engine.
+
+A playout is the heuristic policy (``heuristic_move``) for every seat, played to the end of the
+deal.  In Python each move builds the engine's legal ``Play`` list and an ``Observation``; the
+kernel plays on a compact state instead (each hand as 17 face chunks of card counts, seat sets
+as bits, a move as one integer) and allocates nothing while it plays, so a playout runs many
+times faster (``bench/kernel.py``).  The engine stays the judge: ``tests/bots/test_kernel.py``
+plays the kernel against ``Deal.legal_moves()`` and ``heuristic_move`` on every preset.
+
+Built at install (``make kernel``, which ``make run`` and ``make test`` run) with the C compiler
+and Python headers already on the machine.  Not supported, where montecarlo plays its playouts
+in Python: deals with blind piles, tables of more than ``MAX_PLAYERS``.
+"""
+
+from dataclasses import astuple
+from weakref import WeakKeyDictionary
+
+from gameplay.bots.heuristic import PLAIN, Style
+from gameplay.engine.cards import JOKER
+from gameplay.engine.options import AT_LEAST, SAME_COUNT
+from gameplay.engine.plays import BLIND, PASS
+
+try:
+    from gameplay.bots.kernel import _kernel
+except ImportError as error:  # pragma: no cover - the message is the point
+    raise ImportError("the playout kernel is not built: run `make kernel`") from error
+
+MAX_PLAYERS = _kernel.MAX_PLAYERS
+HAND_BYTES = _kernel.HAND_BYTES
+PASS_MOVE, BLIND_MOVE = 0, 1
+NO_MOVE = (1 << 64) - 1  # playout(): play out from the state as it is
+
+_compiled: dict = {}  # by (options, players)
+_by_rules: WeakKeyDictionary = WeakKeyDictionary()  # the same, by Rules object: a fast lookup
+_styles: dict = {}
+
+
+def supports(rules) -> bool:
+    return rules.players <= MAX_PLAYERS and not rules.options.blind
+
+
+def compiled(rules):
+    """The kernel's copy of ``rules`` (one per options and table size)."""
+    found = _by_rules.get(rules)
+    if found is None:
+        found = _by_rules[rules] = _compile(rules)
+    return found
+
+
+def _compile(rules):
+    key = (rules.options, rules.players)
+    found = _compiled.get(key)
+    if found is None:
+        if not supports(rules):
+            raise ValueError("the kernel plays neither blind piles nor more than "
+                             f"{MAX_PLAYERS} players")
+        o = rules.options
+        flags = bytes([o.equal_rank_allowed, o.any_larger_set, o.pass_is_final, o.revolution,
+                       o.consec, o.eight_below, o.sixty_nine, o.kkk, o.top_rank_ends_trick,
+                       o.single_top_beats_groups, o.skip_on_equal, o.bombs, o.doppelgangers,
+                       bool(o.jokers and not o.jokers_wild)])
+        found = _compiled[key] = _kernel.rules(
+            rules.players, bytes(rules.natural_faces), _strengths(rules.strength),
+            _strengths(rules.reversed_strength), len(rules.order),
+            (rules.top_face(False), rules.top_face(True)),
+            (rules.top_natural_face(False), rules.top_natural_face(True)),
+            -1 if rules.wild_card is None else rules.wild_card >> 2,
+            int(rules.wild_card == JOKER), rules.max_play or 0,
+            {SAME_COUNT: 0, AT_LEAST: 1}.get(o.count_rule, 2), flags)
+    return found
+
+
+def _strengths(table: list[int]) -> bytes:
+    return bytes(s + 1 for s in table)
+
+
+def hand_bytes(hand: int) -> bytes:
+    return hand.to_bytes(HAND_BYTES, "little")
+
+
+def move(rules, m) -> int:
+    """An engine move (a ``Play``, PASS or BLIND) as the kernel's integer."""
+    if m is PASS:
+        return PASS_MOVE
+    if m is BLIND:
+        return BLIND_MOVE
+    return _kernel.pack(compiled(rules), m.kind + 2, m.face, m.count, m.wilds, m.reverses,
+                        hand_bytes(m.mask))
+
+
+def state(deal) -> bytes:
+    """The kernel's state of an engine ``Deal``."""
+    rules = deal.rules
+    return _kernel.state(
+        compiled(rules), tuple(hand_bytes(h) for h in deal.hands), deal.active,
+        bytes(deal.finishing_order), deal.turn, deal.direction,
+        move(rules, deal.last) if deal.last is not None else 0, deal.last_seat,
+        move(rules, deal.before_last) if deal.before_last is not None else 0, deal.passed,
+        deal.mode, deal.mode_count, int(deal.reversed),
+        -1 if deal.opening is None else deal.opening)
+
+
+def style_of(style: Style) -> tuple:
+    found = _styles.get(style)
+    if found is None:
+        found = _styles[style] = astuple(style)
+    return found
+
+
+def playout(rules, s: bytes, m: int, seat: int, own: Style = PLAIN) -> float:
+    """``montecarlo.playout`` in the kernel: apply move ``m`` (NO_MOVE: none) to state ``s``,
+    play to the end with the heuristic policy, ``seat`` in the ``own`` style; 1 for ``seat``
+    out first … 0 for last."""
+    return _kernel.playout(compiled(rules), s, m, seat, style_of(own))
+
+
+def legal(rules, s: bytes) -> list[int]:
+    return _kernel.legal(compiled(rules), s)
+
+
+def apply(rules, s: bytes, m: int) -> bytes:
+    return _kernel.apply(compiled(rules), s, m)
+
+
+def choose(rules, s: bytes, style: Style = PLAIN) -> int:
+    """The heuristic policy's move at state ``s`` (``heuristic_policy``)."""
+    return _kernel.choose(compiled(rules), s, style_of(style))
+
+
+def unpack(rules, m: int) -> tuple:
+    """(kind, face, count, wilds, reverses, mask) of a kernel move, in the engine's terms
+    (kind: the engine's play kind, or PASS / BLIND)."""
+    kind, face, count, wilds, reverses, mask = _kernel.unpack(compiled(rules), m)
+    if kind < 2:
+        return (PASS if kind == PASS_MOVE else BLIND), None, 0, 0, 0, 0
+    return kind - 2, face, count, wilds, reverses, int.from_bytes(mask, "little")
+
+
+def view(rules, s: bytes) -> dict:
+    """A kernel state's fields in the engine's terms (hands as masks, plays unpacked)."""
+    (hands, active, order, turn, direction, last, last_seat, before_last, passed, mode,
+     mode_count, reversed_, opening, over) = _kernel.view(compiled(rules), s)
+    return {"hands": [int.from_bytes(h, "little") for h in hands], "active": active,
+            "finishing_order": order, "turn": turn, "direction": direction,
+            "last": unpack(rules, last) if last else None, "last_seat": last_seat,
+            "before_last": unpack(rules, before_last) if before_last else None,
+            "passed": passed, "mode": mode, "mode_count": mode_count,
+            "reversed": bool(reversed_), "opening": None if opening < 0 else opening,
+            "over": bool(over)}

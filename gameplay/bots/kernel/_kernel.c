@@ -1,0 +1,879 @@
+/* The playout kernel: montecarlo's playouts (the heuristic policy for every seat) on a compact
+ * state, in C.  It mirrors gameplay/engine/deal.py (legal moves, applying a move) and
+ * gameplay/bots/heuristic.py (heuristic_move) line by line, in the same move order, so a
+ * playout here ends exactly as the engine's does; tests/bots/test_kernel.py holds it to that.
+ *
+ * State: each seat's hand is the engine's hand mask cut into 17 face chunks of 32 bits (a
+ * byte per suit, the count of that card), seat sets are bit masks.  A move is one 64-bit
+ * integer (the layout below); nothing is allocated while a playout runs.
+ *
+ * The Python side (gameplay/bots/kernel/__init__.py) builds the rules and states from the
+ * engine's objects; the names here follow the engine's.  Not supported (the caller falls back
+ * to the engine): blind piles, more than MAXP seats.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#define FACES 17
+#define MAXP 32
+#define MAXMOVES 4096
+#define PLAYOUT_MOVES 2000
+#define HAND_BYTES (FACES * 4)
+
+#define JOKER_FACE 15
+#define KING 13
+#define DOPPELGANGER_FACE 16
+#define DIAMONDS 2
+#define HEARTS 3
+
+/* move kinds: PASS and BLIND are the whole move; a play's kind is the engine's kind + 2 */
+enum { K_PASS, K_BLIND, K_GROUP, K_MIX, K_BOMB, K_LONE };
+enum { NORMAL, CONSEC, EIGHT_BELOW, SIXTY_NINE, KKK };
+enum { SAME_COUNT, AT_LEAST, SINGLE_TAKES_ANY };
+#define MIX_FACE 31 /* the engine's face -1; strength[31] is strength[16], as Python's st[-1] */
+
+/* Move layout: kind 0-2, face 3-7, count 8-12, wilds 13-16, reverses 17-20, then the cards
+ * taken: for a group, bomb or lone doppelgängers, the face's 32-bit chunk of naturals from bit
+ * 21 (the wild cards are `wilds` copies of the wild card); for a mixed play, three slots of
+ * 13 bits from bit 21: a face (5 bits) and its four suits' counts (2 bits each). */
+#define KIND(m) ((int)((m) & 7))
+#define FACE(m) ((int)(((m) >> 3) & 31))
+#define COUNT(m) ((int)(((m) >> 8) & 31))
+#define WILDS(m) ((int)(((m) >> 13) & 15))
+#define REVERSES(m) ((int)(((m) >> 17) & 15))
+#define DELTA(m) ((uint32_t)(((m) >> 21) & 0xFFFFFFFFu))
+#define SLOT(m, i) ((int)(((m) >> (21 + 13 * (i))) & 0x1FFF))
+
+static inline uint64_t move_code(int kind, int face, int count, int wilds, int reverses,
+                                 uint64_t taken) {
+    return (uint64_t)kind | (uint64_t)face << 3 | (uint64_t)count << 8 | (uint64_t)wilds << 13
+           | (uint64_t)reverses << 17 | taken << 21;
+}
+
+typedef struct {
+    int players;
+    int n_naturals;
+    int naturals[FACES];
+    int st[2][32];      /* rank strength by face, normal and reversed; -1 for no rank */
+    int order_len;
+    int top_face[2];    /* top rank of the current order (top_rank_ends_trick) */
+    int top_natural[2]; /* top non-joker rank */
+    int wild_face;      /* face of the wild card (suit 0), -1 without */
+    int jokers_alone;   /* wild jokers may be played alone, declaring a rank */
+    int max_play;       /* 0: no limit */
+    int count_rule, equal, any_larger, pass_final, revolution, consec, eight_below, sixty_nine,
+        kkk, top_ends, single_top, skip_equal, bombs, dopp, jokers_on_top;
+} Rules;
+
+typedef struct {
+    uint32_t hand[MAXP][FACES];
+    int held[MAXP];
+    int order[MAXP];
+    int n_out;
+    uint32_t active, passed;
+    int turn, direction, last_seat, over, mode, mode_count, reversed, opening;
+    uint64_t last, before_last; /* 0: none (0 is PASS, never on the pile) */
+} State;
+
+typedef struct {
+    int pass_jump, pass_total, pass_near_top, danger, endgame_margin, split_total,
+        split_near_top, safe_groups, controls_below_top, lead_big;
+} Style;
+
+static inline int chunk_count(uint32_t c) { return (int)(((c * 0x01010101u) >> 24) & 0xFF); }
+
+/* the first n cards of a chunk in suit order (black suits first), as a chunk */
+static uint32_t take_lowest(uint32_t chunk, int n) {
+    uint32_t taken = 0;
+    for (int s = 0; s < 4 && n > 0; s++) {
+        int c = (int)((chunk >> (8 * s)) & 0xFF);
+        int t = c < n ? c : n;
+        taken |= (uint32_t)t << (8 * s);
+        n -= t;
+    }
+    return taken;
+}
+
+static uint32_t expand_slot(int slot) { /* four 2-bit counts to a chunk */
+    uint32_t chunk = 0;
+    for (int s = 0; s < 4; s++) chunk |= (uint32_t)((slot >> (5 + 2 * s)) & 3) << (8 * s);
+    return chunk;
+}
+
+static inline int wilds_in(const Rules *r, const uint32_t *hand) {
+    return r->wild_face < 0 ? 0 : (int)(hand[r->wild_face] & 0xFF);
+}
+
+/* --- what is legal (Deal.legal_moves) ------------------------------------------------- */
+static int count_allows(int rule, int count, int last_count) {
+    if (rule == SAME_COUNT) return count == last_count;
+    if (rule == AT_LEAST) return count >= last_count;
+    return count == last_count || last_count == 1;
+}
+
+static int beats(const Rules *r, const int *st, int rev, int face, int count, int lf, int lc) {
+    if (r->any_larger && count > lc) return 1;
+    int higher = st[face] > st[lf];
+    if (!count_allows(r->count_rule, count, lc))
+        return r->single_top && count == 1 && lc >= 2 && higher
+               && (face == JOKER_FACE || face == r->top_natural[rev]);
+    return higher || (r->equal && st[face] == st[lf]);
+}
+
+/* may a group of (face, count) follow the pile (Deal._answers)? */
+static int follows(const Rules *r, const State *s, int face, int count) {
+    const int *st = r->st[s->reversed];
+    int lf = FACE(s->last), lc = COUNT(s->last), ls = st[lf];
+    if (s->mode == CONSEC) return count == lc && st[face] == ls + 1;
+    if (s->mode == EIGHT_BELOW) return st[face] < st[8] && count_allows(r->count_rule, count, lc);
+    if (r->any_larger || r->single_top) return beats(r, st, s->reversed, face, count, lf, lc);
+    return count_allows(r->count_rule, count, lc) && (st[face] > ls || (r->equal && st[face] == ls));
+}
+
+static int group_plays(const Rules *r, const State *s, const uint32_t *hand, uint64_t *out,
+                       int n, int following) {
+    int wilds = wilds_in(r, hand);
+    int alone = wilds && r->jokers_alone;
+    for (int i = 0; i < r->n_naturals; i++) {
+        int face = r->naturals[i];
+        uint32_t chunk = hand[face];
+        if (!chunk && !alone) continue;
+        int naturals = chunk_count(chunk);
+        for (int k = r->jokers_alone ? 0 : 1; k <= naturals; k++) {
+            for (int w = 0; w <= wilds; w++) {
+                int count = k + w;
+                if (count == 0 || (r->max_play && count > r->max_play)) continue;
+                if (following && !follows(r, s, face, count)) continue;
+                if (n < MAXMOVES)
+                    out[n++] = move_code(K_GROUP, face, count, w, 0, take_lowest(chunk, k));
+            }
+        }
+    }
+    return n;
+}
+
+/* a mixed play from up to three faces' takings, or a group when they are all one face
+ * (ruleset.mix_play) */
+static uint64_t mix_play(int nf, const int *faces, const uint32_t *taken, int count) {
+    int distinct = 0, only = -1;
+    for (int i = 0; i < nf; i++)
+        if (taken[i]) { distinct += faces[i] != only; only = faces[i]; }
+    if (distinct == 1) {
+        uint32_t all = 0;
+        for (int i = 0; i < nf; i++) all += taken[i];
+        return move_code(K_GROUP, only, count, 0, 0, all);
+    }
+    uint64_t slots = 0;
+    int at = 0;
+    for (int i = 0; i < nf; i++) {
+        if (!taken[i]) continue;
+        uint64_t slot = (uint64_t)faces[i];
+        for (int su = 0; su < 4; su++) slot |= (uint64_t)((taken[i] >> (8 * su)) & 3) << (5 + 2 * su);
+        slots |= slot << (13 * at++);
+    }
+    return move_code(K_MIX, MIX_FACE, count, 0, 0, slots);
+}
+
+static int sixty_nine_answers(const State *s, const uint32_t *hand, uint64_t *out, int n) {
+    static const int faces[3] = {11, 12, 13};
+    int have[3];
+    for (int i = 0; i < 3; i++) have[i] = chunk_count(hand[faces[i]]);
+    int want = 2 * s->mode_count;
+    for (int a = 0; a <= have[0]; a++)
+        for (int b = 0; b <= have[1]; b++)
+            for (int c = 0; c <= have[2]; c++) {
+                if (a + b + c != want) continue;
+                uint32_t taken[3] = {take_lowest(hand[11], a), take_lowest(hand[12], b),
+                                     take_lowest(hand[13], c)};
+                if (n < MAXMOVES) out[n++] = mix_play(3, faces, taken, want);
+            }
+    return n;
+}
+
+static int kkk_answers(const uint32_t *hand, uint64_t *out, int n) {
+    int held_face[13], held_d[13], held_h[13], m = 0;
+    for (int face = 2; face <= 14; face++) {
+        int d = (int)((hand[face] >> (8 * DIAMONDS)) & 0xFF), h = (int)((hand[face] >> (8 * HEARTS)) & 0xFF);
+        if (d + h) { held_face[m] = face; held_d[m] = d; held_h[m] = h; m++; }
+    }
+    /* the first k red cards of a face, diamonds first, as a chunk */
+#define RED(i, k) (take_lowest((uint32_t)held_d[i] << 16 | (uint32_t)held_h[i] << 24, k))
+    for (int i = 0; i < m; i++)
+        for (int j = i; j < m; j++)
+            for (int k = j; k < m; k++) {
+                int faces[3];
+                uint32_t taken[3];
+                int nf;
+                if (i == j && j == k) {
+                    if (held_d[i] + held_h[i] < 3) continue;
+                    faces[0] = held_face[i]; taken[0] = RED(i, 3); nf = 1;
+                } else if (i == j || j == k) {
+                    int pair = j, single = i == j ? k : i;
+                    if (held_d[pair] + held_h[pair] < 2) continue;
+                    faces[0] = held_face[pair]; taken[0] = RED(pair, 2);
+                    faces[1] = held_face[single]; taken[1] = RED(single, 1); nf = 2;
+                } else {
+                    faces[0] = held_face[i]; taken[0] = RED(i, 1);
+                    faces[1] = held_face[j]; taken[1] = RED(j, 1);
+                    faces[2] = held_face[k]; taken[2] = RED(k, 1); nf = 3;
+                }
+                if (n < MAXMOVES) out[n++] = mix_play(nf, faces, taken, 3);
+            }
+#undef RED
+    return n;
+}
+
+static int legal_moves(const Rules *r, const State *s, uint64_t *out) {
+    const uint32_t *hand = s->hand[s->turn];
+    int n = 0;
+    if (!s->last) {
+        n = group_plays(r, s, hand, out, 0, 0);
+        if (s->opening >= 0) {
+            int of = s->opening >> 2, os = s->opening & 3, kept = 0;
+            for (int i = 0; i < n; i++)
+                if (FACE(out[i]) == of && ((DELTA(out[i]) >> (8 * os)) & 0xFF)) out[kept++] = out[i];
+            n = kept;
+        } else if (r->dopp) {
+            int dg = (int)(hand[DOPPELGANGER_FACE] & 0xFF);
+            for (int k = 1; k <= dg && n < MAXMOVES; k++)
+                out[n++] = move_code(K_LONE, DOPPELGANGER_FACE, k, 0, 0, (uint64_t)k);
+        }
+    } else if (s->mode == SIXTY_NINE) {
+        n = sixty_nine_answers(s, hand, out, 0);
+    } else if (s->mode == KKK) {
+        n = kkk_answers(hand, out, 0);
+    } else {
+        n = group_plays(r, s, hand, out, 0, 1);
+    }
+    if (r->bombs && hand[0]) {
+        int bombs = (int)(hand[0] & 0xFF), reverses = (int)((hand[0] >> 8) & 0xFF);
+        for (int b = 0; b <= bombs; b++)
+            for (int v = 0; v <= reverses; v++)
+                if (b + v && n < MAXMOVES)
+                    out[n++] = move_code(K_BOMB, 0, b + v, 0, v, (uint64_t)b | (uint64_t)v << 8);
+    }
+    if (s->last && n < MAXMOVES) out[n++] = K_PASS;
+    return n;
+}
+
+/* --- moving (Deal.apply) -------------------------------------------------------------- */
+static int next_seat(const Rules *r, const State *s, int seat) {
+    int n = r->players;
+    uint32_t blocked = r->pass_final ? s->passed : 0;
+    for (int i = 0; i < n; i++) {
+        seat = (seat + s->direction + n) % n;
+        if ((s->active >> seat & 1) && !(blocked >> seat & 1)) return seat;
+    }
+    return seat;
+}
+
+static int next_active(const Rules *r, const State *s, int seat) {
+    int n = r->players;
+    for (int i = 0; i < n; i++) {
+        seat = (seat + s->direction + n) % n;
+        if (s->active >> seat & 1) return seat;
+    }
+    return seat;
+}
+
+static void end_trick(const Rules *r, State *s, int seat) {
+    s->last = s->before_last = 0;
+    s->passed = 0;
+    s->mode = NORMAL;
+    s->last_seat = (s->active >> seat & 1) ? seat : next_active(r, s, seat);
+    s->turn = s->last_seat;
+}
+
+static void take_cards(const Rules *r, uint32_t *hand, uint64_t m) {
+    if (KIND(m) == K_MIX) {
+        for (int i = 0; i < 3; i++) {
+            int slot = SLOT(m, i);
+            hand[slot & 31] -= expand_slot(slot);
+        }
+    } else {
+        hand[FACE(m)] -= DELTA(m);
+        if (WILDS(m)) hand[r->wild_face] -= (uint32_t)WILDS(m);
+    }
+}
+
+static int next_mode(const Rules *r, State *s, const int *st, uint64_t last, uint64_t play) {
+    int mode = s->mode, kind = KIND(play), face = FACE(play);
+    if (mode == SIXTY_NINE || mode == KKK || kind == K_MIX) return mode;
+    if (r->kkk && face == KING && COUNT(play) == 3 && !WILDS(play)) return KKK;
+    if (r->sixty_nine && last && FACE(last) == 6 && face == 9 && !WILDS(play)) {
+        s->mode_count = COUNT(play);
+        return SIXTY_NINE;
+    }
+    if (r->consec) {
+        if (mode == CONSEC) return CONSEC;
+        uint64_t bl = s->before_last;
+        if (bl && last) {
+            int a = st[FACE(bl)], b = st[FACE(last)], c = st[face];
+            if (a >= 0 && b == a + 1 && c == b + 1) return CONSEC;
+        }
+    }
+    if (r->eight_below && face == 8) return EIGHT_BELOW;
+    return NORMAL;
+}
+
+static void play_move(const Rules *r, State *s, int seat, uint64_t play) {
+    int kind = KIND(play), face = FACE(play);
+    take_cards(r, s->hand[seat], play);
+    s->held[seat] -= COUNT(play);
+    s->opening = -1;
+    if (!s->held[seat]) {
+        s->active &= ~(1u << seat);
+        s->order[s->n_out++] = seat;
+        if ((s->active & (s->active - 1)) == 0) { /* one player holds cards: the deal ends */
+            for (int i = 0; i < r->players; i++)
+                if (s->active >> i & 1) s->order[s->n_out++] = i;
+            s->over = 1;
+            return;
+        }
+    }
+    if (kind == K_BOMB) {
+        if (REVERSES(play) % 2) s->direction = -s->direction;
+        end_trick(r, s, seat);
+        return;
+    }
+    uint64_t last = s->last;
+    if (r->revolution && COUNT(play) >= 4 && kind != K_MIX) s->reversed = !s->reversed;
+    const int *st = r->st[s->reversed];
+    if (kind != K_MIX && r->top_ends && face == r->top_face[s->reversed]) {
+        s->last_seat = seat;
+        end_trick(r, s, seat);
+        return;
+    }
+    s->mode = next_mode(r, s, st, last, play);
+    int skipped = kind != K_MIX && r->skip_equal && last && st[face] == st[FACE(last)];
+    s->before_last = last;
+    s->last = play;
+    s->last_seat = seat;
+    if (!r->pass_final) s->passed = 0;
+    int after = seat;
+    if (skipped) {
+        after = next_seat(r, s, seat);
+        s->passed |= 1u << after;
+    }
+    if ((s->active & ~s->passed & ~(1u << seat)) == 0) end_trick(r, s, seat);
+    else s->turn = next_seat(r, s, after);
+}
+
+static void apply_move(const Rules *r, State *s, uint64_t m) {
+    int seat = s->turn;
+    if (m == K_PASS) {
+        s->passed |= 1u << seat;
+        if ((s->active & ~s->passed & ~(1u << s->last_seat)) == 0) end_trick(r, s, s->last_seat);
+        else s->turn = next_seat(r, s, seat);
+    } else {
+        play_move(r, s, seat, m);
+    }
+}
+
+/* --- the heuristic policy (heuristic.heuristic_move) ----------------------------------- */
+typedef struct {
+    const Rules *r;
+    const int *st;
+    int leading, controls_from, counts[FACES];
+} View;
+
+static int is_control(const View *v, uint64_t p) {
+    int kind = KIND(p);
+    if (kind == K_BOMB) return 1;
+    if (kind == K_MIX) {
+        for (int i = 0; i < 3; i++) {
+            int slot = SLOT(p, i);
+            if (expand_slot(slot) && v->st[slot & 31] >= v->controls_from) return 1;
+        }
+        return 0;
+    }
+    return WILDS(p) > 0 || (kind == K_GROUP && v->st[FACE(p)] >= v->controls_from);
+}
+
+static int splits(const View *v, uint64_t p) {
+    return KIND(p) == K_GROUP && COUNT(p) - WILDS(p) < v->counts[FACE(p)];
+}
+
+static int play_rank(const View *v, uint64_t p) {
+    int kind = KIND(p);
+    if (kind == K_BOMB) return 100 + COUNT(p);
+    if (kind == K_MIX) {
+        int best = -1000;
+        for (int i = 0; i < 3; i++) {
+            int slot = SLOT(p, i);
+            if (expand_slot(slot) && v->st[slot & 31] > best) best = v->st[slot & 31];
+        }
+        return best;
+    }
+    if (kind == K_LONE) return -1;
+    return v->st[FACE(p)];
+}
+
+/* low_key(p) < low_key(q), the heuristic's order from low to high */
+static int lower(const View *v, uint64_t p, uint64_t q) {
+    int a = play_rank(v, p), b = play_rank(v, q);
+    if (a != b) return a < b;
+    if (WILDS(p) != WILDS(q)) return WILDS(p) < WILDS(q);
+    int cp = v->leading ? -COUNT(p) : COUNT(p), cq = v->leading ? -COUNT(q) : COUNT(q);
+    return cp < cq;
+}
+
+static int hand_value(const Rules *r, const uint32_t *hand, int rev) {
+    int top = r->order_len, total = 0;
+    for (int face = 0; face < FACES; face++) {
+        uint32_t chunk = hand[face];
+        for (int su = 0; su < 4; su++) {
+            int n = (int)((chunk >> (8 * su)) & 0xFF);
+            if (!n) continue;
+            int value;
+            if (face == r->wild_face && su == 0) value = top + 1;
+            else if (r->bombs && face == 0) value = top + 2;
+            else value = r->st[rev][face];
+            total += n * value;
+        }
+    }
+    return total;
+}
+
+static uint64_t heuristic_move(const Rules *r, const State *s, const Style *style,
+                               const uint64_t *legal, int nl) {
+    uint64_t plays[MAXMOVES];
+    int np = 0;
+    for (int i = 0; i < nl; i++)
+        if (KIND(legal[i]) >= K_GROUP) plays[np++] = legal[i];
+    if (!np) return K_PASS;
+    int seat = s->turn;
+    const uint32_t *hand = s->hand[seat];
+    int total = s->held[seat];
+    for (int i = 0; i < np; i++) /* going out wins everything */
+        if (COUNT(plays[i]) == total && KIND(plays[i]) != K_LONE) return plays[i];
+    View v;
+    v.r = r;
+    v.st = r->st[s->reversed];
+    v.leading = !s->last;
+    int top = r->order_len - 1;
+    v.controls_from = top - r->jokers_on_top - style->controls_below_top;
+    memset(v.counts, 0, sizeof v.counts);
+    int controls = wilds_in(r, hand), groups = 0;
+    for (int i = 0; i < r->n_naturals; i++) {
+        int f = r->naturals[i], n = chunk_count(hand[f]);
+        v.counts[f] = n;
+        if (!n) continue;
+        if (v.st[f] >= v.controls_from) controls += n;
+        else groups++;
+    }
+    if (r->bombs) controls += chunk_count(hand[0]);
+    int fewest = -1;
+    for (int o = 0; o < r->players; o++)
+        if (o != seat && (s->active >> o & 1) && (fewest < 0 || s->held[o] < fewest)) fewest = s->held[o];
+    int danger = fewest >= 0 && fewest <= style->danger;
+    int endgame = groups <= controls + style->endgame_margin;
+    uint64_t best = 0;
+    int found = 0;
+#define KEEP_LOWEST(p) do { if (!found || lower(&v, (p), best)) { best = (p); found = 1; } } while (0)
+    if (v.leading) {
+        if (r->revolution) {
+            for (int i = 0; i < np; i++) {
+                uint64_t p = plays[i];
+                if (COUNT(p) == 4 && !WILDS(p) && KIND(p) == K_GROUP) {
+                    if (hand_value(r, hand, !s->reversed) > hand_value(r, hand, s->reversed)) return p;
+                }
+            }
+        }
+        uint64_t whole[MAXMOVES];
+        int nw = 0;
+        for (int i = 0; i < np; i++)
+            if (KIND(plays[i]) == K_GROUP && !splits(&v, plays[i]) && !WILDS(plays[i]))
+                whole[nw++] = plays[i];
+        if (groups <= style->safe_groups) {
+            uint32_t unseen[FACES] = {0};
+            for (int o = 0; o < r->players; o++)
+                if (o != seat)
+                    for (int f = 0; f < FACES; f++) unseen[f] += s->hand[o][f];
+            int wild_unseen = wilds_in(r, unseen);
+            for (int i = 0; i < nw; i++) {
+                uint64_t p = whole[i];
+                int safe = 1;
+                for (int j = 0; j < r->n_naturals && safe; j++) {
+                    int f = r->naturals[j];
+                    if (v.st[f] > v.st[FACE(p)] && chunk_count(unseen[f]) + wild_unseen >= COUNT(p))
+                        safe = 0;
+                }
+                if (safe && r->bombs && chunk_count(unseen[0])) safe = 0;
+                if (safe) KEEP_LOWEST(p);
+            }
+            if (found) return best;
+        }
+        for (int i = 0; i < nw; i++)
+            if (!is_control(&v, whole[i]) && style->lead_big && COUNT(whole[i]) >= style->lead_big) {
+                uint64_t p = whole[i];
+                if (!found || COUNT(p) > COUNT(best) || (COUNT(p) == COUNT(best) && lower(&v, p, best))) {
+                    best = p;
+                    found = 1;
+                }
+            }
+        if (found) return best;
+        for (int i = 0; i < nw; i++)
+            if (!is_control(&v, whole[i])) KEEP_LOWEST(whole[i]);
+        if (found) return best;
+        int best_bomb = 0, best_control = 0;
+        for (int i = 0; i < np; i++) {
+            uint64_t p = plays[i];
+            int bomb = KIND(p) == K_BOMB, control = is_control(&v, p);
+            if (!found || bomb < best_bomb || (bomb == best_bomb && (control < best_control
+                    || (control == best_control && lower(&v, p, best))))) {
+                best = p;
+                best_bomb = bomb;
+                best_control = control;
+                found = 1;
+            }
+        }
+        return best;
+    }
+    /* following */
+    for (int i = 0; i < np; i++)
+        if (!is_control(&v, plays[i]) && !splits(&v, plays[i])) KEEP_LOWEST(plays[i]);
+    if (found) {
+        int rank = play_rank(&v, best);
+        int jump = rank - (KIND(s->last) == K_MIX ? 0 : v.st[FACE(s->last)]);
+        if (s->mode == NORMAL && jump >= style->pass_jump && total > style->pass_total && !danger
+            && rank >= top - style->pass_near_top)
+            return K_PASS;
+        return best;
+    }
+    if (danger || total <= style->split_total) {
+        for (int i = 0; i < np; i++) {
+            uint64_t p = plays[i];
+            if (splits(&v, p) && !is_control(&v, p) && COUNT(p) == 1
+                && v.st[FACE(p)] >= top - style->split_near_top)
+                KEEP_LOWEST(p);
+        }
+        if (found) return best;
+    }
+    if (danger || endgame) {
+        for (int i = 0; i < np; i++)
+            if (KIND(plays[i]) != K_BOMB) KEEP_LOWEST(plays[i]);
+        if (!found)
+            for (int i = 0; i < np; i++) KEEP_LOWEST(plays[i]);
+        return best;
+    }
+#undef KEEP_LOWEST
+    return K_PASS;
+}
+
+static uint64_t policy_move(const Rules *r, const State *s, const Style *style) {
+    uint64_t legal[MAXMOVES];
+    int n = legal_moves(r, s, legal);
+    if (n == 1) return legal[0];
+    return heuristic_move(r, s, style, legal, n);
+}
+
+static const Style PLAIN = {6, 8, 3, 2, 1, 6, 3, 2, 0, 0};
+
+/* montecarlo.playout: play to the end (or until `seat` is out); 1 for first out … 0 for last */
+static double playout(const Rules *r, State *s, int seat, const Style *own) {
+    for (int i = 0; i < PLAYOUT_MOVES; i++) {
+        if (s->over || !(s->active >> seat & 1)) break;
+        apply_move(r, s, policy_move(r, s, s->turn == seat ? own : &PLAIN));
+    }
+    int n = r->players, position = n - 1;
+    for (int i = 0; i < s->n_out; i++)
+        if (s->order[i] == seat) { position = i; break; }
+    return (double)(n - 1 - position) / (n - 1);
+}
+
+/* --- the Python interface --------------------------------------------------------------- */
+#define RULES_CAPSULE "president kernel rules"
+
+static void free_rules(PyObject *capsule) {
+    PyMem_Free(PyCapsule_GetPointer(capsule, RULES_CAPSULE));
+}
+
+static const Rules *get_rules(PyObject *capsule) {
+    return (const Rules *)PyCapsule_GetPointer(capsule, RULES_CAPSULE);
+}
+
+static int read_bytes(PyObject *obj, const char *what, Py_ssize_t size, const uint8_t **out) {
+    if (!PyBytes_Check(obj) || PyBytes_GET_SIZE(obj) != size) {
+        PyErr_Format(PyExc_ValueError, "%s must be %zd bytes", what, size);
+        return -1;
+    }
+    *out = (const uint8_t *)PyBytes_AS_STRING(obj);
+    return 0;
+}
+
+static const State *get_state(PyObject *obj) {
+    const uint8_t *data;
+    if (read_bytes(obj, "a kernel state", sizeof(State), &data) < 0) return NULL;
+    return (const State *)data;
+}
+
+static PyObject *state_bytes(const State *s) {
+    return PyBytes_FromStringAndSize((const char *)s, sizeof(State));
+}
+
+static int read_style(PyObject *obj, Style *style) {
+    return PyArg_ParseTuple(obj, "iiiiiiiiii;a style is 10 ints", &style->pass_jump,
+                            &style->pass_total, &style->pass_near_top, &style->danger,
+                            &style->endgame_margin, &style->split_total, &style->split_near_top,
+                            &style->safe_groups, &style->controls_below_top, &style->lead_big)
+           ? 0 : -1;
+}
+
+/* rules(players, naturals, strength, reversed_strength, order_len, top_faces, top_naturals,
+ *       wild_face, jokers_alone, max_play, count_rule, flags) -> capsule
+ * naturals: bytes of faces; strengths: 17 bytes of strength + 1 (0: no rank);
+ * flags: bytes of 14 booleans in the Rules order from `equal` */
+static PyObject *k_rules(PyObject *self, PyObject *args) {
+    int players, order_len, top0, top1, nat0, nat1, wild_face, alone, max_play, rule;
+    const char *naturals, *strength, *rstrength, *flags;
+    Py_ssize_t n_nat, n_st, n_rst, n_flags;
+    if (!PyArg_ParseTuple(args, "iy#y#y#i(ii)(ii)iiiiy#", &players, &naturals, &n_nat, &strength,
+                          &n_st, &rstrength, &n_rst, &order_len, &top0, &top1, &nat0, &nat1,
+                          &wild_face, &alone, &max_play, &rule, &flags, &n_flags))
+        return NULL;
+    if (players < 2 || players > MAXP || n_nat > FACES || n_st != FACES || n_rst != FACES
+        || n_flags != 14) {
+        PyErr_SetString(PyExc_ValueError, "rules the kernel cannot take");
+        return NULL;
+    }
+    Rules *r = PyMem_Calloc(1, sizeof(Rules));
+    if (!r) return PyErr_NoMemory();
+    r->players = players;
+    r->n_naturals = (int)n_nat;
+    for (int i = 0; i < n_nat; i++) r->naturals[i] = (uint8_t)naturals[i];
+    for (int rev = 0; rev < 2; rev++) {
+        const char *table = rev ? rstrength : strength;
+        for (int f = 0; f < 32; f++) r->st[rev][f] = -1;
+        for (int f = 0; f < FACES; f++) r->st[rev][f] = (int)(uint8_t)table[f] - 1;
+        r->st[rev][MIX_FACE] = r->st[rev][FACES - 1];
+    }
+    r->order_len = order_len;
+    r->top_face[0] = top0; r->top_face[1] = top1;
+    r->top_natural[0] = nat0; r->top_natural[1] = nat1;
+    r->wild_face = wild_face;
+    r->jokers_alone = alone;
+    r->max_play = max_play;
+    r->count_rule = rule;
+    int *fields[14] = {&r->equal, &r->any_larger, &r->pass_final, &r->revolution, &r->consec,
+                       &r->eight_below, &r->sixty_nine, &r->kkk, &r->top_ends, &r->single_top,
+                       &r->skip_equal, &r->bombs, &r->dopp, &r->jokers_on_top};
+    for (int i = 0; i < 14; i++) *fields[i] = flags[i] != 0;
+    PyObject *capsule = PyCapsule_New(r, RULES_CAPSULE, free_rules);
+    if (!capsule) PyMem_Free(r);
+    return capsule;
+}
+
+/* state(rules, hands, active, finishing_order, turn, direction, last, last_seat, before_last,
+ *       passed, mode, mode_count, reversed, opening) -> bytes
+ * hands: a tuple of 68-byte hand masks (little-endian); finishing_order: bytes of seats */
+static PyObject *k_state(PyObject *self, PyObject *args) {
+    PyObject *capsule, *hands;
+    const char *order;
+    Py_ssize_t n_order;
+    unsigned long active, passed;
+    unsigned long long last, before_last;
+    int turn, direction, last_seat, mode, mode_count, reversed, opening;
+    if (!PyArg_ParseTuple(args, "OO!ky#iiKiKkiiii", &capsule, &PyTuple_Type, &hands, &active,
+                          &order, &n_order, &turn, &direction, &last, &last_seat, &before_last,
+                          &passed, &mode, &mode_count, &reversed, &opening))
+        return NULL;
+    const Rules *r = get_rules(capsule);
+    if (!r) return NULL;
+    if (PyTuple_GET_SIZE(hands) != r->players || n_order > r->players) {
+        PyErr_SetString(PyExc_ValueError, "a state needs a hand per seat");
+        return NULL;
+    }
+    State s;
+    memset(&s, 0, sizeof s);
+    for (int seat = 0; seat < r->players; seat++) {
+        const uint8_t *data;
+        if (read_bytes(PyTuple_GET_ITEM(hands, seat), "a hand", HAND_BYTES, &data) < 0) return NULL;
+        int held = 0;
+        for (int f = 0; f < FACES; f++) {
+            s.hand[seat][f] = (uint32_t)data[4 * f] | (uint32_t)data[4 * f + 1] << 8
+                              | (uint32_t)data[4 * f + 2] << 16 | (uint32_t)data[4 * f + 3] << 24;
+            held += chunk_count(s.hand[seat][f]);
+        }
+        s.held[seat] = held;
+    }
+    for (int i = 0; i < n_order; i++) s.order[i] = (uint8_t)order[i];
+    s.n_out = (int)n_order;
+    s.active = (uint32_t)active;
+    s.passed = (uint32_t)passed;
+    s.turn = turn;
+    s.direction = direction;
+    s.last = last;
+    s.last_seat = last_seat;
+    s.before_last = before_last;
+    s.mode = mode;
+    s.mode_count = mode_count;
+    s.reversed = reversed;
+    s.opening = opening;
+    return state_bytes(&s);
+}
+
+/* view(rules, state) -> (hands, active, finishing_order, turn, direction, last, last_seat,
+ *                        before_last, passed, mode, mode_count, reversed, opening, over) */
+static PyObject *k_view(PyObject *self, PyObject *args) {
+    PyObject *capsule, *obj;
+    if (!PyArg_ParseTuple(args, "OO", &capsule, &obj)) return NULL;
+    const Rules *r = get_rules(capsule);
+    const State *s = r ? get_state(obj) : NULL;
+    if (!s) return NULL;
+    PyObject *hands = PyTuple_New(r->players);
+    if (!hands) return NULL;
+    for (int seat = 0; seat < r->players; seat++) {
+        uint8_t data[HAND_BYTES];
+        for (int f = 0; f < FACES; f++)
+            for (int b = 0; b < 4; b++) data[4 * f + b] = (uint8_t)(s->hand[seat][f] >> (8 * b));
+        PyTuple_SET_ITEM(hands, seat, PyBytes_FromStringAndSize((const char *)data, HAND_BYTES));
+    }
+    PyObject *order = PyList_New(s->n_out);
+    for (int i = 0; i < s->n_out; i++) PyList_SET_ITEM(order, i, PyLong_FromLong(s->order[i]));
+    return Py_BuildValue("(NkNiiKiKkiiiii)", hands, (unsigned long)s->active, order, s->turn,
+                         s->direction, (unsigned long long)s->last, s->last_seat,
+                         (unsigned long long)s->before_last, (unsigned long)s->passed, s->mode,
+                         s->mode_count, s->reversed, s->opening, s->over);
+}
+
+static PyObject *k_legal(PyObject *self, PyObject *args) {
+    PyObject *capsule, *obj;
+    if (!PyArg_ParseTuple(args, "OO", &capsule, &obj)) return NULL;
+    const Rules *r = get_rules(capsule);
+    const State *s = r ? get_state(obj) : NULL;
+    if (!s) return NULL;
+    uint64_t moves[MAXMOVES];
+    int n = s->over ? 0 : legal_moves(r, s, moves);
+    PyObject *out = PyList_New(n);
+    for (int i = 0; i < n; i++) PyList_SET_ITEM(out, i, PyLong_FromUnsignedLongLong(moves[i]));
+    return out;
+}
+
+static PyObject *k_apply(PyObject *self, PyObject *args) {
+    PyObject *capsule, *obj;
+    unsigned long long move;
+    if (!PyArg_ParseTuple(args, "OOK", &capsule, &obj, &move)) return NULL;
+    const Rules *r = get_rules(capsule);
+    const State *s = r ? get_state(obj) : NULL;
+    if (!s) return NULL;
+    State copy = *s;
+    apply_move(r, &copy, move);
+    return state_bytes(&copy);
+}
+
+static PyObject *k_choose(PyObject *self, PyObject *args) {
+    PyObject *capsule, *obj, *style_obj;
+    if (!PyArg_ParseTuple(args, "OOO", &capsule, &obj, &style_obj)) return NULL;
+    const Rules *r = get_rules(capsule);
+    const State *s = r ? get_state(obj) : NULL;
+    Style style;
+    if (!s || read_style(style_obj, &style) < 0) return NULL;
+    return PyLong_FromUnsignedLongLong(policy_move(r, s, &style));
+}
+
+/* playout(rules, state, move, seat, own_style) -> float: apply `move` (all ones: none), then
+ * play out */
+static PyObject *k_playout(PyObject *self, PyObject *args) {
+    PyObject *capsule, *obj, *style_obj;
+    unsigned long long move;
+    int seat;
+    if (!PyArg_ParseTuple(args, "OOKiO", &capsule, &obj, &move, &seat, &style_obj)) return NULL;
+    const Rules *r = get_rules(capsule);
+    const State *s = r ? get_state(obj) : NULL;
+    Style style;
+    if (!s || read_style(style_obj, &style) < 0) return NULL;
+    State copy = *s;
+    if (move != ~0ULL) apply_move(r, &copy, move);
+    return PyFloat_FromDouble(playout(r, &copy, seat, &style));
+}
+
+/* unpack(rules, move) -> (kind, face, count, wilds, reverses, 68-byte mask of the cards) */
+static PyObject *k_unpack(PyObject *self, PyObject *args) {
+    PyObject *capsule;
+    unsigned long long m;
+    if (!PyArg_ParseTuple(args, "OK", &capsule, &m)) return NULL;
+    const Rules *r = get_rules(capsule);
+    if (!r) return NULL;
+    uint32_t hand[FACES] = {0};
+    int kind = KIND(m);
+    if (kind >= K_GROUP) { /* the cards taken, as a hand that loses them from all-255 */
+        for (int f = 0; f < FACES; f++) hand[f] = 0xFFFFFFFFu;
+        take_cards(r, hand, m);
+        for (int f = 0; f < FACES; f++) hand[f] = 0xFFFFFFFFu - hand[f];
+    }
+    uint8_t data[HAND_BYTES];
+    for (int f = 0; f < FACES; f++)
+        for (int b = 0; b < 4; b++) data[4 * f + b] = (uint8_t)(hand[f] >> (8 * b));
+    return Py_BuildValue("(iiiiiy#)", kind, kind == K_MIX ? -1 : FACE(m), COUNT(m), WILDS(m),
+                         REVERSES(m), (const char *)data, (Py_ssize_t)HAND_BYTES);
+}
+
+/* pack(rules, kind, face, count, wilds, reverses, mask) -> move: an engine play as a move */
+static PyObject *k_pack(PyObject *self, PyObject *args) {
+    PyObject *capsule;
+    int kind, face, count, wilds, reverses;
+    const char *mask;
+    Py_ssize_t n_mask;
+    if (!PyArg_ParseTuple(args, "Oiiiiiy#", &capsule, &kind, &face, &count, &wilds, &reverses,
+                          &mask, &n_mask))
+        return NULL;
+    const Rules *r = get_rules(capsule);
+    if (!r) return NULL;
+    if (n_mask != HAND_BYTES || kind < K_PASS || kind > K_LONE || count > 31 || wilds > 15
+        || reverses > 15) {
+        PyErr_SetString(PyExc_ValueError, "a move the kernel cannot encode");
+        return NULL;
+    }
+    if (kind < K_GROUP) return PyLong_FromLong(kind);
+    uint32_t chunk[FACES];
+    for (int f = 0; f < FACES; f++)
+        chunk[f] = (uint32_t)(uint8_t)mask[4 * f] | (uint32_t)(uint8_t)mask[4 * f + 1] << 8
+                   | (uint32_t)(uint8_t)mask[4 * f + 2] << 16 | (uint32_t)(uint8_t)mask[4 * f + 3] << 24;
+    if (kind != K_MIX)
+        return PyLong_FromUnsignedLongLong(move_code(kind, face, count, wilds, reverses, chunk[face]));
+    uint64_t slots = 0;
+    int at = 0;
+    for (int f = 0; f < FACES; f++) {
+        if (!chunk[f]) continue;
+        uint64_t slot = (uint64_t)f;
+        for (int su = 0; su < 4; su++) {
+            uint32_t c = (chunk[f] >> (8 * su)) & 0xFF;
+            if (c > 3 || at == 3) {
+                PyErr_SetString(PyExc_ValueError, "a mixed play the kernel cannot encode");
+                return NULL;
+            }
+            slot |= (uint64_t)c << (5 + 2 * su);
+        }
+        slots |= slot << (13 * at++);
+    }
+    return PyLong_FromUnsignedLongLong(move_code(K_MIX, MIX_FACE, count, 0, 0, slots));
+}
+
+static PyMethodDef methods[] = {
+    {"rules", k_rules, METH_VARARGS, "compile a ruleset for the kernel"},
+    {"state", k_state, METH_VARARGS, "a kernel state from a position"},
+    {"view", k_view, METH_VARARGS, "a kernel state's fields"},
+    {"legal", k_legal, METH_VARARGS, "the legal moves, in the engine's order"},
+    {"apply", k_apply, METH_VARARGS, "the state after a move"},
+    {"choose", k_choose, METH_VARARGS, "the heuristic policy's move"},
+    {"playout", k_playout, METH_VARARGS, "apply a move, play out, score a seat's finish"},
+    {"unpack", k_unpack, METH_VARARGS, "a move's fields and cards"},
+    {"pack", k_pack, METH_VARARGS, "a move from an engine play's fields"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_kernel", NULL, -1, methods};
+
+PyMODINIT_FUNC PyInit__kernel(void) {
+    PyObject *m = PyModule_Create(&module);
+    if (m && (PyModule_AddIntConstant(m, "STATE_BYTES", (long)sizeof(State)) < 0
+              || PyModule_AddIntConstant(m, "MAX_PLAYERS", MAXP) < 0
+              || PyModule_AddIntConstant(m, "HAND_BYTES", HAND_BYTES) < 0)) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

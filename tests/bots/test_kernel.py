@@ -1,0 +1,214 @@
+"""The playout kernel against the engine, the judge: the same legal moves in the same order, the
+same state after every move, the heuristic's choices and the same playouts, on every preset."""
+
+import random
+
+import pytest
+
+from gameplay.bots import kernel, make_bot
+from gameplay.bots.base import Seat
+from gameplay.bots.heuristic import PLAIN, HeuristicBot, heuristic_move
+from gameplay.bots.montecarlo import TUNED, SearchConfig, heuristic_policy, playout
+from gameplay.bots.observation import Table, observe
+from gameplay.bots.simple import RandomBot
+from gameplay.engine import selfplay
+from gameplay.engine.deal import CCW, CONSEC, CW, EIGHT_BELOW, KKK, SIXTY_NINE, Deal
+from gameplay.engine.game import Game, deal_cards
+from gameplay.engine.options import PRESETS, preset
+from gameplay.engine.plays import BLIND, BOMB, LONE_DOPPELGANGER, MIX, PASS
+from gameplay.engine.rules import leading
+from gameplay.engine.ruleset import Rules
+from gameplay.engine.scoring import Scoring
+
+PRESET_NAMES = list(PRESETS)
+
+
+def engine_key(move) -> tuple:
+    if move is PASS or move is BLIND:
+        return (move,)
+    return (move.kind, move.face, move.count, move.wilds, move.reverses, move.mask)
+
+
+def kernel_key(rules, code: int) -> tuple:
+    fields = kernel.unpack(rules, code)
+    return fields[:1] if fields[0] is PASS or fields[0] is BLIND else fields
+
+
+def engine_view(d: Deal) -> dict:
+    return {"hands": list(d.hands), "active": d.active, "finishing_order": d.finishing_order,
+            "turn": d.turn, "direction": d.direction,
+            "last": engine_key(d.last) if d.last is not None else None,
+            "last_seat": d.last_seat,
+            "before_last": engine_key(d.before_last) if d.before_last is not None else None,
+            "passed": d.passed, "mode": d.mode, "reversed": d.reversed, "opening": d.opening,
+            "over": d.over}
+
+
+def kernel_view(rules, state: bytes) -> dict:
+    view = kernel.view(rules, state)
+    del view["mode_count"]  # stale in the engine once the 69 ends; read only under 69
+    return view
+
+
+def new_deal(rules: Rules, rng: random.Random) -> Deal:
+    hands, _ = deal_cards(rules, 0, rng)
+    leader, opening = leading.fixed_leader(rules.options, rules.players, 0, hands, None)
+    if leader is None:
+        leader = rng.randrange(rules.players)
+    direction = rng.choice((CW, CCW)) if rules.options.presidents_deck else CW
+    return Deal(rules, hands, leader=leader, direction=direction, opening=opening)
+
+
+# Each preset at several table sizes, and the options no preset turns on by default.
+TABLES = [(name, {}, players) for name in PRESET_NAMES for players in (2, 3, 4, 6)] + [
+    ("friday", {"revolution": True, "jokers": 2}, 4),
+    ("friday", {"revolution": True, "jokers": 2}, 3),
+    ("presidents-deck", {}, 12),  # two decks
+    ("classic", {"decks": 2}, 5),
+]
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_kernel_plays_the_engines_moves(name):
+    """Deals played half at random, half by the heuristic: at every position the kernel's
+    legal moves are the engine's, in its order, and after every move both states agree."""
+    compared = 0
+    seen_modes, seen_kinds, reversed_seen = set(), set(), False
+    for table_name, overrides, players in [t for t in TABLES if t[0] == name]:
+        rules = Rules(preset(table_name, **overrides), players)
+        for seed in range(12):
+            rng = random.Random(seed)
+            d = new_deal(rules, rng)
+            state = kernel.state(d)
+            while not d.over:
+                legal = d.legal_moves()
+                assert [kernel_key(rules, m) for m in kernel.legal(rules, state)] == [
+                    engine_key(m) for m in legal], (table_name, players, seed, d.mode, d.last)
+                if rng.random() < 0.5:
+                    move = legal[rng.randrange(len(legal))]
+                else:
+                    move = heuristic_policy(d, legal, 0, rng)
+                d.apply(move)
+                state = kernel.apply(rules, state, kernel.move(rules, move))
+                assert kernel_view(rules, state) == engine_view(d), (table_name, players, seed)
+                compared += 1
+                seen_modes.add(d.mode)
+                reversed_seen |= d.reversed
+                if move is not PASS:
+                    seen_kinds.add(move.kind)
+    assert compared >= 2000
+    # the rules each preset brings were reached, not just its plain tricks
+    if name == "school-scum":
+        assert {CONSEC, EIGHT_BELOW, SIXTY_NINE, KKK} <= seen_modes
+        assert MIX in seen_kinds
+    if name == "presidents-deck":
+        assert {BOMB, LONE_DOPPELGANGER} <= seen_kinds
+    if name == "friday":
+        assert reversed_seen
+
+
+class Checked:
+    """A seat's decider that checks the kernel's policy at each of its decisions against the
+    heuristic on the seat's real observation, in the plain style and the preset's tuned one."""
+
+    def __init__(self, seat: Seat, table: Table, game: Game, tally: list):
+        self.seat, self.table, self.game, self.tally = seat, table, game, tally
+
+    def move(self, deal, legal):
+        rules = deal.rules
+        obs = observe(deal, self.game, self.table, self.seat.seat)
+        state = kernel.state(deal)
+        for style in {PLAIN, TUNED.get(rules.options.preset, PLAIN)}:
+            expected = legal[0] if len(legal) == 1 else heuristic_move(rules, obs, legal, style)
+            assert kernel_key(rules, kernel.choose(rules, state, style)) == engine_key(expected)
+        move = self.seat.move(deal, legal)
+        if isinstance(self.seat.bot, HeuristicBot):  # and what the heuristic bot played
+            assert kernel_key(rules, kernel.choose(rules, state)) == engine_key(move)
+        self.tally.append(len(legal))
+        return move
+
+    def __getattr__(self, name):
+        return getattr(self.seat, name)
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_kernel_policy_picks_the_heuristic_bots_move(name):
+    """Whole games with exchanges (penalty scoring), heuristic bots and random ones (for
+    positions a heuristic table never reaches): at every decision the kernel's policy is the
+    heuristic's choice."""
+    tally = []
+    for seed in range(3):
+        rules = Rules(preset(name), 4)
+        game = Game(rules, dealer=0, scoring=Scoring("penalty", limit=4))
+        table = Table()
+        bots = [HeuristicBot(), RandomBot(seed), HeuristicBot(), HeuristicBot()]
+        seats = [Checked(Seat(b, s, table, game), table, game, tally) for s, b in enumerate(bots)]
+        rng = random.Random(seed)
+        while not game.over and len(game.records) < 6:
+            selfplay.play_deal(game, seats, rng)
+    assert len(tally) >= 300
+    assert sum(n > 1 for n in tally) >= 200  # real choices, not forced moves
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_kernel_playouts_end_as_the_engines(name):
+    """From positions of real deals, each legal move played out in the kernel scores what
+    ``montecarlo.playout`` scores, the searching seat in the preset's style."""
+    rules = Rules(preset(name), 4)
+    style = TUNED.get(name, PLAIN)
+    rng = random.Random(5)
+    played = 0
+    for _ in range(3):
+        d = new_deal(rules, rng)
+        while not d.over:
+            legal = d.legal_moves()
+            if rng.random() < 0.2:
+                state = kernel.state(d)
+                for move in legal:
+                    after = d.copy()
+                    after.apply(move)
+                    expected = playout(after, d.turn, rng, heuristic_policy, style)
+                    assert kernel.playout(rules, state, kernel.move(rules, move), d.turn,
+                                          style) == expected
+                    played += 1
+            d.apply(heuristic_policy(d, legal, 0, rng))
+    assert played >= 30
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_montecarlo_with_the_kernel_plays_legal_moves_and_the_same_ones(name):
+    """montecarlo with ``kernel=1`` plays legal moves (its seat raises on any other), the same
+    moves again for the same seed, and the same moves as without the kernel: its playouts
+    score the same."""
+
+    def moves(spec, seed):
+        rules = Rules(preset(name), 4)
+        game = Game(rules, dealer=0, scoring=None)
+        table = Table()
+        bots = [make_bot(spec, seed=seed)] + [HeuristicBot() for _ in range(3)]
+        seats = [Seat(b, s, table, game) for s, b in enumerate(bots)]
+        record = selfplay.play_deal(game, seats, random.Random(seed))
+        assert not seats[0].stats.faults
+        return [(s, engine_key(m)) for s, m in record.moves]
+
+    with_kernel = moves("montecarlo:playouts=16,kernel=1", 3)
+    assert with_kernel == moves("montecarlo:playouts=16,kernel=1", 3)
+    assert with_kernel == moves("montecarlo:playouts=16", 3)
+
+
+def test_montecarlo_with_the_kernel_falls_back_where_it_does_not_play():
+    """Blind piles (friday's two-player option) are not in the kernel: the playouts run in
+    Python and the bot still plays a legal game."""
+    rules = Rules(preset("friday", blind=True), 2)
+    assert not kernel.supports(rules)
+    game = Game(rules, dealer=0, scoring=None)
+    table = Table()
+    bots = [make_bot("montecarlo:playouts=8,kernel=1", seed=1), HeuristicBot()]
+    seats = [Seat(b, s, table, game) for s, b in enumerate(bots)]
+    record = selfplay.play_deal(game, seats, random.Random(1))
+    assert record.finished and not seats[0].stats.faults
+
+
+def test_the_kernel_plays_only_the_heuristic_policy():
+    with pytest.raises(ValueError, match="heuristic policy only"):
+        SearchConfig(kernel=True, policy="fast")
