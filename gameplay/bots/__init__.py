@@ -31,6 +31,7 @@ SETTINGS = {
         "tuned": (True, 0, 1),
         "lean": (False, 0, 10),
         "chains": (True, 1, 16),
+        "kernel": (True, 0, 1),
     },
 }
 
