@@ -18,9 +18,11 @@ from gameplay import services as tournaments
 from league import services
 from league.models import Player
 from tests.league.factories import UserFactory, make_game, seated_ids
-from tests.pages.test_browser import CHROMIUM, bot_game, browser, signed_in  # noqa: F401
+from tests.pages import test_browser
+from tests.pages.test_browser import CHROMIUM, bot_game, signed_in
 from tests.tournaments.helpers import small_tournament
 
+browser = test_browser.browser  # the module's chromium, shared
 AXE = (Path(__file__).parent / "vendor" / "axe.min.js").read_text()
 
 pytestmark = [
