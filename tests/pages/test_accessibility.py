@@ -139,3 +139,22 @@ def test_the_keyboard_reaches_every_control_with_a_visible_focus(browser, live_s
     assert [c for c in controls if c not in reached] == []
     assert unseen == [], "focused without a visible outline"
     ctx.close()
+
+
+COLOURS = """() => { const colour = s => getComputedStyle(document.querySelector(s)).backgroundColor;
+  return [colour('body'), colour('.table-felt'), colour('#step-hands .card')]; }"""
+
+
+def test_dark_mode_follows_the_system_setting_and_keeps_the_cards(browser, live_server, site):
+    pages, _ = site
+    shown = {}
+    for scheme in ("light", "dark"):
+        page = browser.new_page(color_scheme=scheme, viewport=PHONE)
+        page.goto(live_server.url + pages["replay"])
+        page.wait_for_selector("#step-hands .card")
+        shown[scheme] = page.evaluate(COLOURS)
+        page.close()
+    assert shown["light"][0] == "rgb(255, 255, 255)"
+    assert shown["dark"][0] == "rgb(20, 23, 28)"
+    # The felt and the cards are the same in both schemes: white cards on green baize.
+    assert shown["light"][1:] == shown["dark"][1:] == ["rgb(31, 94, 59)", "rgb(255, 255, 255)"]
