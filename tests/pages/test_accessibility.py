@@ -141,7 +141,8 @@ def test_the_keyboard_reaches_every_control_with_a_visible_focus(browser, live_s
     ctx.close()
 
 
-COLOURS = """() => { const colour = s => getComputedStyle(document.querySelector(s)).backgroundColor;
+COLOURS = """() => {
+  const colour = s => getComputedStyle(document.querySelector(s)).backgroundColor;
   return [colour('body'), colour('.table-felt'), colour('#step-hands .card')]; }"""
 
 
