@@ -1,5 +1,9 @@
 // Rating charts drawn with the vendored Chart.js (league/static/league/vendor/, docs/pages.md).
 (function () {
+  // Axis text and grid lines in the page's own colours, light or dark (league.css).
+  var css = getComputedStyle(document.documentElement);
+  Chart.defaults.color = css.getPropertyValue("--muted").trim() || Chart.defaults.color;
+  Chart.defaults.borderColor = css.getPropertyValue("--line").trim() || Chart.defaults.borderColor;
   function data(id) { var el = document.getElementById(id); return el && JSON.parse(el.textContent); }
   var player = data("rating-data");
   if (player) {

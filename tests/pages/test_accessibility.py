@@ -1,0 +1,163 @@
+"""Every page in Debian's chromium: axe-core finds no serious or critical violation in either
+colour scheme, the page fits a 360 px phone, and the keyboard reaches every control with a
+visible focus ring (issue #18).
+
+axe-core is vendored as its one minified file, tests/pages/vendor/axe.min.js (MPL-2.0, licence
+header kept; the licence is tests/pages/vendor/axe-core.LICENSE), so these tests need no network.
+The site's Content-Security-Policy rightly refuses an injected inline script, so the axe test's
+browser context alone is opened with Playwright's `bypass_csp=True`.
+"""
+
+import shutil
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+
+from gameplay import services as tournaments
+from league import services
+from league.models import Player
+from tests.league.factories import UserFactory, make_game, seated_ids
+from tests.pages import test_browser
+from tests.pages.test_browser import CHROMIUM, bot_game, signed_in
+from tests.tournaments.helpers import small_tournament
+
+browser = test_browser.browser  # the module's chromium, shared
+AXE = (Path(__file__).parent / "vendor" / "axe.min.js").read_text()
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.skipif(not shutil.which("chromium") and not Path(CHROMIUM).exists(),
+                       reason="Debian's chromium is not installed (.ci/run installs it)"),
+]
+
+IMPACTS = ("serious", "critical")
+PHONE = {"width": 360, "height": 740}
+DESKTOP = {"width": 1280, "height": 900}
+
+
+@pytest.fixture
+def site():
+    """A club with a played season (a bot deal with its transcript for the replay, two entered
+    deals), an organiser, and a finished tournament: the URL of every page to check."""
+    game = make_game(players=4, season_kwargs={"preset": "classic", "scoring_limit": 20})
+    organiser = UserFactory(username="organiser")
+    game.season.club.organisers.add(organiser)
+    deal = services.deal_record(game=game, transcript=bot_game("classic", 3))
+    ids = seated_ids(game)
+    services.deal_record(game=game, finishing_order=ids)
+    services.deal_record(game=game, finishing_order=ids[::-1])
+    tournament = small_tournament("Cup", games_per_table=1)
+    tournaments.tournament_start(tournament=tournament)
+    player = Player.objects.get(pk=ids[0])
+    pages = {
+        "home": reverse("home"),
+        "club list": reverse("league:club_list"),
+        "season": reverse("league:season_detail", args=[game.season.pk]),
+        "game": reverse("league:game_detail", args=[game.pk]),
+        "player": reverse("league:player_detail", args=[player.pk]),
+        "replay": reverse("league:deal_replay", args=[deal.pk]),
+        "replay upload": reverse("league:replay_upload"),
+        "tournament": reverse("gameplay:tournament", args=[tournament.pk]),
+        "entry (organiser)": reverse("league:game_enter", args=[game.pk]),
+        "admin login": reverse("admin:login"),
+    }
+    return pages, organiser
+
+
+def axe_violations(page):
+    """axe's serious and critical violations on the page as 'rule: target' strings."""
+    page.add_script_tag(content=AXE)
+    results = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
+    return [f"{v['id']} ({v['impact']}): {', '.join(str(n['target']) for n in v['nodes'][:3])}"
+            for v in results["violations"] if v["impact"] in IMPACTS]
+
+
+# Each scheme once; the phone in light, the desktop in dark, so both layouts are checked too.
+@pytest.mark.parametrize(("scheme", "viewport"), [("light", PHONE), ("dark", DESKTOP)],
+                         ids=["light-360", "dark-1280"])
+def test_no_page_has_serious_axe_violations(browser, live_server, client, site, scheme,
+                                            viewport):
+    pages, organiser = site
+    ctx = signed_in(browser, live_server, client, organiser, viewport=viewport,
+                    color_scheme=scheme, bypass_csp=True)
+    page = ctx.new_page()
+    found = {}
+    for name, url in pages.items():
+        page.goto(live_server.url + url)
+        page.wait_for_load_state("load")
+        violations = axe_violations(page)
+        if violations:
+            found[name] = violations
+    ctx.close()
+    assert found == {}
+
+
+def test_every_page_fits_a_360_px_phone(browser, live_server, client, site):
+    pages, organiser = site
+    ctx = signed_in(browser, live_server, client, organiser, viewport=PHONE, is_mobile=True,
+                    has_touch=True)
+    page = ctx.new_page()
+    widths = {}
+    for name, url in pages.items():
+        page.goto(live_server.url + url)
+        page.wait_for_load_state("load")
+        widths[name] = page.evaluate("document.documentElement.scrollWidth")
+    ctx.close()
+    assert {name: w for name, w in widths.items() if w > PHONE["width"]} == {}
+
+
+# Every element the keyboard should reach, in the page's order, and a description of the
+# element now focused with the width and style of its outline.
+FOCUSABLE = """() => [...document.querySelectorAll(
+    'a[href], button, input, select, textarea, [tabindex]:not([tabindex="-1"])')]
+  .filter(e => !e.disabled && e.type !== 'hidden' && e.getClientRects().length
+               && getComputedStyle(e).visibility !== 'hidden')
+  .map(e => e.outerHTML.slice(0, 120))"""
+FOCUSED = """() => { const e = document.activeElement, s = getComputedStyle(e);
+  return [e.outerHTML.slice(0, 120), parseFloat(s.outlineWidth), s.outlineStyle]; }"""
+
+
+@pytest.mark.parametrize("name", ["season", "game", "replay", "entry (organiser)", "tournament",
+                                  "replay upload"])
+def test_the_keyboard_reaches_every_control_with_a_visible_focus(browser, live_server, client,
+                                                                  site, name):
+    pages, organiser = site
+    ctx = signed_in(browser, live_server, client, organiser, viewport=DESKTOP)
+    page = ctx.new_page()
+    page.goto(live_server.url + pages[name])
+    page.wait_for_load_state("load")
+    controls = page.evaluate(FOCUSABLE)
+    assert len(controls) > 3
+    reached, unseen = [], []
+    for _ in controls:
+        page.keyboard.press("Tab")
+        element, width, style = page.evaluate(FOCUSED)
+        reached.append(element)
+        if width < 2 or style == "none":
+            unseen.append(element)
+    assert reached[0].startswith('<a class="skip-link"')
+    assert [c for c in controls if c not in reached] == []
+    assert unseen == [], "focused without a visible outline"
+    ctx.close()
+
+
+COLOURS = """() => {
+  const colour = s => getComputedStyle(document.querySelector(s)).backgroundColor;
+  return [colour('body'), colour('.table-felt'), colour('#step-hands .card')]; }"""
+
+
+def test_dark_mode_follows_the_system_setting_and_keeps_the_cards(browser, live_server, site):
+    pages, _ = site
+    shown = {}
+    for scheme in ("light", "dark"):
+        page = browser.new_page(color_scheme=scheme, viewport=PHONE)
+        page.goto(live_server.url + pages["replay"])
+        page.wait_for_selector("#step-hands .card")
+        shown[scheme] = page.evaluate(COLOURS)
+        page.close()
+    assert shown["light"][0] == "rgb(255, 255, 255)"
+    assert shown["dark"][0] == "rgb(20, 23, 28)"
+    # The felt and the cards are the same in both schemes: white cards on green baize.
+    assert shown["light"][1:] == shown["dark"][1:] == ["rgb(31, 94, 59)", "rgb(255, 255, 255)"]
