@@ -62,6 +62,10 @@ def site():
         "tournament": reverse("gameplay:tournament", args=[tournament.pk]),
         "entry (organiser)": reverse("league:game_enter", args=[game.pk]),
         "admin login": reverse("admin:login"),
+        "club": reverse("league:club_detail", args=[game.season.club.pk]),
+        "player search": reverse("league:player_search") + "?q=a",
+        "rules": reverse("league:rules", args=["classic"]),
+        "rating help": reverse("league:rating_help"),
     }
     return pages, organiser
 
