@@ -38,11 +38,16 @@ def tournament_play_batch_task(tournament_id: int, keys: list, batch_id: int | N
     the soft time limit the batch ends between games and is given back, so the reconciler
     sends it again and the next run plays what is left."""
     try:
-        return services.tournament_play_batch(tournament_id=tournament_id, keys=keys,
-                                              batch_id=batch_id)
+        count = services.tournament_play_batch(tournament_id=tournament_id, keys=keys,
+                                               batch_id=batch_id)
     except SoftTimeLimitExceeded:
         services.tournament_batch_release(batch_id=batch_id)
         return 0
+    if not tournament_play_batch_task.request.is_eager:
+        # Keep the queue topped up between the reconciler's runs (in this process, the
+        # sender already plays every batch in turn).
+        services.tournament_batches_send(tournament_id=tournament_id)
+    return count
 
 
 @shared_task(ignore_result=True)
