@@ -8,6 +8,7 @@ sending one never waits on the result store).
 
 from celery import current_task, shared_task
 from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
 from django.db import InterfaceError, OperationalError
 from kombu.exceptions import OperationalError as BrokerError
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -18,8 +19,13 @@ from gameplay.models import Tournament
 
 TRANSIENT = (OperationalError, InterfaceError, BrokerError, RedisConnectionError,
              RedisTimeoutError, ConnectionError)
+# A task meeting a database or broker outage retries, waiting longer each time up to
+# TOURNAMENT_TASK_RETRY_BACKOFF_MAX seconds, for about as long as an outage may last: a batch
+# that gave up before it could record that a worker took it would wait
+# TOURNAMENT_QUEUED_SECONDS for the reconciler.
 TASK_OPTIONS = {"acks_late": True, "reject_on_worker_lost": True, "autoretry_for": TRANSIENT,
-                "retry_backoff": True, "retry_backoff_max": 60, "max_retries": 8,
+                "retry_backoff": True, "retry_backoff_max":
+                settings.TOURNAMENT_TASK_RETRY_BACKOFF_MAX, "max_retries": 100,
                 "ignore_result": True}
 
 

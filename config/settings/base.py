@@ -176,6 +176,9 @@ TOURNAMENT_RECONCILE_SECONDS = env.float("TOURNAMENT_RECONCILE_SECONDS", default
 TOURNAMENT_STALL_SECONDS = env.float("TOURNAMENT_STALL_SECONDS", default=120)
 TOURNAMENT_QUEUED_SECONDS = env.float("TOURNAMENT_QUEUED_SECONDS", default=3600)
 TOURNAMENT_QUEUED_BATCHES = env.int("TOURNAMENT_QUEUED_BATCHES", default=500)
+# A tournament task meeting a database or broker error retries up to 100 times, waiting
+# longer each time, at most this many seconds.
+TOURNAMENT_TASK_RETRY_BACKOFF_MAX = env.int("TOURNAMENT_TASK_RETRY_BACKOFF_MAX", default=60)
 CELERY_BEAT_SCHEDULE = {
     "tournaments-reconcile": {"task": "gameplay.tasks.tournaments_reconcile_task", "schedule": TOURNAMENT_RECONCILE_SECONDS, "options": {"expire_seconds": TOURNAMENT_RECONCILE_SECONDS}},  # noqa: E501
 }

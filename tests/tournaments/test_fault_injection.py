@@ -65,16 +65,19 @@ def test_a_tournament_finishes_by_itself_through_a_kill_and_both_outages(
            "TOURNAMENT_TEST_VISIBILITY_TIMEOUT": "3600"}
     logs = []
     began = time.monotonic()
-    worker = workers(**env)
     scheduler = beat(**env)
+    worker = workers(**env)
     tournament = small_tournament("Fault cup", **TOURNAMENT)
     assert tournament.total_games == GAMES
+
+    phases = []
 
     def wait_for(condition, seconds=FINISH_SECONDS):
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
             progress = selectors.tournament_progress(tournament=tournament)
             if condition(progress):
+                phases.append(f"{progress.done} games at {time.monotonic() - began:.0f} s")
                 return progress
             time.sleep(0.05)
         pytest.fail(f"tournament stuck at {progress}\nworker log:\n{worker.log()[-6000:]}"
@@ -114,4 +117,5 @@ def test_a_tournament_finishes_by_itself_through_a_kill_and_both_outages(
     print(f"\nfault injection: {progress.done}/{GAMES} games stored once (duplicates 0) in "
           f"{seconds:.0f} s through a SIGKILL at {killed_at} games and {OUTAGE_SECONDS} s "
           f"Redis and PostgreSQL outages; {sent_again} stalled batch(es) sent again, "
-          f"{TournamentBatch.objects.filter(tournament=tournament).count()} batches")
+          f"{TournamentBatch.objects.filter(tournament=tournament).count()} batches; "
+          f"{', '.join(phases)}")
