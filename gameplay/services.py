@@ -251,16 +251,21 @@ def tournament_batches_send(*, tournament_id: int | None = None) -> int:
             room -= _open_batches().filter(sent_at__isnull=False, beat_at=None).count()
         batches = list(to_send.values_list("pk", "tournament_id", "keys",
                                            "tournament__starts_at")[:max(room, 0)])
-        for pk, tournament, keys, starts_at in batches:
-            eta = starts_at if starts_at and starts_at > timezone.now() else None
-            try:
+        done = []
+        try:
+            for pk, tournament, keys, starts_at in batches:
+                eta = starts_at if starts_at and starts_at > timezone.now() else None
                 send_batch(tournament, keys, batch_id=pk, eta=eta)
-            except BROKER_ERRORS as e:
-                logger.warning("batch %s of tournament %s not sent, the reconciler will send "
-                               "it: %r", pk, tournament, e)
-                return sent
-            TournamentBatch.objects.filter(pk=pk, sent_at=None).update(sent_at=timezone.now())
-            sent += 1
+                done.append(pk)
+        except BROKER_ERRORS as e:
+            logger.warning("%d batch(es) not sent, the reconciler will send them: %r",
+                           len(batches) - len(done), e)
+            batches = []
+        finally:
+            # Marked once sent (a batch sent twice is played once).
+            TournamentBatch.objects.filter(pk__in=done, sent_at=None).update(
+                sent_at=timezone.now())
+            sent += len(done)
         if not eager or not batches:
             return sent
 
