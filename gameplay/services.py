@@ -4,7 +4,9 @@ Each function that changes state is one transaction, except ``tournament_play_ba
 plays a batch of games and stores each in its own transaction (``tournament_game_store``) so a
 crash loses at most the game being played. A game is identified by (tournament, round, table,
 number); its seeds derive from that key and the tournament's seed, so a re-run plays the
-identical game, and the unique constraint on the key stores it at most once.
+identical game, and the unique constraint on the key stores it at most once. Scheduled
+games are recorded in batches (TournamentBatch) in the same transaction, and a periodic
+reconciler sends again what the broker never took or a worker dropped (issue #16).
 """
 
 import logging

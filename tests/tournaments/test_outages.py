@@ -18,6 +18,12 @@ from tests.tournaments.helpers import small_tournament
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 
+def _fresh_connections():
+    app.close()
+    # app.close() drops the producers' pool only when the app's own pool was made.
+    app.amqp._producer_pool = None
+
+
 @pytest.fixture
 def queue(redis_proxy, settings):
     """This process's Celery app sends through ``redis_proxy`` to a queue of its own."""
@@ -26,11 +32,11 @@ def queue(redis_proxy, settings):
     settings.CELERY_TASK_ALWAYS_EAGER = False
     saved = {key: app.conf[key] for key in ("broker_url", "task_always_eager",
                                             "task_default_queue")}
-    app.close()
+    _fresh_connections()
     app.conf.update(broker_url=redis_proxy.url("redis://127.0.0.1:{port}") + db,
                     task_always_eager=False, task_default_queue=name)
     yield name
-    app.close()
+    _fresh_connections()
     app.conf.update(saved)
     direct = redis.Redis.from_url(TEST_REDIS_URL)
     direct.delete(name, f"_kombu.binding.{name}")
