@@ -19,8 +19,10 @@ pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 
 def _fresh_connections():
-    app.close()
-    # app.close() drops the producers' pool only when the app's own pool was made.
+    """Drop the app's connection pools (made on first use), so that the next send connects to
+    the broker_url set now; as Celery does in a forked process (app.close() would unregister
+    the app instead)."""
+    app._pool = None
     app.amqp._producer_pool = None
 
 
@@ -29,9 +31,10 @@ def queue(redis_proxy, settings):
     """This process's Celery app sends through ``redis_proxy`` to a queue of its own."""
     name = f"test-start-{uuid.uuid4().hex[:12]}"
     db = urlsplit(TEST_REDIS_URL).path
-    settings.CELERY_TASK_ALWAYS_EAGER = False
+    # Read before the settings change: the app reads Django's settings when first asked.
     saved = {key: app.conf[key] for key in ("broker_url", "task_always_eager",
                                             "task_default_queue")}
+    settings.CELERY_TASK_ALWAYS_EAGER = False
     _fresh_connections()
     app.conf.update(broker_url=redis_proxy.url("redis://127.0.0.1:{port}") + db,
                     task_always_eager=False, task_default_queue=name)
