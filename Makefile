@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/requirements.stamp
 POSTGRES_TEST_URL := postgres://postgres@127.0.0.1:5432/president_league
 
-.PHONY: venv kernel run serve worker lint test
+.PHONY: venv kernel run serve worker beat lint test
 
 venv: $(STAMP)
 
@@ -41,6 +41,10 @@ serve: venv kernel
 
 worker: venv kernel
 	$(BIN)/celery -A config.celery_app worker -l info
+
+# The periodic tasks (CELERY_BEAT_SCHEDULE, kept in the database): run exactly one beat.
+beat: venv
+	$(BIN)/celery -A config.celery_app beat -l info
 
 lint: venv
 	$(BIN)/ruff check .

@@ -133,6 +133,27 @@ class GameFault(models.Model):
         return f"{self.game} seat {self.seat} decision {self.number}: {self.kind}"
 
 
+class TournamentBatch(models.Model):
+    """Games a task plays together, recorded when they are scheduled so that what the broker
+    never received, or a worker dropped, is sent again (``services.tournaments_reconcile``)."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="batches")
+    keys = models.JSONField(help_text="the games' (round, table, number)")
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True,
+                                   help_text="when the broker took its task; empty: to send")
+    beat_at = models.DateTimeField(null=True, blank=True,
+                                   help_text="a worker's last sign of life playing it")
+    done_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["done_at", "sent_at"], name="batch_open")]
+
+    def __str__(self):
+        return f"{self.tournament} batch {self.pk}"
+
+
 def outside_bot_url(url: str) -> None:
     """An http(s) URL the outside-bot network policy allows (gameplay.bots.policy: a public
     address or a host in OUTSIDE_BOT_ALLOWED_HOSTS, a port in OUTSIDE_BOT_ALLOWED_PORTS): the

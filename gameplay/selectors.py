@@ -3,11 +3,20 @@
 from collections import defaultdict
 from dataclasses import asdict, dataclass
 
+from django.conf import settings
 from django.db.models import Count, F, Max, Min, Q, Sum
+from django.utils import timezone
 
 from gameplay.bots.base import FAULT_KINDS
 from gameplay.match import Z95, interval
-from gameplay.models import Entrant, GameFault, OutsideBot, Tournament, TournamentGame
+from gameplay.models import (
+    Entrant,
+    GameFault,
+    OutsideBot,
+    Tournament,
+    TournamentBatch,
+    TournamentGame,
+)
 from league.models import Place
 from league.selectors import season_standings
 
@@ -19,6 +28,9 @@ class Progress:
     total: int
     games_per_second: float | None
     eta_seconds: float | None
+    # Running, with games missing, and no game stored nor worker heard from for
+    # TOURNAMENT_STALL_SECONDS: no ETA then (the reconciler sends the work again).
+    stalled: bool = False
 
     @property
     def fraction(self) -> float:
@@ -30,7 +42,8 @@ class Progress:
 
 def tournament_progress(*, tournament: Tournament) -> Progress:
     """Games stored out of the total, the rate between the first and last stored games and
-    the time the rest would take at that rate; all from the database, one query."""
+    the time the rest would take at that rate, or that it is stalled; from the database, in
+    one query, two while it runs."""
     status = Tournament.objects.filter(pk=tournament.pk).values_list("status", flat=True).get()
     row = TournamentGame.objects.filter(tournament_id=tournament.pk).aggregate(
         done=Count("id"), first=Min("stored_at"), last=Max("stored_at"))
@@ -41,8 +54,22 @@ def tournament_progress(*, tournament: Tournament) -> Progress:
         if seconds > 0:
             rate = (done - 1) / seconds
             eta = (tournament.total_games - done) / rate
+    stalled = status == Tournament.RUNNING and done < tournament.total_games and \
+        _stalled(tournament, row["last"])
     return Progress(status=status, done=done, total=tournament.total_games,
-                    games_per_second=rate, eta_seconds=eta)
+                    games_per_second=rate, eta_seconds=None if stalled else eta,
+                    stalled=stalled)
+
+
+def _stalled(tournament: Tournament, last_stored) -> bool:
+    """No sign of life for TOURNAMENT_STALL_SECONDS: a game stored, a worker's heartbeat on a
+    batch, batches scheduled, or the start time still to come."""
+    batches = TournamentBatch.objects.filter(tournament_id=tournament.pk).aggregate(
+        beat=Max("beat_at"), scheduled=Max("created_at"))
+    signs = [t for t in (last_stored, batches["beat"], batches["scheduled"],
+                         tournament.starts_at) if t is not None]
+    return bool(signs) and (timezone.now() - max(signs)).total_seconds() > \
+        settings.TOURNAMENT_STALL_SECONDS
 
 
 def tournament_ratings(*, tournament: Tournament) -> dict[int, float]:

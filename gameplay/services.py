@@ -4,19 +4,25 @@ Each function that changes state is one transaction, except ``tournament_play_ba
 plays a batch of games and stores each in its own transaction (``tournament_game_store``) so a
 crash loses at most the game being played. A game is identified by (tournament, round, table,
 number); its seeds derive from that key and the tournament's seed, so a re-run plays the
-identical game, and the unique constraint on the key stores it at most once.
+identical game, and the unique constraint on the key stores it at most once. Scheduled
+games are recorded in batches (TournamentBatch) in the same transaction, and a periodic
+reconciler sends again what the broker never took or a worker dropped (issue #16).
 """
 
+import logging
 import random
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import partial
 
 import django.dispatch
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
+from django.db.models import Count, Q
 from django.utils import timezone
+from kombu.exceptions import OperationalError as KombuOperationalError
+from redis.exceptions import RedisError
 
 from gameplay import pairing
 from gameplay.bots import Bot, BotFault, make_bot
@@ -30,6 +36,7 @@ from gameplay.models import (
     GameFault,
     OutsideBot,
     Tournament,
+    TournamentBatch,
     TournamentGame,
     outside_bot_url,
 )
@@ -40,6 +47,8 @@ from league.models import Club, Player, Season
 # Sent after each stored game, with ``tournament_id``: the CLI's progress bar listens to it
 # when tasks run in its own process (no broker configured).
 game_stored = django.dispatch.Signal()
+
+logger = logging.getLogger(__name__)
 
 Key = tuple[int, int, int]  # (round, table, game number)
 OUTSIDE = "outside:"  # the spec of a registered outside bot: outside:<name>
@@ -204,7 +213,13 @@ def _bot_player(name: str, club: Club, by) -> Player:
     return player
 
 
-# Scheduling
+# Scheduling: the batches of games to play are rows committed with the change that schedules
+# them (TournamentBatch); their tasks are sent after the commit. What the broker did not take
+# (it was down) or a worker dropped (killed, stuck) is sent again by tournaments_reconcile,
+# which celery beat runs every TOURNAMENT_RECONCILE_SECONDS.
+
+# What a broker that is down or unreachable raises when a task is sent.
+BROKER_ERRORS = (KombuOperationalError, RedisError, OSError)
 
 
 def _keys_of_round(tournament: Tournament, round_number: int) -> list[Key]:
@@ -220,20 +235,94 @@ def _missing(tournament: Tournament) -> list[Key]:
             if k not in stored]
 
 
-def _enqueue_after_commit(tournament: Tournament, keys: list[Key]) -> None:
-    if not keys:
-        return
-    eta = tournament.starts_at if tournament.starts_at and \
-        tournament.starts_at > timezone.now() else None
+def _schedule(tournament: Tournament, keys: list[Key]) -> None:
+    """Record the batches of ``keys``; their tasks are sent after commit."""
     size = tournament.batch_size
-    batches = [keys[i:i + size] for i in range(0, len(keys), size)]
-    transaction.on_commit(partial(_enqueue, tournament.pk, batches, eta))
+    TournamentBatch.objects.bulk_create(
+        [TournamentBatch(tournament=tournament, keys=keys[i:i + size])
+         for i in range(0, len(keys), size)], batch_size=2000)
+    transaction.on_commit(partial(tournament_batches_send, tournament_id=tournament.pk))
 
 
-def _enqueue(tournament_id: int, batches: list[list[Key]], eta) -> None:
-    from gameplay.tasks import enqueue_batches
+def _open_batches():
+    return TournamentBatch.objects.filter(done_at=None, tournament__status=Tournament.RUNNING)
 
-    enqueue_batches(tournament_id, batches, eta=eta)
+
+def tournament_batches_send(*, tournament_id: int | None = None) -> int:
+    """Send the tasks of the running tournaments' batches not sent yet (of one tournament, if
+    given), keeping at most TOURNAMENT_QUEUED_BATCHES waiting in the queue, so one call stays
+    short whatever the size; everything at once when tasks run in this process. A broker
+    error is logged and the rest waits for the next reconcile: it never undoes a commit.
+    Returns the number sent."""
+    from gameplay.tasks import send_batch
+
+    eager = settings.CELERY_TASK_ALWAYS_EAGER
+    to_send = _open_batches().filter(sent_at=None).order_by("id")
+    if tournament_id is not None:
+        to_send = to_send.filter(tournament_id=tournament_id)
+    sent = 0
+    while True:
+        room = settings.TOURNAMENT_QUEUED_BATCHES
+        if not eager:
+            room -= _open_batches().filter(sent_at__isnull=False, beat_at=None).count()
+        batches = list(to_send.values_list("pk", "tournament_id", "keys",
+                                           "tournament__starts_at")[:max(room, 0)])
+        done = []
+        try:
+            for pk, tournament, keys, starts_at in batches:
+                eta = starts_at if starts_at and starts_at > timezone.now() else None
+                send_batch(tournament, keys, batch_id=pk, eta=eta)
+                done.append(pk)
+        except BROKER_ERRORS as e:
+            logger.warning("%d batch(es) not sent, the reconciler will send them: %r",
+                           len(batches) - len(done), e)
+            batches = []
+        finally:
+            # Marked once sent (a batch sent twice is played once).
+            TournamentBatch.objects.filter(pk__in=done, sent_at=None).update(
+                sent_at=timezone.now())
+            sent += len(done)
+        if not eager or not batches:
+            return sent
+
+
+def tournament_batch_release(*, batch_id: int | None) -> None:
+    """Give a batch back, to be sent again (its stored games are skipped then)."""
+    TournamentBatch.objects.filter(pk=batch_id, done_at=None).update(sent_at=None, beat_at=None)
+
+
+def tournaments_reconcile() -> dict[str, int]:
+    """Recover running tournaments, without anyone acting: a batch a worker took and gave no
+    sign of life for TOURNAMENT_STALL_SECONDS (the worker was killed or lost its database) and
+    one that waited TOURNAMENT_QUEUED_SECONDS in the queue untaken (the broker lost it) are
+    sent again; a tournament with no batch left is scheduled its missing games or advanced;
+    then what is not sent is sent. Running a game twice stores it once."""
+    now = timezone.now()
+    stalled = _open_batches().filter(
+        beat_at__lt=now - timedelta(seconds=settings.TOURNAMENT_STALL_SECONDS)
+    ).update(sent_at=None, beat_at=None)
+    queued_since = now - timedelta(seconds=settings.TOURNAMENT_QUEUED_SECONDS)
+    lost = _open_batches().filter(beat_at=None, sent_at__lt=queued_since).exclude(
+        tournament__starts_at__gt=queued_since).update(sent_at=None)
+    idle = (Tournament.objects.filter(status=Tournament.RUNNING)
+            .annotate(open=Count("batches", filter=Q(batches__done_at=None))).filter(open=0)
+            .values_list("pk", flat=True))
+    for pk in idle:
+        _catch_up(pk)
+    return {"stalled": stalled, "lost": lost, "sent": tournament_batches_send()}
+
+
+@transaction.atomic
+def _catch_up(tournament_id: int) -> None:
+    tournament = Tournament.objects.select_for_update(no_key=True).get(pk=tournament_id)
+    if tournament.status != Tournament.RUNNING or \
+            tournament.batches.filter(done_at=None).exists():
+        return
+    missing = _missing(tournament)
+    if missing:
+        _schedule(tournament, missing)
+    else:
+        tournament_advance(tournament=tournament)
 
 
 def _locked(tournament: Tournament) -> Tournament:
@@ -242,7 +331,8 @@ def _locked(tournament: Tournament) -> Tournament:
 
 @transaction.atomic
 def tournament_start(*, tournament: Tournament, by=None) -> Tournament:
-    """Pair the first round and enqueue its games in batches (at ``starts_at`` if later)."""
+    """Pair the first round and schedule its games in batches (played from ``starts_at`` if
+    later); the batches are sent after commit, a broker that is down delays them only."""
     tournament = _locked(tournament)
     if tournament.status != Tournament.SCHEDULED:
         raise TournamentError(f"{tournament} is {tournament.status}: only a scheduled "
@@ -252,7 +342,7 @@ def tournament_start(*, tournament: Tournament, by=None) -> Tournament:
     tournament.save(update_fields=["tables", "status"])
     league.audit_record(by=by, club=tournament.club, action="tournament started",
                         target=tournament, details={"starts_at": str(tournament.starts_at)})
-    _enqueue_after_commit(tournament, _keys_of_round(tournament, 0))
+    _schedule(tournament, _keys_of_round(tournament, 0))
     return tournament
 
 
@@ -283,8 +373,9 @@ def tournament_resume(*, tournament: Tournament, by=None) -> Tournament:
     missing = _missing(tournament)
     league.audit_record(by=by, club=tournament.club, action="tournament resumed",
                         target=tournament, details={"missing_games": len(missing)})
+    tournament.batches.filter(done_at=None).delete()
     if missing:
-        _enqueue_after_commit(tournament, missing)
+        _schedule(tournament, missing)
     else:
         transaction.on_commit(partial(_advance_after_commit, tournament.pk))
     return tournament
@@ -308,7 +399,7 @@ def tournament_advance(*, tournament: Tournament) -> Tournament:
         tournament.tables = [*tournament.tables,
                              _tables_of_round(tournament, next_round, ratings)]
         tournament.save(update_fields=["tables"])
-        _enqueue_after_commit(tournament, _keys_of_round(tournament, next_round))
+        _schedule(tournament, _keys_of_round(tournament, next_round))
         return tournament
     tournament.status = Tournament.FINISHED
     tournament.finished_at = timezone.now()
@@ -429,10 +520,15 @@ def _faults_store(game: TournamentGame, entrant_ids: list[int], result: GameResu
         for seat, stats in enumerate(result.stats) for f in stats.faults)
 
 
-def tournament_play_batch(*, tournament_id: int, keys: Sequence[Sequence[int]]) -> int:
+def tournament_play_batch(*, tournament_id: int, keys: Sequence[Sequence[int]],
+                          batch_id: int | None = None) -> int:
     """Play and store the batch's games that are not stored yet, stopping if the tournament
-    is no longer running; then advance it. Returns the number of games stored."""
+    is no longer running; then advance it. The batch's row gets a heartbeat after each game
+    (a batch whose heartbeat stops is sent again) and is marked done at the end. Returns the
+    number of games stored."""
     tournament = Tournament.objects.select_related("season").get(pk=tournament_id)
+    batch = TournamentBatch.objects.filter(pk=batch_id)  # nothing when there is no row
+    batch.update(beat_at=timezone.now())
     keys = [tuple(k) for k in keys]
     stored = set(TournamentGame.objects.filter(tournament=tournament)
                  .values_list("round", "table", "number"))
@@ -445,6 +541,8 @@ def tournament_play_batch(*, tournament_id: int, keys: Sequence[Sequence[int]]) 
         seated, result = tournament_game_play(tournament=tournament, key=key)
         count += tournament_game_store(tournament=tournament, key=key, seated=seated,
                                        result=result) is not None
+        batch.update(beat_at=timezone.now())
+    batch.update(done_at=timezone.now())
     tournament_advance(tournament=tournament)
     return count
 

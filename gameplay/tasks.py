@@ -2,10 +2,13 @@
 
 Every task is idempotent by the natural key of a tournament game, so the broker may deliver
 one twice: acknowledged late, run again if its worker dies, retried with backoff on
-transient database or broker errors.
+transient database or broker errors. Nobody reads their results, so none are stored (and
+sending one never waits on the result store).
 """
 
 from celery import current_task, shared_task
+from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
 from django.db import InterfaceError, OperationalError
 from kombu.exceptions import OperationalError as BrokerError
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -16,8 +19,14 @@ from gameplay.models import Tournament
 
 TRANSIENT = (OperationalError, InterfaceError, BrokerError, RedisConnectionError,
              RedisTimeoutError, ConnectionError)
+# A task meeting a database or broker outage retries, waiting longer each time up to
+# TOURNAMENT_TASK_RETRY_BACKOFF_MAX seconds, for about as long as an outage may last: a batch
+# that gave up before it could record that a worker took it would wait
+# TOURNAMENT_QUEUED_SECONDS for the reconciler.
 TASK_OPTIONS = {"acks_late": True, "reject_on_worker_lost": True, "autoretry_for": TRANSIENT,
-                "retry_backoff": True, "retry_backoff_max": 60, "max_retries": 8}
+                "retry_backoff": True, "retry_backoff_max":
+                settings.TOURNAMENT_TASK_RETRY_BACKOFF_MAX, "max_retries": 100,
+                "ignore_result": True}
 
 
 @shared_task(**TASK_OPTIONS)
@@ -30,17 +39,36 @@ def tournament_start_task(tournament_id: int) -> int:
 
 
 @shared_task(**TASK_OPTIONS)
-def tournament_play_batch_task(tournament_id: int, keys: list) -> int:
-    """Play and store a batch of games (round, table, number); stored ones are skipped."""
-    return services.tournament_play_batch(tournament_id=tournament_id, keys=keys)
+def tournament_play_batch_task(tournament_id: int, keys: list, batch_id: int | None = None) -> int:
+    """Play and store a batch of games (round, table, number); stored ones are skipped. At
+    the soft time limit the batch ends between games and is given back, so the reconciler
+    sends it again and the next run plays what is left."""
+    try:
+        count = services.tournament_play_batch(tournament_id=tournament_id, keys=keys,
+                                               batch_id=batch_id)
+    except SoftTimeLimitExceeded:
+        services.tournament_batch_release(batch_id=batch_id)
+        return 0
+    if not tournament_play_batch_task.request.is_eager:
+        # Keep the queue topped up between the reconciler's runs (in this process, the
+        # sender already plays every batch in turn).
+        services.tournament_batches_send(tournament_id=tournament_id)
+    return count
 
 
-def enqueue_batches(tournament_id: int, batches: list, *, eta=None) -> None:
-    """One task per batch. Inside a task, follow-up batches go to the queue that task came
-    from, so a tournament started on a queue stays on it."""
+@shared_task(ignore_result=True)
+def tournaments_reconcile_task() -> dict:
+    """Celery beat's periodic run of services.tournaments_reconcile; a run that fails (the
+    database is down) is simply the next run's work, so it is not retried."""
+    return services.tournaments_reconcile()
+
+
+def send_batch(tournament_id: int, keys: list, *, batch_id: int, eta=None) -> None:
+    """Send one batch's task. Inside a task, it goes to the queue that task came from, so a
+    tournament started on a queue stays on it."""
     queue = None
     request = getattr(current_task, "request", None)
     if current_task and request is not None and not request.is_eager:
         queue = (request.delivery_info or {}).get("routing_key")
-    for batch in batches:
-        tournament_play_batch_task.apply_async((tournament_id, batch), eta=eta, queue=queue)
+    tournament_play_batch_task.apply_async((tournament_id, keys), kwargs={"batch_id": batch_id},
+                                           eta=eta, queue=queue)

@@ -29,6 +29,9 @@ DEBUG = env.bool("DEBUG", default=False)
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=[])
 
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
+# A connection kept between requests or tasks is checked before reuse (after a database
+# outage the first use would fail otherwise).
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Write-ahead log: readers do not block the writer, and a commit appends to the log
     # instead of syncing the whole file to disk (SQLite's recommended setting for a server).
@@ -54,6 +57,7 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "django_celery_beat",
     "gameplay",
     "league",
 ]
@@ -219,8 +223,29 @@ CELERY_REDIS_SOCKET_CONNECT_TIMEOUT = REDIS_TIMEOUT
 CELERY_REDIS_SOCKET_TIMEOUT = 5 * REDIS_TIMEOUT
 CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {"retry_policy": {"max_retries": 2}}
 RATINGS_RECONCILE_SECONDS = env.float("RATINGS_RECONCILE_SECONDS", default=60)
+CELERY_BROKER_CONNECTION_TIMEOUT = env.float("CELERY_BROKER_CONNECTION_TIMEOUT", default=2.0)
+# Every task's time limits, in seconds (enforced by the default prefork pool): at the soft one
+# a tournament batch stops between games and is sent again; at the hard one the worker
+# process is killed and replaced.
+CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=300)
+CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=360)
+# `make beat` runs celery beat with the schedule kept in the database (django-celery-beat).
+CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+# Tournaments recover by themselves (gameplay.services.tournaments_reconcile, every
+# TOURNAMENT_RECONCILE_SECONDS): a batch whose worker gave no sign of life for
+# TOURNAMENT_STALL_SECONDS (set it above the longest game) is sent again, as is one left
+# untaken in the queue for TOURNAMENT_QUEUED_SECONDS; at most TOURNAMENT_QUEUED_BATCHES
+# batches wait in the queue, so starting a tournament stays quick whatever its size.
+TOURNAMENT_RECONCILE_SECONDS = env.float("TOURNAMENT_RECONCILE_SECONDS", default=30)
+TOURNAMENT_STALL_SECONDS = env.float("TOURNAMENT_STALL_SECONDS", default=120)
+TOURNAMENT_QUEUED_SECONDS = env.float("TOURNAMENT_QUEUED_SECONDS", default=3600)
+TOURNAMENT_QUEUED_BATCHES = env.int("TOURNAMENT_QUEUED_BATCHES", default=500)
+# A tournament task meeting a database or broker error retries up to 100 times, waiting
+# longer each time, at most this many seconds.
+TOURNAMENT_TASK_RETRY_BACKOFF_MAX = env.int("TOURNAMENT_TASK_RETRY_BACKOFF_MAX", default=60)
 CELERY_BEAT_SCHEDULE = {
     "ratings-reconcile": {"task": "league.tasks.ratings_reconcile_task", "schedule": RATINGS_RECONCILE_SECONDS},  # noqa: E501
+    "tournaments-reconcile": {"task": "gameplay.tasks.tournaments_reconcile_task", "schedule": TOURNAMENT_RECONCILE_SECONDS, "options": {"expire_seconds": TOURNAMENT_RECONCILE_SECONDS}},  # noqa: E501
 }
 
 # Per-process memory by default; CACHE_URL=redis://… shares it between processes. Cached

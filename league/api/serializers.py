@@ -221,6 +221,8 @@ class ProgressSerializer(serializers.Serializer):
     fraction = serializers.FloatField()
     games_per_second = serializers.FloatField(allow_null=True)
     eta_seconds = serializers.FloatField(allow_null=True)
+    stalled = serializers.BooleanField(
+        help_text="running, but no game stored nor worker heard from for a while: no ETA")
 
 
 # Writes of clubs, players, seasons, games, seat changes, tournaments and outside bots: shapes

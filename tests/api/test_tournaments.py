@@ -28,7 +28,8 @@ def test_anyone_reads_a_tournament_and_its_progress(tournament):
     body = APIClient().get(f"/api/v1/tournaments/{tournament.pk}/progress/").json()
 
     assert body == {"status": "scheduled", "done": 0, "total": tournament.total_games,
-                    "fraction": 0.0, "games_per_second": None, "eta_seconds": None}
+                    "fraction": 0.0, "games_per_second": None, "eta_seconds": None,
+                    "stalled": False}
 
 
 def test_an_organiser_cancels_and_the_league_refusal_shows_as_it_is(tournament,

@@ -53,7 +53,7 @@ def test_a_later_start_sends_every_batch_with_its_eta(monkeypatch,
 
     assert [len(args[1]) for args, _ in sent] == [5, 5, 5, 1]
     assert {options["eta"] for _, options in sent} == {starts_at}
-    assert sorted(k for args, _ in sent for k in args[1]) == [
+    assert sorted(tuple(k) for args, _ in sent for k in args[1]) == [
         (0, t, g) for t in range(4) for g in range(4)]
 
 

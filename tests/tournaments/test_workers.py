@@ -6,74 +6,19 @@ transactional test), so they see the rows this test commits and the test sees th
 
 import os
 import signal
-import subprocess
-import sys
 import time
-import uuid
 
 import pytest
-from celery import Celery
-from django.db import connection
 
 from gameplay import selectors, services
 from gameplay.models import Tournament, TournamentGame
 from league.models import Game
-from tests.conftest import PROJECT_DIR, TEST_REDIS_URL, CeleryWorker, _wait_until_ready
 from tests.tournaments.helpers import small_tournament
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 START_TASK = "gameplay.tasks.tournament_start_task"
 FINISH_SECONDS = 60
-
-
-def database_url() -> str:
-    s = connection.settings_dict
-    password = f":{s['PASSWORD']}" if s["PASSWORD"] else ""
-    return f"postgres://{s['USER']}{password}@{s['HOST']}:{s['PORT'] or 5432}/{s['NAME']}"
-
-
-@pytest.fixture
-def workers(tmp_path):
-    """Start worker processes on one queue of the test Redis; stops them all at the end."""
-    if connection.vendor != "postgresql":
-        pytest.skip("worker processes need the PostgreSQL test database: "
-                    "run with DATABASE_URL=postgres://… (make test does)")
-    queue = f"test-tournament-{uuid.uuid4().hex[:12]}"
-    app = Celery("tournament_test_client", broker=TEST_REDIS_URL, backend=TEST_REDIS_URL,
-                 set_as_current=False)
-    app.conf.task_default_queue = queue
-    started = []
-
-    def start() -> CeleryWorker:
-        node = f"{queue}-{len(started)}@localhost"
-        log_path = tmp_path / f"worker-{len(started)}.log"
-        env = {**os.environ, "DJANGO_SETTINGS_MODULE": "tests.tournaments.worker_settings",
-               "CELERY_BROKER_URL": TEST_REDIS_URL, "CELERY_RESULT_BACKEND": TEST_REDIS_URL,
-               "DATABASE_URL": database_url(), "TOURNAMENT_TEST_QUEUE": queue}
-        with log_path.open("wb") as log:
-            process = subprocess.Popen(
-                [sys.executable, "-m", "celery", "-A", "config.celery_app", "worker",
-                 "--pool=solo", "-Q", queue, "-n", node, "--without-gossip",
-                 "--without-mingle", "--loglevel=info"],
-                cwd=PROJECT_DIR, env=env, stdout=log, stderr=subprocess.STDOUT)
-        worker = CeleryWorker(process=process, app=app, node_name=node, log_path=log_path)
-        started.append(worker)
-        _wait_until_ready(worker)
-        return worker
-
-    try:
-        yield start
-    finally:
-        for worker in started:
-            if worker.process.poll() is None:
-                worker.process.terminate()
-                try:
-                    worker.process.wait(timeout=15)
-                except subprocess.TimeoutExpired:
-                    worker.process.kill()
-                    worker.process.wait()
-        app.close()
 
 
 def wait_until(tournament, condition, worker, seconds=FINISH_SECONDS):
@@ -90,24 +35,27 @@ def finished(progress):
     return progress.status == Tournament.FINISHED
 
 
-def uninterrupted_run(name):
+# 4 tables of 3 from 4 entrants, 10 one-deal games each, 2 games per task.
+TOURNAMENT = {"games_per_table": 10, "batch_size": 2, "seed": 11}
+
+
+def uninterrupted_run(name, tournament_settings):
     """The same tournament played here, in one process, with no worker at all."""
-    tournament = small_tournament(name, **TOURNAMENT)
+    tournament = small_tournament(name, **tournament_settings)
     services.tournament_start(tournament=tournament)  # no broker: runs at once, after commit
     assert selectors.tournament_progress(tournament=tournament).status == Tournament.FINISHED
     return tournament
 
 
-# 4 tables of 3 from 4 entrants, 10 one-deal games each, 2 games per task.
-TOURNAMENT = {"games_per_table": 10, "batch_size": 2, "seed": 11}
-
-
-def assert_same_as_uninterrupted(tournament):
-    reference = uninterrupted_run("Reference")
+def assert_same_as_uninterrupted(tournament, tournament_settings=TOURNAMENT, games=40,
+                                 reference=None):
+    """Every game stored exactly once, with the results and standings of an undisturbed run
+    (``reference``, or one played now)."""
+    reference = reference or uninterrupted_run("Reference", tournament_settings)
     keys = list(TournamentGame.objects.filter(tournament=tournament)
                 .values_list("round", "table", "number"))
-    assert len(keys) == len(set(keys)) == tournament.total_games == 40
-    assert Game.objects.filter(season=tournament.season).count() == 40
+    assert len(keys) == len(set(keys)) == tournament.total_games == games
+    assert Game.objects.filter(season=tournament.season).count() == games
     assert selectors.tournament_results(tournament=tournament) == \
         selectors.tournament_results(tournament=reference)
     assert selectors.tournament_standings(tournament=tournament) == \

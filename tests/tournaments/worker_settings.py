@@ -1,11 +1,21 @@
-"""Settings of the tournament tests' worker processes: the test settings, plus a short Redis
-visibility timeout so a task whose worker was killed is delivered again within seconds (the
-default is an hour), and everything the worker sends stays on its test queue."""
+"""Settings of the tournament tests' worker and beat processes: the test settings, plus a
+short Redis visibility timeout so a task whose worker was killed is delivered again within
+seconds (the default is an hour; TOURNAMENT_TEST_VISIBILITY_TIMEOUT sets another), a
+reconciler every second that sends again a batch silent for 5 s, retries at most 4 s apart
+after an outage, and everything they send stays on their test queue."""
 
 import os
 
 from config.settings.test import *  # noqa: F403
+from config.settings.test import CELERY_BEAT_SCHEDULE
 
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 4, "unacked_restore_interval": 1,
-                                   "unacked_restore_throttle": 1}
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": float(os.environ.get("TOURNAMENT_TEST_VISIBILITY_TIMEOUT", 4)),
+    "unacked_restore_interval": 1, "unacked_restore_throttle": 1}
 CELERY_TASK_DEFAULT_QUEUE = os.environ["TOURNAMENT_TEST_QUEUE"]
+TOURNAMENT_RECONCILE_SECONDS = 1
+TOURNAMENT_STALL_SECONDS = 5
+TOURNAMENT_TASK_RETRY_BACKOFF_MAX = 4
+CELERY_BEAT_SCHEDULE = {**CELERY_BEAT_SCHEDULE, "tournaments-reconcile": {
+    **CELERY_BEAT_SCHEDULE["tournaments-reconcile"], "schedule": TOURNAMENT_RECONCILE_SECONDS,
+    "options": {"expire_seconds": TOURNAMENT_RECONCILE_SECONDS}}}

@@ -1,0 +1,115 @@
+"""Real Celery worker and beat processes for the tournament tests, on one queue of the test
+Redis and the PostgreSQL test database (its name comes from the connection inside a
+transactional test, so they see the rows a test commits and the test sees theirs)."""
+
+import os
+import subprocess
+import sys
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from celery import Celery
+from django.db import connection
+
+from tests.conftest import PROJECT_DIR, TEST_REDIS_URL, CeleryWorker, _wait_until_ready
+
+WORKER_SETTINGS = "tests.tournaments.worker_settings"
+
+
+def database_url(port: int | None = None) -> str:
+    """The test database's URL, on another port (a proxy's) if given."""
+    s = connection.settings_dict
+    password = f":{s['PASSWORD']}" if s["PASSWORD"] else ""
+    return f"postgres://{s['USER']}{password}@{s['HOST']}:{port or s['PORT'] or 5432}/{s['NAME']}"
+
+
+def _stop(process: subprocess.Popen) -> None:
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@pytest.fixture
+def tournament_queue():
+    if connection.vendor != "postgresql":
+        pytest.skip("worker processes need the PostgreSQL test database: "
+                    "run with DATABASE_URL=postgres://… (make test does)")
+    return f"test-tournament-{uuid.uuid4().hex[:12]}"
+
+
+def _env(queue: str, extra: dict) -> dict:
+    return {**os.environ, "DJANGO_SETTINGS_MODULE": WORKER_SETTINGS,
+            "CELERY_BROKER_URL": TEST_REDIS_URL, "CELERY_RESULT_BACKEND": TEST_REDIS_URL,
+            "DATABASE_URL": database_url(), "TOURNAMENT_TEST_QUEUE": queue, **extra}
+
+
+@pytest.fixture
+def workers(tmp_path, tournament_queue):
+    """``workers(**env)`` starts a worker process on the test queue (``env`` overrides its
+    environment, e.g. DATABASE_URL or CELERY_BROKER_URL through a proxy); all are stopped at
+    the end. Their client app sends straight to the test Redis, on that queue."""
+    queue = tournament_queue
+    app = Celery("tournament_test_client", broker=TEST_REDIS_URL, backend=TEST_REDIS_URL,
+                 set_as_current=False)
+    app.conf.task_default_queue = queue
+    started = []
+
+    def start(**env) -> CeleryWorker:
+        node = f"{queue}-{len(started)}@localhost"
+        log_path = tmp_path / f"worker-{len(started)}.log"
+        with log_path.open("wb") as log:
+            process = subprocess.Popen(
+                [sys.executable, "-m", "celery", "-A", "config.celery_app", "worker",
+                 "--pool=solo", "-Q", queue, "-n", node, "--without-gossip",
+                 "--without-mingle", "--loglevel=info"],
+                cwd=PROJECT_DIR, env=_env(queue, env), stdout=log, stderr=subprocess.STDOUT)
+        worker = CeleryWorker(process=process, app=app, node_name=node, log_path=log_path)
+        started.append(worker)
+        _wait_until_ready(worker)
+        return worker
+
+    try:
+        yield start
+    finally:
+        for worker in started:
+            _stop(worker.process)
+        app.close()
+
+
+@dataclass
+class Beat:
+    process: subprocess.Popen
+    log_path: Path
+
+    def log(self):
+        return self.log_path.read_text(errors="replace")
+
+
+@pytest.fixture
+def beat(tmp_path, tournament_queue):
+    """``beat(**env)`` starts celery beat (the database scheduler) sending to the test queue;
+    stopped at the end."""
+    started = []
+
+    def start(**env) -> Beat:
+        log_path = tmp_path / "beat.log"
+        with log_path.open("wb") as log:
+            process = subprocess.Popen(
+                [sys.executable, "-m", "celery", "-A", "config.celery_app", "beat",
+                 "--loglevel=info", f"--pidfile={tmp_path / 'beat.pid'}"],
+                cwd=PROJECT_DIR, env=_env(tournament_queue, env), stdout=log,
+                stderr=subprocess.STDOUT)
+        started.append(Beat(process=process, log_path=log_path))
+        return started[-1]
+
+    try:
+        yield start
+    finally:
+        for b in started:
+            _stop(b.process)
