@@ -77,13 +77,19 @@ def celery_worker_process(request, tmp_path):
         _wait_until_ready(worker)
         yield worker
     finally:
+        stop(process)
+        app.close()
+
+
+def stop(process: subprocess.Popen) -> None:
+    """Stop a test's subprocess: politely, then for good after 15 s."""
+    if process.poll() is None:
         process.terminate()
         try:
             process.wait(timeout=15)
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
-        app.close()
 
 
 def _wait_until_ready(worker):

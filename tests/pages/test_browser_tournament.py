@@ -17,8 +17,9 @@ from gameplay import selectors
 from gameplay.models import Tournament
 from tests.league.factories import UserFactory
 from tests.pages.test_browser import CHROMIUM, browser, shoot, signed_in  # noqa: F401
+from tests.tournaments.conftest import tournament_queue, workers  # noqa: F401
 from tests.tournaments.helpers import bot_club, small_tournament
-from tests.tournaments.test_workers import START_TASK, workers  # noqa: F401
+from tests.tournaments.test_workers import START_TASK
 
 pytestmark = [
     pytest.mark.browser,

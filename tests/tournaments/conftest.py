@@ -13,7 +13,7 @@ import pytest
 from celery import Celery
 from django.db import connection
 
-from tests.conftest import PROJECT_DIR, TEST_REDIS_URL, CeleryWorker, _wait_until_ready
+from tests.conftest import PROJECT_DIR, TEST_REDIS_URL, CeleryWorker, _wait_until_ready, stop
 
 WORKER_SETTINGS = "tests.tournaments.worker_settings"
 
@@ -23,16 +23,6 @@ def database_url(port: int | None = None) -> str:
     s = connection.settings_dict
     password = f":{s['PASSWORD']}" if s["PASSWORD"] else ""
     return f"postgres://{s['USER']}{password}@{s['HOST']}:{port or s['PORT'] or 5432}/{s['NAME']}"
-
-
-def _stop(process: subprocess.Popen) -> None:
-    if process.poll() is None:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 @pytest.fixture
@@ -78,7 +68,7 @@ def workers(tmp_path, tournament_queue):
         yield start
     finally:
         for worker in started:
-            _stop(worker.process)
+            stop(worker.process)
         app.close()
 
 
@@ -112,4 +102,4 @@ def beat(tmp_path, tournament_queue):
         yield start
     finally:
         for b in started:
-            _stop(b.process)
+            stop(b.process)
