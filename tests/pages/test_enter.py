@@ -51,7 +51,9 @@ def test_preview_shows_roles_and_next_exchange_and_records_nothing(client, organ
     page = client.post(enter_url(game), order_data(order, action="preview"))
 
     assert page.status_code == 200
-    assert "President" in page.text and "Scum" in page.text
+    # friday's own words (seed 001): the last is the Idiot
+    assert "<td>Vice President</td>" in page.text and "<td>Idiot</td>" in page.text
+    assert "Scum" not in page.text
     assert f"{names[order[-1]]} gives {names[order[0]]} 2 cards" in page.text
     assert "Confirm deal 1" in page.text
     assert not Deal.objects.exists()
