@@ -205,13 +205,33 @@
   }
 
   // Deals sent in the background: show the page as the server now has it, unless the
-  // organiser is in the middle of tapping an order.
+  // organiser is in the middle of tapping an order (the taps would survive, a check not).
+  function busy() {
+    return Boolean(confirmForm || (check && !check.hidden) ||
+                   selects.some(function (s) { return s.value !== ""; }));
+  }
   Outbox.onChange(function (event) {
     if (!event.sent || event.sent.url !== here) return;
-    var busy = selects.some(function (s) { return s.value !== ""; }) || confirmForm ||
-      (check && !check.hidden);
-    if (!busy) location.replace(here);
+    Outbox.flush().then(function () {  // once the other waiting deals have gone too
+      if (!busy()) location.replace(here);
+    });
   });
+
+  // A copy kept offline is replaced by the server's page once the server answers again
+  // (asked for the service worker's script: the one address the worker never answers).
+  function backOnline() {
+    fetch(page.dataset.serviceWorker, {cache: "no-store", credentials: "same-origin"})
+      .then(function (response) {
+        if (!response.ok) throw new Error(String(response.status));
+        return Outbox.flush();  // not away while a deal is on its way
+      }).then(function () {
+        if (!busy()) location.replace(here);
+      }).catch(function () { setTimeout(backOnline, 5000); });
+  }
+  if (offline) {
+    window.addEventListener("online", backOnline);
+    if (navigator.onLine) setTimeout(backOnline, 1000);
+  }
 
   // Undo asks first.
   var undoAsk = document.getElementById("undo-ask");

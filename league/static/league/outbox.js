@@ -4,7 +4,7 @@
 // The server stays the judge: a deal it refuses stays listed with its reason until dismissed.
 (function () {
   var STORE = "league-outbox";
-  var sending = false;
+  var sending = null;  // the flush under way
   var listeners = [];
 
   function load() {
@@ -83,8 +83,7 @@
   // Send the waiting deals in the order they were confirmed; stop at the first that cannot
   // be judged now (they are tried again when the connection returns).
   function flush() {
-    if (sending) return Promise.resolve();
-    sending = true;
+    if (sending) return sending;
     function next() {
       var item = waiting()[0];
       if (!item) return Promise.resolve();
@@ -94,7 +93,8 @@
         return next();
       });
     }
-    return next().then(function () { sending = false; }, function () { sending = false; });
+    sending = next().then(function () { sending = null; }, function () { sending = null; });
+    return sending;
   }
 
   function dismiss(key) {

@@ -54,6 +54,11 @@ self.addEventListener("fetch", function (event) {
       }
       return response;
     }, function () { return kept(url.pathname); }));
+  } else if (ENTRY.test(url.pathname)) {
+    // The page's own posts (a deal from the outbox, a leave/join preview) are fetched here
+    // rather than let through: Chromium's offline mode (DevTools, the browser tests) does not
+    // cover requests a worker lets through, and a deal sent "offline" must not arrive.
+    event.respondWith(fetch(request));
   } else if (request.method === "GET" && ASSETS.indexOf(url.pathname) >= 0) {
     event.respondWith(fetch(request).then(function (response) {
       if (response.ok) {
