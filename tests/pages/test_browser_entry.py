@@ -8,8 +8,8 @@ from django.urls import reverse
 from league import services
 from league.models import Deal, Seat
 from tests.league.factories import PlayerFactory, UserFactory, make_game, seated_ids
-from tests.pages.test_browser import browser, shoot, signed_in  # noqa: F401 (a fixture)
-from tests.pages.test_browser import pytestmark  # noqa: F401 (browser, live DB, chromium)
+# The browser fixture and the marks (browser, live database, chromium present) are shared.
+from tests.pages.test_browser import browser, pytestmark, shoot, signed_in  # noqa: F401
 
 PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
 
