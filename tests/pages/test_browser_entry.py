@@ -8,6 +8,7 @@ from django.urls import reverse
 from league import services
 from league.models import Deal, Seat
 from tests.league.factories import PlayerFactory, UserFactory, make_game, seated_ids
+
 # The browser fixture and the marks (browser, live database, chromium present) are shared.
 from tests.pages.test_browser import browser, pytestmark, shoot, signed_in  # noqa: F401
 
