@@ -14,21 +14,23 @@ from django.contrib.messages import get_messages
 from django.core.cache import cache
 from django.core.exceptions import NON_FIELD_ERRORS
 from django.core.paginator import Paginator
-from django.http import HttpResponse, StreamingHttpResponse
+from django.http import HttpResponse, JsonResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
+from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 from django_ratelimit.decorators import ratelimit
 from rest_framework.throttling import BaseThrottle
 
+from gameplay.engine.roles import Role, exchange_pairs, role_names, roles_of
 from gameplay.engine.scoring import deal_points
-from league import replays, selectors, services
+from league import entry, replays, selectors, services
 from league.api.permissions import organises
 from league.errors import LeagueError
 from league.forms import FinishingOrderForm, SeatChangeForm, TranscriptUploadForm, deal_record_once
 from league.models import Club, Deal, Game, Player, Season
-from league.rules import scoring_of
+from league.rules import options_of, scoring_of
 
 
 def club_list(request):
@@ -121,20 +123,55 @@ def _refuse(request, message, status=403):
     return render(request, "league/refused.html", {"message": message}, status=status)
 
 
+def _wants_json(request):
+    """The page's script sends a confirmed deal with fetch and reads the answer as JSON."""
+    return "application/json" in request.headers.get("Accept", "")
+
+
+def _form_errors(form):
+    """A form's errors in one sentence, each field's under its label."""
+    parts = [" ".join(form.non_field_errors())]
+    parts += [f"{form.fields[name].label}: {' '.join(errors)}"
+              for name, errors in form.errors.items() if name != "__all__"]
+    return "; ".join(p for p in parts if p)
+
+
+def _next_dealer(game, next_deal):
+    """Who deals the next deal, by the rule the services record it with."""
+    previous = game.deal_set.prefetch_related("places").order_by("-number").first()
+    seats = list(game.seats.select_related("player"))
+    seat = services._dealer_for(game, seats, next_deal.number, previous)
+    return next((s.player for s in seats if s.number == seat), None)
+
+
+def _named(ranking, names):
+    return [(player, names[role]) for player, role in ranking]
+
+
 def game_enter(request, game_id):
     """Enter the next deal (tap players in finishing order, preview, confirm), undo the last
-    one, or let players leave or join between deals (preview, confirm)."""
+    one (after a confirmation), or let players leave or join between deals (preview, confirm).
+
+    A confirm sent by the page's script (Accept: application/json; a deal kept on the phone
+    while offline, sent later) is answered in JSON: the deal's number, or why it was refused."""
     game = get_object_or_404(Game.objects.select_related("season__club"), pk=game_id)
     club = game.season.club
+    as_json = request.method == "POST" and _wants_json(request)
     if not organises(request.user, club):
-        if request.user.is_authenticated:
-            return _refuse(request, f"Only organisers of {club} enter its results.")
-        return _refuse(request, f"Sign in as an organiser of {club} to enter its results.")
+        message = (f"Only organisers of {club} enter its results."
+                   if request.user.is_authenticated
+                   else f"Sign in as an organiser of {club} to enter its results.")
+        if as_json:
+            return JsonResponse({"error": message}, status=403)
+        return _refuse(request, message)
     here = reverse("league:game_enter", args=[game.pk])
     action = request.POST.get("action") if request.method == "POST" else None
+    options = options_of(game.season)
+    names = role_names(options)
     next_deal = selectors.game_next_deal(game=game)
     seated = [s.player for s in next_deal.seats]
-    context = {"game": game, "next": next_deal, "preview": None, "seat_preview": None}
+    context = {"game": game, "next": next_deal, "preview": None, "seat_preview": None,
+               "names": names}
     status = 200
 
     order_form = FinishingOrderForm(request.POST if action in ("preview", "confirm") else None,
@@ -147,19 +184,31 @@ def game_enter(request, game_id):
         if action in ("preview", "confirm"):
             if not order_form.is_valid():
                 status = 400
+                if as_json:
+                    return JsonResponse({"error": _form_errors(order_form)}, status=400)
             elif action == "preview":
-                context["preview"] = selectors.order_preview(
-                    game=game, players=order_form.cleaned_data["order"])
+                players = order_form.cleaned_data["order"]
+                ranking = list(roles_of(players).items())
+                context["preview"] = {
+                    "places": [(i, p, names[role]) for i, (p, role) in enumerate(ranking, 1)],
+                    "exchanges": exchange_pairs(ranking),
+                    "exchange_in_preset": next_deal.exchange_in_preset,
+                }
             else:
                 order = [p.pk for p in order_form.cleaned_data["order"]]
                 number, recorded = deal_record_once(
                     game=game, finishing_order=order, by=request.user,
                     token=order_form.cleaned_data["token"])
                 if recorded:
-                    messages.success(request, f"Deal {number} recorded.")
+                    message = f"Deal {number} recorded."
+                    messages.success(request, message)
                 else:
-                    messages.info(request, f"Deal {number} was already recorded from this form; "
-                                           "it is stored once.")
+                    message = (f"Deal {number} was already recorded from this form; "
+                               "it is stored once.")
+                    messages.info(request, message)
+                if as_json:
+                    return JsonResponse({"number": number, "recorded": recorded,
+                                         "message": message}, status=201 if recorded else 200)
                 return redirect(here)
         elif action == "undo":
             last = game.deal_set.order_by("-number").first()
@@ -173,6 +222,7 @@ def game_enter(request, game_id):
                 messages.success(request, f"Deal {last.number} undone{with_changes}.")
             return redirect(here)
         elif action in ("seat_preview", "seat_confirm"):
+            context["seat_action"] = True
             if not seat_form.is_valid():
                 status = 400
             else:
@@ -181,31 +231,63 @@ def game_enter(request, game_id):
                 if action == "seat_preview":
                     ranking = services.seat_change_preview(game=game, leaving=leaving,
                                                            joining=joining)
-                    people = [*seated, *joining]
+                    people = {p.pk: p for p in [*seated, *joining]}
+                    after = [(people[pid], role) for pid, role in ranking]
                     context["seat_preview"] = {
                         "leaving": leaving, "joining": joining,
-                        "ranking": selectors.ranking_preview(ranking=ranking, players=people),
-                        "exchanges": selectors.exchanges_of(ranking, people),
+                        "ranking": _named(after, names),
+                        "exchanges": selectors.exchanges_of(ranking, list(people.values())),
+                        "words": entry.shift_words(next_deal.ranking, after, leaving=leaving,
+                                             joining=joining, options=options),
                     }
                 else:
                     services.seat_change_apply(game=game, leaving=leaving, joining=joining,
                                                by=request.user)
-                    names = [f"{p} leaves" for p in leaving] + [f"{p} joins" for p in joining]
-                    messages.success(request, "; ".join(names) + ".")
+                    names_said = ([f"{p} leaves" for p in leaving]
+                                  + [f"{p} joins" for p in joining])
+                    messages.success(request, "; ".join(names_said) + ".")
                     return redirect(here)
         elif action is not None:
             context["error"] = f"Unknown action {action!r}."
             status = 400
     except LeagueError as e:
-        context["error"] = e.message
+        if as_json:
+            return JsonResponse({"error": e.message}, status=400)
+        context["seat_error" if context.get("seat_action") else "error"] = e.message
         status = 400
+    if as_json:  # a script's post of anything but a confirm
+        return JsonResponse({"error": context.get("error", "nothing was recorded")}, status=400)
 
+    last_deal = game.deal_set.prefetch_related("places__player").order_by("-number").first()
+    undo = request.GET.get("undo")
     context.update({
         "order_form": order_form, "seat_form": seat_form,
-        "last_deal": game.deal_set.prefetch_related("places__player").order_by("-number").first(),
+        "last_deal": last_deal,
+        "last_places": [(p.player, names[Role(p.role)]) for p in last_deal.places.all()]
+        if last_deal else [],
+        "undo_asked": last_deal is not None and undo == str(last_deal.pk),
+        "undo_gone": undo is not None and (last_deal is None or undo != str(last_deal.pk)),
+        "ranking": _named(next_deal.ranking, names),
+        "dealer": _next_dealer(game, next_deal) if game.status != Game.FINISHED else None,
+        "by_position": entry.by_position(len(next_deal.seats), options),
         "scoreboard": selectors.game_scoreboard(game=game),
+        "service_worker": reverse("league:entry_service_worker"),
     })
     return render(request, "league/game_enter.html", context, status=status)
+
+
+def entry_service_worker(request):
+    """The entry page's service worker (static/league/entry-sw.js), served from /league/games/
+    so that its scope covers every game's entry page; the assets it keeps for offline use are
+    named by their static URLs (hashed in production)."""
+    assets = [static(name) for name in ENTRY_ASSETS]
+    script = render_to_string("league/entry-sw.js", {"assets": json.dumps(assets)})
+    return HttpResponse(script, content_type="text/javascript",
+                        headers={"Cache-Control": "no-cache"})
+
+
+ENTRY_ASSETS = ("league/league.css", "league/enter.js", "league/outbox.js",
+                "league/favicon.svg")
 
 
 # Export

@@ -8,6 +8,7 @@ from collections.abc import Hashable, Sequence
 from typing import TypeVar
 
 from gameplay.engine.errors import RuleViolation
+from gameplay.engine.options import Options
 
 P = TypeVar("P", bound=Hashable)
 
@@ -18,6 +19,27 @@ class Role(enum.StrEnum):
     CITIZEN = "citizen"
     VICE_SCUM = "vice-scum"
     SCUM = "scum"
+
+
+def role_name(role: Role, options: Options | None = None) -> str:
+    """A role as players of the preset say it, one spelling each: President, Vice President,
+    Citizen, and the preset's own words for the bottom two (school-scum's Vice-Scum and Scum,
+    friday's Vice Idiot and Idiot, wild-jokers' Vice Bum and Bum, presidents-deck's Couch Potato
+    and Turd; RULES.md "Common to all"). Without options, the school-scum words."""
+    if role == Role.SCUM:
+        return options.scum_name if options else Options.scum_name
+    if role == Role.VICE_SCUM:
+        return options.vice_scum_name if options else Options.vice_scum_name
+    return _ROLE_NAMES[role]
+
+
+def role_names(options: Options | None = None) -> dict[Role, str]:
+    """Every role's name under these options, best role first (for a glossary or a page)."""
+    return {role: role_name(role, options) for role in Role}
+
+
+_ROLE_NAMES = {Role.PRESIDENT: "President", Role.VICE_PRESIDENT: "Vice President",
+               Role.CITIZEN: "Citizen"}
 
 
 def roles_by_position(players: int) -> list[Role]:

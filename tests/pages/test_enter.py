@@ -51,7 +51,9 @@ def test_preview_shows_roles_and_next_exchange_and_records_nothing(client, organ
     page = client.post(enter_url(game), order_data(order, action="preview"))
 
     assert page.status_code == 200
-    assert "President" in page.text and "Scum" in page.text
+    # friday's own words (seed 001): the last is the Idiot
+    assert "<td>Vice President</td>" in page.text and "<td>Idiot</td>" in page.text
+    assert "Scum" not in page.text
     assert f"{names[order[-1]]} gives {names[order[0]]} 2 cards" in page.text
     assert "Confirm deal 1" in page.text
     assert not Deal.objects.exists()
@@ -185,3 +187,120 @@ def test_only_the_clubs_organisers_enter_results(client, game, who):
             else f"Only organisers of {club} enter its results.")
     assert said in page.text and said in post.content.decode()
     assert not Deal.objects.exists()
+
+
+def json_post(client, game, data):
+    return client.post(enter_url(game), data, headers={"Accept": "application/json"})
+
+
+def test_a_deal_sent_by_the_page_script_is_answered_in_json_and_stored_once(
+        client, game, organiser):
+    client.force_login(organiser)
+    data = order_data(seated_ids(game)[::-1], token="kept-offline")
+
+    first = json_post(client, game, data)
+    again = json_post(client, game, data)
+
+    assert first.status_code == 201
+    assert first.json() == {"number": 1, "recorded": True, "message": "Deal 1 recorded."}
+    assert again.status_code == 200 and again.json()["recorded"] is False
+    assert game.deal_set.count() == 1
+
+
+def test_a_deal_refused_on_arrival_gets_its_reason_in_json(client, game, organiser):
+    client.force_login(organiser)
+    services.season_update(season=game.season, scoring_system="fixed-rounds",
+                           scoring_limit=None, scoring_deals=1)
+    services.deal_record(game=game, finishing_order=seated_ids(game))
+
+    late = json_post(client, game, order_data(seated_ids(game), token="late"))
+
+    assert late.status_code == 400
+    assert "has ended: no more deals can be recorded" in late.json()["error"]
+    assert game.deal_set.count() == 1
+
+
+def test_an_order_no_longer_valid_on_arrival_says_which_place(client, game, organiser):
+    client.force_login(organiser)
+    ids = seated_ids(game)
+    services.deal_record(game=game, finishing_order=ids)
+    newcomer = PlayerFactory(clubs=[game.season.club])
+    services.seat_change_apply(game=game, leaving=[game.seats.get(player_id=ids[0]).player],
+                               joining=[newcomer])
+    # kept on the phone before the change: it still names the player who left
+    stale = json_post(client, game, order_data(ids, token="stale"))
+    assert stale.status_code == 400
+    assert stale.json()["error"].startswith("1st out: Select a valid choice.")
+    assert game.deal_set.count() == 1
+
+
+def test_a_stranger_sending_a_deal_gets_json_403(client, game):
+    client.force_login(UserFactory(username="stranger"))
+    answer = json_post(client, game, order_data(seated_ids(game)))
+    assert answer.status_code == 403 and "Only organisers" in answer.json()["error"]
+    assert not Deal.objects.exists()
+
+
+def test_without_script_undo_asks_on_its_own_page_first(client, game, organiser):
+    client.force_login(organiser)
+    services.deal_record(game=game, finishing_order=seated_ids(game))
+    last = services.deal_record(game=game, finishing_order=seated_ids(game))
+
+    asked = client.get(enter_url(game), {"undo": last.pk})
+
+    assert "Undo deal 2?" in asked.text and "Yes, undo deal 2" in asked.text
+    assert game.deal_set.count() == 2
+    gone = client.get(enter_url(game), {"undo": last.pk + 100})
+    assert "no longer the last one" in gone.text
+
+
+def test_the_next_dealer_and_exchange_come_first(client, organiser):
+    game = make_game(season_kwargs={"preset": "friday"}, dealer=2)
+    game.season.club.organisers.add(organiser)
+    client.force_login(organiser)
+    ids = seated_ids(game)
+    names = dict(game.seats.values_list("player_id", "player__name"))
+    services.deal_record(game=game, finishing_order=ids)
+
+    page = client.get(enter_url(game)).text
+
+    top = page[page.index('id="next"'):page.index('id="order-form"')]
+    assert f"<strong>{names[ids[3]]}</strong> deals." in top  # one seat left of seat 2
+    assert f"{names[ids[3]]} gives {names[ids[0]]} 2 cards" in top
+    assert f"{names[ids[1]]} Vice President" in top and f"{names[ids[2]]} Vice Idiot" in top
+
+
+def test_a_leave_and_join_says_each_shift_in_words(client, organiser):
+    game = make_game(season_kwargs={"preset": "presidents-deck"})
+    game.season.club.organisers.add(organiser)
+    client.force_login(organiser)
+    ids = seated_ids(game)
+    names = dict(game.seats.values_list("player_id", "player__name"))
+    services.deal_record(game=game, finishing_order=ids)
+    newcomer = PlayerFactory(name="Nina", clubs=[game.season.club])
+
+    president_leaves = client.post(enter_url(game), {"action": "seat_preview",
+                                                     "leaving": [ids[0]]})
+    turd_leaves = client.post(enter_url(game), {"action": "seat_preview", "leaving": [ids[3]],
+                                                "joining": [newcomer.pk]})
+
+    assert (f"{names[ids[0]]} (President) leaves: {names[ids[1]]} moves up from Vice "
+            f"President to President; {names[ids[2]]} moves up from Couch Potato to Citizen, "
+            "as only 3 players stay from the last deal and with 3 there is no Couch Potato."
+            ) in president_leaves.text
+    assert (f"{names[ids[3]]} (Turd) leaves: {names[ids[1]]} moves down from Vice President "
+            "to Citizen, as only 3 players stay from the last deal and with 3 there is no Vice "
+            f"President; {names[ids[2]]} moves down from Couch Potato to Turd.") in turd_leaves.text
+    assert ("Nina joins as a Citizen, just above the Turd: a newcomer takes no role from anyone, "
+            "so there is no Vice President or Couch Potato until the next deal is played."
+            ) in turd_leaves.text
+
+
+def test_the_service_worker_covers_the_entry_pages_and_keeps_our_assets(client):
+    answer = client.get(reverse("league:entry_service_worker"))
+    assert answer.status_code == 200
+    assert answer["Content-Type"] == "text/javascript"
+    assert enter_url(make_game()).startswith(reverse("league:entry_service_worker")
+                                             .rsplit("/", 1)[0] + "/")
+    for asset in ("league/league.css", "league/enter.js", "league/outbox.js"):
+        assert f'"/static/{asset}"' in answer.text

@@ -1,11 +1,35 @@
-// Result entry: tapping a player fills the next empty "Nth out" select; tapping them again
-// takes them back. The selects stay the real form fields, so the page works without script.
+// Result entry on a phone. Every form works without script; with it:
+// - tapping a player fills the next empty "Nth out" select (tap again to take them back), and
+//   the tapped order survives a reload;
+// - a confirmed deal goes through the outbox (outbox.js): kept on the phone until the server
+//   has judged it, so a lost connection loses nothing;
+// - with no connection, the order is checked on the phone with the roles and exchange the
+//   server gave for each position (#by-position), and kept to send later;
+// - undo asks in a dialog; the leave/join preview replaces its section in place;
+// - a service worker keeps the page and its assets for offline use.
 (function () {
+  var page = document.getElementById("entry");
+  if (!page) return;
+  var here = location.pathname;
+  var offline = page.dataset.offline === "1";
+  var note = document.getElementById("offline-note");
+
+  function isOffline() { return offline || !navigator.onLine; }
+  function showNote() { note.hidden = !isOffline(); }
+  if (offline) {  // a copy kept by the service worker: its messages are old news
+    var old = document.querySelector(".messages");
+    if (old) old.remove();
+  }
+  showNote();
+  window.addEventListener("offline", showNote);
+  window.addEventListener("online", function () { offline = false; showNote(); });
+
+  // Tapping players in order.
   var form = document.getElementById("order-form");
-  if (!form) return;
-  var taps = document.getElementById("taps");
-  var selects = Array.prototype.slice.call(form.querySelectorAll(".places select"));
-  var buttons = Array.prototype.slice.call(taps.querySelectorAll("button"));
+  var selects = form ? Array.prototype.slice.call(form.querySelectorAll(".places select")) : [];
+  var buttons = form ? Array.prototype.slice.call(form.querySelectorAll("#taps button")) : [];
+  var saved = "league-order:" + here;
+
   function refresh() {
     buttons.forEach(function (b) {
       var at = selects.findIndex(function (s) { return s.value === b.dataset.player; });
@@ -13,29 +37,263 @@
       b.dataset.place = at >= 0 ? String(at + 1) : "";
       b.textContent = b.dataset.name + (at >= 0 ? " — " + (at + 1) : "");
     });
+    sessionStorage.setItem(saved, JSON.stringify(selects.map(function (s) { return s.value; })));
   }
-  buttons.forEach(function (b) {
-    b.dataset.name = b.textContent;
-    b.addEventListener("click", function () {
-      var at = selects.findIndex(function (s) { return s.value === b.dataset.player; });
-      if (at >= 0) {
-        // Take the player back; those after move up one place.
-        for (var i = at; i < selects.length - 1; i++) selects[i].value = selects[i + 1].value;
-        selects[selects.length - 1].value = "";
-      } else {
-        var free = selects.find(function (s) { return s.value === ""; });
-        if (free) free.value = b.dataset.player;
-      }
-      refresh();
-    });
-  });
-  selects.forEach(function (s) { s.addEventListener("change", refresh); });
-  document.getElementById("clear-order").addEventListener("click", function () {
+
+  function clearOrder() {
     selects.forEach(function (s) { s.value = ""; });
     refresh();
+  }
+
+  if (form) {
+    buttons.forEach(function (b) {
+      b.dataset.name = b.textContent;
+      b.addEventListener("click", function () {
+        var at = selects.findIndex(function (s) { return s.value === b.dataset.player; });
+        if (at >= 0) {
+          // Take the player back; those after move up one place.
+          for (var i = at; i < selects.length - 1; i++) selects[i].value = selects[i + 1].value;
+          selects[selects.length - 1].value = "";
+        } else {
+          var free = selects.find(function (s) { return s.value === ""; });
+          if (free) free.value = b.dataset.player;
+        }
+        refresh();
+      });
+    });
+    selects.forEach(function (s) { s.addEventListener("change", refresh); });
+    document.getElementById("clear-order").addEventListener("click", clearOrder);
+    var before = JSON.parse(sessionStorage.getItem(saved) || "null");
+    var untouched = selects.every(function (s) { return s.value === ""; });
+    if (untouched && before && before.length === selects.length) {
+      selects.forEach(function (s, i) {
+        if (s.querySelector('option[value="' + before[i] + '"]')) s.value = before[i];
+      });
+    }
+    // Each deal sent gets its own key, even from a page kept offline and used twice.
+    form.querySelector('input[name="token"]').value = Outbox.newKey();
+    document.getElementById("taps").hidden = false;
+    document.getElementById("tap-help").hidden = false;
+    document.getElementById("clear-order").hidden = false;
+    refresh();
+    form.addEventListener("submit", function (e) {
+      if (!isOffline()) return;
+      e.preventDefault();
+      checkOffline();
+    });
+  }
+
+  // The check of a deal without the server.
+  var check = document.getElementById("offline-check");
+  function nameOf(id) {
+    var b = buttons.find(function (x) { return x.dataset.player === id; });
+    return b ? b.dataset.name : id;
+  }
+  function nextNumber() {
+    return Number(page.dataset.deal) + Outbox.waiting(here).length;
+  }
+
+  function checkOffline() {
+    var ids = selects.map(function (s) { return s.value; });
+    if (ids.indexOf("") >= 0) {
+      alertIn(form, "Tap every player, in the order they went out.");
+      return;
+    }
+    if (new Set(ids).size !== ids.length) {
+      alertIn(form, "Each player finishes once.");
+      return;
+    }
+    var rules = JSON.parse(document.getElementById("by-position").textContent);
+    var rows = check.querySelector("tbody");
+    rows.textContent = "";
+    ids.forEach(function (id, i) {
+      var tr = document.createElement("tr");
+      [String(i + 1), nameOf(id), rules.roles[i]].forEach(function (text) {
+        var td = document.createElement("td");
+        td.textContent = text;
+        tr.appendChild(td);
+      });
+      rows.appendChild(tr);
+    });
+    var exchange = check.querySelector(".offline-exchange");
+    exchange.textContent = "";
+    var p = document.createElement("p");
+    if (!rules.exchange_in_preset) {
+      p.textContent = "No card exchange in this preset.";
+    } else {
+      p.textContent = "Next exchange: " + (rules.exchanges.map(function (x) {
+        return nameOf(ids[x[0]]) + " gives " + nameOf(ids[x[1]]) + " " + x[2] + " card" +
+          (x[2] === 1 ? "" : "s");
+      }).join("; ") || "none") + ".";
+    }
+    exchange.appendChild(p);
+    check.querySelectorAll(".deal-number").forEach(function (n) {
+      n.textContent = String(nextNumber());
+    });
+    form.hidden = true;
+    check.hidden = false;
+    check.querySelector("h2").focus();
+  }
+
+  function alertIn(where, text) {
+    var p = where.querySelector(".js-alert") || document.createElement("p");
+    p.className = "error js-alert";
+    p.setAttribute("role", "alert");
+    p.textContent = text;
+    where.prepend(p);
+  }
+
+  function fieldsOf(theForm) {
+    var fields = {};
+    new FormData(theForm).forEach(function (value, name) { fields[name] = value; });
+    fields.action = "confirm";
+    return fields;
+  }
+
+  if (check) {
+    check.querySelector("h2").tabIndex = -1;
+    document.getElementById("offline-change").addEventListener("click", function () {
+      check.hidden = true;
+      form.hidden = false;
+    });
+    document.getElementById("offline-confirm").addEventListener("click", function () {
+      var ids = selects.map(function (s) { return s.value; });
+      var number = nextNumber();
+      Outbox.add({
+        key: form.querySelector('input[name="token"]').value, url: here,
+        game: page.dataset.game, number: number, order: ids.map(nameOf).join(", "),
+        fields: fieldsOf(form)
+      });
+      form.querySelector('input[name="token"]').value = Outbox.newKey();
+      clearOrder();
+      check.hidden = true;
+      form.hidden = false;
+      document.getElementById("outbox").scrollIntoView();
+    });
+  }
+
+  // Confirming the server's check: through the outbox, so a lost connection loses nothing.
+  var confirmForm = document.querySelector("form.confirm-form");
+  if (confirmForm) {
+    confirmForm.addEventListener("submit", function (e) {
+      e.preventDefault();
+      var fields = fieldsOf(confirmForm);
+      var key = fields.token;
+      confirmForm.querySelector("button").disabled = true;
+      Outbox.add({key: key, url: here, game: page.dataset.game,
+                  number: Number(confirmForm.dataset.deal), order: confirmForm.dataset.order,
+                  fields: fields}).then(function () {
+        var left = Outbox.waiting().some(function (i) { return i.key === key; });
+        if (!left) {
+          sessionStorage.removeItem(saved);
+          location.replace(here);
+          return;
+        }
+        var section = confirmForm.closest("section");
+        section.textContent = "";
+        var p = document.createElement("p");
+        p.textContent = "Deal " + confirmForm.dataset.deal + " is kept on this phone and will " +
+          "be sent when the connection returns.";
+        var next = document.createElement("a");
+        next.href = here;
+        next.className = "button primary";
+        next.textContent = "Enter the next deal";
+        section.append(p, next);
+        sessionStorage.removeItem(saved);
+      });
+    });
+  }
+
+  // Deals sent in the background: show the page as the server now has it, unless the
+  // organiser is in the middle of tapping an order (the taps would survive, a check not).
+  function busy() {
+    return Boolean(confirmForm || (check && !check.hidden) ||
+                   selects.some(function (s) { return s.value !== ""; }));
+  }
+  Outbox.onChange(function (event) {
+    if (!event.sent || event.sent.url !== here) return;
+    Outbox.flush().then(function () {  // once the other waiting deals have gone too
+      if (!busy()) location.replace(here);
+    });
   });
-  taps.hidden = false;
-  document.getElementById("tap-help").hidden = false;
-  document.getElementById("clear-order").hidden = false;
-  refresh();
+
+  // A copy kept offline is replaced by the server's page once the server answers again
+  // (asked for the service worker's script: the one address the worker never answers).
+  function backOnline() {
+    fetch(page.dataset.serviceWorker, {cache: "no-store", credentials: "same-origin"})
+      .then(function (response) {
+        if (!response.ok) throw new Error(String(response.status));
+        return Outbox.flush();  // not away while a deal is on its way
+      }).then(function () {
+        if (!busy()) location.replace(here);
+      }).catch(function () { setTimeout(backOnline, 5000); });
+  }
+  if (offline) {
+    window.addEventListener("online", backOnline);
+    if (navigator.onLine) setTimeout(backOnline, 1000);
+  }
+
+  // Undo asks first.
+  var undoAsk = document.getElementById("undo-ask");
+  var dialog = document.getElementById("undo-dialog");
+  if (undoAsk && dialog && dialog.showModal) {
+    undoAsk.addEventListener("submit", function (e) {
+      e.preventDefault();
+      dialog.showModal();
+    });
+  }
+
+  // Leaving and joining: the preview replaces its section, where the organiser is looking.
+  function bindSeats(section) {
+    var seatForm = section.querySelector("#seat-form");
+    var cancel = section.querySelector("#seat-cancel");
+    if (seatForm) {
+      seatForm.addEventListener("submit", function (e) {
+        e.preventDefault();
+        var body = new FormData(seatForm);
+        body.set("action", "seat_preview");
+        fetch(here, {method: "POST", body: body, credentials: "same-origin"})
+          .then(function (response) { return response.text(); })
+          .then(function (html) {
+            var fresh = new DOMParser().parseFromString(html, "text/html")
+              .getElementById("seats");
+            if (!fresh) throw new Error("no preview");
+            fresh = document.importNode(fresh, true);
+            section.replaceWith(fresh);
+            bindSeats(fresh);
+            var heading = fresh.querySelector("h3, .error, h2");
+            heading.tabIndex = -1;
+            heading.focus();
+          })
+          .catch(function () {
+            alertIn(seatForm, "Leaving and joining need a connection: the server checks " +
+                              "them. Try again when online.");
+          });
+      });
+    }
+    if (cancel) {
+      cancel.addEventListener("submit", function (e) {
+        e.preventDefault();
+        fetch(here, {credentials: "same-origin"}).then(function (r) { return r.text(); })
+          .then(function (html) {
+            var fresh = new DOMParser().parseFromString(html, "text/html")
+              .getElementById("seats");
+            fresh = document.importNode(fresh, true);
+            section.replaceWith(fresh);
+            bindSeats(fresh);
+          }).catch(function () { location.assign(here + "#seats"); });
+      });
+    }
+  }
+  var seats = document.getElementById("seats");
+  if (seats) bindSeats(seats);
+
+  // The service worker keeps this page and its assets for use with no connection.
+  if ("serviceWorker" in navigator && page.dataset.serviceWorker) {
+    navigator.serviceWorker.register(page.dataset.serviceWorker).then(function () {
+      return navigator.serviceWorker.ready;
+    }).then(function (registration) {
+      if (!offline && registration.active) registration.active.postMessage({keep: here});
+    }).catch(function () { /* no offline copy: the page still works online */ });
+  }
 })();
