@@ -44,7 +44,7 @@ def check(answer):
 def table(db):
     """A game of four with a deal recorded, its organiser, and players of the club who could
     join."""
-    game = make_game(season_kwargs={"scoring_limit": 200})
+    game = make_game(season_kwargs={"scoring_limit": 100})
     services.deal_record(game=game, finishing_order=seated_ids(game))
     organiser = UserFactory()
     game.season.club.organisers.add(organiser)
