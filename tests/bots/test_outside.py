@@ -160,7 +160,7 @@ def test_program_bots_only_from_trusted_programs():
 
 def test_a_fault_keeps_its_deal_decision_number_and_the_start_of_the_answer(server):
     server.mode = "garbage"
-    result = _game(HttpBot(server.url, allowed={"127.0.0.1"}), deals=2)
+    result = _game(HttpBot(server.url, allowed={server.allowed}), deals=2)
 
     faults = result.stats[0].faults
     assert len(faults) == len(server.requests)  # every decision asked was a fault
