@@ -19,7 +19,7 @@ from django.urls import path, reverse
 from league import selectors, services
 from league.errors import LeagueError
 from league.models import AuditEntry, Club, Deal, Game, Player, Season, SeatChange
-from league.rules import rating_scope
+from league.rules import options_of, rating_scope
 
 
 def organised_clubs(user):
@@ -351,7 +351,7 @@ class GameAdmin(ClubScopedAdmin):
             "seated": seated,
             "joinable": selectors.club_players(club=game.season.club).exclude(
                 seats__game=game),
-            "scum_name": _scum_name(game),
+            "options": options_of(game.season),
             "can_change": can_change,
             "ratings_updating": selectors.ratings_updating(season=game.season),
         }
@@ -436,14 +436,8 @@ class GameAdmin(ClubScopedAdmin):
             "game_obj": game, "leaving": leaving, "joining": joining,
             "ranking": [(players[p], role) for p, role in ranking],
             "exchanges": [(players[g], players[r], n) for g, r, n in exchange_pairs(ranking)],
-            "scum_name": _scum_name(game), "opts": self.model._meta,
+            "options": options_of(game.season), "opts": self.model._meta,
         })
-
-
-def _scum_name(game):
-    from league.rules import options_of
-
-    return options_of(game.season).scum_name
 
 
 def _posted_deal(request):

@@ -11,7 +11,7 @@ from functools import cache
 
 from gameplay.engine import options as engine_options
 from gameplay.engine.options import PRESETS
-from gameplay.engine.roles import Role
+from gameplay.engine.roles import Role, role_name
 from league.ratings import MODEL
 
 WHO = {
@@ -80,14 +80,6 @@ class RoleEntry:
     does: str
 
 
-def role_name(preset: str, role: Role) -> str:
-    """The role's name in the preset: its own words for the bottom two roles."""
-    options = PRESETS[preset]
-    return {Role.PRESIDENT: "President", Role.VICE_PRESIDENT: "Vice President",
-            Role.CITIZEN: "Citizen", Role.VICE_SCUM: options.vice_scum_name,
-            Role.SCUM: options.scum_name}[role]
-
-
 def glossary(preset: str) -> list[RoleEntry]:
     """The preset's roles, best first, with who gets each and what it does."""
     options = PRESETS[preset]
@@ -97,7 +89,7 @@ def glossary(preset: str) -> list[RoleEntry]:
         does = EXCHANGE[options.exchange][role]
         if (preset, role) in MORE:
             does += " " + MORE[(preset, role)]
-        entries.append(RoleEntry(role=role, name=role_name(preset, role), who=WHO[role],
+        entries.append(RoleEntry(role=role, name=role_name(role, options), who=WHO[role],
                                  does=does.format(**names)))
     return entries
 

@@ -8,12 +8,14 @@ from django.db import models
 from django.db.models import F, Q
 
 from gameplay.engine.options import PRESETS
-from gameplay.engine.roles import Role
+from gameplay.engine.roles import Role, role_name
 from gameplay.engine.scoring import SYSTEMS
 
 PRESET_CHOICES = [(name, name) for name in PRESETS]
 SYSTEM_CHOICES = [(name, name) for name in SYSTEMS]
-ROLE_CHOICES = [(role.value, role.value.replace("-", " ").capitalize()) for role in Role]
+# Labels in the school-scum words; pages name the bottom two roles as the season's preset does
+# (gameplay.engine.roles.role_name).
+ROLE_CHOICES = [(role.value, role_name(role)) for role in Role]
 
 
 class Club(models.Model):

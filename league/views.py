@@ -54,6 +54,7 @@ def season_detail(request, season_id):
         "results": results,
         "results_cache_seconds": selectors.STANDINGS_CACHE_SECONDS,
         "tie_breaks": selectors.TIE_BREAKS,
+        "role_names": role_names(options_of(season)),
         "games": SimpleLazyObject(lambda: Paginator(
             selectors.season_games(season=season), GAMES_PER_PAGE).get_page(page)),
         "organiser": organises(request.user, season.club),
@@ -88,6 +89,7 @@ def game_detail(request, game_id):
     game = get_object_or_404(Game.objects.select_related("season__club"), pk=game_id)
     return render(request, "league/game_detail.html", {
         "game": game,
+        "options": options_of(game.season),
         "sheet": selectors.game_sheet(game=game),
         "next": _next_deal(game),
         "organiser": organises(request.user, game.season.club),

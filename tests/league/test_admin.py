@@ -87,8 +87,8 @@ def test_leaving_shows_the_shifted_roles_before_confirming(client, organiser, ga
 
     assert preview.status_code == 200
     names = {s.player_id: s.player.name for s in game.seats.select_related("player")}
-    assert f"<li>{names[b]} – president</li>" in preview.text
-    assert f"<li>{names[c]} – vice-president</li>" in preview.text
+    assert f"<li>{names[b]} – President</li>" in preview.text
+    assert f"<li>{names[c]} – Vice President</li>" in preview.text
     assert not SeatChange.objects.exists()
 
     client.post(url, {"leaving": a, "confirm": "Confirm"})

@@ -148,3 +148,16 @@ def test_an_uploaded_transcript_replays_and_a_broken_one_is_refused(client):
 
     empty = client.post(reverse("league:replay_upload"), {"text": ""})
     assert empty.status_code == 400 and "choose a transcript file or paste one" in empty.text
+
+
+def test_roles_are_named_as_the_seasons_preset_names_them(client):
+    game = make_game(players=4, season_kwargs={"preset": "friday", "scoring_limit": 20})
+    services.deal_record(game=game, finishing_order=seated_ids(game))
+
+    sheet = client.get(reverse("league:game_detail", args=[game.pk])).text
+    standings = client.get(reverse("league:season_detail", args=[game.season.pk])).text
+
+    # RULES.md, friday (seed 001): the bottom two are the Vice Idiot and the Idiot
+    for text in (sheet, standings):
+        assert "Vice President" in text and "Vice Idiot" in text and "Idiot" in text
+        assert "Scum" not in text and "Vice president" not in text
