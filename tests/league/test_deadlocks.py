@@ -56,7 +56,7 @@ def run_at_once(*jobs):
 def test_deleting_and_recording_deals_during_recomputes_never_deadlocks():
     if connection.vendor != "postgresql":
         pytest.skip("row locks and deadlocks are PostgreSQL's: run with DATABASE_URL=postgres://")
-    season = make_season(scoring_limit=30000)
+    season = make_season(scoring_limit=100)
     club = season.club
     people = [PlayerFactory(clubs=[club]) for _ in range(6)]
     games = [make_game(season=season, players=random.Random(i).sample(people, 4))
