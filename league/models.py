@@ -31,12 +31,13 @@ class Club(models.Model):
 
 
 class Player(models.Model):
-    """A person or a bot; the same player may play in several clubs."""
+    """A person or a bot; the same player may play in several clubs. Names are unique within
+    each club (case-insensitive), not across the site: league.services checks them."""
 
     PERSON, BOT = "person", "bot"
     KIND_CHOICES = [(PERSON, "person"), (BOT, "bot")]
 
-    name = models.CharField(max_length=100, unique=True)
+    name = models.CharField(max_length=100, db_index=True)
     kind = models.CharField(max_length=6, choices=KIND_CHOICES, default=PERSON)
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
