@@ -101,6 +101,9 @@ class Game(models.Model):
     number = models.PositiveIntegerField()
     dealer = models.PositiveSmallIntegerField(help_text="seat number of the first deal's dealer")
     status = models.CharField(max_length=10, choices=STATUS_CHOICES, default=OPEN)
+    # When an organiser called time on the game (league.services.game_time_called): it then
+    # ends with its scoring system's rule for an unfinished game.
+    time_called_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

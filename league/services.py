@@ -13,6 +13,7 @@ from typing import Any
 
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, F, Max
+from django.utils import timezone
 
 from gameplay.engine.checker import check
 from gameplay.engine.errors import PresidentError, RuleViolation
@@ -300,6 +301,27 @@ def game_create(*, season: Season, players: Sequence[Player], dealer: int = 0,
     return game
 
 
+@transaction.atomic
+def game_time_called(*, game: Game, by=None) -> Game:
+    """End an open game at the end of the night with its scoring system's rule for an
+    unfinished game (the engine's ScoreSheet.call_time; docs/league.md "Time called")."""
+    game = _locked_for_deals(game)
+    if game.status == Game.FINISHED:
+        raise LeagueError(f"{game} has already ended")
+    if not game.deal_set.exists():
+        raise LeagueError(f"no deal has been played in {game} yet: there is nothing to score")
+    game.time_called_at = timezone.now()
+    game.save(update_fields=["time_called_at"])
+    _game_rescore(game)
+    winners = list(game.seats.filter(is_winner=True).order_by("number")
+                   .values_list("player__name", flat=True))
+    _audit(by=by, club=game.season.club, action="time called", target=game,
+           details={"winners": winners,
+                    "totals": dict(game.seats.order_by("number")
+                                   .values_list("player__name", "points"))})
+    return game
+
+
 # Deals
 
 
@@ -483,6 +505,12 @@ def _game_rescore(game: Game) -> None:
             c["deals"] += 1
             c["position_sum"] += position
             c[ROLE_FIELDS[Role(role)]] += 1
+    if game.time_called_at is not None and not sheet.finished:
+        if sheet.deals:
+            sheet.call_time()
+        else:  # its deals were all deleted: nothing to score, the game is open again
+            game.time_called_at = None
+            Game.objects.filter(pk=game.pk).update(time_called_at=None)
     winners = set(sheet.winners)
     for seat in seats:
         c = counts[seat.player_id]

@@ -14,6 +14,7 @@ urlpatterns = [
          name="export_transcripts"),
     path("games/<int:game_id>/", views.game_detail, name="game_detail"),
     path("games/<int:game_id>/enter/", views.game_enter, name="game_enter"),
+    path("games/<int:game_id>/time-called/", views.game_time_called, name="game_time_called"),
     path("players/", pages.player_search, name="player_search"),
     path("players/<int:player_id>/", views.player_detail, name="player_detail"),
     path("deals/<int:deal_id>/replay/", views.deal_replay, name="deal_replay"),
