@@ -483,7 +483,7 @@ def player_search(*, query, limit=SEARCH_RESULTS):
     return list(Player.objects.filter(name__icontains=query)
                 .annotate(starts=Case(When(name__istartswith=query, then=Value(0)),
                                       default=Value(1)))
-                .prefetch_related("clubs").order_by("starts", "name")[:limit + 1])
+                .prefetch_related("clubs").order_by("starts", "name", "pk")[:limit + 1])
 
 
 def player_rating(*, player):
