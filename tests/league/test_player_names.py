@@ -167,3 +167,24 @@ def test_the_migration_renames_a_case_clash_within_a_club_and_keeps_the_rest():
     assert sorted(new.objects.filter(name__iexact="ann").values_list("name", flat=True)) == [
         "ANN", "ann"]
     MigrationExecutor(connection).migrate(executor.loader.graph.leaf_nodes("league"))
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_two_requests_naming_a_player_of_one_club_at_once_leave_one_name():
+    """The check runs under the club's row lock: of two at once, the second sees the first."""
+    from tests.league.test_deadlocks import run_at_once
+
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks are PostgreSQL's: run with DATABASE_URL=postgres://")
+    north, south = ClubFactory(name="Northside"), ClubFactory(name="Southside")
+    for round_number in range(10):
+        name = f"Tom {round_number}"
+        visitor = services.player_create(name=name.upper(), clubs=[south])
+        errors = run_at_once(
+            lambda name=name: services.player_create(name=name, clubs=[north]),
+            lambda name=name: services.player_create(name=name.lower(), clubs=[north]),
+            lambda visitor=visitor: services.player_join_club(player=visitor, club=north))
+
+        assert north.players.filter(name__iexact=name).count() == 1
+        assert len(errors) == 2 and all(isinstance(e, LeagueError) for e in errors)
