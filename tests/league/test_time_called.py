@@ -148,3 +148,13 @@ def test_the_page_refuses_who_does_not_organise_the_club(client, game, who):
     assert client.get(confirm).status_code == 403
     assert client.post(confirm).status_code == 403
     assert Game.objects.get(pk=game.pk).status == Game.OPEN
+
+
+def test_deleting_every_deal_of_a_called_game_opens_it_again(game):
+    services.game_time_called(game=game)
+
+    for deal in game.deal_set.order_by("-number"):
+        services.deal_delete(deal=deal)
+
+    game.refresh_from_db()
+    assert game.status == Game.OPEN and game.time_called_at is None and winners(game) == []
