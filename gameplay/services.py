@@ -201,15 +201,12 @@ def tournament_create(*, club: Club, name: str, entrants: Sequence[tuple[str, st
 
 
 def _bot_player(name: str, club: Club, by) -> Player:
-    player = Player.objects.filter(name__iexact=name).first()
+    """The club's bot of that name (names are unique within a club), created if it has none."""
+    player = club.players.filter(name__iexact=name).first()
     if player is None:
         return league.player_create(name=name, kind=Player.BOT, clubs=[club], by=by)
     if player.kind != Player.BOT:
         raise TournamentError(f"{player} is a person, not a bot: only bots enter tournaments")
-    if not player.clubs.filter(pk=club.pk).exists():
-        # A bot of another club joins only if ``by`` may bring it in (organises one of its
-        # clubs too): an entrant's name must not pull another club's bot in.
-        league.player_join_club(player=player, club=club, by=by)
     return player
 
 

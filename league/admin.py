@@ -125,9 +125,25 @@ class ClubAdmin(ClubScopedAdmin):
 
 
 
+class PlayerForm(name_form("a player")):
+    def clean(self):
+        """Names are unique within each club the player will play in (services)."""
+        data = super().clean()
+        if "name" in data and "clubs" in data:
+            clubs = list(data["clubs"])
+            if self.instance.pk is not None:  # clubs the organiser cannot see stay
+                clubs += self.instance.clubs.exclude(pk__in=self.fields["clubs"].queryset)
+            try:
+                services.player_name_check(name=data["name"], clubs=clubs,
+                                           player=self.instance if self.instance.pk else None)
+            except LeagueError as e:
+                self.add_error("name", e.message)
+        return data
+
+
 @admin.register(Player)
 class PlayerAdmin(ClubsFieldMixin, ClubScopedAdmin):
-    form = name_form("a player")
+    form = PlayerForm
     club_path = "clubs"
     list_display = ["name", "kind", "club_names"]
     list_filter = ["kind", "clubs"]

@@ -33,12 +33,13 @@ class Club(models.Model):
 
 
 class Player(models.Model):
-    """A person or a bot; the same player may play in several clubs."""
+    """A person or a bot; the same player may play in several clubs. Names are unique within
+    each club (case-insensitive), not across the site: league.services checks them."""
 
     PERSON, BOT = "person", "bot"
     KIND_CHOICES = [(PERSON, "person"), (BOT, "bot")]
 
-    name = models.CharField(max_length=100, unique=True)
+    name = models.CharField(max_length=100, db_index=True)
     kind = models.CharField(max_length=6, choices=KIND_CHOICES, default=PERSON)
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
@@ -102,6 +103,9 @@ class Game(models.Model):
     number = models.PositiveIntegerField()
     dealer = models.PositiveSmallIntegerField(help_text="seat number of the first deal's dealer")
     status = models.CharField(max_length=10, choices=STATUS_CHOICES, default=OPEN)
+    # When an organiser called time on the game (league.services.game_time_called): it then
+    # ends with its scoring system's rule for an unfinished game.
+    time_called_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -189,6 +189,7 @@ class GameSheet:
     game: Game
     seats: list
     rows: list = field(default_factory=list)
+    score: ScoreSheet | None = None  # the engine's sheet after the last deal
 
 
 def game_sheet(*, game) -> GameSheet:
@@ -208,7 +209,9 @@ def game_sheet(*, game) -> GameSheet:
             deal=deal, places=places,
             totals=[(s, sheet.totals.get(s.player_id)) for s in seats],
             ends_game=sheet.finished and not any(r.ends_game for r in rows)))
-    return GameSheet(game=game, seats=seats, rows=rows)
+    if game.time_called_at is not None and not sheet.finished and sheet.deals:
+        sheet.call_time()  # as league.services scored it
+    return GameSheet(game=game, seats=seats, rows=rows, score=sheet)
 
 
 @dataclass
@@ -480,7 +483,7 @@ def player_search(*, query, limit=SEARCH_RESULTS):
     return list(Player.objects.filter(name__icontains=query)
                 .annotate(starts=Case(When(name__istartswith=query, then=Value(0)),
                                       default=Value(1)))
-                .prefetch_related("clubs").order_by("starts", "name")[:limit + 1])
+                .prefetch_related("clubs").order_by("starts", "name", "pk")[:limit + 1])
 
 
 def player_rating(*, player):

@@ -13,6 +13,7 @@ from typing import Any
 
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, F, Max
+from django.utils import timezone
 
 from gameplay.engine.checker import check
 from gameplay.engine.errors import PresidentError, RuleViolation
@@ -108,13 +109,36 @@ def player_create(*, name: str, kind: str = Player.PERSON, clubs: Sequence[Club]
     name = name_checked(name, "a player")
     if kind not in (Player.PERSON, Player.BOT):
         raise LeagueError(f"a player is a person or a bot, not {kind!r}")
-    if Player.objects.filter(name__iexact=name).exists():
-        raise LeagueError(f"there is already a player called {name!r}")
+    player_name_check(name=name, clubs=clubs)
     player = Player.objects.create(name=name, kind=kind)
     player.clubs.set(clubs)
     for club in clubs:
         _audit(by=by, club=club, action="player created", target=player, details={"kind": kind})
     return player
+
+
+def player_name_check(*, name: str, clubs: Sequence[Club], player: Player | None = None,
+                      joining: bool = False) -> None:
+    """Refuse ``name`` if another player of one of ``clubs`` already has it (case-insensitive).
+
+    Names are unique within a club, not across the site (docs/league.md "Player names"): the
+    clubs' rows are locked first, in id order, so two requests naming a player of the same club
+    take turns and the second sees the first's name (the admin's player form calls this too)."""
+    ids = sorted({c.pk for c in clubs})
+    if not ids:
+        return
+    list(Club.objects.select_for_update(no_key=True).filter(pk__in=ids).order_by("pk")
+         .values_list("pk", flat=True))
+    clashes = Player.clubs.through.objects.filter(club_id__in=ids, player__name__iexact=name)
+    if player is not None:
+        clashes = clashes.exclude(player_id=player.pk)
+    taken = list(clashes.order_by("club__name").values_list("club__name", "player__name"))
+    if taken:
+        where = "; ".join(f"{club} already has a player called {other!r}" for club, other in taken)
+        if joining:
+            raise LeagueError(f"{player} cannot join {taken[0][0]}: names are unique within a "
+                              f"club and {where}; rename one of them first")
+        raise LeagueError(where)
 
 
 def _club_names(player: Player) -> str:
@@ -130,6 +154,7 @@ def player_join_club(*, player: Player, club: Club, by=None) -> None:
     if by is not None and not may_bring_into_club(by, player, club):
         raise LeagueError(f"{player} plays in clubs you do not organise ({_club_names(player)}): "
                           f"only an organiser of one of their clubs may bring them into {club}")
+    player_name_check(name=player.name, clubs=[club], player=player, joining=True)
     player.clubs.add(club)
     _audit(by=by, club=club, action="player joined club", target=player)
 
@@ -160,8 +185,7 @@ def player_update(*, player: Player, name: str | None = None, kind: str | None =
     changed = {}
     if name is not None:
         name = name_checked(name, "a player")
-        if Player.objects.filter(name__iexact=name).exclude(pk=player.pk).exists():
-            raise LeagueError(f"there is already a player called {name!r}")
+        player_name_check(name=name, clubs=list(player.clubs.all()), player=player)
         changed["name"] = name
     if kind is not None:
         if kind not in (Player.PERSON, Player.BOT):
@@ -274,6 +298,27 @@ def game_create(*, season: Season, players: Sequence[Player], dealer: int = 0,
     Seat.objects.bulk_create(Seat(game=game, number=i, player=p) for i, p in enumerate(players))
     _audit(by=by, club=season.club, action="game created", target=game,
            details={"players": [p.name for p in players], "dealer": dealer})
+    return game
+
+
+@transaction.atomic
+def game_time_called(*, game: Game, by=None) -> Game:
+    """End an open game at the end of the night with its scoring system's rule for an
+    unfinished game (the engine's ScoreSheet.call_time; docs/league.md "Time called")."""
+    game = _locked_for_deals(game)
+    if game.status == Game.FINISHED:
+        raise LeagueError(f"{game} has already ended")
+    if not game.deal_set.exists():
+        raise LeagueError(f"no deal has been played in {game} yet: there is nothing to score")
+    game.time_called_at = timezone.now()
+    game.save(update_fields=["time_called_at"])
+    _game_rescore(game)
+    winners = list(game.seats.filter(is_winner=True).order_by("number")
+                   .values_list("player__name", flat=True))
+    _audit(by=by, club=game.season.club, action="time called", target=game,
+           details={"winners": winners,
+                    "totals": dict(game.seats.order_by("number")
+                                   .values_list("player__name", "points"))})
     return game
 
 
@@ -460,6 +505,12 @@ def _game_rescore(game: Game) -> None:
             c["deals"] += 1
             c["position_sum"] += position
             c[ROLE_FIELDS[Role(role)]] += 1
+    if game.time_called_at is not None and not sheet.finished:
+        if sheet.deals:
+            sheet.call_time()
+        else:  # its deals were all deleted: nothing to score, the game is open again
+            game.time_called_at = None
+            Game.objects.filter(pk=game.pk).update(time_called_at=None)
     winners = set(sheet.winners)
     for seat in seats:
         c = counts[seat.player_id]

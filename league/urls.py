@@ -14,6 +14,7 @@ urlpatterns = [
          name="export_transcripts"),
     path("games/<int:game_id>/", views.game_detail, name="game_detail"),
     path("games/<int:game_id>/enter/", views.game_enter, name="game_enter"),
+    path("games/<int:game_id>/time-called/", views.game_time_called, name="game_time_called"),
     # Served here, not under static/, so that its scope covers the entry pages.
     path("games/entry-sw.js", views.entry_service_worker, name="entry_service_worker"),
     path("players/", pages.player_search, name="player_search"),

@@ -23,6 +23,7 @@ from django.utils.functional import SimpleLazyObject
 from django_ratelimit.decorators import ratelimit
 from rest_framework.throttling import BaseThrottle
 
+from gameplay.engine.errors import RuleViolation
 from gameplay.engine.roles import Role, exchange_pairs, role_names, roles_of
 from gameplay.engine.scoring import deal_points
 from league import entry, replays, selectors, services
@@ -87,13 +88,39 @@ def _page_number(text: str, *, games: int) -> int:
 
 def game_detail(request, game_id):
     game = get_object_or_404(Game.objects.select_related("season__club"), pk=game_id)
+    sheet = selectors.game_sheet(game=game)
     return render(request, "league/game_detail.html", {
         "game": game,
         "options": options_of(game.season),
-        "sheet": selectors.game_sheet(game=game),
+        "sheet": sheet,
+        "winners": [seat.player for seat in sheet.seats if seat.is_winner],
         "next": _next_deal(game),
         "organiser": organises(request.user, game.season.club),
     })
+
+
+def game_time_called(request, game_id):
+    """Time called on an open game, for its club's organisers: GET shows who would win under
+    the season's rule for an unfinished game (the engine's, on a copy), POST ends the game."""
+    game = get_object_or_404(Game.objects.select_related("season__club"), pk=game_id)
+    club = game.season.club
+    if not organises(request.user, club):
+        return _refuse(request, f"Only organisers of {club} may call time on its games.")
+    if request.method == "POST":
+        try:
+            services.game_time_called(game=game, by=request.user)
+        except LeagueError as e:
+            return _refuse(request, e.message, status=400)
+        messages.success(request, f"Time called: game {game.number} has ended.")
+        return redirect("league:game_detail", game.pk)
+    sheet = selectors.game_sheet(game=game)
+    try:
+        sheet.score.call_time()
+    except RuleViolation as e:
+        return _refuse(request, f"Time cannot be called on {game}: {e.message}.", status=400)
+    return render(request, "league/game_time_called.html", {
+        "game": game, "sheet": sheet,
+        "winners": [s.player for s in sheet.seats if s.player_id in sheet.score.winners]})
 
 
 def player_detail(request, player_id):

@@ -93,6 +93,8 @@ class ScoreSheet:
     deals: int = 0
     finished: bool = False
     winners: list[Hashable] = field(default_factory=list)
+    last_order: list[Hashable] = field(default_factory=list)
+    called: bool = False  # ended by time being called, not by its own rule
 
     def add(self, finishing_order: Sequence[Hashable]) -> None:
         if self.finished:
@@ -102,7 +104,8 @@ class ScoreSheet:
             self.totals[player] = self.totals.get(player, 0) + points[player]
             self.positions.setdefault(player, []).append(position)
         self.deals += 1
-        self._decide(list(finishing_order))
+        self.last_order = list(finishing_order)
+        self._decide(self.last_order)
 
     def mean_position(self, player: Hashable) -> float:
         positions = self.positions.get(player) or [0]
@@ -129,6 +132,39 @@ class ScoreSheet:
                 return (self.totals[p], -self.mean_position(p))
             best = max(standing(p) for p in self.totals)
             self._end([p for p in self.totals if standing(p) == best])
+
+    def call_time(self) -> None:
+        """End an unfinished game now ("time called" at the end of the night), with its
+        system's rule for an unfinished game (docs/league.md "Time called"; RULES.md "Scoring
+        systems" gives each system's order, applied to the deals played so far):
+
+        - penalty: fewest points wins; equal totals share the win (as at the limit).
+        - first-to-eleven: the most points wins; among equal totals the better finish in the
+          last deal (as when two reach the target in one deal); tied players who sat out the
+          last deal come after those who played it, and share if none of them did.
+        - fixed-rounds: the most role points, then the lower average finishing position (as
+          after the last deal); equal on both share the win.
+        """
+        if self.finished:
+            raise RuleViolation("the game has already ended")
+        if not self.deals:
+            raise RuleViolation("no deal has been played: there is nothing to score")
+        s = self.scoring
+        if s.system == PENALTY:
+            fewest = min(self.totals.values())
+            winners = [p for p, t in self.totals.items() if t == fewest]
+        elif s.system == FIRST_TO_ELEVEN:
+            most = max(self.totals.values())
+            tied = [p for p, t in self.totals.items() if t == most]
+            in_last = [p for p in self.last_order if p in tied]
+            winners = in_last[:1] or tied
+        else:  # fixed-rounds
+            def standing(p):
+                return (self.totals[p], -self.mean_position(p))
+            best = max(standing(p) for p in self.totals)
+            winners = [p for p in self.totals if standing(p) == best]
+        self.called = True
+        self._end(winners)
 
     def _end(self, winners: list[Hashable]) -> None:
         self.finished = True

@@ -72,7 +72,9 @@ class GameSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Game
-        fields = ["id", "season", "club", "number", "dealer", "status", "created_at"]
+        fields = ["id", "season", "club", "number", "dealer", "status", "time_called_at",
+                  "created_at"]
+        read_only_fields = ["time_called_at"]
 
 
 class GameDetailSerializer(GameSerializer):

@@ -234,7 +234,7 @@ class GameViewSet(viewsets.ReadOnlyModelViewSet):
 
     def get_queryset(self):
         qs = super().get_queryset()
-        if self.action in ("retrieve", "create"):
+        if self.action in ("retrieve", "create", "time_called"):
             qs = qs.prefetch_related(
                 Prefetch("seats", queryset=Seat.objects.select_related("player")
                          .order_by("number")),
@@ -297,6 +297,18 @@ class GameViewSet(viewsets.ReadOnlyModelViewSet):
         data = _valid(s.SeatChangeSerializer, request)
         return idempotency.idempotent(request, lambda: self._seat_change_answer(
             game, services.seat_change_apply(game=game, by=request.user, **data)))
+
+    @extend_schema(request=None, responses={200: s.GameDetailSerializer, **ERRORS, **NOT_FOUND},
+                   description="Time called at the end of the night: the open game ends with its "
+                               "scoring system's rule for an unfinished game (docs/league.md "
+                               "\"Time called\"); answers the finished game with its winners "
+                               "(`is_winner`) and final totals. Organisers of the game's club.")
+    @action(detail=True, methods=["post"], url_path="time-called", filter_backends=[],
+            pagination_class=None)
+    def time_called(self, request, pk=None):
+        game = self.get_object()
+        services.game_time_called(game=game, by=request.user)
+        return Response(s.GameDetailSerializer(self.get_queryset().get(pk=game.pk)).data)
 
 @extend_schema_view(
     create=extend_schema(

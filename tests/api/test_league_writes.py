@@ -108,7 +108,7 @@ def test_a_player_name_taken_is_the_leagues_refusal(game, club, organiser_client
                                      format="json")
 
     assert response.status_code == 400
-    assert response.json() == {"detail": f"there is already a player called {taken!r}"}
+    assert response.json() == {"detail": f"{club} already has a player called {taken!r}"}
 
 
 def test_an_organiser_renames_a_player_and_the_cached_standings_show_it(game, organiser_client):

@@ -5,7 +5,6 @@ import pytest
 from django.urls import reverse
 
 from gameplay import services as tournaments
-from league.errors import LeagueError
 from league.models import Player
 from tests.api.conftest import client_for
 from tests.league.factories import ClubFactory, PlayerFactory, UserFactory
@@ -71,16 +70,16 @@ def test_a_player_of_no_club_may_be_brought_in(clubs):
     assert list(loner.clubs.all()) == [b]
 
 
-def test_a_tournament_entrant_named_like_another_clubs_bot_is_refused(clubs):
+def test_a_tournament_entrant_named_like_another_clubs_bot_is_the_clubs_own_bot(clubs):
     a, b, _, org_b, _, robo = clubs
 
-    with pytest.raises(LeagueError, match="Robo plays in clubs you do not organise"):
-        tournaments.tournament_create(
-            club=b, name="Cup", seats=3, games_per_table=1, by=org_b,
-            entrants=[("Robo", "random"), ("Rita", "random"), ("Hugo", "heuristic")])
+    cup = tournaments.tournament_create(
+        club=b, name="Cup", seats=3, games_per_table=1, by=org_b,
+        entrants=[("Robo", "random"), ("Rita", "random"), ("Hugo", "heuristic")])
 
-    assert list(robo.clubs.all()) == [a]
-    assert not Player.objects.filter(name="Rita").exists()
+    assert list(robo.clubs.all()) == [a]  # another club's bot is never pulled in
+    entrant = cup.entrants.get(player__name="Robo").player
+    assert entrant.pk != robo.pk and list(entrant.clubs.all()) == [b]
 
 
 def test_the_admin_shows_a_shared_players_name_and_kind_read_only(client, clubs):

@@ -10,7 +10,7 @@ from gameplay.engine.checker import check
 from gameplay.engine.options import preset
 from gameplay.engine.selfplay import play_random_game
 from league import services
-from league.models import Club, Player
+from league.models import Club
 from league.rules import scoring_of
 
 ORGANISER_USERNAME = "organiser"
@@ -47,13 +47,8 @@ class Command(BaseCommand):
     def _create_league(self, organiser):
         club = services.club_create(name=CLUB_NAME, organisers=[organiser], by=organiser)
         players = []
-        for name in PLAYER_NAMES:
-            player = Player.objects.filter(name=name).first()
-            if player is None:
-                player = services.player_create(name=name, clubs=[club], by=organiser)
-            else:
-                services.player_join_club(player=player, club=club, by=organiser)
-            players.append(player)
+        for name in PLAYER_NAMES:  # the demo club is new: its names are its own
+            players.append(services.player_create(name=name, clubs=[club], by=organiser))
         season = services.season_create(
             club=club, name=SEASON_NAME, preset="classic", scoring_system="penalty",
             scoring_limit=4, starts_on=datetime.date.today().replace(month=1, day=1),

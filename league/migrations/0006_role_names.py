@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('league', '0003_season_results_version'),
+        ('league', '0005_game_time_called'),
     ]
 
     operations = [
