@@ -10,9 +10,9 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
 from gameplay import services
-from gameplay.engine.options import PRESETS
 from gameplay.models import OutsideBot, outside_bot_presets
 from league.api.serializers import ErrorSerializer
+from league.models import PRESET_CHOICES
 
 ERRORS = {
     400: OpenApiResponse(ErrorSerializer, description="the field that is wrong (a URL the "
@@ -25,7 +25,7 @@ NOT_FOUND = {404: OpenApiResponse(ErrorSerializer, description="no such bot of y
 
 class BotSerializer(serializers.ModelSerializer):
     presets = serializers.ListField(
-        child=serializers.ChoiceField(choices=list(PRESETS)), allow_empty=False,
+        child=serializers.ChoiceField(choices=PRESET_CHOICES), allow_empty=False,
         validators=[outside_bot_presets], required=False,
         help_text="the presets (rule sets) it plays; classic by default")
 

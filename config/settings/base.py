@@ -202,6 +202,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": "league.models.Game.STATUS_CHOICES",
         "TournamentStatusEnum": "gameplay.models.Tournament.STATUS_CHOICES",
+        "PresetEnum": "league.models.PRESET_CHOICES",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
