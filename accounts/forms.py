@@ -7,7 +7,7 @@ from gameplay.models import OutsideBot
 class BotForm(forms.ModelForm):
     """An author's outside bot; the model checks the URL against the network policy."""
 
-    url = forms.URLField(max_length=300, assume_scheme="https",
+    url = forms.URLField(label="URL", max_length=300, assume_scheme="https",
                          help_text="where each decision is POSTed")
     presets = forms.MultipleChoiceField(
         choices=[(name, name) for name in PRESETS], widget=forms.CheckboxSelectMultiple,
