@@ -5,6 +5,7 @@ allauth's form are throttled by django-axes as on the admin's."""
 import re
 
 import pytest
+from axes.models import AccessAttempt
 from django.conf import settings
 from django.core import mail
 from rest_framework.authtoken.models import Token
@@ -86,6 +87,9 @@ def test_the_right_password_after_the_limit_of_wrong_ones_is_refused(client):
     for _ in range(settings.AXES_FAILURE_LIMIT - 1):
         assert log_in(client, "wrong").status_code == 200
     assert log_in(client, "wrong").status_code == 429  # the limit reached: locked out
+    # Counted by axes (not allauth's own limit, which is off), under the username.
+    assert AccessAttempt.objects.get(username="ada").failures_since_start == \
+        settings.AXES_FAILURE_LIMIT
 
     assert log_in(client).status_code == 429
     assert client.get("/accounts/profile/").status_code == 302  # not signed in

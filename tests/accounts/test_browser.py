@@ -53,5 +53,8 @@ def test_an_author_signs_up_and_registers_a_bot_on_a_phone(browser, live_server)
     assert fits()
     shoot(page, "my-bots-phone")
     assert OutsideBot.objects.get().owner.username == "ada"
+    for url in ("/accounts/email/", "/accounts/password/change/"):  # allauth's own pages
+        page.goto(live_server.url + url)
+        assert fits(), url
     assert problems == []
     ctx.close()
