@@ -15,6 +15,8 @@ urlpatterns = [
     path("favicon.ico", lambda request: redirect(static("league/favicon.svg"), permanent=True)),
     path("metrics", metrics, name="metrics"),
     path("admin/", admin.site.urls),
+    path("accounts/", include("accounts.urls")),
+    path("accounts/", include("allauth.urls")),
     path("league/", include("league.urls")),
     path("tournaments/", include("gameplay.urls")),
     path("api/v1/", include("league.api.urls")),

@@ -10,9 +10,9 @@ from django.utils.html import format_html
 
 from gameplay import selectors, services
 from gameplay.engine.errors import PresidentError
-from gameplay.engine.options import preset
+from gameplay.engine.options import PRESETS, preset
 from gameplay.engine.scoring import Scoring
-from gameplay.models import Entrant, OutsideBot, Tournament
+from gameplay.models import Entrant, OutsideBot, Tournament, default_presets
 from league.admin import ClubScopedAdmin, ClubsFieldMixin
 from league.errors import LeagueError
 
@@ -147,15 +147,25 @@ class TournamentAdmin(ClubsFieldMixin, ClubScopedAdmin):
         self._each(request, queryset, services.tournament_resume, "resumed")
 
 
+class OutsideBotForm(forms.ModelForm):
+    presets = forms.MultipleChoiceField(
+        choices=[(name, name) for name in PRESETS], widget=forms.CheckboxSelectMultiple,
+        required=False, help_text="the rule sets it plays; none ticked: classic")
+
+    def clean_presets(self):
+        return self.cleaned_data["presets"] or default_presets()
+
+
 @admin.register(OutsideBot)
 class OutsideBotAdmin(admin.ModelAdmin):
     """The URLs registered here are the only ones tournaments call; every organiser is staff,
     so only superusers manage them."""
 
-    list_display = ["name", "url", "enabled", "created_at"]
+    list_display = ["name", "url", "owner", "enabled", "created_at"]
     list_filter = ["enabled"]
-    search_fields = ["name", "url", "description"]
-    fields = ["name", "url", "description", "enabled"]
+    search_fields = ["name", "url", "description", "owner__username"]
+    fields = ["name", "url", "presets", "description", "enabled", "owner"]
+    form = OutsideBotForm
     formfield_overrides = {models.URLField: {"assume_scheme": "https"}}  # Django 6's default
 
     def _administrator(self, request):
@@ -184,7 +194,7 @@ class OutsideBotAdmin(admin.ModelAdmin):
 
     def get_readonly_fields(self, request, obj=None):
         entered = obj is not None and services.outside_bot_entries(bot=obj).exists()
-        return ["name"] if entered else []
+        return ["name", "owner"] if entered else ["owner"]
 
     def save_model(self, request, obj, form, change):
         data = {k: form.cleaned_data[k] for k in self.fields if k in form.cleaned_data}

@@ -17,6 +17,7 @@ from functools import partial
 
 import django.dispatch
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Q
@@ -38,6 +39,7 @@ from gameplay.models import (
     Tournament,
     TournamentBatch,
     TournamentGame,
+    default_presets,
     outside_bot_url,
 )
 from league import services as league
@@ -562,20 +564,35 @@ def outside_bot_entries(*, bot: OutsideBot):
 
 @transaction.atomic
 def outside_bot_create(*, name: str, url: str, description: str = "", enabled: bool = True,
-                       by=None) -> OutsideBot:
+                       presets: list[str] | None = None, owner=None, by=None) -> OutsideBot:
+    """Register an outside bot; one with an ``owner`` (its author) counts towards the author's
+    OUTSIDE_BOT_MAX_PER_AUTHOR."""
+    if owner is not None:
+        _check_author_limit(owner)
     bot = OutsideBot(name=name.strip(), url=url.strip(), description=description,
-                     enabled=enabled)
+                     enabled=enabled, owner=owner,
+                     presets=list(presets) if presets is not None else default_presets())
     _outside_bot_check(bot)
     bot.save()
     league.audit_record(by=by, club=None, action="outside bot registered", target=bot,
-                        details={"url": bot.url, "enabled": enabled})
+                        details={"url": bot.url, "enabled": enabled, "presets": bot.presets,
+                                 "owner": owner.pk if owner else None})
     return bot
+
+
+def _check_author_limit(owner) -> None:
+    # The author's row is locked so that two registrations at once cannot both pass the count.
+    get_user_model().objects.select_for_update().filter(pk=owner.pk).first()
+    limit = settings.OUTSIDE_BOT_MAX_PER_AUTHOR
+    if OutsideBot.objects.filter(owner=owner).count() >= limit:
+        raise TournamentError(f"you have {limit} bots, the most an author may register; "
+                              "remove one first")
 
 
 @transaction.atomic
 def outside_bot_update(*, bot: OutsideBot, by=None, **fields) -> OutsideBot:
     """Change an outside bot; its name stays once it is entered (entries name it)."""
-    unknown = set(fields) - {"name", "url", "description", "enabled"}
+    unknown = set(fields) - {"name", "url", "description", "enabled", "presets"}
     if unknown:
         raise TournamentError(f"unknown outside bot field(s): {', '.join(sorted(unknown))}")
     bot = OutsideBot.objects.select_for_update().get(pk=bot.pk)

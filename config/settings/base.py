@@ -60,6 +60,9 @@ INSTALLED_APPS = [
     "django_celery_beat",
     "gameplay",
     "league",
+    "accounts",  # before allauth: its templates win
+    "allauth",
+    "allauth.account",
 ]
 
 MIDDLEWARE = [
@@ -73,6 +76,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "config.protections.DatabaseOutageMiddleware",
     "axes.middleware.AxesMiddleware",
@@ -110,6 +114,22 @@ AXES_COOLOFF_TIME = timedelta(minutes=env.float("AXES_COOLOFF_MINUTES", default=
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "config.protections.client_address"
+
+# Accounts for bot authors and players (accounts/, django-allauth): sign-up with a username and an
+# email, log-in by username (so axes counts the same "username" as on the admin's login; see
+# accounts.throttling), password reset by email. Failed logins are throttled by axes alone.
+ACCOUNT_LOGIN_METHODS = {"username"}
+ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
+ACCOUNT_EMAIL_VERIFICATION = "optional"
+ACCOUNT_RATE_LIMITS = {"login_failed": None}
+AXES_USERNAME_CALLABLE = "accounts.throttling.login_username"
+LOGIN_URL = "account_login"
+LOGIN_REDIRECT_URL = "accounts:profile"
+ACCOUNT_LOGOUT_REDIRECT_URL = "home"
+# Mail (password resets, address confirmations): EMAIL_URL, e.g. smtp+tls://user:pw@host:587;
+# by default printed on the console.
+vars().update(env.email_url("EMAIL_URL", default="consolemail://"))
+DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="webmaster@localhost")
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": f"django.contrib.auth.password_validation.{name}"}
@@ -186,6 +206,7 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": "league.models.Game.STATUS_CHOICES",
         "TournamentStatusEnum": "gameplay.models.Tournament.STATUS_CHOICES",
+        "PresetEnum": "league.models.PRESET_CHOICES",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
@@ -300,6 +321,8 @@ TOURNAMENT_MAX_GAMES = env.int("TOURNAMENT_MAX_GAMES", default=200_000)
 OUTSIDE_BOT_ALLOWED_HOSTS = env.list("OUTSIDE_BOT_ALLOWED_HOSTS", default=[])
 OUTSIDE_BOT_ALLOWED_PORTS = env.list("OUTSIDE_BOT_ALLOWED_PORTS", cast=int,
                                      default=[80, 443, 8000, 8080, 8443, 8765])
+# The most outside bots one author may register (accounts/: "My bots" and /api/v1/bots/).
+OUTSIDE_BOT_MAX_PER_AUTHOR = env.int("OUTSIDE_BOT_MAX_PER_AUTHOR", default=5)
 
 # Django logs to the console only with DEBUG on; a server needs its errors on stderr too.
 LOGGING = {

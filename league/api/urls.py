@@ -2,6 +2,7 @@
 
 from rest_framework.routers import DefaultRouter
 
+from accounts.api import BotViewSet
 from league.api import views
 
 router = DefaultRouter()
@@ -12,6 +13,7 @@ router.register("games", views.GameViewSet)
 router.register("deals", views.DealViewSet)
 router.register("tournaments", views.TournamentViewSet)
 router.register("outside-bots", views.OutsideBotViewSet)
+router.register("bots", BotViewSet, basename="bot")
 
 app_name = "api"
 urlpatterns = router.urls

@@ -15,6 +15,7 @@ import pytest
 from django.urls import reverse
 
 from gameplay import services as tournaments
+from gameplay.models import OutsideBot
 from league import services
 from league.models import Player
 from tests.league.factories import UserFactory, make_game, seated_ids
@@ -66,7 +67,13 @@ def site():
         "player search": reverse("league:player_search") + "?q=a",
         "rules": reverse("league:rules", args=["classic"]),
         "rating help": reverse("league:rating_help"),
+        "profile": reverse("accounts:profile"),
+        "my bots": reverse("accounts:bot_list"),
+        "register a bot": reverse("accounts:bot_create"),
+        "password reset": reverse("account_reset_password"),
     }
+    OutsideBot.objects.create(name="organisers-bot", url="https://bots.example.org/play",
+                              owner=organiser)
     return pages, organiser
 
 

@@ -1,0 +1,19 @@
+from django import forms
+
+from gameplay.engine.options import PRESETS
+from gameplay.models import OutsideBot
+
+
+class BotForm(forms.ModelForm):
+    """An author's outside bot; the model checks the URL against the network policy."""
+
+    url = forms.URLField(label="URL", max_length=300, assume_scheme="https",
+                         help_text="where each decision is POSTed")
+    presets = forms.MultipleChoiceField(
+        choices=[(name, name) for name in PRESETS], widget=forms.CheckboxSelectMultiple,
+        help_text="the rule sets it plays")
+
+    class Meta:
+        model = OutsideBot
+        fields = ["name", "url", "presets", "description"]
+        widgets = {"description": forms.Textarea(attrs={"rows": 4})}

@@ -1,0 +1,92 @@
+"""The signed-in user's own pages: the profile with its API token, and "My bots".
+
+Sign-up, log-in, log-out and password reset are django-allauth's (config/urls.py).
+"""
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+from rest_framework.authtoken.models import Token
+
+from accounts.forms import BotForm
+from gameplay import services
+from gameplay.errors import TournamentError
+from gameplay.models import OutsideBot
+
+
+@login_required
+def profile(request):
+    token, _ = Token.objects.get_or_create(user=request.user)
+    return render(request, "accounts/profile.html", {"token": token})
+
+
+@login_required
+@require_POST
+@transaction.atomic
+def token_rotate(request):
+    """A new API token; the old one stops working at once."""
+    Token.objects.filter(user=request.user).delete()
+    Token.objects.create(user=request.user)
+    messages.success(request, "Your API token was replaced; the old one no longer works.")
+    return redirect("accounts:profile")
+
+
+def _own_bot(request, bot_id) -> OutsideBot:
+    # Another author's bot is "not found", not "forbidden": its existence stays private.
+    return get_object_or_404(OutsideBot, pk=bot_id, owner=request.user)
+
+
+@login_required
+def bot_list(request):
+    bots = OutsideBot.objects.filter(owner=request.user).order_by("name")
+    return render(request, "accounts/bot_list.html",
+                  {"bots": bots, "limit": settings.OUTSIDE_BOT_MAX_PER_AUTHOR})
+
+
+@login_required
+def bot_create(request):
+    form = BotForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            bot = services.outside_bot_create(owner=request.user, by=request.user,
+                                              **form.cleaned_data)
+        except TournamentError as e:
+            form.add_error(None, e.message)
+        else:
+            messages.success(request, f"Bot {bot.name} registered.")
+            return redirect("accounts:bot_list")
+    return render(request, "accounts/bot_form.html", {"form": form, "bot": None},
+                  status=400 if form.errors else 200)
+
+
+@login_required
+def bot_edit(request, bot_id):
+    bot = _own_bot(request, bot_id)
+    form = BotForm(request.POST or None, instance=bot)
+    if request.method == "POST" and form.is_valid():
+        try:
+            bot = services.outside_bot_update(bot=bot, by=request.user, **form.cleaned_data)
+        except TournamentError as e:
+            form.add_error(None, e.message)
+        else:
+            messages.success(request, f"Bot {bot.name} saved.")
+            return redirect("accounts:bot_list")
+    return render(request, "accounts/bot_form.html", {"form": form, "bot": bot},
+                  status=400 if form.errors else 200)
+
+
+@login_required
+def bot_delete(request, bot_id):
+    bot = _own_bot(request, bot_id)
+    if request.method == "POST":
+        try:
+            services.outside_bot_delete(bot=bot, by=request.user)
+        except TournamentError as e:
+            messages.error(request, e.message)
+        else:
+            messages.success(request, f"Bot {bot.name} removed.")
+        return redirect("accounts:bot_list")
+    return render(request, "accounts/bot_delete.html", {"bot": bot})

@@ -1,0 +1,107 @@
+"""Accounts for people who are not organisers (django-allauth): sign-up, log-in, log-out,
+password reset by email, and a profile that shows and replaces the API token; failed logins on
+allauth's form are throttled by django-axes as on the admin's."""
+
+import re
+
+import pytest
+from axes.models import AccessAttempt
+from django.conf import settings
+from django.core import mail
+from rest_framework.authtoken.models import Token
+
+pytestmark = pytest.mark.django_db
+
+PASSWORD = "a long and right password"
+
+
+def sign_up(client, username="ada", email="ada@example.org", password=PASSWORD):
+    return client.post("/accounts/signup/", {"username": username, "email": email,
+                                             "password1": password, "password2": password})
+
+
+def log_in(client, password=PASSWORD, username="ada"):
+    return client.post("/accounts/login/", {"login": username, "password": password})
+
+
+def shown_token(client):
+    page = client.get("/accounts/profile/")
+    assert page.status_code == 200
+    return re.search(r'<code id="token">(\w+)</code>', page.content.decode()).group(1)
+
+
+def test_sign_up_log_in_and_the_profile_shows_the_token_that_rotating_replaces(client):
+    assert sign_up(client).status_code == 302
+    client.post("/accounts/logout/")
+    assert client.get("/accounts/profile/").status_code == 302  # signed out: to the log-in
+
+    assert log_in(client, "wrong").status_code == 200  # the form again, not signed in
+    assert client.get("/accounts/profile/").status_code == 302
+    assert log_in(client)["Location"] == "/accounts/profile/"
+
+    token = shown_token(client)
+    assert Token.objects.get(user__username="ada").key == token
+    # The token works on the API.
+    assert client.get("/api/v1/bots/", HTTP_AUTHORIZATION=f"Token {token}").status_code == 200
+
+    assert client.post("/accounts/profile/token/").status_code == 302
+    rotated = shown_token(client)
+    assert rotated != token
+    assert Token.objects.get(user__username="ada").key == rotated
+    client.logout()
+    assert client.get("/api/v1/bots/", HTTP_AUTHORIZATION=f"Token {token}").status_code == 401
+    assert client.get("/api/v1/bots/", HTTP_AUTHORIZATION=f"Token {rotated}").status_code == 200
+
+
+def test_rotating_takes_a_post_from_a_signed_in_user(client):
+    sign_up(client)
+    token = shown_token(client)
+    assert client.get("/accounts/profile/token/").status_code == 405
+    client.logout()
+    assert client.post("/accounts/profile/token/").status_code == 302
+    assert Token.objects.get(user__username="ada").key == token
+
+
+def test_a_password_reset_by_the_emailed_link(client):
+    sign_up(client)
+    client.post("/accounts/logout/")
+    mail.outbox.clear()
+
+    assert client.post("/accounts/password/reset/",
+                       {"email": "ada@example.org"}).status_code == 302
+    assert len(mail.outbox) == 1 and mail.outbox[0].to == ["ada@example.org"]
+    link = re.search(r"https?://[^/\s]+(/accounts/password/reset/key/\S+)",
+                     mail.outbox[0].body).group(1)
+    form = client.get(link, follow=True)  # allauth moves the key into the session
+    new = "another long new password"
+    assert client.post(form.redirect_chain[-1][0] if form.redirect_chain else link,
+                       {"password1": new, "password2": new}).status_code == 302
+
+    assert log_in(client).status_code == 200  # the old password no longer signs in
+    assert log_in(client, new).status_code == 302
+
+
+def test_the_right_password_after_the_limit_of_wrong_ones_is_refused(client):
+    sign_up(client)
+    client.post("/accounts/logout/")
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        assert log_in(client, "wrong").status_code == 200
+    assert log_in(client, "wrong").status_code == 429  # the limit reached: locked out
+    # Counted by axes (not allauth's own limit, which is off), under the username.
+    assert AccessAttempt.objects.get(username="ada").failures_since_start == \
+        settings.AXES_FAILURE_LIMIT
+
+    assert log_in(client).status_code == 429
+    assert client.get("/accounts/profile/").status_code == 302  # not signed in
+    # The admin's login counts the same failures for the same username.
+    assert client.post("/admin/login/?next=/admin/",
+                       {"username": "ada", "password": PASSWORD}).status_code == 429
+
+
+def test_the_pages_follow_the_site_layout(client):
+    for url in ("/accounts/signup/", "/accounts/login/", "/accounts/password/reset/"):
+        page = client.get(url)
+        assert page.status_code == 200
+        text = page.content.decode()
+        assert 'class="site-header"' in text and "league.css" in text
+        assert "<style" not in text and "style=" not in text
