@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('gameplay', '0003_game_fault'),
+        ('gameplay', '0004_tournament_batch'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
