@@ -62,6 +62,18 @@ def shoot(page, name):
         page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
 
 
+def visit(browser, url, context=None):
+    """Open ``url`` (in ``context`` if given): the page, and the console's errors and the
+    scripts' uncaught errors seen while it loaded."""
+    page = (context or browser).new_page()
+    problems = []
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: problems.append(f"uncaught: {e}"))
+    page.goto(url)
+    page.wait_for_load_state("load")
+    return page, problems
+
+
 @pytest.fixture
 def table():
     game = make_game(season_kwargs={"preset": "friday", "scoring_limit": 20})

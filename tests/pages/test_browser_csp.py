@@ -4,21 +4,10 @@ from django.urls import reverse
 
 from league import services
 from tests.league.factories import UserFactory, make_game, seated_ids
-from tests.pages.test_browser import browser, pytestmark, signed_in  # noqa: F401
+from tests.pages.test_browser import browser, pytestmark, signed_in, visit  # noqa: F401
 from tests.tournaments.helpers import small_tournament
 
 VIOLATION = "Content Security Policy"
-
-
-def visit(browser, url, context=None):  # noqa: F811
-    """The console's errors and the scripts' uncaught errors seen while loading ``url``."""
-    page = (context or browser).new_page()
-    problems = []
-    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: problems.append(f"uncaught: {e}"))
-    page.goto(url)
-    page.wait_for_load_state("load")
-    return page, problems
 
 
 def test_a_player_page_with_its_chart_runs_without_a_violation(browser, live_server):  # noqa: F811

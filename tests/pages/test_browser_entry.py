@@ -2,7 +2,6 @@
 kept on the phone with no connection, refusals shown, undo asked first, touch targets, the
 leave/join preview in place. README screenshots with SCREENSHOTS=1."""
 
-import pytest
 from django.urls import reverse
 
 from league import services
@@ -10,17 +9,9 @@ from league.models import Deal, Seat
 from tests.league.factories import PlayerFactory, UserFactory, make_game, seated_ids
 
 # The browser fixture and the marks (browser, live database, chromium present) are shared.
-from tests.pages.test_browser import browser, pytestmark, shoot, signed_in  # noqa: F401
+from tests.pages.test_browser import browser, pytestmark, shoot, signed_in, table  # noqa: F401
 
 PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
-
-
-@pytest.fixture
-def table():
-    game = make_game(season_kwargs={"preset": "friday", "scoring_limit": 20})
-    organiser = UserFactory(username="organiser")
-    game.season.club.organisers.add(organiser)
-    return game, organiser
 
 
 def open_entry(browser, live_server, client, organiser, game):  # noqa: F811

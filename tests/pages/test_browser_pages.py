@@ -7,7 +7,7 @@ from django.urls import reverse
 from gameplay.models import Tournament
 from league import services
 from tests.league.factories import ClubFactory, PlayerFactory, make_game, make_season
-from tests.pages.test_browser import browser, pytestmark, shoot  # noqa: F401
+from tests.pages.test_browser import browser, pytestmark, shoot, visit  # noqa: F401
 from tests.tournaments.helpers import small_tournament
 
 PHONE = {"width": 360, "height": 740}
@@ -35,17 +35,6 @@ def league():
     return club
 
 
-def visit(browser, url, viewport):  # noqa: F811
-    context = browser.new_context(viewport=viewport)
-    page = context.new_page()
-    problems = []
-    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: problems.append(f"uncaught: {e}"))
-    page.goto(url)
-    page.wait_for_load_state("load")
-    return page, problems
-
-
 def test_the_public_pages_fit_a_phone(browser, live_server, league):  # noqa: F811
     pages = {
         "home": reverse("home"),
@@ -56,7 +45,7 @@ def test_the_public_pages_fit_a_phone(browser, live_server, league):  # noqa: F8
         "rules-index": reverse("league:rules_index"),
     }
     for name, url in pages.items():
-        page, problems = visit(browser, live_server.url + url, PHONE)
+        page, problems = visit(browser, live_server.url + url, browser.new_context(viewport=PHONE))
         assert page.evaluate("document.documentElement.scrollWidth") <= 360, name
         assert problems == [], name
         if name in ("home", "player-search", "rating-help"):
@@ -66,7 +55,8 @@ def test_the_public_pages_fit_a_phone(browser, live_server, league):  # noqa: F8
 
 def test_the_home_page_leads_to_live_tournaments_clubs_and_players(browser,  # noqa: F811
                                                                    live_server, league):
-    page, _ = visit(browser, live_server.url + reverse("home"), DESKTOP)
+    page, _ = visit(browser, live_server.url + reverse("home"),
+                    browser.new_context(viewport=DESKTOP))
     shoot(page, "home")
     assert page.get_by_role("link", name="Autumn bot cup").is_visible()
 

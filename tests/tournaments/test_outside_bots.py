@@ -5,6 +5,7 @@ is not called (its seat plays safe moves as faults)."""
 from collections import Counter
 
 import pytest
+from prometheus_client.parser import text_string_to_metric_families
 
 from gameplay import services
 from gameplay.errors import TournamentError
@@ -107,9 +108,12 @@ def test_metrics_count_the_stored_faults_by_kind(
     scraped = client.get("/metrics", headers={"Authorization": "Bearer scrape"})
 
     assert scraped.status_code == 200
-    line = 'president_outside_bot_faults_total{kind="malformed"} '
-    (sample,) = [row for row in scraped.content.decode().splitlines() if row.startswith(line)]
-    assert float(sample.removeprefix(line)) == GameFault.objects.count() > 0
+    counted = {
+        sample.labels["kind"]: sample.value
+        for family in text_string_to_metric_families(scraped.content.decode())
+        if family.name == "president_outside_bot_faults" for sample in family.samples}
+    stored = Counter(GameFault.objects.values_list("kind", flat=True))
+    assert counted == stored and stored["malformed"] > 0
 
 
 @pytest.mark.parametrize(("spec", "message"), [
