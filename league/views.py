@@ -173,6 +173,23 @@ def _next_dealer(game, next_deal):
     return next((s.player for s in seats if s.number == seat), None)
 
 
+def _same_table(game, next_deal, user):
+    """A new game of the season for the players at this finished game's table, in their seats,
+    dealt by whoever would have dealt next. A second press finds that game (it is still
+    empty) instead of creating another."""
+    if game.status != Game.FINISHED:
+        raise LeagueError(f"game {game.number} is still being played: end it first")
+    players = [s.player for s in next_deal.seats]
+    dealer = _next_dealer(game, next_deal)
+    dealer = players.index(dealer) if dealer in players else 0
+    for later in (game.season.games.filter(number__gt=game.number, status=Game.OPEN,
+                                           deal_set__isnull=True, dealer=dealer)
+                  .order_by("number")):
+        if [s.player for s in later.seats.order_by("number")] == players:
+            return later
+    return services.game_create(season=game.season, players=players, dealer=dealer, by=user)
+
+
 def _named(ranking, names):
     return [(player, names[role]) for player, role in ranking]
 
@@ -276,6 +293,10 @@ def game_enter(request, game_id):
                                   + [f"{p} joins" for p in joining])
                     messages.success(request, "; ".join(names_said) + ".")
                     return redirect(here)
+        elif action == "new_game":
+            new = _same_table(game, next_deal, request.user)
+            messages.success(request, f"Game {new.number} started at the same table.")
+            return redirect(reverse("league:game_enter", args=[new.pk]))
         elif action is not None:
             context["error"] = f"Unknown action {action!r}."
             status = 400
@@ -300,6 +321,7 @@ def game_enter(request, game_id):
         "dealer": _next_dealer(game, next_deal) if game.status != Game.FINISHED else None,
         "by_position": entry.by_position(len(next_deal.seats), options),
         "scoreboard": selectors.game_scoreboard(game=game),
+        "winners": [s.player for s in game.seats.filter(is_winner=True).select_related("player")],
         "service_worker": reverse("league:entry_service_worker"),
     })
     return render(request, "league/game_enter.html", context, status=status)

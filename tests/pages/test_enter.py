@@ -304,3 +304,37 @@ def test_the_service_worker_covers_the_entry_pages_and_keeps_our_assets(client):
                                              .rsplit("/", 1)[0] + "/")
     for asset in ("league/league.css", "league/enter.js", "league/outbox.js"):
         assert f'"/static/{asset}"' in answer.text
+
+
+def test_a_finished_games_entry_page_names_the_winner_and_starts_a_new_game_at_that_table(
+        client, organiser, game):
+    client.force_login(organiser)
+    services.season_update(season=game.season, scoring_system="fixed-rounds", scoring_deals=1)
+    order = seated_ids(game)
+    services.deal_record(game=game, finishing_order=order)
+    winner = game.seats.get(player_id=order[0]).player
+
+    page = client.get(enter_url(game))
+    assert page.status_code == 200
+    assert f"Winner: <strong>{winner}</strong>" in page.text
+    assert "New game, same table" in page.text
+
+    started = client.post(enter_url(game), {"action": "new_game"})
+    again = client.post(enter_url(game), {"action": "new_game"})  # a double tap
+
+    new = game.season.games.get(number=game.number + 1)
+    assert started["Location"] == again["Location"] == enter_url(new)
+    assert game.season.games.count() == 2, "a second press finds the game the first one made"
+    assert [s.player_id for s in new.seats.order_by("number")] == \
+        [s.player_id for s in game.seats.order_by("number")]
+    # RULES.md "Common to all": the deal passes one seat on, as it would have in this game
+    assert new.dealer == (game.deal_set.get().dealer + 1) % len(order)
+
+
+def test_an_open_game_cannot_start_a_new_one_at_its_table(client, organiser, game):
+    client.force_login(organiser)
+
+    page = client.post(enter_url(game), {"action": "new_game"})
+
+    assert page.status_code == 400 and "is still being played" in page.text
+    assert game.season.games.count() == 1
