@@ -369,3 +369,76 @@ class OutsideBotSerializer(serializers.ModelSerializer):
         model = OutsideBot
         fields = ["id", "name", "url", "description", "enabled", "created_at"]
         read_only_fields = ["id", "created_at"]
+
+
+# A club night (league.nights): plan the seating, then confirm a round's tables as games.
+NIGHT_PEOPLE_MAX = 100
+NIGHT_ROUNDS_MAX = 10
+
+
+class NightPlanRequestSerializer(serializers.Serializer):
+    present = PlayerListField(allow_empty=False, max_length=NIGHT_PEOPLE_MAX,
+                              help_text="ids of the club's players present, each once")
+    rounds = serializers.IntegerField(min_value=1, max_value=NIGHT_ROUNDS_MAX, default=1)
+    preferred = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=SMALL_MAX), min_length=2,
+        max_length=2, required=False,
+        help_text="[low, high] players per table preferred, within what the preset allows")
+    seed = serializers.IntegerField(min_value=0, max_value=2**31 - 1, default=0,
+                                    help_text="another seed gives another plan as good")
+
+
+class NightSeatSerializer(serializers.Serializer):
+    seat = serializers.IntegerField(help_text="seat number, 0 first")
+    player = serializers.IntegerField()
+    player_name = serializers.CharField()
+
+
+class NightTableSerializer(serializers.Serializer):
+    seats = NightSeatSerializer(many=True)
+    dealer = serializers.IntegerField(help_text="seat number of the first dealer")
+
+
+class NightRoundSerializer(serializers.Serializer):
+    number = serializers.IntegerField(help_text="the round's index in the season, 0 first")
+    tables = NightTableSerializer(many=True)
+
+
+class NightScoreSerializer(serializers.Serializer):
+    repeats = serializers.IntegerField(help_text="meetings of pairs who met before")
+    back_to_back = serializers.IntegerField(help_text="meetings of pairs who met the round "
+                                                      "before")
+    seat_spread = serializers.IntegerField()
+    dealer_spread = serializers.IntegerField()
+    cost = serializers.IntegerField(help_text="the planner's weighted cost, lower is better")
+
+
+class NightPlanSerializer(serializers.Serializer):
+    season = serializers.IntegerField()
+    smallest = serializers.IntegerField(help_text="fewest players per table the preset allows")
+    largest = serializers.IntegerField(help_text="most players per table the preset allows")
+    rounds = NightRoundSerializer(many=True)
+    score = NightScoreSerializer()
+
+
+class NightTableWriteSerializer(serializers.Serializer):
+    players = PlayerListField(allow_empty=False, help_text="player ids in seat order")
+    dealer = serializers.IntegerField(min_value=0, max_value=TABLE_MAX, default=0,
+                                      help_text="seat number of the first dealer")
+
+
+class NightConfirmSerializer(serializers.Serializer):
+    tables = NightTableWriteSerializer(many=True, allow_empty=False,
+                                       max_length=NIGHT_PEOPLE_MAX)
+
+
+class NightGameSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    number = serializers.IntegerField()
+    players = serializers.ListField(child=serializers.IntegerField(),
+                                    help_text="player ids in seat order")
+    dealer = serializers.IntegerField()
+
+
+class NightConfirmedSerializer(serializers.Serializer):
+    games = NightGameSerializer(many=True)

@@ -21,7 +21,7 @@ from rest_framework.response import Response
 from gameplay import selectors as tournament_selectors
 from gameplay import services as tournament_services
 from gameplay.models import Entrant, OutsideBot, Tournament
-from league import selectors, services
+from league import nights, selectors, services
 from league.api import filters, idempotency
 from league.api import serializers as s
 from league.api.permissions import AdministratorsOnly, StaffOpensClubs
@@ -200,6 +200,54 @@ class SeasonViewSet(viewsets.ReadOnlyModelViewSet):
         season = self.get_object()
         return Response(s.RatingSerializer(selectors.season_ratings(season=season),
                                            many=True).data)
+
+    @extend_schema(request=s.NightPlanRequestSerializer,
+                   responses={200: s.NightPlanSerializer, **ERRORS, **NOT_FOUND},
+                   description="Plan a club night (league.nights.night_plan): the players "
+                               "present split into tables the preset allows, round by round, "
+                               "so that few pairs meet again this season; seats in order with "
+                               "each table's first dealer. Nothing is written. Organisers of "
+                               "the season's club.")
+    @action(detail=True, methods=["post"], url_path="night-plan", filter_backends=[],
+            pagination_class=None)
+    def night_plan(self, request, pk=None):
+        season = self.get_object()
+        data = _valid(s.NightPlanRequestSerializer, request)
+        plan = nights.night_plan(season=season, **data)
+        return Response(s.NightPlanSerializer({
+            "season": season.pk, "smallest": plan.sizes.smallest,
+            "largest": plan.sizes.largest,
+            "rounds": [{"number": r.number, "tables": [{
+                "seats": [{"seat": i, "player": p.pk, "player_name": p.name}
+                          for i, p in enumerate(t.seats)],
+                "dealer": t.seats.index(t.dealer)} for t in r.tables]} for r in plan.rounds],
+            "score": {"repeats": plan.score.repeats, "back_to_back": plan.score.back_to_back,
+                      "seat_spread": plan.score.seat_spread,
+                      "dealer_spread": plan.score.dealer_spread, "cost": plan.score.cost},
+        }).data)
+
+    @extend_schema(request=s.NightConfirmSerializer, parameters=[IDEMPOTENCY_KEY],
+                   responses={201: s.NightConfirmedSerializer, **ERRORS, **NOT_FOUND,
+                              **KEY_REUSED},
+                   description="Confirm one round of a night (league.nights.night_confirm): "
+                               "one game per table, players in seat order and the first "
+                               "dealer's seat, all or none. Organisers of the season's club.")
+    @action(detail=True, methods=["post"], url_path="night-confirm", filter_backends=[],
+            pagination_class=None)
+    def night_confirm(self, request, pk=None):
+        season = self.get_object()
+        data = _valid(s.NightConfirmSerializer, request)
+
+        def confirm():
+            games = nights.night_confirm(
+                season=season, by=request.user,
+                tables=[(t["players"], t["dealer"]) for t in data["tables"]])
+            return Response(s.NightConfirmedSerializer({"games": [
+                {"id": g.pk, "number": g.number, "dealer": g.dealer,
+                 "players": list(g.seats.order_by("number").values_list("player_id", flat=True))}
+                for g in games]}).data, status=status.HTTP_201_CREATED)
+
+        return idempotency.idempotent(request, confirm)
 
     def create(self, request, *args, **kwargs):
         data = dict(_valid(s.SeasonCreateSerializer, request))

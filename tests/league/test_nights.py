@@ -1,0 +1,194 @@
+"""A club night through the league (league.nights) and the API: plan the seating against the
+season so far, confirm a round's tables as games."""
+
+import pytest
+
+from league import nights
+from league.errors import LeagueError
+from league.models import Game
+from tests.api.conftest import client_for
+from tests.league.factories import (
+    ClubFactory,
+    PlayerFactory,
+    UserFactory,
+    make_game,
+    make_season,
+    seated_ids,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def club_players(season, count):
+    return [PlayerFactory(name=f"P{i}", clubs=[season.club]) for i in range(count)]
+
+
+def test_plan_seats_everyone_present_once_per_round_at_the_preferred_sizes():
+    season = make_season()
+    present = club_players(season, 13)
+    plan = nights.night_plan(season=season, present=present, rounds=3, preferred=(4, 5))
+    assert [r.number for r in plan.rounds] == [0, 1, 2]
+    for played in plan.rounds:
+        seated = [p for table in played.tables for p in table.seats]
+        assert sorted(p.pk for p in seated) == sorted(p.pk for p in present)
+        assert sorted(len(table.seats) for table in played.tables) == [4, 4, 5]
+        assert all(table.dealer in table.seats for table in played.tables)
+    assert (plan.sizes.smallest, plan.sizes.largest) == (2, 12)
+
+
+def test_plan_keeps_to_the_sizes_the_preset_allows():
+    season = make_season(options={"blind": True})  # blind is played by exactly two
+    plan = nights.night_plan(season=season, present=club_players(season, 6), rounds=2)
+    assert (plan.sizes.smallest, plan.sizes.largest) == (2, 2)
+    assert all(len(t.seats) == 2 for r in plan.rounds for t in r.tables)
+
+
+def test_season_rounds_group_consecutive_games_with_no_one_twice():
+    season = make_season()
+    a = make_game(season=season, dealer=1)
+    b = make_game(season=season)  # other players: the same round
+    c = make_game(season=season, players=[s.player for s in a.seats.order_by("number")[:2]]
+                  + [s.player for s in b.seats.order_by("number")[:2]])
+    rounds = nights.season_rounds(season)
+    assert [[list(t.seats) for t in r.tables] for r in rounds] == [
+        [seated_ids(a), seated_ids(b)], [seated_ids(c)]]
+    assert rounds[0].tables[0].dealer == seated_ids(a)[1]
+
+
+def test_plan_splits_two_players_who_met_in_every_earlier_game():
+    season = make_season()
+    a, b, *others = club_players(season, 8)
+    for i in range(3):  # three rounds of one table each: a and b, and two others each time
+        make_game(season=season, players=[a, b, others[2 * i], others[2 * i + 1]])
+    plan = nights.night_plan(season=season, present=[a, b, *others], rounds=1,
+                             preferred=(4, 4))
+    (played,) = plan.rounds
+    assert played.number == 3  # after the season's three rounds
+    assert not any(a in t.seats and b in t.seats for t in played.tables)
+    # Without the season's history the same seed seats them together: the history decided.
+    fresh = make_season(club=season.club)
+    assert any(a in t.seats and b in t.seats for t in nights.night_plan(
+        season=fresh, present=[a, b, *others], rounds=1, preferred=(4, 4),
+        seed=_seed_seating_together(fresh, [a, b, *others])).rounds[0].tables)
+
+
+def _seed_seating_together(season, present):
+    for seed in range(50):
+        plan = nights.night_plan(season=season, present=present, rounds=1, preferred=(4, 4),
+                                 seed=seed)
+        if any(present[0] in t.seats and present[1] in t.seats for t in plan.rounds[0].tables):
+            return seed
+    raise AssertionError("no seed seats the two together")
+
+
+def test_confirm_creates_the_round_with_its_seat_order_and_first_dealer():
+    season = make_season()
+    plan = nights.night_plan(season=season, present=club_players(season, 9), rounds=1)
+    tables = [(list(t.seats), t.seats.index(t.dealer)) for t in plan.rounds[0].tables]
+    games = nights.night_confirm(season=season, tables=tables)
+    assert [g.number for g in games] == list(range(1, len(tables) + 1))
+    for game, (players, dealer) in zip(games, tables, strict=True):
+        assert seated_ids(game) == [p.pk for p in players]
+        assert game.dealer == dealer
+    assert len(nights.season_rounds(season)) == 1  # one round, as confirmed
+
+
+def test_refusals_name_what_is_wrong_and_change_nothing():
+    season = make_season()
+    tom, ann, bob, cid = club_players(season, 4)
+    stranger = PlayerFactory(name="Stranger", clubs=[ClubFactory()])
+    with pytest.raises(LeagueError, match="not players of .*: Stranger"):
+        nights.night_plan(season=season, present=[tom, ann, bob, stranger], rounds=1)
+    with pytest.raises(LeagueError, match="listed twice: P0"):
+        nights.night_plan(season=season, present=[tom, ann, tom], rounds=1)
+    with pytest.raises(LeagueError, match="cannot be split"):
+        nights.night_plan(season=season, present=[tom], rounds=1)
+    with pytest.raises(LeagueError, match="listed twice: P0"):
+        nights.night_confirm(season=season, tables=[([tom, ann], 0), ([bob, tom], 0)])
+    with pytest.raises(LeagueError, match="cannot play"):  # a table of one, after a good one
+        nights.night_confirm(season=season, tables=[([tom, ann, bob], 0), ([cid], 0)])
+    assert not Game.objects.filter(season=season).exists()
+
+
+# The API
+
+
+@pytest.fixture
+def night(db):
+    season = make_season()
+    organiser = UserFactory(username="night-organiser")
+    season.club.organisers.add(organiser)
+    return season, club_players(season, 9), client_for(organiser, token=True)
+
+
+def test_api_plans_and_confirms_a_round(night):
+    season, players, client = night
+    answer = client.post(f"/api/v1/seasons/{season.pk}/night-plan/",
+                         {"present": [p.pk for p in players], "rounds": 2,
+                          "preferred": [4, 5], "seed": 3}, format="json")
+    assert answer.status_code == 200, answer.json()
+    body = answer.json()
+    assert (body["smallest"], body["largest"]) == (2, 12)
+    assert set(body["score"]) >= {"repeats", "back_to_back"}
+    first = body["rounds"][0]["tables"]
+    assert sorted(len(t["seats"]) for t in first) == [4, 5]
+    assert {s["player_name"] for t in first for s in t["seats"]} == {p.name for p in players}
+
+    tables = [{"players": [s["player"] for s in t["seats"]], "dealer": t["dealer"]}
+              for t in first]
+    answer = client.post(f"/api/v1/seasons/{season.pk}/night-confirm/", {"tables": tables},
+                         format="json")
+    assert answer.status_code == 201, answer.json()
+    games = answer.json()["games"]
+    assert [g["players"] for g in games] == [t["players"] for t in tables]
+    assert [g["dealer"] for g in games] == [t["dealer"] for t in tables]
+    for g in games:
+        assert seated_ids(Game.objects.get(pk=g["id"], number=g["number"])) == g["players"]
+
+
+@pytest.mark.parametrize("body, message", [
+    ({"present": "UNKNOWN", "rounds": 1}, "no player with id 999999"),
+    ({"present": "TWICE", "rounds": 1}, "listed twice"),
+    ({"present": "STRANGER", "rounds": 1}, "not players of"),
+    ({"present": "ALL", "rounds": 1, "preferred": [6, 20]}, "preferred table size"),
+])
+def test_api_plan_refuses_bad_input_with_400(night, body, message):
+    season, players, client = night
+    stranger = PlayerFactory(name="Stranger")
+    body["present"] = {"UNKNOWN": [players[0].pk, 999999],
+                       "TWICE": [players[0].pk, players[0].pk],
+                       "STRANGER": [players[0].pk, stranger.pk],
+                       "ALL": [p.pk for p in players]}[body["present"]]
+    answer = client.post(f"/api/v1/seasons/{season.pk}/night-plan/", body, format="json")
+    assert answer.status_code == 400
+    assert message in str(answer.json())
+
+
+def test_api_confirm_refuses_a_size_the_preset_cannot_play(night):
+    season, players, client = night
+    season.options = {"blind": True}
+    season.save()
+    answer = client.post(f"/api/v1/seasons/{season.pk}/night-confirm/",
+                         {"tables": [{"players": [p.pk for p in players[:3]]}]}, format="json")
+    assert answer.status_code == 400
+    assert "blind is played by exactly 2 players" in answer.json()["detail"]
+    assert not Game.objects.exists()
+
+
+def test_api_night_is_for_the_clubs_organisers_only(night):
+    season, players, _ = night
+    other = UserFactory(username="other-organiser")
+    ClubFactory().organisers.add(other)
+    ids = [p.pk for p in players]
+    for client, refused in [(client_for(other, token=True), 403), (client_for(None), 401)]:
+        for path, body in [("night-plan", {"present": ids, "rounds": 1}),
+                           ("night-confirm", {"tables": [{"players": ids[:4]}]})]:
+            answer = client.post(f"/api/v1/seasons/{season.pk}/{path}/", body, format="json")
+            assert answer.status_code == refused, (path, answer.json())
+    assert not Game.objects.exists()
+
+
+def test_schema_has_both_night_operations(client):
+    paths = client.get("/api/schema/?format=json").json()["paths"]
+    assert "post" in paths["/api/v1/seasons/{id}/night-plan/"]
+    assert "post" in paths["/api/v1/seasons/{id}/night-confirm/"]
