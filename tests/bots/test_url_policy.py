@@ -221,6 +221,26 @@ def test_a_name_that_resolves_public_then_private_is_never_called_on_the_private
     assert server.requests == []
 
 
+def _read_request(conn):
+    """The whole request, headers and body: closing with unread bytes would reset the
+    connection and could lose the answer on its way."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = conn.recv(65536)
+        if not chunk:
+            return data
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = next((int(line.split(b":", 1)[1]) for line in head.split(b"\r\n")
+                   if line.lower().startswith(b"content-length:")), 0)
+    while len(body) < length:
+        chunk = conn.recv(65536)
+        if not chunk:
+            break
+        body += chunk
+    return head + b"\r\n\r\n" + body
+
+
 class RawServer:
     """A TCP server on 127.0.0.1 whose one connection a test's function answers byte by byte;
     ``hung_up`` says whether the client hung up before the function was done."""
@@ -239,7 +259,7 @@ class RawServer:
         try:
             if self.tls:
                 conn = self.tls.wrap_socket(conn, server_side=True)
-            conn.recv(65536)
+            _read_request(conn)
             answer(conn)
         except OSError:
             self.hung_up = True
