@@ -48,31 +48,30 @@ def bot_list(request):
 
 @login_required
 def bot_create(request):
-    form = BotForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            bot = services.outside_bot_create(owner=request.user, by=request.user,
-                                              **form.cleaned_data)
-        except TournamentError as e:
-            form.add_error(None, e.message)
-        else:
-            messages.success(request, f"Bot {bot.name} registered.")
-            return redirect("accounts:bot_list")
-    return render(request, "accounts/bot_form.html", {"form": form, "bot": None},
-                  status=400 if form.errors else 200)
+    return _bot_form(request, None)
 
 
 @login_required
 def bot_edit(request, bot_id):
-    bot = _own_bot(request, bot_id)
+    return _bot_form(request, _own_bot(request, bot_id))
+
+
+def _bot_form(request, bot: OutsideBot | None):
+    """Register a bot (``bot`` None) or change one; the service's refusal is a form error."""
     form = BotForm(request.POST or None, instance=bot)
     if request.method == "POST" and form.is_valid():
         try:
-            bot = services.outside_bot_update(bot=bot, by=request.user, **form.cleaned_data)
+            if bot is None:
+                saved = services.outside_bot_create(owner=request.user, by=request.user,
+                                                    **form.cleaned_data)
+            else:
+                saved = services.outside_bot_update(bot=bot, by=request.user,
+                                                    **form.cleaned_data)
         except TournamentError as e:
             form.add_error(None, e.message)
         else:
-            messages.success(request, f"Bot {bot.name} saved.")
+            done = "registered" if bot is None else "saved"
+            messages.success(request, f"Bot {saved.name} {done}.")
             return redirect("accounts:bot_list")
     return render(request, "accounts/bot_form.html", {"form": form, "bot": bot},
                   status=400 if form.errors else 200)
