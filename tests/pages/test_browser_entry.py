@@ -42,6 +42,12 @@ def tap_order(page, order):
         page.locator(f'#taps button[data-player="{player}"]').tap()
 
 
+def settle(page):
+    """Until the page and its service worker have no request in flight, so none reaches the
+    server while the test's database is torn down."""
+    page.wait_for_load_state("networkidle")
+
+
 def test_a_deal_confirmed_offline_survives_a_reload_and_is_stored_once(
         browser, live_server, client, table):  # noqa: F811
     game, organiser = table
@@ -81,6 +87,7 @@ def test_a_deal_confirmed_offline_survives_a_reload_and_is_stored_once(
     deal = Deal.objects.get(game=game)
     assert list(deal.places.order_by("position").values_list("player_id", flat=True)) == order
     assert page.csp_errors == []
+    settle(page)
     ctx.close()
 
 
@@ -108,6 +115,7 @@ def test_a_deal_refused_on_arrival_is_shown_with_its_reason(
     assert "has ended" in page.locator("#outbox-list").inner_text()
     page.get_by_role("button", name="Dismiss").tap()
     assert page.locator("#outbox").is_hidden()
+    settle(page)
     ctx.close()
 
 
@@ -129,6 +137,7 @@ def test_undo_asks_first(browser, live_server, client, table):  # noqa: F811
     page.wait_for_selector("text=Deal 2 undone.")
     assert list(game.deal_set.values_list("number", flat=True)) == [1]
     assert page.csp_errors == []
+    settle(page)
     ctx.close()
 
 
@@ -185,6 +194,7 @@ def test_touch_targets_the_next_deal_on_top_and_the_shifts_in_words(
     page.wait_for_selector("text=Nina joins.")
     assert Seat.objects.get(player=newcomer).joined_before == 2
     assert page.csp_errors == []
+    settle(page)
     ctx.close()
 
 
@@ -202,4 +212,5 @@ def test_the_check_of_a_deal_fits_the_phone(browser, live_server, client, table)
     page.wait_for_selector("text=Deal 2 recorded.")
     assert game.deal_set.count() == 2
     assert page.csp_errors == []
+    settle(page)
     ctx.close()
