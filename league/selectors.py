@@ -411,7 +411,7 @@ def may_bring_into_club(user, player: Player, club) -> bool:
         not clubs.exists() or clubs.filter(organisers=user).exists())
 
 
-# Public pages: home, club, player search (league.pages)
+# Public pages: home, club, player search (league.web.pages)
 
 RECENT_GAMES = 10
 SEARCH_RESULTS = 20

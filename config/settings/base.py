@@ -72,7 +72,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
-    "league.middleware.RequestLimitsMiddleware",  # bodies Django refuses: 413/400 in words
+    "league.web.middleware.RequestLimitsMiddleware",  # bodies Django refuses: 413/400 in words
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -149,7 +149,7 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = env.path("STATIC_ROOT", default=BASE_DIR / "staticfiles")
 
-# The public replay upload (league.views.replay_upload): the largest transcript taken, the most
+# The public replay upload (league.web.views.replay_upload): the largest transcript taken, the most
 # steps (deal starts, exchanges, leads, moves) replayed, about a second's work, and how often one
 # address may upload without signing in (django-ratelimit's "count/period", in the cache).
 REPLAY_UPLOAD_MAX_BYTES = env.int("REPLAY_UPLOAD_MAX_BYTES", default=1_000_000)

@@ -12,8 +12,9 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from gameplay.engine.options import PRESETS
-from league import explain, selectors
+from league import selectors
 from league.models import Club, Player
+from league.web import explain
 
 # The rules as written for players (docs/rules/), one page per file; README.md is the index.
 RULES_DIR = settings.BASE_DIR / "docs" / "rules"
