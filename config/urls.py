@@ -18,8 +18,8 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("accounts/", include("allauth.urls")),
     path("league/", include("league.web.urls")),
-    path("tournaments/", include("gameplay.urls")),
-    path("api/v1/", include("league.api.urls")),
+    path("tournaments/", include("gameplay.tournaments.web.urls")),
+    path("api/v1/", include("config.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # Swagger UI's inline script and style carry the Content-Security-Policy nonce.
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema",

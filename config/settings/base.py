@@ -58,7 +58,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_celery_beat",
-    "gameplay",
+    "gameplay.tournaments",
     "league",
     "accounts",  # before allauth: its templates win
     "allauth",
@@ -205,7 +205,7 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": "league.models.Game.STATUS_CHOICES",
-        "TournamentStatusEnum": "gameplay.models.Tournament.STATUS_CHOICES",
+        "TournamentStatusEnum": "gameplay.tournaments.models.Tournament.STATUS_CHOICES",
         "PresetEnum": "league.models.PRESET_CHOICES",
     },
     "POSTPROCESSING_HOOKS": [
@@ -252,7 +252,7 @@ CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=300
 CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=360)
 # `make beat` runs celery beat with the schedule kept in the database (django-celery-beat).
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
-# Tournaments recover by themselves (gameplay.services.tournaments_reconcile, every
+# Tournaments recover by themselves (gameplay.tournaments.services.tournaments_reconcile, every
 # TOURNAMENT_RECONCILE_SECONDS): a batch whose worker gave no sign of life for
 # TOURNAMENT_STALL_SECONDS (set it above the longest game) is sent again, as is one left
 # untaken in the queue for TOURNAMENT_QUEUED_SECONDS; at most TOURNAMENT_QUEUED_BATCHES

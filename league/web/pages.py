@@ -12,6 +12,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from gameplay.engine.options import PRESETS
+from gameplay.tournaments import selectors as tournament_selectors
 from league import selectors
 from league.models import Club, Player
 from league.web import explain
@@ -30,7 +31,7 @@ def home(request):
                                   player_count=Count("players", distinct=True))
     return render(request, "home.html", {
         "clubs": clubs,
-        "tournaments": selectors.running_tournaments(),
+        "tournaments": tournament_selectors.running_tournaments(),
         "recent_games": selectors.recent_games(),
     })
 
@@ -40,7 +41,7 @@ def club_detail(request, club_id):
     return render(request, "league/club_detail.html", {
         "club": club,
         "seasons": club.seasons.all(),
-        "tournaments": selectors.running_tournaments(club=club),
+        "tournaments": tournament_selectors.running_tournaments(club=club),
         "table": selectors.club_all_time(club=club),
         "recent_games": selectors.recent_games(club=club),
         "order": selectors.ALL_TIME_ORDER,

@@ -27,10 +27,10 @@ from gameplay.engine.errors import RuleViolation
 from gameplay.engine.roles import Role, exchange_pairs, role_names, roles_of
 from gameplay.engine.scoring import deal_points
 from league import replays, selectors, services
-from league.api.permissions import organises
 from league.errors import LeagueError
 from league.models import Club, Deal, Game, Player, Season
 from league.rules import options_of, scoring_of
+from league.selectors import organises
 from league.web import entry
 from league.web.forms import (
     FinishingOrderForm,

@@ -16,7 +16,7 @@ from gameplay.engine.game import Game
 from gameplay.engine.options import preset
 from gameplay.engine.plays import PASS
 from gameplay.engine.ruleset import Rules
-from gameplay.match import play_game
+from gameplay.runner.match import play_game
 
 
 class Spy:

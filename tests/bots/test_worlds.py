@@ -14,7 +14,7 @@ from gameplay.engine.game import Game
 from gameplay.engine.options import preset
 from gameplay.engine.plays import PASS
 from gameplay.engine.ruleset import Rules
-from gameplay.match import play_game
+from gameplay.runner.match import play_game
 from tests.bots.test_montecarlo import _play_spied
 
 PRESETS = ["school-scum", "friday", "classic", "modern", "wild-jokers", "presidents-deck"]
