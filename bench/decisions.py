@@ -22,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from gameplay.bots import make_bot  # noqa: E402
-from gameplay.bots.base import Seat  # noqa: E402
+from gameplay.bots.base import BotDecider  # noqa: E402
 from gameplay.bots.heuristic import HeuristicBot, heuristic_move  # noqa: E402
 from gameplay.bots.montecarlo import heuristic_policy, playout  # noqa: E402
 from gameplay.bots.observation import GameLog, observe  # noqa: E402
@@ -33,9 +33,9 @@ from gameplay.engine.ruleset import Rules  # noqa: E402
 
 
 class Judge:
-    """Seat 0's decider: scores each bot's choice, then plays the heuristic's."""
+    """BotDecider 0's decider: scores each bot's choice, then plays the heuristic's."""
 
-    def __init__(self, seat: Seat, log: GameLog, game: Game, bots: list, tally: dict):
+    def __init__(self, seat: BotDecider, log: GameLog, game: Game, bots: list, tally: dict):
         self.seat, self.log, self.game = seat, log, game
         self.bots, self.tally = bots, tally
 
@@ -74,7 +74,7 @@ def measure(name: str, deals: int, specs: list[str]) -> list[dict]:
         bots = [(spec, make_bot(spec, seed=seed)) for spec in specs]
         game = Game(rules, dealer=0, scoring=None)
         log = GameLog()
-        seats = [Seat(HeuristicBot(), s, log, game) for s in range(4)]
+        seats = [BotDecider(HeuristicBot(), s, log, game) for s in range(4)]
         selfplay.play_deal(game, [Judge(seats[0], log, game, bots, tally)] + seats[1:],
                            random.Random(seed))
     return [{"preset": name, "bot": who, "decisions": n, "mean_true_value": round(v / n, 4),

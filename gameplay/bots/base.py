@@ -12,9 +12,9 @@ A ``Bot`` answers every decision the rules give a player, each from an ``Observa
 - ``lead_and_direction(obs, names_leader)``: seed 004, the leader (or None when fixed) and
   the direction.
 
-``Seat`` is the engine's ``selfplay.Decider`` for one bot: it builds the observation, times the
-answer and checks it.  An outside bot's fault (an exception, a timeout, an illegal or malformed
-answer) is recorded and a safe legal choice played instead, so an outside bot never breaks a
+``BotDecider`` is the engine's ``selfplay.Decider`` for one bot: it builds the observation,
+times the answer and checks it.  An outside bot's fault (an exception, a timeout, an illegal or
+malformed answer) is recorded and a safe legal choice played instead, so an outside bot never breaks a
 game; a built-in bot's failure is a bug and stops the game (``BotError`` or its exception).
 A ``BotFault`` is recorded whoever raises it.
 """
@@ -137,7 +137,7 @@ class SeatStats:
         return 1000 * self.seconds / self.decisions if self.decisions else 0.0
 
 
-class Seat:
+class BotDecider:
     """One bot at one seat of one game, speaking the engine's ``Decider`` protocol."""
 
     def __init__(self, bot: Bot, seat: int, log: GameLog, game=None):

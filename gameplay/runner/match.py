@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from gameplay.bots import make_bot
-from gameplay.bots.base import Seat, SeatStats
+from gameplay.bots.base import BotDecider, SeatStats
 from gameplay.bots.observation import GameLog
 from gameplay.engine import selfplay
 from gameplay.engine.game import Game
@@ -43,7 +43,7 @@ def play_game(bots: list, options: Options, *, seed: int, scoring: Scoring | Non
     rules = Rules(options, players)
     game = Game(rules, dealer=dealer, scoring=scoring)
     log = GameLog()
-    seats = [Seat(bot, s, log, game) for s, bot in enumerate(bots)]
+    seats = [BotDecider(bot, s, log, game) for s, bot in enumerate(bots)]
     rng = random.Random(seed)
     try:
         while not game.over and len(game.records) < (selfplay.MAX_DEALS if scoring else 1):

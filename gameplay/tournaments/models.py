@@ -111,7 +111,7 @@ class TournamentGame(models.Model):
 
 class GameFault(models.Model):
     """A bot's answer a tournament game could not use; its seat played a safe choice instead
-    (gameplay.bots.base.Seat). Stored with the game, in the same transaction."""
+    (gameplay.bots.base.BotDecider). Stored with the game, in the same transaction."""
 
     KIND_CHOICES = [(k, k) for k in FAULT_KINDS]
 

@@ -5,7 +5,7 @@ import random
 import pytest
 
 from gameplay.bots import inference, make_bot, montecarlo
-from gameplay.bots.base import Seat
+from gameplay.bots.base import BotDecider
 from gameplay.bots.heuristic import PLAIN, HeuristicBot, Style, heuristic_move
 from gameplay.bots.montecarlo import TUNED, MonteCarloBot, SearchConfig, heuristic_policy
 from gameplay.bots.observation import GameLog, Observation, observe
@@ -23,7 +23,7 @@ class Spy:
     """A seat's decider that, before each of its decisions, reads the constraints and hands
     them with the true deal to ``check``."""
 
-    def __init__(self, seat: Seat, log: GameLog, game: Game, check):
+    def __init__(self, seat: BotDecider, log: GameLog, game: Game, check):
         self.seat, self.log, self.game, self.check = seat, log, game, check
 
     def move(self, deal, legal):
@@ -40,7 +40,7 @@ def _play_spied(name: str, seed: int, check, bots=None) -> None:
     game = Game(rules, dealer=0, scoring=None)
     log = GameLog()
     bots = bots or [HeuristicBot() for _ in range(4)]
-    seats = [Seat(b, s, log, game) for s, b in enumerate(bots)]
+    seats = [BotDecider(b, s, log, game) for s, b in enumerate(bots)]
     deciders = [Spy(s, log, game, check) for s in seats]
     selfplay.play_deal(game, deciders, random.Random(seed))
 

@@ -5,7 +5,7 @@ from dataclasses import fields
 
 import pytest
 
-from gameplay.bots.base import Bot, Seat
+from gameplay.bots.base import Bot, BotDecider
 from gameplay.bots.montecarlo import MonteCarloBot
 from gameplay.bots.observation import GameLog
 from gameplay.bots.simple import RandomBot
@@ -66,7 +66,7 @@ def test_observation_is_the_seats_view_and_rebuilds_the_deal(name, monkeypatch):
     monkeypatch.setattr(Game, "begin", begin)
     log = GameLog()
     spies = [Spy(s, deals) for s in range(4)]
-    seats = [Seat(spy, s, log, game) for s, spy in enumerate(spies)]
+    seats = [BotDecider(spy, s, log, game) for s, spy in enumerate(spies)]
     import random
 
     rng = random.Random(5)
@@ -86,7 +86,7 @@ def test_montecarlo_samples_respect_counts_and_exchange_knowledge():
     game = Game(rules)
     deal = game.begin(hands, leader=1)
     log = GameLog()
-    seat = Seat(MonteCarloBot(3, playouts=8), 1, log, game)
+    seat = BotDecider(MonteCarloBot(3, playouts=8), 1, log, game)
     seat._deal_number = 0
     given = C.mask_cards(hands[2])[:2]
     seat._gave = {2: given}
