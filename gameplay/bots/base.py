@@ -14,9 +14,9 @@ A ``Bot`` answers every decision the rules give a player, each from an ``Observa
 
 ``BotDecider`` is the engine's ``selfplay.Decider`` for one bot: it builds the observation,
 times the answer and checks it.  An outside bot's fault (an exception, a timeout, an illegal or
-malformed answer) is recorded and a safe legal choice played instead, so an outside bot never breaks a
-game; a built-in bot's failure is a bug and stops the game (``BotError`` or its exception).
-A ``BotFault`` is recorded whoever raises it.
+malformed answer) is recorded and a safe legal choice played instead, so an outside bot never
+breaks a game; a built-in bot's failure is a bug and stops the game (``BotError`` or its
+exception). A ``BotFault`` is recorded whoever raises it.
 """
 
 import time
