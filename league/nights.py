@@ -30,6 +30,7 @@ from league.seating import History, Round, Score, Table, TableSizes, plan_night,
 SIZES_TRIED = range(2, 13)  # table sizes asked of the engine: more than a club night seats
 PEOPLE_MAX = 100  # people planned at once: bounds the planner's work (the API's limit too)
 ROUNDS_MAX = 10
+DEFAULT_PREFERRED = (4, 5)  # players per table a club night starts from (within the preset's)
 NIGHT_TABLES_MAX = 200  # tables a night's pages read, at most
 # A club night runs past midnight: its games are those created from this hour (local time)
 # until the same hour the next day.
@@ -89,6 +90,12 @@ def table_sizes(season: Season, preferred: Sequence[int] | None = None) -> Table
         raise LeagueError(f"{season.preset} cannot be played at a table of "
                           f"{SIZES_TRIED.start} to {SIZES_TRIED.stop - 1} players")
     return TableSizes(allowed[0], allowed[-1], tuple(preferred) if preferred else None)
+
+
+def preferred_default(sizes: TableSizes) -> tuple[int, int]:
+    """DEFAULT_PREFERRED within what the preset allows."""
+    low = min(max(DEFAULT_PREFERRED[0], sizes.smallest), sizes.largest)
+    return low, max(low, min(DEFAULT_PREFERRED[1], sizes.largest))
 
 
 def _club_players(season: Season, players: Sequence[Player]) -> None:
