@@ -199,7 +199,7 @@ def present_last(season: Season, night: datetime.date) -> list[int]:
 @dataclass
 class TableState:
     game: Game
-    seats: list[Seat]  # everyone who sat at the table, in seat order, with their totals
+    seats: list[Seat]  # everyone who sat at the table with their totals: leaders, then best
     deals: int
     leaders: list[int]  # player ids: the winners once it ended, else who would win if time
     # were called now (the engine's rule for an unfinished game); none before the first deal
@@ -261,13 +261,16 @@ def night_board(season: Season, night: datetime.date) -> NightBoard:
     board = NightBoard(season=season, night=night,
                        fewer_points_first=scoring.system == "penalty")
     totals = {}
+    sign = 1 if board.fewer_points_first else -1
     for tables in rounds:
         states = []
         for game, _ in tables:
             deals = orders.get(game.pk, {})
-            states.append(TableState(game=game, seats=seats.get(game.pk, []), deals=len(deals),
-                                     leaders=_leaders(game, seats.get(game.pk, []), scoring,
-                                                      deals)))
+            leaders = _leaders(game, seats.get(game.pk, []), scoring, deals)
+            states.append(TableState(
+                game=game, deals=len(deals), leaders=leaders,
+                seats=sorted(seats.get(game.pk, []), key=lambda s: (
+                    s.player_id not in leaders, sign * s.points, s.number))))
             for seat in seats.get(game.pk, []):
                 total = totals.setdefault(seat.player_id, NightTotal(player=seat.player))
                 total.games += seat.deals > 0
@@ -276,7 +279,6 @@ def night_board(season: Season, night: datetime.date) -> NightBoard:
                 total.position_sum += seat.position_sum
                 total.wins += seat.is_winner and game.status == Game.FINISHED
         board.rounds.append(states)
-    sign = 1 if board.fewer_points_first else -1
     board.totals = sorted(totals.values(), key=lambda t: (
         -t.wins, sign * t.points,
         t.mean_position if t.mean_position is not None else float("inf"), t.player.name))
