@@ -7,6 +7,8 @@ import re
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
@@ -324,3 +326,20 @@ def test_a_night_runs_past_midnight():
     early = timezone.make_aware(datetime.datetime(2026, 3, 6, 7, 0))
     assert nights.night_of(late) == datetime.date(2026, 3, 5)
     assert nights.night_of(early) == datetime.date(2026, 3, 6)
+
+
+def test_tonight_reads_the_same_number_of_rows_for_two_tables_or_six(client, season):
+    def queries():
+        with CaptureQueriesContext(connection) as ctx:
+            assert client.get(url("tonight_json", season)).status_code == 200
+        return len(ctx)
+
+    people = [PlayerFactory(name=f"Q{i}", clubs=[season.club]) for i in range(24)]
+    for game in nights.night_confirm(season=season, tables=[(people[:4], 0), (people[4:8], 0)]):
+        services.deal_record(game=game, finishing_order=seated_ids(game))
+    two = queries()
+    for game in nights.night_confirm(season=season, tables=[
+            (people[i:i + 4], 0) for i in range(8, 24, 4)]):
+        services.deal_record(game=game, finishing_order=seated_ids(game))
+        services.deal_record(game=game, finishing_order=seated_ids(game)[::-1])
+    assert queries() == two
