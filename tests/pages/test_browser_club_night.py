@@ -63,6 +63,9 @@ def test_a_whole_club_night(browser, live_server, client):  # noqa: F811
     assert page.locator(".deals-first").count() == 4  # one first dealer per table, two rounds
     no_overflow(page)
     shoot(page, "night-plan")
+    laptop = signed_in(browser, live_server, client, organiser, **SCREEN)
+    wide, wide_problems = visit(browser, page.url, laptop)
+    shoot(wide, "night-plan-desktop")
 
     # Swap the first people of round 1's two tables.
     firsts = page.locator("section:has(h2:text('Round 1: to confirm now')) .plan-table ol "
@@ -84,6 +87,8 @@ def test_a_whole_club_night(browser, live_server, client):  # noqa: F811
     assert page.locator(".night-tables li").count() == 2
     no_overflow(page)
     shoot(page, "night-tables")
+    wide.goto(live_server.url + reverse("league:night", args=[season.pk]))
+    shoot(wide, "night-desktop")
 
     # Tonight's standings on a screen in the room: public, no one signed in.
     screen = browser.new_context(**SCREEN)
@@ -169,8 +174,8 @@ def test_a_whole_club_night(browser, live_server, client):  # noqa: F811
     assert page.locator(".night-tables").count() == 2
     assert "Round 2" in page.locator("section[aria-labelledby=tables-h]").inner_text()
 
-    assert problems == other_problems == board_problems == small_problems == []
+    assert problems == other_problems == board_problems == small_problems == wide_problems == []
     for p in (page, other, board):
         settle(p)
-    for ctx in (phone_a, phone_b, screen, phone_screen):
+    for ctx in (phone_a, phone_b, screen, phone_screen, laptop):
         ctx.close()
