@@ -232,7 +232,7 @@ def night_confirm(request, season_id):
     else:
         messages.info(request, f"This round was already confirmed (games {numbers}): "
                                "nothing more was created.")
-    rounds = _one_int(request.POST, "rounds", "rounds", 1, 1, nights.ROUNDS_MAX)
+    rounds = min(max(_int_or(request.POST.get("rounds"), 1), 1), nights.ROUNDS_MAX)
     query = {"rounds": max(1, rounds - 1), "low": request.POST.get("low", ""),
              "high": request.POST.get("high", "")}
     return redirect(back + "?" + urlencode({k: v for k, v in query.items() if v}))
@@ -281,7 +281,7 @@ def _night_asked(request):
     if not text:
         return nights.night_of()
     try:
-        return datetime.date.fromisoformat(text[:10])
+        return datetime.date.fromisoformat(text)
     except ValueError:
         raise LeagueError(f"a night is a date written YYYY-MM-DD, not {text[:20]!r}") from None
 
