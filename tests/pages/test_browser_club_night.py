@@ -130,9 +130,9 @@ def test_a_whole_club_night(browser, live_server, client):  # noqa: F811
         timeout=20_000)
     assert board.evaluate("window.notReloaded") is True
 
-    # Time called on the table of four, from its game page.
-    page.goto(live_server.url + reverse("league:game_detail", args=[four.pk]))
-    page.get_by_role("link", name="Call time…").tap()
+    # Time called on the table of four, from the night page's list of tonight's tables.
+    page.goto(live_server.url + reverse("league:night", args=[season.pk]))
+    page.get_by_role("link", name=f"Call time at table {table}…").tap()
     page.get_by_role("button", name="Call time: end the game").tap()
     page.wait_for_selector("text=Time called: game")
 
