@@ -12,19 +12,29 @@ order, everyone who ever sat there (joiners too), make its table; its first deal
 in the seat ``Game.dealer``.
 """
 
+import datetime
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.db import transaction
+from django.utils import timezone
 
-from gameplay.engine.errors import PresidentError
+from gameplay.engine.errors import PresidentError, RuleViolation
+from gameplay.engine.scoring import ScoreSheet
 from league import services
 from league.errors import LeagueError
-from league.models import Game, Player, Season, Seat
-from league.rules import options_of
-from league.seating import History, Round, Score, Table, TableSizes, plan_night, score
+from league.models import Game, Place, Player, Season, Seat
+from league.rules import options_of, scoring_of
+from league.seating import History, Round, Score, Table, TableSizes, plan_night, score, swap
 
 SIZES_TRIED = range(2, 13)  # table sizes asked of the engine: more than a club night seats
+PEOPLE_MAX = 100  # people planned at once: bounds the planner's work (the API's limit too)
+ROUNDS_MAX = 10
+DEFAULT_PREFERRED = (4, 5)  # players per table a club night starts from (within the preset's)
+NIGHT_TABLES_MAX = 200  # tables a night's pages read, at most
+# A club night runs past midnight: its games are those created from this hour (local time)
+# until the same hour the next day.
+NIGHT_TURNS_AT = datetime.time(6)
 
 
 @dataclass(frozen=True)
@@ -37,23 +47,29 @@ class NightPlan:
 def season_rounds(season: Season) -> list[Round]:
     """The season's games so far as the planner's rounds of tables of player ids (module
     docstring)."""
+    return [Round(number=number, tables=tuple(table for _, table in tables))
+            for number, tables in enumerate(_rounds(Game.objects.filter(season=season)))]
+
+
+def _rounds(games) -> list[list[tuple[Game, Table]]]:
+    """``games`` in rounds (module docstring): each game with its table of player ids."""
     seats = {}
-    for seat in Seat.objects.filter(game__season=season).order_by("number"):
+    for seat in Seat.objects.filter(game__in=games.values("pk")).order_by("number"):
         seats.setdefault(seat.game_id, []).append(seat)
     rounds, tables, seated = [], [], set()
-    for game in Game.objects.filter(season=season).order_by("number"):
+    for game in games.order_by("number"):
         players = [seat.player_id for seat in seats.get(game.pk, [])]
         if not players:
             continue
         if seated & set(players):
-            rounds.append(Round(number=len(rounds), tables=tuple(tables)))
+            rounds.append(tables)
             tables, seated = [], set()
         dealer = next((s.player_id for s in seats[game.pk] if s.number == game.dealer),
                       players[0])
-        tables.append(Table(seats=tuple(players), dealer=dealer))
+        tables.append((game, Table(seats=tuple(players), dealer=dealer)))
         seated |= set(players)
     if tables:
-        rounds.append(Round(number=len(rounds), tables=tuple(tables)))
+        rounds.append(tables)
     return rounds
 
 
@@ -76,6 +92,12 @@ def table_sizes(season: Season, preferred: Sequence[int] | None = None) -> Table
     return TableSizes(allowed[0], allowed[-1], tuple(preferred) if preferred else None)
 
 
+def preferred_default(sizes: TableSizes) -> tuple[int, int]:
+    """DEFAULT_PREFERRED within what the preset allows."""
+    low = min(max(DEFAULT_PREFERRED[0], sizes.smallest), sizes.largest)
+    return low, max(low, min(DEFAULT_PREFERRED[1], sizes.largest))
+
+
 def _club_players(season: Season, players: Sequence[Player]) -> None:
     if len({p.pk for p in players}) != len(players):
         twice = sorted({p.name for p in players if sum(q.pk == p.pk for q in players) > 1})
@@ -87,17 +109,44 @@ def _club_players(season: Season, players: Sequence[Player]) -> None:
         raise LeagueError(f"not players of {season.club}: {', '.join(outsiders)}")
 
 
+def club_players(season: Season, ids: Sequence[int]) -> list[Player]:
+    """The season's club's players with these ids, in this order; refused if one is listed
+    twice or is not a player of the club (unknown ids included)."""
+    ids = list(ids)
+    if len(ids) > PEOPLE_MAX:
+        raise LeagueError(f"at most {PEOPLE_MAX} people can be seated at once, not {len(ids)}")
+    found = {p.pk: p for p in season.club.players.filter(pk__in=ids)}
+    twice = sorted({i for i in ids if ids.count(i) > 1})
+    if twice:
+        named = [found[i].name if i in found else f"id {i}" for i in twice]
+        raise LeagueError(f"listed twice: {', '.join(named)}")
+    unknown = [str(i) for i in ids if i not in found]
+    if unknown:
+        raise LeagueError(f"no player of {season.club} has the id {', '.join(unknown)}")
+    return [found[i] for i in ids]
+
+
 def night_plan(*, season: Season, present: Sequence[Player], rounds: int,
-               preferred: Sequence[int] | None = None, seed: int = 0) -> NightPlan:
+               preferred: Sequence[int] | None = None, seed: int = 0,
+               swaps: Sequence[tuple[int, Player, Player]] = ()) -> NightPlan:
     """Plan ``rounds`` rounds for the players present (all of them in every round), against
-    the season so far. Writes nothing."""
+    the season so far (tonight's earlier rounds too). ``swaps`` are (round of the plan, 0
+    first; a; b): a and b exchange seats in that round, after planning. Writes nothing."""
     present = list(present)
     _club_players(season, present)
-    if rounds < 1:
-        raise LeagueError("a night has at least one round")
+    if not 1 <= rounds <= ROUNDS_MAX:
+        raise LeagueError(f"a night has 1 to {ROUNDS_MAX} rounds, not {rounds}")
+    if len(present) > PEOPLE_MAX:
+        raise LeagueError(f"at most {PEOPLE_MAX} people can be seated at once")
     sizes = table_sizes(season, preferred)
     history = History.from_rounds(season_rounds(season))
     planned = plan_night([[p.pk for p in present]] * rounds, sizes, history, seed=seed)
+    for index, a, b in swaps:
+        if not 0 <= index < len(planned):
+            raise LeagueError(f"there is no round {index + 1} in this plan")
+        if a.pk == b.pk:
+            raise LeagueError(f"{a} cannot swap with themselves")
+        planned = swap(planned, planned[index].number, a.pk, b.pk)
     by_id = {p.pk: p for p in present}
     return NightPlan(
         rounds=[Round(number=r.number, tables=tuple(
@@ -117,3 +166,136 @@ def night_confirm(*, season: Season, tables: Sequence[tuple[Sequence[Player], in
     _club_players(season, everyone)
     return [services.game_create(season=season, players=players, dealer=dealer, by=by)
             for players, dealer in tables]
+
+
+# Tonight: the games of one club night, and how they stand.
+
+
+def night_of(when: datetime.datetime | None = None) -> datetime.date:
+    """The club night a moment belongs to, named by the day it started (NIGHT_TURNS_AT)."""
+    local = timezone.localtime(when)
+    turn = datetime.timedelta(hours=NIGHT_TURNS_AT.hour, minutes=NIGHT_TURNS_AT.minute)
+    return (local - turn).date()
+
+
+def night_games(season: Season, night: datetime.date):
+    """The season's games created on the club night ``night`` (night_of)."""
+    start = timezone.make_aware(datetime.datetime.combine(night, NIGHT_TURNS_AT))
+    return Game.objects.filter(season=season, created_at__gte=start,
+                               created_at__lt=start + datetime.timedelta(days=1))
+
+
+def present_last(season: Season, night: datetime.date) -> list[int]:
+    """Who is still seated in the night's last round (joiners in, leavers out): whom the
+    next round's planning starts from."""
+    rounds = _rounds(night_games(season, night))
+    if not rounds:
+        return []
+    games = [game.pk for game, _ in rounds[-1]]
+    return list(Seat.objects.filter(game__in=games, left_before__isnull=True)
+                .order_by("game__number", "number").values_list("player_id", flat=True))
+
+
+@dataclass
+class TableState:
+    game: Game
+    seats: list[Seat]  # everyone who sat at the table with their totals: leaders, then best
+    deals: int
+    leaders: list[int]  # player ids: the winners once it ended, else who would win if time
+    # were called now (the engine's rule for an unfinished game); none before the first deal
+
+    @property
+    def state(self) -> str:
+        if self.game.status != Game.FINISHED:
+            return "playing"
+        return "time called" if self.game.time_called_at else "finished"
+
+
+@dataclass
+class NightTotal:
+    player: Player
+    games: int = 0  # games with at least one deal played
+    deals: int = 0
+    points: int = 0
+    wins: int = 0  # ended games won (shared wins count for each winner)
+    position_sum: int = 0
+
+    @property
+    def mean_position(self) -> float | None:
+        return self.position_sum / self.deals if self.deals else None
+
+
+@dataclass
+class NightBoard:
+    season: Season
+    night: datetime.date
+    rounds: list[list[TableState]] = field(default_factory=list)
+    totals: list[NightTotal] = field(default_factory=list)  # best first (docs/league.md)
+    fewer_points_first: bool = False  # penalty scoring: fewer points are better
+
+    @property
+    def done(self) -> bool:
+        """Every table of the night has ended."""
+        tables = [t for tables in self.rounds for t in tables]
+        return bool(tables) and all(t.game.status == Game.FINISHED for t in tables)
+
+
+def night_board(season: Season, night: datetime.date) -> NightBoard:
+    """Tonight's tables round by round, each with its totals and who leads, and each person's
+    totals over the night's games; a fixed number of queries (at most NIGHT_TABLES_MAX
+    tables)."""
+    ids = list(night_games(season, night).order_by("number")
+               .values_list("pk", flat=True)[:NIGHT_TABLES_MAX])
+    rounds = _rounds(Game.objects.filter(pk__in=ids))
+    seats = {}
+    for seat in (Seat.objects.filter(game__in=ids).select_related("player")
+                 .order_by("number")):
+        seats.setdefault(seat.game_id, []).append(seat)
+    orders = {}
+    for game_id, number, player, _ in (Place.objects.filter(deal__game__in=ids)
+                                       .order_by("deal__game_id", "deal__number", "position")
+                                       .values_list("deal__game_id", "deal__number",
+                                                    "player_id", "position")):
+        orders.setdefault(game_id, {}).setdefault(number, []).append(player)
+    scoring = scoring_of(season)
+    board = NightBoard(season=season, night=night,
+                       fewer_points_first=scoring.system == "penalty")
+    totals = {}
+    sign = 1 if board.fewer_points_first else -1
+    for tables in rounds:
+        states = []
+        for game, _ in tables:
+            deals = orders.get(game.pk, {})
+            leaders = _leaders(game, seats.get(game.pk, []), scoring, deals)
+            states.append(TableState(
+                game=game, deals=len(deals), leaders=leaders,
+                seats=sorted(seats.get(game.pk, []), key=lambda s: (
+                    s.player_id not in leaders, sign * s.points, s.number))))
+            for seat in seats.get(game.pk, []):
+                total = totals.setdefault(seat.player_id, NightTotal(player=seat.player))
+                total.games += seat.deals > 0
+                total.deals += seat.deals
+                total.points += seat.points
+                total.position_sum += seat.position_sum
+                total.wins += seat.is_winner and game.status == Game.FINISHED
+        board.rounds.append(states)
+    board.totals = sorted(totals.values(), key=lambda t: (
+        -t.wins, sign * t.points,
+        t.mean_position if t.mean_position is not None else float("inf"), t.player.name))
+    return board
+
+
+def _leaders(game, seats, scoring, deals) -> list[int]:
+    if game.status == Game.FINISHED:
+        return [s.player_id for s in seats if s.is_winner]
+    if not deals:
+        return []
+    sheet = ScoreSheet(scoring)
+    for number in sorted(deals):
+        try:
+            sheet.add(deals[number])
+        except RuleViolation:  # as game_sheet: a deal after the end cannot be stored
+            break
+    if not sheet.finished:
+        sheet.call_time()
+    return list(sheet.winners)

@@ -70,7 +70,8 @@ class TableSizes:
                 outside = sum(max(low - size, size - high, 0) for size in sizes)
                 fits.append((outside, count, sizes))
         if not fits:
-            raise SeatingError(f"{people} people cannot be split into tables of "
+            raise SeatingError(f"{people} {'person' if people == 1 else 'people'} cannot be "
+                               f"split into tables of "
                                f"{self.smallest} to {self.largest} players.")
         return min(fits)[2]
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from league.web import pages, views
+from league.web import nights, pages, views
 
 app_name = "league"
 urlpatterns = [
@@ -12,6 +12,11 @@ urlpatterns = [
     path("seasons/<int:season_id>/results.csv", views.export_results, name="export_results"),
     path("seasons/<int:season_id>/transcripts.jsonl", views.export_transcripts,
          name="export_transcripts"),
+    path("seasons/<int:season_id>/night/", nights.night, name="night"),
+    path("seasons/<int:season_id>/night/plan/", nights.night_plan, name="night_plan"),
+    path("seasons/<int:season_id>/night/confirm/", nights.night_confirm, name="night_confirm"),
+    path("seasons/<int:season_id>/tonight/", nights.tonight, name="tonight"),
+    path("seasons/<int:season_id>/tonight.json", nights.tonight_json, name="tonight_json"),
     path("games/<int:game_id>/", views.game_detail, name="game_detail"),
     path("games/<int:game_id>/enter/", views.game_enter, name="game_enter"),
     path("games/<int:game_id>/time-called/", views.game_time_called, name="game_time_called"),

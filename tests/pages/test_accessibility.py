@@ -71,6 +71,10 @@ def site():
         "my bots": reverse("accounts:bot_list"),
         "register a bot": reverse("accounts:bot_create"),
         "password reset": reverse("account_reset_password"),
+        "club night (organiser)": reverse("league:night", args=[game.season.pk]),
+        "night plan (organiser)": reverse("league:night_plan", args=[game.season.pk])
+        + "?" + "&".join(f"present={i}" for i in ids) + "&low=2&high=2&rounds=2",
+        "tonight": reverse("league:tonight", args=[game.season.pk]),
     }
     OutsideBot.objects.create(name="organisers-bot", url="https://bots.example.org/play",
                               owner=organiser)
@@ -131,7 +135,8 @@ FOCUSED = """() => { const e = document.activeElement, s = getComputedStyle(e);
 
 
 @pytest.mark.parametrize("name", ["season", "game", "replay", "entry (organiser)", "tournament",
-                                  "replay upload"])
+                                  "replay upload", "club night (organiser)",
+                                  "night plan (organiser)"])
 def test_the_keyboard_reaches_every_control_with_a_visible_focus(browser, live_server, client,
                                                                   site, name):
     pages, organiser = site

@@ -1,0 +1,331 @@
+"""The club night as pages: who is here, the plan (swap two people, confirm a round), tonight's
+tables with their entry pages, and tonight's standings for a screen in the room.
+
+Organisers of the season's club plan and confirm (league.nights does the work); the standings
+are public, as every number on them already is on the season and game pages, and a screen in
+the room should not need an organiser's session that could change results.
+"""
+
+import datetime
+import hashlib
+import uuid
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db import IntegrityError, transaction
+from django.http import JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.http import urlencode
+from django.views.decorators.http import require_POST
+
+from league import nights, selectors, services
+from league.api.permissions import organises
+from league.errors import LeagueError
+from league.models import IdempotentRequest, Season
+
+POLL_SECONDS = 5  # how often the standings page asks for news
+SWAPS_MAX = 50
+
+
+def _season(season_id):
+    return get_object_or_404(Season.objects.select_related("club"), pk=season_id)
+
+
+def _refuse(request, message, status=403, back=None):
+    return render(request, "league/night/refused.html", {"message": message, "back": back},
+                  status=status)
+
+
+def _not_organiser(request, season):
+    return _refuse(request, f"Only organisers of {season.club} run its club nights; "
+                            f"you are signed in as {request.user.get_username()}, who is not one.")
+
+
+def _ints(values, what):
+    """Whole numbers from a form's texts, or a LeagueError naming the first that is not."""
+    numbers = []
+    for value in values:
+        value = value.strip()
+        if not value.isascii() or not value.isdigit() or len(value) > 9:
+            raise LeagueError(f"{what} must be whole numbers; {value[:20]!r} is not one")
+        numbers.append(int(value))
+    return numbers
+
+
+def _one_int(data, name, what, default, low, high):
+    value = data.get(name, "")
+    if value == "":
+        return default
+    (number,) = _ints([value], what)
+    if not low <= number <= high:
+        raise LeagueError(f"{what} must be {low} to {high}, not {number}")
+    return number
+
+
+class Asked:
+    """What the organiser asked for: who is present, how many rounds, the preferred table size,
+    the plan's seed and its swaps; read from a query string or a form, checked here."""
+
+    def __init__(self, season, data):
+        self.season = season
+        self.sizes = nights.table_sizes(season)
+        self.present = nights.club_players(season, _ints(data.getlist("present"),
+                                                         "players present"))
+        self.rounds = _one_int(data, "rounds", "The number of rounds", 1, 1, nights.ROUNDS_MAX)
+        low, high = self.sizes.smallest, self.sizes.largest
+        default = nights.preferred_default(self.sizes)
+        self.low = _one_int(data, "low", "The smallest table preferred", default[0], low, high)
+        self.high = _one_int(data, "high", "The largest table preferred", default[1], low, high)
+        if self.low > self.high:
+            raise LeagueError(f"the smallest table preferred ({self.low}) is larger than the "
+                              f"largest ({self.high})")
+        self.seed = _one_int(data, "seed", "The plan's seed", 0, 0, 2**31 - 1)
+        self.swaps = []
+        by_id = {p.pk: p for p in self.present}
+        swaps = [text.split("-") for text in data.getlist("swap")[:SWAPS_MAX] if text]
+        if data.get("swap_a"):  # the swap form's one more
+            swaps.append([data.get("swap_round", "0"), data["swap_a"], data.get("swap_b", "")])
+        for parts in swaps:
+            parts = _ints(parts, "A swap's round and players")
+            if len(parts) != 3 or parts[1] not in by_id or parts[2] not in by_id:
+                raise LeagueError("a swap names a round and two people present")
+            if parts[1] != parts[2]:
+                self.swaps.append((parts[0], by_id[parts[1]], by_id[parts[2]]))
+
+    def query(self, **changes):
+        """The query string that asks for this again, with ``changes``."""
+        fields = {"present": [p.pk for p in self.present], "rounds": self.rounds,
+                  "low": self.low, "high": self.high, "seed": self.seed,
+                  "swap": [f"{i}-{a.pk}-{b.pk}" for i, a, b in self.swaps]}
+        fields.update(changes)
+        return urlencode(fields, doseq=True)
+
+
+def _size_choices(season):
+    sizes = nights.table_sizes(season)
+    return list(range(sizes.smallest, sizes.largest + 1))
+
+
+@login_required
+def night(request, season_id):
+    """Tonight's tables so far, and who is here for the next round (tick, or add a new player
+    by name). Posting the form plans the next round(s) (a redirect to the plan page) or adds
+    the player (the form again, everyone ticked as they were and the newcomer too)."""
+    season = _season(season_id)
+    if not organises(request.user, season.club):
+        return _not_organiser(request, season)
+    tonight = nights.night_of()
+    sizes = _size_choices(season)
+    default = nights.preferred_default(nights.table_sizes(season))
+    data = request.POST if request.method == "POST" else request.GET
+    if request.method == "POST" or "present" in data:
+        ticked = {i for i in _ints_or_none(data.getlist("present")) if i is not None}
+    else:
+        ticked = set(nights.present_last(season, tonight))
+    shown = {"rounds": _int_or(data.get("rounds"), 1),
+             "low": _int_or(data.get("low"), default[0]),
+             "high": _int_or(data.get("high"), default[1])}
+    context = {"season": season, "sizes": sizes, "new_name": "", **shown}
+    status = 200
+    if request.method == "POST":
+        action = request.POST.get("action")
+        try:
+            if action == "add_player":
+                context["new_name"] = request.POST.get("name", "")[:200]
+                player = services.player_create(name=request.POST.get("name", ""),
+                                                clubs=[season.club], by=request.user)
+                messages.success(request, f"{player} added to {season.club} and ticked.")
+                query = urlencode({"present": sorted(ticked | {player.pk}), **shown}, doseq=True)
+                return redirect(reverse("league:night", args=[season.pk]) + "?" + query)
+            if action != "plan":
+                raise LeagueError("choose to add a player or to plan the tables")
+            asked = Asked(season, request.POST)
+            # Too few or too many people for the tables: said here, the ticks kept.
+            nights.table_sizes(season, (asked.low, asked.high)).split(len(asked.present))
+            return redirect(reverse("league:night_plan", args=[season.pk]) + "?" + asked.query())
+        except LeagueError as e:
+            context["error"] = e.message
+            status = 400
+    board = nights.night_board(season, tonight)
+    context.update({"board": board, "players": list(selectors.club_players(club=season.club)),
+                    "ticked": ticked, "round_next": len(board.rounds) + 1})
+    return render(request, "league/night/night.html", context, status=status)
+
+
+def _ints_or_none(values):
+    return [int(v) if v.isascii() and v.isdigit() and len(v) < 10 else None for v in values]
+
+
+def _int_or(text, default):
+    (number,) = _ints_or_none([text or ""])
+    return default if number is None else number
+
+
+@login_required
+def night_plan(request, season_id):
+    """The plan for the players asked for: tables in seat order with first dealers, the plan's
+    repeat counts, swap two people, confirm the first round. Writes nothing."""
+    season = _season(season_id)
+    if not organises(request.user, season.club):
+        return _not_organiser(request, season)
+    back = reverse("league:night", args=[season.pk])
+    try:
+        asked = Asked(season, request.GET)
+        back += "?" + asked.query(swap=[], seed=[])
+        plan = nights.night_plan(season=season, present=asked.present, rounds=asked.rounds,
+                                 preferred=(asked.low, asked.high), seed=asked.seed,
+                                 swaps=asked.swaps)
+    except LeagueError as e:
+        return _refuse(request, f"No plan: {e.message.rstrip('.')}.", status=400, back=back)
+    round_next = len(nights.night_board(season, nights.night_of()).rounds) + 1
+    return render(request, "league/night/plan.html", {
+        "season": season, "asked": asked, "plan": plan, "back": back,
+        "round_next": round_next,
+        "rounds": [(round_next + i, planned) for i, planned in enumerate(plan.rounds)],
+        "confirm": [(",".join(str(p.pk) for p in t.seats), t.dealer.pk)
+                    for t in plan.rounds[0].tables],
+        "swaps": [f"{i}-{a.pk}-{b.pk}" for i, a, b in asked.swaps],
+        "token": uuid.uuid4().hex,
+        "again": asked.query(seed=asked.seed + 1, swap=[]),
+        "plain": asked.query(swap=[]),
+        "people": sorted(asked.present, key=lambda p: p.name),
+    })
+
+
+@login_required
+@require_POST
+def night_confirm(request, season_id):
+    """Create the round's games as posted: ``table`` (player ids in seat order, comma
+    separated) and ``dealer`` (the first dealer's player id) once per table. A second post of
+    the same form (its token) creates nothing more."""
+    season = _season(season_id)
+    if not organises(request.user, season.club):
+        return _not_organiser(request, season)
+    back = reverse("league:night", args=[season.pk])
+    try:
+        tables = request.POST.getlist("table")
+        dealers = _ints(request.POST.getlist("dealer"), "First dealers")
+        if not tables or len(tables) != len(dealers):
+            raise LeagueError("each table needs its players and its first dealer")
+        if len(tables) > nights.PEOPLE_MAX:
+            raise LeagueError(f"at most {nights.PEOPLE_MAX} tables at once")
+        seated = [nights.club_players(season, _ints(t.split(","), "Players")) for t in tables]
+        everyone = [p.pk for players in seated for p in players]
+        nights.club_players(season, everyone)  # no one at two tables
+        confirmed = []
+        for players, dealer in zip(seated, dealers, strict=True):
+            ids = [p.pk for p in players]
+            if dealer not in ids:
+                raise LeagueError("a table's first dealer must sit at that table")
+            confirmed.append((players, ids.index(dealer)))
+        games, created = _confirm_once(season, confirmed, request.user,
+                                       request.POST.get("token", "")[:64])
+    except LeagueError as e:
+        return _refuse(request, f"Nothing was created: {e.message.rstrip('.')}.", status=400,
+                       back=back)
+    numbers = ", ".join(str(n) for n in games)
+    if created:
+        messages.success(request, f"Round confirmed: game{'s' if len(games) > 1 else ''} "
+                                  f"{numbers} created. Each table enters its deals on a phone.")
+    else:
+        messages.info(request, f"This round was already confirmed (games {numbers}): "
+                               "nothing more was created.")
+    rounds = min(max(_int_or(request.POST.get("rounds"), 1), 1), nights.ROUNDS_MAX)
+    query = {"rounds": max(1, rounds - 1), "low": request.POST.get("low", ""),
+             "high": request.POST.get("high", "")}
+    return redirect(back + "?" + urlencode({k: v for k, v in query.items() if v}))
+
+
+def _confirm_once(season, tables, user, token):
+    """nights.night_confirm, once per form token (as the entry page's deals): the claim is an
+    IdempotentRequest row taken in the same transaction. Returns (game numbers, created)."""
+    if not token:
+        raise LeagueError("the form is missing its token: open the plan again")
+    key = f"page-night:{token}"
+    fingerprint = hashlib.sha256(
+        f"night {season.pk} {[([p.pk for p in ps], d) for ps, d in tables]}".encode()).hexdigest()
+
+    def replay(stored):
+        if stored.fingerprint != fingerprint:
+            raise LeagueError("this form was already used for another round: open the plan "
+                              "again")
+        return stored.body["games"], False
+
+    stored = IdempotentRequest.objects.filter(user=user, key=key).first()
+    if stored is not None:
+        return replay(stored)
+    try:
+        with transaction.atomic():
+            claim = IdempotentRequest.objects.create(user=user, key=key, fingerprint=fingerprint,
+                                                     status_code=0, body={})
+            games = nights.night_confirm(season=season, tables=tables, by=user)
+            claim.status_code = 201
+            claim.body = {"games": [g.number for g in games]}
+            claim.save(update_fields=["status_code", "body"])
+            return claim.body["games"], True
+    except IntegrityError:
+        stored = IdempotentRequest.objects.filter(user=user, key=key).first()
+        if stored is None:
+            raise
+        return replay(stored)
+
+
+# Tonight's standings: public, read-only
+
+
+def _night_asked(request):
+    """The night asked for (?night=YYYY-MM-DD), tonight by default."""
+    text = request.GET.get("night", "")
+    if not text:
+        return nights.night_of()
+    try:
+        return datetime.date.fromisoformat(text)
+    except ValueError:
+        raise LeagueError(f"a night is a date written YYYY-MM-DD, not {text[:20]!r}") from None
+
+
+def _board_context(season, night):
+    board = nights.night_board(season, night)
+    return {"season": season, "board": board,
+            "today": night == nights.night_of(),
+            "points_hint": "fewest points lead" if board.fewer_points_first
+            else "most points lead"}
+
+
+def tonight(request, season_id):
+    season = _season(season_id)
+    try:
+        night = _night_asked(request)
+    except LeagueError as e:
+        return _refuse(request, e.message, status=400)
+    context = _board_context(season, night)
+    query = f"?night={night.isoformat()}"
+    context.update({"poll_url": reverse("league:tonight_json", args=[season.pk]) + query,
+                    "poll_seconds": POLL_SECONDS})
+    return render(request, "league/night/tonight.html", context)
+
+
+def tonight_json(request, season_id):
+    """The standings page's news: the board as data and as the page's HTML fragment."""
+    season = _season(season_id)
+    try:
+        night = _night_asked(request)
+    except LeagueError as e:
+        return JsonResponse({"error": e.message}, status=400)
+    context = _board_context(season, night)
+    board = context["board"]
+    html = render_to_string("league/night/_board.html", context, request)
+    return JsonResponse({
+        "night": night.isoformat(),
+        "done": board.done,
+        "version": hashlib.sha256(html.encode()).hexdigest()[:16],
+        "tables": [{"game": t.game.number, "round": r, "state": t.state, "deals": t.deals,
+                    "players": [{"name": s.player.name, "points": s.points,
+                                 "leading": s.player_id in t.leaders} for s in t.seats]}
+                   for r, tables in enumerate(board.rounds, 1) for t in tables],
+        "totals": [{"name": t.player.name, "games": t.games, "wins": t.wins,
+                    "points": t.points, "deals": t.deals} for t in board.totals],
+        "html": html,
+    })
