@@ -141,6 +141,35 @@ def game_next_deal(*, game) -> NextDeal:
     )
 
 
+def dealer_seat(*, game, seats, number: int, previous: Deal | None) -> int:
+    """The seat number that deals deal ``number``: the first deal's is the game's; then one
+    seat left among those playing (wild-jokers: the last deal's Scum, RULES.md "Common to
+    all"). ``seats`` are the game's Seat rows, ``previous`` the deal before with its places."""
+    playing = sorted(s.number for s in seats if s.plays_in(number))
+    if previous is None:
+        return game.dealer if game.dealer in playing else playing[0]
+    if options_of(game.season).scum_deals_next:
+        last = max(previous.places.all(), key=lambda p: p.position)
+        if last.seat in playing:
+            return last.seat
+    later = [s for s in playing if s > previous.dealer]
+    return later[0] if later else playing[0]
+
+
+def game_next_dealer(*, game, number: int):
+    """The Player who deals the game's next deal (``number``), by the rule deals are recorded
+    with (dealer_seat)."""
+    previous = game.deal_set.prefetch_related("places").order_by("-number").first()
+    seats = list(game.seats.select_related("player"))
+    seat = dealer_seat(game=game, seats=seats, number=number, previous=previous)
+    return next((s.player for s in seats if s.number == seat), None)
+
+
+def undoable_deal(*, game) -> Deal | None:
+    """The deal an organiser may undo on the entry page: the game's last one, if any."""
+    return game.deal_set.prefetch_related("places__player").order_by("-number").first()
+
+
 def game_deals(*, game):
     """The game's deals with their places, in two queries."""
     return game.deal_set.prefetch_related(

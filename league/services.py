@@ -38,7 +38,13 @@ from league.models import (
 )
 from league.ratings import ordinal, replay
 from league.rules import options_of, rating_scope, scoring_of
-from league.selectors import game_next_ranking, may_bring_into_club, may_change_player
+from league.selectors import (
+    dealer_seat,
+    game_next_ranking,
+    may_bring_into_club,
+    may_change_player,
+    undoable_deal,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -461,20 +467,6 @@ def _resolve_order(game: Game, seated, number, finishing_order, transcript) -> l
     return from_transcript
 
 
-def _dealer_for(game: Game, seats: Sequence[Seat], number: int, previous: Deal | None) -> int:
-    """The dealer's seat: the first deal's is the game's; then one seat left among those
-    playing (wild-jokers: the last deal's Scum, RULES.md "Common to all")."""
-    playing = sorted(s.number for s in _seats_for(seats, number))
-    if previous is None:
-        return game.dealer if game.dealer in playing else playing[0]
-    if options_of(game.season).scum_deals_next:
-        last = max(previous.places.all(), key=lambda p: p.position)
-        if last.seat in playing:
-            return last.seat
-    later = [s for s in playing if s > previous.dealer]
-    return later[0] if later else playing[0]
-
-
 def _write_places(deal: Deal, order: Sequence[int], seats: Sequence[Seat]) -> None:
     seat_of = {s.player_id: s.number for s in seats}
     roles = roles_of(order)
@@ -551,7 +543,8 @@ def deal_record(*, game: Game, finishing_order: Sequence[int] | None = None,
     seated = _seats_for(seats, number)
     order = _resolve_order(game, seated, number, finishing_order, transcript)
     deal = Deal.objects.create(game=game, number=number, transcript=transcript,
-                               dealer=_dealer_for(game, seats, number, previous), recorded_by=by)
+                               dealer=dealer_seat(game=game, seats=seats, number=number,
+                                                  previous=previous), recorded_by=by)
     _write_places(deal, order, seats)
     _game_rescore(game)
     names = {s.player_id: s.player.name for s in seats}
@@ -619,6 +612,19 @@ def deal_delete(*, deal: Deal, by=None) -> list[str]:
     _audit(by=by, club=game.season.club, action="deal deleted", target=target, details=details)
     _ratings_mark_stale(game.season, deal_id)
     return details.get("seat changes undone", [])
+
+
+@transaction.atomic
+def deal_undo(*, game: Game, deal_id, by=None) -> tuple[int, list[str]]:
+    """Undo the game's last deal, named by the id the organiser saw (selectors.undoable_deal);
+    refused when it is no longer the last one (undone already, or a deal came after it).
+    Returns its number and the seat changes undone with it (deal_delete)."""
+    game = _locked_for_deals(game)
+    last = undoable_deal(game=game)
+    if last is None or str(last.pk) != str(deal_id):
+        raise LeagueError("that deal is no longer the last one (already undone?): nothing was "
+                          "deleted")
+    return last.number, deal_delete(deal=last, by=by)
 
 
 # Players entering and leaving (RULES.md, last section)
