@@ -8,11 +8,9 @@ import uuid
 
 from django import forms
 from django.conf import settings
-from django.db import IntegrityError, transaction
 
-from league import services
+from league import idempotency, services
 from league.errors import LeagueError
-from league.models import IdempotentRequest
 
 ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
 
@@ -57,34 +55,21 @@ class FinishingOrderForm(forms.Form):
 def deal_record_once(*, game, finishing_order, by, token: str):
     """Record a deal once per form token: a second post of the same form (a double tap, a
     resent request) finds the token claimed and records nothing. Returns (deal number, whether
-    this call recorded it). The claim is the API's IdempotentRequest row, taken in the deal's
-    transaction under its unique (user, key) constraint."""
-    key = f"page-deal:{token}"
+    this call recorded it). The token is claimed as the API claims its keys
+    (league.idempotency)."""
     fingerprint = hashlib.sha256(f"deal {game.pk} {list(finishing_order)}".encode()).hexdigest()
 
-    def replay(stored):
-        if stored.fingerprint != fingerprint:
-            raise LeagueError("this form was already used for another deal: "
-                              "start the next deal from the page again")
-        return stored.body["number"], False
+    def record():
+        deal = services.deal_record(game=game, finishing_order=list(finishing_order), by=by)
+        return 201, {"number": deal.number, "deal": deal.pk}
 
-    stored = IdempotentRequest.objects.filter(user=by, key=key).first()
-    if stored is not None:
-        return replay(stored)
     try:
-        with transaction.atomic():
-            claim = IdempotentRequest.objects.create(user=by, key=key, fingerprint=fingerprint,
-                                                     status_code=0, body={})
-            deal = services.deal_record(game=game, finishing_order=list(finishing_order), by=by)
-            claim.status_code = 201
-            claim.body = {"number": deal.number, "deal": deal.pk}
-            claim.save(update_fields=["status_code", "body"])
-            return deal.number, True
-    except IntegrityError:
-        stored = IdempotentRequest.objects.filter(user=by, key=key).first()
-        if stored is None:
-            raise
-        return replay(stored)
+        _, body, replayed = idempotency.once(user=by, key=f"page-deal:{token}",
+                                             fingerprint=fingerprint, write=record)
+    except idempotency.KeyReused as e:
+        raise LeagueError("this form was already used for another deal: start the next deal "
+                          "from the page again") from e
+    return body["number"], not replayed
 
 
 class SeatChangeForm(forms.Form):
