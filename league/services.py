@@ -21,7 +21,7 @@ from gameplay.engine.options import from_ruleset
 from gameplay.engine.roles import Role, roles_of
 from gameplay.engine.scoring import ScoreSheet
 from league import queue
-from league.errors import LeagueError
+from league.errors import LeagueError, TranscriptRefused
 from league.models import (
     AuditEntry,
     Club,
@@ -436,9 +436,7 @@ def _transcript_order(season: Season, seated: Sequence[Seat], transcript) -> lis
     """
     status, verdict = check(transcript)
     if not verdict["valid"]:
-        where = "".join(f" ({k} {verdict[k]})" for k in ("deal", "move")
-                        if verdict.get(k) is not None)
-        raise LeagueError(f"the transcript is not valid{where}: {verdict['error']}")
+        raise TranscriptRefused(verdict)
     if len(verdict["deals"]) != 1:
         raise LeagueError(f"a deal's transcript holds exactly one deal, "
                           f"not {len(verdict['deals'])}")
@@ -453,6 +451,14 @@ def _transcript_order(season: Season, seated: Sequence[Seat], transcript) -> lis
         raise LeagueError("the transcript's deal stops before it ends")
     by_seat = sorted(seated, key=lambda s: s.number)
     return [by_seat[i].player_id for i in deal["finishing_order"]]
+
+
+def finishing_order_check(*, game: Game, finishing_order: Sequence[int]) -> list[int]:
+    """``finishing_order`` (player ids, first out first) as the game's next deal would take
+    it, or the LeagueError deal_record would refuse it with: for a preview, nothing written."""
+    number = (game.deal_set.aggregate(n=Max("number"))["n"] or 0) + 1
+    seated = _seats_for(list(game.seats.select_related("player")), number)
+    return _check_order(finishing_order, seated, number)
 
 
 def _resolve_order(game: Game, seated, number, finishing_order, transcript) -> list[int]:

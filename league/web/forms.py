@@ -21,18 +21,19 @@ def ordinal(n: int) -> str:
 
 class FinishingOrderForm(forms.Form):
     """One select per finishing position over the players at the table; the page's script
-    fills them as the organiser taps players in order."""
+    fills them as the organiser taps players in order. ``order`` is what was chosen, as the
+    service takes it (player ids, first out first); whether it lists each seated player once
+    is the service's to judge (services.finishing_order_check, deal_record)."""
 
     token = forms.CharField(widget=forms.HiddenInput, max_length=64)
 
     def __init__(self, *args, seats, **kwargs):
         super().__init__(*args, **kwargs)
-        self.players = {s.player_id: s.player for s in seats}
         choices = [("", "—")] + [(s.player_id, s.player.name) for s in seats]
         for position in range(1, len(seats) + 1):
-            self.fields[f"place_{position}"] = forms.TypedChoiceField(
-                label=f"{ordinal(position)} out", choices=choices, coerce=int,
-                error_messages={"required": f"choose who finished {ordinal(position)}"})
+            self.fields[f"place_{position}"] = forms.IntegerField(
+                label=f"{ordinal(position)} out", required=False,
+                widget=forms.Select(choices=choices))
         if not self.is_bound:
             self.initial["token"] = uuid.uuid4().hex
 
@@ -41,14 +42,8 @@ class FinishingOrderForm(forms.Form):
 
     def clean(self):
         data = super().clean()
-        order = [data.get(f"place_{i}") for i in range(1, len(self.players) + 1)]
-        if None in order:
-            return data
-        twice = sorted({self.players[p].name for p in order if order.count(p) > 1})
-        if twice:
-            raise forms.ValidationError(
-                "each player finishes once; listed twice: " + ", ".join(twice))
-        data["order"] = [self.players[p] for p in order]
+        data["order"] = [data[f.name] for f in self.place_fields()
+                         if data.get(f.name) is not None]
         return data
 
 

@@ -231,17 +231,18 @@ def game_enter(request, game_id):
                 if as_json:
                     return JsonResponse({"error": _form_errors(order_form)}, status=400)
             elif action == "preview":
-                players = order_form.cleaned_data["order"]
-                ranking = list(roles_of(players).items())
+                order = services.finishing_order_check(
+                    game=game, finishing_order=order_form.cleaned_data["order"])
+                seated_by_id = {p.pk: p for p in seated}
+                ranking = list(roles_of([seated_by_id[p] for p in order]).items())
                 context["preview"] = {
                     "places": [(i, p, names[role]) for i, (p, role) in enumerate(ranking, 1)],
                     "exchanges": exchange_pairs(ranking),
                     "exchange_in_preset": next_deal.exchange_in_preset,
                 }
             else:
-                order = [p.pk for p in order_form.cleaned_data["order"]]
                 number, recorded = deal_record_once(
-                    game=game, finishing_order=order, by=request.user,
+                    game=game, finishing_order=order_form.cleaned_data["order"], by=request.user,
                     token=order_form.cleaned_data["token"])
                 if recorded:
                     message = f"Deal {number} recorded."
