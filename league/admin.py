@@ -10,6 +10,7 @@ import json
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.db.models import Count
 from django.http import HttpResponseRedirect
 from django.shortcuts import get_object_or_404
@@ -80,22 +81,73 @@ class ClubsFieldMixin:
         return super().formfield_for_manytomany(db_field, request, **kwargs)
 
 
-def name_form(what: str) -> type[forms.ModelForm]:
-    """A form whose ``name`` is checked as the services check names (services.name_checked)."""
+class ServiceSaved:
+    """Saves through league.services: ``service_save`` writes; its LeagueError (a change
+    that raced the form's checks, which are the services' own) is shown as the admin's error
+    and nothing more is saved."""
 
-    class NameForm(forms.ModelForm):
-        def clean_name(self):
-            try:
-                return services.name_checked(self.cleaned_data["name"], what)
-            except LeagueError as e:
-                raise forms.ValidationError(e.message) from e
+    def service_save(self, request, obj, form, change):
+        raise NotImplementedError
 
-    return NameForm
+    def save_model(self, request, obj, form, change):
+        self._saving(request, self.service_save, request, obj, form, change)
+
+    def save_related(self, request, form, formsets, change):
+        if getattr(request, "league_refusal", None) is None:
+            self._saving(request, self.service_save_related, request, form, change)
+
+    def _saving(self, request, save, *args):
+        try:
+            save(*args)
+        except LeagueError as e:
+            request.league_refusal = e.message
+            transaction.set_rollback(True)  # the admin's own transaction: nothing is kept
+
+    def service_save_related(self, request, form, change):
+        pass
+
+    def _refused(self, request):
+        message = getattr(request, "league_refusal", None)
+        if message is not None:
+            self.message_user(request, message, messages.ERROR)
+        return message is not None
+
+    def response_add(self, request, obj, post_url_continue=None):
+        if self._refused(request):
+            return HttpResponseRedirect(request.path)
+        return super().response_add(request, obj, post_url_continue)
+
+    def response_change(self, request, obj):
+        if self._refused(request):
+            return HttpResponseRedirect(request.path)
+        return super().response_change(request, obj)
+
+    def log_addition(self, request, obj, message):
+        if obj.pk is not None:
+            return super().log_addition(request, obj, message)
+
+    def log_change(self, request, obj, message):
+        if getattr(request, "league_refusal", None) is None:
+            return super().log_change(request, obj, message)
+
+
+def _as_form_error(check):
+    """Run a service's check; its LeagueError as the form's error."""
+    try:
+        return check()
+    except LeagueError as e:
+        raise forms.ValidationError(e.message) from e
+
+
+class ClubForm(forms.ModelForm):
+    def clean_name(self):
+        return _as_form_error(lambda: services.club_name_check(
+            name=self.cleaned_data["name"], club=self.instance if self.instance.pk else None))
 
 
 @admin.register(Club)
-class ClubAdmin(ClubScopedAdmin):
-    form = name_form("a club")
+class ClubAdmin(ServiceSaved, ClubScopedAdmin):
+    form = ClubForm
     club_path = "pk"
     list_display = ["name", "organiser_names", "created_at"]
     search_fields = ["name", "organisers__username"]
@@ -115,18 +167,27 @@ class ClubAdmin(ClubScopedAdmin):
     def organiser_names(self, club):
         return ", ".join(u.get_username() for u in club.organisers.all())
 
-    def save_model(self, request, obj, form, change):
-        if change:
-            super().save_model(request, obj, form, change)
-            services.audit_record(by=request.user, club=obj, action="club changed", target=obj,
-                                  details={"fields": form.changed_data})
-        else:
-            created = services.club_create(name=obj.name, by=request.user)
-            obj.pk = created.pk
+    def service_save(self, request, obj, form, change):
+        data = form.cleaned_data
+        if not change:
+            obj.pk = services.club_create(name=data["name"], organisers=data["organisers"],
+                                          by=request.user).pk
+        elif "name" in form.changed_data:
+            services.club_update(club=Club.objects.get(pk=obj.pk), name=data["name"],
+                                 by=request.user)
+
+    def service_save_related(self, request, form, change):
+        if change and "organisers" in form.changed_data:
+            services.club_organisers_set(club=Club.objects.get(pk=form.instance.pk),
+                                         organisers=form.cleaned_data["organisers"],
+                                         by=request.user)
 
 
+class PlayerForm(forms.ModelForm):
+    def clean_name(self):
+        return _as_form_error(lambda: services.name_checked(self.cleaned_data["name"],
+                                                            "a player"))
 
-class PlayerForm(name_form("a player")):
     def clean(self):
         """Names are unique within each club the player will play in (services)."""
         data = super().clean()
@@ -143,7 +204,7 @@ class PlayerForm(name_form("a player")):
 
 
 @admin.register(Player)
-class PlayerAdmin(ClubsFieldMixin, ClubScopedAdmin):
+class PlayerAdmin(ServiceSaved, ClubsFieldMixin, ClubScopedAdmin):
     form = PlayerForm
     club_path = "clubs"
     list_display = ["name", "kind", "club_names"]
@@ -163,18 +224,29 @@ class PlayerAdmin(ClubsFieldMixin, ClubScopedAdmin):
             return ["name", "kind"]  # other clubs show them too (selectors.may_change_player)
         return []
 
-    def save_related(self, request, form, formsets, change):
-        others = [] if request.user.is_superuser or not change else list(
-            form.instance.clubs.exclude(organisers=request.user))
-        super().save_related(request, form, formsets, change)
-        form.instance.clubs.add(*others)  # clubs the organiser cannot see stay as they were
+    def service_save(self, request, obj, form, change):
+        data = form.cleaned_data
+        if not change:
+            obj.pk = services.player_create(name=data["name"], kind=data["kind"],
+                                            clubs=list(data["clubs"]), by=request.user).pk
+            return
+        changed = {k: data[k] for k in ("name", "kind") if k in form.changed_data}
+        if changed:
+            services.player_update(player=Player.objects.get(pk=obj.pk), by=request.user,
+                                   **changed)
 
-    def save_model(self, request, obj, form, change):
-        super().save_model(request, obj, form, change)
-        for club in form.cleaned_data["clubs"]:
-            services.audit_record(by=request.user, club=club,
-                                  action="player changed" if change else "player created",
-                                  target=obj, details={"fields": form.changed_data})
+    def service_save_related(self, request, form, change):
+        """Clubs joined and left; clubs the organiser cannot see stay as they were."""
+        if not change or "clubs" not in form.changed_data:
+            return
+        player = Player.objects.get(pk=form.instance.pk)
+        shown = form.fields["clubs"].queryset
+        before = set(player.clubs.filter(pk__in=shown))
+        chosen = set(form.cleaned_data["clubs"])
+        for club in sorted(chosen - before, key=lambda c: c.pk):
+            services.player_join_club(player=player, club=club, by=request.user)
+        for club in sorted(before - chosen, key=lambda c: c.pk):
+            services.player_leave_club(player=player, club=club, by=request.user)
 
 
 class SeasonForm(forms.ModelForm):

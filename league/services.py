@@ -99,11 +99,21 @@ def name_checked(name: str, what: str) -> str:
     return name
 
 
+def club_name_check(*, name: str, club: Club | None = None) -> str:
+    """``name`` checked (name_checked) and refused if another club has it (case-insensitive);
+    the admin's club form calls this too."""
+    name = name_checked(name, "a club")
+    clash = Club.objects.filter(name__iexact=name)
+    if club is not None:
+        clash = clash.exclude(pk=club.pk)
+    if clash.exists():
+        raise LeagueError(f"there is already a club called {name!r}")
+    return name
+
+
 @transaction.atomic
 def club_create(*, name: str, organisers: Sequence = (), by=None) -> Club:
-    name = name_checked(name, "a club")
-    if Club.objects.filter(name__iexact=name).exists():
-        raise LeagueError(f"there is already a club called {name!r}")
+    name = club_name_check(name=name)
     club = Club.objects.create(name=name)
     club.organisers.set(organisers)
     _audit(by=by, club=club, action="club created", target=club,
@@ -168,11 +178,28 @@ def player_join_club(*, player: Player, club: Club, by=None) -> None:
 
 
 @transaction.atomic
+def player_leave_club(*, player: Player, club: Club, by=None) -> None:
+    """``player`` no longer plays in ``club`` (their games there stay as they were played)."""
+    if not player.clubs.filter(pk=club.pk).exists():
+        raise LeagueError(f"{player} does not play in {club}")
+    player.clubs.remove(club)
+    _audit(by=by, club=club, action="player left club", target=player)
+
+
+@transaction.atomic
+def club_organisers_set(*, club: Club, organisers: Sequence, by=None) -> Club:
+    """Who organises ``club`` (an administrator's choice)."""
+    before = sorted(u.get_username() for u in club.organisers.all())
+    club.organisers.set(organisers)
+    _audit(by=by, club=club, action="club organisers changed", target=club,
+           details={"organisers": [before, sorted(u.get_username() for u in organisers)]})
+    return club
+
+
+@transaction.atomic
 def club_update(*, club: Club, name: str, by=None) -> Club:
     """Rename a club (its organisers are an administrator's choice, in the admin)."""
-    name = name_checked(name, "a club")
-    if Club.objects.filter(name__iexact=name).exclude(pk=club.pk).exists():
-        raise LeagueError(f"there is already a club called {name!r}")
+    name = club_name_check(name=name, club=club)
     before = club.name
     club.name = name
     club.save(update_fields=["name"])

@@ -163,3 +163,78 @@ def test_the_audit_trail_is_searchable_and_read_only(client, organiser, game):
                            {"action": "forged"})
     assert AuditEntry.objects.get(pk=entry.pk).action != "forged"
     assert response.status_code in (302, 403)
+
+
+# Clubs and players save through the services (issue 17): their checks, audit and caches.
+
+
+def test_a_club_renamed_to_another_clubs_name_shows_the_services_error(client, organiser, game):
+    ClubFactory(name="Rivals")
+    client.force_login(organiser)
+    club = game.season.club
+
+    page = client.post(reverse("admin:league_club_change", args=[club.pk]), {"name": "rivals"})
+
+    assert page.status_code == 200
+    assert "there is already a club called &#x27;rivals&#x27;" in page.text
+    club.refresh_from_db()
+    assert club.name == "Mine"
+
+
+def test_a_club_renamed_in_the_admin_is_audited_by_the_service(client, organiser, game):
+    client.force_login(organiser)
+    club = game.season.club
+
+    client.post(reverse("admin:league_club_change", args=[club.pk]), {"name": "  Ours "})
+
+    club.refresh_from_db()
+    assert club.name == "Ours"
+    entry = AuditEntry.objects.get(action="club changed")
+    assert entry.actor == organiser and entry.details == {"name": ["Mine", "Ours"]}
+
+
+def test_a_player_renamed_in_the_admin_shows_at_once_in_the_standings(client, organiser, game):
+    client.force_login(organiser)
+    services.deal_record(game=game, finishing_order=ids(game))
+    season = game.season
+    version = type(season).objects.get(pk=season.pk).results_version
+    player = game.seats.get(number=0).player
+
+    client.post(reverse("admin:league_player_change", args=[player.pk]),
+                {"name": "Renamed", "kind": "person", "clubs": [season.club.pk]})
+
+    assert type(season).objects.get(pk=season.pk).results_version > version
+    assert "Renamed" in client.get(reverse("league:season_detail", args=[season.pk])).text
+    assert AuditEntry.objects.filter(action="player changed", actor=organiser).exists()
+
+
+def test_a_player_added_in_the_admin_is_created_by_the_service(client, organiser, game):
+    client.force_login(organiser)
+    club = game.season.club
+    taken = game.seats.get(number=0).player.name
+
+    clash = client.post(reverse("admin:league_player_add"),
+                        {"name": taken.upper(), "kind": "person", "clubs": [club.pk]})
+    client.post(reverse("admin:league_player_add"),
+                {"name": "Newcomer", "kind": "bot", "clubs": [club.pk]})
+
+    assert clash.status_code == 200
+    assert f"Mine already has a player called &#x27;{taken}&#x27;" in clash.text
+    added = club.players.get(name="Newcomer")
+    assert added.kind == "bot"
+    assert AuditEntry.objects.filter(action="player created", target="Newcomer").count() == 1
+
+
+def test_clubs_joined_and_left_in_the_admin_go_through_the_services(client, organiser, game):
+    client.force_login(organiser)
+    mine = game.season.club
+    second = ClubFactory(name="Second")
+    second.organisers.add(organiser)
+    player = PlayerFactory(name="Mover", clubs=[mine])
+
+    client.post(reverse("admin:league_player_change", args=[player.pk]),
+                {"name": "Mover", "kind": "person", "clubs": [second.pk]})
+
+    assert list(player.clubs.all()) == [second]
+    actions = set(AuditEntry.objects.filter(target="Mover").values_list("action", "club__name"))
+    assert actions == {("player joined club", "Second"), ("player left club", "Mine")}
