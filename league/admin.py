@@ -5,8 +5,6 @@ see everything. Every change goes through ``league.services``, which writes the 
 and refuses user mistakes with a LeagueError whose message is shown as it is.
 """
 
-import json
-
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
@@ -17,7 +15,6 @@ from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 
-from gameplay.engine.roles import exchange_pairs
 from league import selectors, services
 from league.errors import LeagueError
 from league.models import AuditEntry, Club, Deal, Game, Player, Season, SeatChange
@@ -392,19 +389,13 @@ class GameAdmin(ClubScopedAdmin):
             return HttpResponseRedirect(reverse("admin:league_game_add"))
         return HttpResponseRedirect(reverse("admin:league_game_change", args=[obj.pk]))
 
-    # The game page: scoreboard, fast deal entry, leave/join with the shifted roles.
+    # The game page: scoreboard and deals, a link to the entry page (deals are entered and
+    # undone there, as on the phone), players leaving and joining with the shifted roles.
 
     def get_urls(self):
-        wrap = self.admin_site.admin_view
         return [
-            path("<int:game_id>/record-deal/", wrap(self.record_deal_view),
-                 name="league_game_record_deal"),
-            path("<int:game_id>/seat-change/", wrap(self.seat_change_view),
+            path("<int:game_id>/seat-change/", self.admin_site.admin_view(self.seat_change_view),
                  name="league_game_seat_change"),
-            path("deal/<int:deal_id>/edit/", wrap(self.edit_deal_view),
-                 name="league_game_edit_deal"),
-            path("deal/<int:deal_id>/delete/", wrap(self.delete_deal_view),
-                 name="league_game_delete_deal"),
         ] + super().get_urls()
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
@@ -421,25 +412,18 @@ class GameAdmin(ClubScopedAdmin):
             nxt, error = None, e.message
         else:
             error = None
-        deals = list(selectors.game_deals(game=game))
-        default_order = ([p.player for p in deals[-1].places.all()] if deals
-                         else [s.player for s in nxt.seats] if nxt else [])
-        seated = [s.player for s in nxt.seats] if nxt else []
-        default_order = [p for p in default_order if p in seated] + [
-            p for p in seated if p not in default_order]
-        can_change = self.has_change_permission(request, game)
         return {
             "game_obj": game,
             "scoreboard": selectors.game_scoreboard(game=game),
-            "deals": deals,
+            "deals": list(selectors.game_deals(game=game)),
             "next_deal": nxt,
             "next_error": error,
-            "positions": list(enumerate(default_order, start=1)),
-            "seated": seated,
+            "seated": [s.player for s in nxt.seats] if nxt else [],
             "joinable": selectors.club_players(club=game.season.club).exclude(
                 seats__game=game),
             "options": options_of(game.season),
-            "can_change": can_change,
+            "can_change": self.has_change_permission(request, game),
+            "entry_url": reverse("league:game_enter", args=[game.pk]),
             "ratings_updating": selectors.ratings_updating(season=game.season),
         }
 
@@ -449,60 +433,14 @@ class GameAdmin(ClubScopedAdmin):
             raise PermissionDenied
         return game
 
-    def record_deal_view(self, request, game_id):
-        game = self._game_or_404(request, game_id)
-        if request.method == "POST":
-            try:
-                order, transcript = _posted_deal(request)
-                deal = services.deal_record(game=game, finishing_order=order,
-                                            transcript=transcript, by=request.user)
-            except LeagueError as e:
-                self.message_user(request, e.message, messages.ERROR)
-            else:
-                self.message_user(request, f"Deal {deal.number} recorded.")
-        return HttpResponseRedirect(reverse("admin:league_game_change", args=[game.pk]))
-
-    def edit_deal_view(self, request, deal_id):
-        deal = get_object_or_404(Deal.objects.select_related("game"), pk=deal_id)
-        game = self._game_or_404(request, deal.game_id)
-        if request.method == "POST":
-            try:
-                order, transcript = _posted_deal(request)
-                services.deal_edit(deal=deal, finishing_order=order, transcript=transcript,
-                                   by=request.user)
-            except LeagueError as e:
-                self.message_user(request, e.message, messages.ERROR)
-            else:
-                self.message_user(request, f"Deal {deal.number} changed; scores recomputed.")
-            return HttpResponseRedirect(reverse("admin:league_game_change", args=[game.pk]))
-        seated = [s.player for s in game.seats.select_related("player").order_by("number")
-                  if s.plays_in(deal.number)]
-        order = [p.player for p in deal.places.select_related("player").order_by("position")]
-        return TemplateResponse(request, "admin/league/game/edit_deal.html", {
-            **self.admin_site.each_context(request), "title": f"Change {deal}",
-            "deal": deal, "game_obj": game, "positions": list(enumerate(order, start=1)),
-            "seated": seated, "opts": self.model._meta,
-            "transcript_text": json.dumps(deal.transcript) if deal.transcript else "",
-        })
-
-    def delete_deal_view(self, request, deal_id):
-        deal = get_object_or_404(Deal.objects.select_related("game"), pk=deal_id)
-        game = self._game_or_404(request, deal.game_id)
-        if request.method == "POST":
-            try:
-                services.deal_delete(deal=deal, by=request.user)
-            except LeagueError as e:
-                self.message_user(request, e.message, messages.ERROR)
-            else:
-                self.message_user(request, f"Deal {deal.number} deleted; scores recomputed.")
-        return HttpResponseRedirect(reverse("admin:league_game_change", args=[game.pk]))
-
     def seat_change_view(self, request, game_id):
-        """GET: the shifted roles if these players left or joined; POST confirm: apply."""
+        """GET: the shifted roles if these players left or joined (services.
+        seat_change_preview); POST confirm: apply them (services.seat_change_apply), as the
+        entry page does."""
         game = self._game_or_404(request, game_id)
         data = request.POST if request.method == "POST" else request.GET
-        leaving = list(Player.objects.filter(pk__in=data.getlist("leaving")))
-        joining = list(Player.objects.filter(pk__in=data.getlist("joining")))
+        leaving = list(Player.objects.filter(pk__in=_ids(data.getlist("leaving"))))
+        joining = list(Player.objects.filter(pk__in=_ids(data.getlist("joining"))))
         back = HttpResponseRedirect(reverse("admin:league_game_change", args=[game.pk]))
         try:
             if request.method == "POST" and data.get("confirm"):
@@ -515,39 +453,27 @@ class GameAdmin(ClubScopedAdmin):
         except LeagueError as e:
             self.message_user(request, e.message, messages.ERROR)
             return back
-        players = {p.pk: p for p in Player.objects.filter(pk__in=[p for p, _ in ranking])}
+        players = Player.objects.in_bulk([p for p, _ in ranking])
+        options = options_of(game.season)
         return TemplateResponse(request, "admin/league/game/seat_change.html", {
             **self.admin_site.each_context(request), "title": f"Confirm seat change: {game}",
             "game_obj": game, "leaving": leaving, "joining": joining,
             "ranking": [(players[p], role) for p, role in ranking],
-            "exchanges": [(players[g], players[r], n) for g, r, n in exchange_pairs(ranking)],
-            "options": options_of(game.season), "opts": self.model._meta,
+            "exchanges": selectors.exchanges_of(ranking, players.values())
+            if options.has_exchange else [],
+            "options": options, "opts": self.model._meta,
         })
 
 
-def _posted_deal(request):
-    """The finishing order (position_1, position_2, … player ids) and optional transcript."""
-    order = []
-    for i in range(1, 100):
-        value = request.POST.get(f"position_{i}")
-        if value is None:
-            break
-        if not value.isdigit():
-            raise LeagueError(f"choose a player for position {i}")
-        order.append(int(value))
-    text = request.POST.get("transcript", "").strip()
-    transcript = None
-    if text:
-        try:
-            transcript = json.loads(text)
-        except ValueError as e:
-            raise LeagueError(f"the transcript is not JSON: {e}") from e
-    return (order or None), transcript
+def _ids(values) -> list[int]:
+    """The player ids posted; anything else is no one (the service says who is missing)."""
+    return [int(v) for v in values if v.isascii() and v.isdigit()]
 
 
 @admin.register(Deal)
 class DealAdmin(ClubScopedAdmin):
-    """Deals are entered and corrected on their game's page; this is the searchable list."""
+    """Deals are entered and undone on the entry page (linked from their game's page) or
+    corrected through the API; this is the searchable list."""
 
     club_path = "game__season__club"
     list_display = ["__str__", "finishing_order", "dealer", "recorded_by", "recorded_at"]

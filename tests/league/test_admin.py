@@ -1,10 +1,10 @@
-"""The admin as the organisers' tool: own clubs only, fast deal entry, leave/join preview."""
+"""The admin as the organisers' tool: own clubs only, a link to deal entry, leave/join preview."""
 
 import pytest
 from django.urls import reverse
 
 from league import services
-from league.models import AuditEntry, Deal, Game, SeatChange
+from league.models import AuditEntry, Deal, SeatChange
 from tests.league.factories import ClubFactory, PlayerFactory, UserFactory, make_game, make_season
 
 pytestmark = pytest.mark.django_db
@@ -34,10 +34,11 @@ def test_organisers_see_and_change_only_their_own_clubs(client, organiser, game)
     assert listing.status_code == 200
     assert str(game) in listing.text and str(other) not in listing.text
     assert client.get(reverse("admin:league_game_change", args=[other.pk])).status_code == 302
-    response = client.post(reverse("admin:league_game_record_deal", args=[other.pk]),
-                           {f"position_{i + 1}": p for i, p in enumerate(ids(other))})
+    services.deal_record(game=other, finishing_order=ids(other))
+    response = client.post(reverse("admin:league_game_seat_change", args=[other.pk]),
+                           {"leaving": ids(other)[0], "confirm": "Confirm"})
     assert response.status_code == 404
-    assert not Deal.objects.exists()
+    assert not SeatChange.objects.exists()
     clubs = client.get(reverse("admin:league_club_changelist")).text
     assert "Mine" in clubs and other.season.club.name not in clubs
 
@@ -48,33 +49,25 @@ def test_staff_who_organise_nothing_cannot_use_the_league_admin(client, game):
     assert client.get(reverse("admin:league_game_changelist")).status_code == 403
 
 
-def test_a_deal_is_entered_on_the_games_page(client, organiser, game):
+def test_the_games_page_sends_deal_entry_to_the_entry_page(client, organiser, game):
+    """Deals are entered in one UI, the entry page; the admin's game page links to it and
+    shows what was recorded there."""
     client.force_login(organiser)
     page = client.get(reverse("admin:league_game_change", args=[game.pk]))
-    assert "Record deal 1" in page.text
+    entry = reverse("league:game_enter", args=[game.pk])
+    assert f'<a href="{entry}" class="button">Enter deal 1 on the entry page</a>' in page.text
+    assert 'name="position_1"' not in page.text
     a, b, c, d, e = ids(game)
 
-    response = client.post(reverse("admin:league_game_record_deal", args=[game.pk]),
-                           {"position_1": c, "position_2": a, "position_3": b,
-                            "position_4": d, "position_5": e}, follow=True)
+    client.post(entry, {"action": "confirm", "token": "t", "place_1": c, "place_2": a,
+                        "place_3": b, "place_4": d, "place_5": e})
 
-    assert "Deal 1 recorded." in response.text
+    page = client.get(reverse("admin:league_game_change", args=[game.pk]))
     deal = Deal.objects.get(game=game)
     assert list(deal.places.values_list("player_id", flat=True)) == [c, a, b, d, e]
     assert AuditEntry.objects.filter(action="deal recorded", actor=organiser).exists()
-    assert "Idiot" in response.text  # friday's word for the Scum, in the next deal's roles
-
-
-def test_a_refused_deal_shows_the_message_and_records_nothing(client, organiser, game):
-    client.force_login(organiser)
-    a, b, c, d, e = ids(game)
-
-    response = client.post(reverse("admin:league_game_record_deal", args=[game.pk]),
-                           {"position_1": a, "position_2": a, "position_3": b,
-                            "position_4": c, "position_5": d}, follow=True)
-
-    assert "listed twice: " in response.text and "missing: " in response.text
-    assert not Deal.objects.exists()
+    assert "Enter deal 2 on the entry page" in page.text
+    assert "Idiot" in page.text  # friday's word for the Scum, in the next deal's roles
 
 
 def test_leaving_shows_the_shifted_roles_before_confirming(client, organiser, game):
@@ -106,22 +99,6 @@ def test_joining_through_the_admin(client, organiser, game):
                 {"joining": newcomer.pk, "confirm": "Confirm"})
 
     assert game.seats.filter(player=newcomer, joined_before=2).exists()
-
-
-def test_editing_and_deleting_a_deal_from_the_admin(client, organiser, game):
-    client.force_login(organiser)
-    a, b, c, d, e = ids(game)
-    deal = services.deal_record(game=game, finishing_order=[a, b, c, d, e])
-    assert client.get(reverse("admin:league_game_edit_deal", args=[deal.pk])).status_code == 200
-
-    client.post(reverse("admin:league_game_edit_deal", args=[deal.pk]),
-                {"position_1": e, "position_2": d, "position_3": c, "position_4": b,
-                 "position_5": a})
-    assert list(deal.places.values_list("player_id", flat=True)) == [e, d, c, b, a]
-    client.post(reverse("admin:league_game_delete_deal", args=[deal.pk]))
-
-    assert not Deal.objects.exists()
-    assert Game.objects.get(pk=game.pk).status == Game.OPEN
 
 
 def test_a_season_with_impossible_scoring_is_a_form_error(client, organiser, game):
@@ -238,3 +215,19 @@ def test_clubs_joined_and_left_in_the_admin_go_through_the_services(client, orga
     assert list(player.clubs.all()) == [second]
     actions = set(AuditEntry.objects.filter(target="Mover").values_list("action", "club__name"))
     assert actions == {("player joined club", "Second"), ("player left club", "Mine")}
+
+
+def test_the_seat_change_form_as_sent_with_one_choice_left_blank(client, organiser):
+    """The game page's form sends both selects; "—" is an empty value, not a player."""
+    game = make_game(players=4)  # classic: no exchange, so none is shown
+    game.season.club.organisers.add(organiser)
+    client.force_login(organiser)
+    services.deal_record(game=game, finishing_order=ids(game))
+    newcomer = PlayerFactory(name="Nina", clubs=[game.season.club])
+
+    preview = client.get(reverse("admin:league_game_seat_change", args=[game.pk]),
+                         {"leaving": "", "joining": newcomer.pk})
+
+    assert preview.status_code == 200
+    assert "<li>Nina – Citizen</li>" in preview.text
+    assert "Exchanges:" not in preview.text
