@@ -15,15 +15,11 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def game():
-    return make_game()
-
-
-@pytest.fixture
-def organiser(game):
-    user = UserFactory(username="org")
+def table():
+    """A game of four and an organiser of its club."""
+    game, user = make_game(), UserFactory(username="org")
     game.season.club.organisers.add(user)
-    return user
+    return game, user
 
 
 def refusal(game, order):
@@ -42,7 +38,8 @@ def page_form(order, action):
     pytest.param(lambda ids: ids[:3], id="wrong count"),
     pytest.param(lambda ids: [*ids[:3], 999_999], id="not seated"),
 ])
-def test_every_ui_shows_the_services_refusal_in_its_words(client, game, organiser, order):
+def test_every_ui_shows_the_services_refusal_in_its_words(client, table, order):
+    game, organiser = table
     order = order(seated_ids(game))
     said = refusal(game, order)
     assert said.startswith("the finishing order of deal 1 must list each of the 4 seated")
@@ -63,13 +60,15 @@ def test_every_ui_shows_the_services_refusal_in_its_words(client, game, organise
     assert not Deal.objects.exists()
 
 
-def test_neither_order_nor_transcript_is_the_services_refusal(game):
+def test_neither_order_nor_transcript_is_the_services_refusal(table):
+    game, _ = table
     with pytest.raises(LeagueError, match="give a finishing order or a transcript"):
         services.deal_record(game=game, finishing_order=None, transcript=None)
     assert not Deal.objects.exists()
 
 
-def test_the_preview_check_is_the_records_check(game):
+def test_the_preview_check_is_the_records_check(table):
+    game, _ = table
     ids = seated_ids(game)
     assert services.finishing_order_check(game=game, finishing_order=ids[::-1]) == ids[::-1]
     with pytest.raises(LeagueError) as refused:
