@@ -5,18 +5,16 @@ see everything. Every change goes through ``league.services``, which writes the 
 and refuses user mistakes with a LeagueError whose message is shown as it is.
 """
 
-import json
-
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.db.models import Count
 from django.http import HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 
-from gameplay.engine.roles import exchange_pairs
 from league import selectors, services
 from league.errors import LeagueError
 from league.models import AuditEntry, Club, Deal, Game, Player, Season, SeatChange
@@ -80,22 +78,73 @@ class ClubsFieldMixin:
         return super().formfield_for_manytomany(db_field, request, **kwargs)
 
 
-def name_form(what: str) -> type[forms.ModelForm]:
-    """A form whose ``name`` is checked as the services check names (services.name_checked)."""
+class ServiceSaved:
+    """Saves through league.services: ``service_save`` writes; its LeagueError (a change
+    that raced the form's checks, which are the services' own) is shown as the admin's error
+    and nothing more is saved."""
 
-    class NameForm(forms.ModelForm):
-        def clean_name(self):
-            try:
-                return services.name_checked(self.cleaned_data["name"], what)
-            except LeagueError as e:
-                raise forms.ValidationError(e.message) from e
+    def service_save(self, request, obj, form, change):
+        raise NotImplementedError
 
-    return NameForm
+    def save_model(self, request, obj, form, change):
+        self._saving(request, self.service_save, request, obj, form, change)
+
+    def save_related(self, request, form, formsets, change):
+        if getattr(request, "league_refusal", None) is None:
+            self._saving(request, self.service_save_related, request, form, change)
+
+    def _saving(self, request, save, *args):
+        try:
+            save(*args)
+        except LeagueError as e:
+            request.league_refusal = e.message
+            transaction.set_rollback(True)  # the admin's own transaction: nothing is kept
+
+    def service_save_related(self, request, form, change):
+        pass
+
+    def _refused(self, request):
+        message = getattr(request, "league_refusal", None)
+        if message is not None:
+            self.message_user(request, message, messages.ERROR)
+        return message is not None
+
+    def response_add(self, request, obj, post_url_continue=None):
+        if self._refused(request):
+            return HttpResponseRedirect(request.path)
+        return super().response_add(request, obj, post_url_continue)
+
+    def response_change(self, request, obj):
+        if self._refused(request):
+            return HttpResponseRedirect(request.path)
+        return super().response_change(request, obj)
+
+    def log_addition(self, request, obj, message):
+        if obj.pk is not None:
+            return super().log_addition(request, obj, message)
+
+    def log_change(self, request, obj, message):
+        if getattr(request, "league_refusal", None) is None:
+            return super().log_change(request, obj, message)
+
+
+def _as_form_error(check):
+    """Run a service's check; its LeagueError as the form's error."""
+    try:
+        return check()
+    except LeagueError as e:
+        raise forms.ValidationError(e.message) from e
+
+
+class ClubForm(forms.ModelForm):
+    def clean_name(self):
+        return _as_form_error(lambda: services.club_name_check(
+            name=self.cleaned_data["name"], club=self.instance if self.instance.pk else None))
 
 
 @admin.register(Club)
-class ClubAdmin(ClubScopedAdmin):
-    form = name_form("a club")
+class ClubAdmin(ServiceSaved, ClubScopedAdmin):
+    form = ClubForm
     club_path = "pk"
     list_display = ["name", "organiser_names", "created_at"]
     search_fields = ["name", "organisers__username"]
@@ -115,18 +164,27 @@ class ClubAdmin(ClubScopedAdmin):
     def organiser_names(self, club):
         return ", ".join(u.get_username() for u in club.organisers.all())
 
-    def save_model(self, request, obj, form, change):
-        if change:
-            super().save_model(request, obj, form, change)
-            services.audit_record(by=request.user, club=obj, action="club changed", target=obj,
-                                  details={"fields": form.changed_data})
-        else:
-            created = services.club_create(name=obj.name, by=request.user)
-            obj.pk = created.pk
+    def service_save(self, request, obj, form, change):
+        data = form.cleaned_data
+        if not change:
+            obj.pk = services.club_create(name=data["name"], organisers=data["organisers"],
+                                          by=request.user).pk
+        elif "name" in form.changed_data:
+            services.club_update(club=Club.objects.get(pk=obj.pk), name=data["name"],
+                                 by=request.user)
+
+    def service_save_related(self, request, form, change):
+        if change and "organisers" in form.changed_data:
+            services.club_organisers_set(club=Club.objects.get(pk=form.instance.pk),
+                                         organisers=form.cleaned_data["organisers"],
+                                         by=request.user)
 
 
+class PlayerForm(forms.ModelForm):
+    def clean_name(self):
+        return _as_form_error(lambda: services.name_checked(self.cleaned_data["name"],
+                                                            "a player"))
 
-class PlayerForm(name_form("a player")):
     def clean(self):
         """Names are unique within each club the player will play in (services)."""
         data = super().clean()
@@ -143,7 +201,7 @@ class PlayerForm(name_form("a player")):
 
 
 @admin.register(Player)
-class PlayerAdmin(ClubsFieldMixin, ClubScopedAdmin):
+class PlayerAdmin(ServiceSaved, ClubsFieldMixin, ClubScopedAdmin):
     form = PlayerForm
     club_path = "clubs"
     list_display = ["name", "kind", "club_names"]
@@ -163,18 +221,29 @@ class PlayerAdmin(ClubsFieldMixin, ClubScopedAdmin):
             return ["name", "kind"]  # other clubs show them too (selectors.may_change_player)
         return []
 
-    def save_related(self, request, form, formsets, change):
-        others = [] if request.user.is_superuser or not change else list(
-            form.instance.clubs.exclude(organisers=request.user))
-        super().save_related(request, form, formsets, change)
-        form.instance.clubs.add(*others)  # clubs the organiser cannot see stay as they were
+    def service_save(self, request, obj, form, change):
+        data = form.cleaned_data
+        if not change:
+            obj.pk = services.player_create(name=data["name"], kind=data["kind"],
+                                            clubs=list(data["clubs"]), by=request.user).pk
+            return
+        changed = {k: data[k] for k in ("name", "kind") if k in form.changed_data}
+        if changed:
+            services.player_update(player=Player.objects.get(pk=obj.pk), by=request.user,
+                                   **changed)
 
-    def save_model(self, request, obj, form, change):
-        super().save_model(request, obj, form, change)
-        for club in form.cleaned_data["clubs"]:
-            services.audit_record(by=request.user, club=club,
-                                  action="player changed" if change else "player created",
-                                  target=obj, details={"fields": form.changed_data})
+    def service_save_related(self, request, form, change):
+        """Clubs joined and left; clubs the organiser cannot see stay as they were."""
+        if not change or "clubs" not in form.changed_data:
+            return
+        player = Player.objects.get(pk=form.instance.pk)
+        shown = form.fields["clubs"].queryset
+        before = set(player.clubs.filter(pk__in=shown))
+        chosen = set(form.cleaned_data["clubs"])
+        for club in sorted(chosen - before, key=lambda c: c.pk):
+            services.player_join_club(player=player, club=club, by=request.user)
+        for club in sorted(before - chosen, key=lambda c: c.pk):
+            services.player_leave_club(player=player, club=club, by=request.user)
 
 
 class SeasonForm(forms.ModelForm):
@@ -320,19 +389,13 @@ class GameAdmin(ClubScopedAdmin):
             return HttpResponseRedirect(reverse("admin:league_game_add"))
         return HttpResponseRedirect(reverse("admin:league_game_change", args=[obj.pk]))
 
-    # The game page: scoreboard, fast deal entry, leave/join with the shifted roles.
+    # The game page: scoreboard and deals, a link to the entry page (deals are entered and
+    # undone there, as on the phone), players leaving and joining with the shifted roles.
 
     def get_urls(self):
-        wrap = self.admin_site.admin_view
         return [
-            path("<int:game_id>/record-deal/", wrap(self.record_deal_view),
-                 name="league_game_record_deal"),
-            path("<int:game_id>/seat-change/", wrap(self.seat_change_view),
+            path("<int:game_id>/seat-change/", self.admin_site.admin_view(self.seat_change_view),
                  name="league_game_seat_change"),
-            path("deal/<int:deal_id>/edit/", wrap(self.edit_deal_view),
-                 name="league_game_edit_deal"),
-            path("deal/<int:deal_id>/delete/", wrap(self.delete_deal_view),
-                 name="league_game_delete_deal"),
         ] + super().get_urls()
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
@@ -349,25 +412,18 @@ class GameAdmin(ClubScopedAdmin):
             nxt, error = None, e.message
         else:
             error = None
-        deals = list(selectors.game_deals(game=game))
-        default_order = ([p.player for p in deals[-1].places.all()] if deals
-                         else [s.player for s in nxt.seats] if nxt else [])
-        seated = [s.player for s in nxt.seats] if nxt else []
-        default_order = [p for p in default_order if p in seated] + [
-            p for p in seated if p not in default_order]
-        can_change = self.has_change_permission(request, game)
         return {
             "game_obj": game,
             "scoreboard": selectors.game_scoreboard(game=game),
-            "deals": deals,
+            "deals": list(selectors.game_deals(game=game)),
             "next_deal": nxt,
             "next_error": error,
-            "positions": list(enumerate(default_order, start=1)),
-            "seated": seated,
+            "seated": [s.player for s in nxt.seats] if nxt else [],
             "joinable": selectors.club_players(club=game.season.club).exclude(
                 seats__game=game),
             "options": options_of(game.season),
-            "can_change": can_change,
+            "can_change": self.has_change_permission(request, game),
+            "entry_url": reverse("league:game_enter", args=[game.pk]),
             "ratings_updating": selectors.ratings_updating(season=game.season),
         }
 
@@ -377,60 +433,14 @@ class GameAdmin(ClubScopedAdmin):
             raise PermissionDenied
         return game
 
-    def record_deal_view(self, request, game_id):
-        game = self._game_or_404(request, game_id)
-        if request.method == "POST":
-            try:
-                order, transcript = _posted_deal(request)
-                deal = services.deal_record(game=game, finishing_order=order,
-                                            transcript=transcript, by=request.user)
-            except LeagueError as e:
-                self.message_user(request, e.message, messages.ERROR)
-            else:
-                self.message_user(request, f"Deal {deal.number} recorded.")
-        return HttpResponseRedirect(reverse("admin:league_game_change", args=[game.pk]))
-
-    def edit_deal_view(self, request, deal_id):
-        deal = get_object_or_404(Deal.objects.select_related("game"), pk=deal_id)
-        game = self._game_or_404(request, deal.game_id)
-        if request.method == "POST":
-            try:
-                order, transcript = _posted_deal(request)
-                services.deal_edit(deal=deal, finishing_order=order, transcript=transcript,
-                                   by=request.user)
-            except LeagueError as e:
-                self.message_user(request, e.message, messages.ERROR)
-            else:
-                self.message_user(request, f"Deal {deal.number} changed; scores recomputed.")
-            return HttpResponseRedirect(reverse("admin:league_game_change", args=[game.pk]))
-        seated = [s.player for s in game.seats.select_related("player").order_by("number")
-                  if s.plays_in(deal.number)]
-        order = [p.player for p in deal.places.select_related("player").order_by("position")]
-        return TemplateResponse(request, "admin/league/game/edit_deal.html", {
-            **self.admin_site.each_context(request), "title": f"Change {deal}",
-            "deal": deal, "game_obj": game, "positions": list(enumerate(order, start=1)),
-            "seated": seated, "opts": self.model._meta,
-            "transcript_text": json.dumps(deal.transcript) if deal.transcript else "",
-        })
-
-    def delete_deal_view(self, request, deal_id):
-        deal = get_object_or_404(Deal.objects.select_related("game"), pk=deal_id)
-        game = self._game_or_404(request, deal.game_id)
-        if request.method == "POST":
-            try:
-                services.deal_delete(deal=deal, by=request.user)
-            except LeagueError as e:
-                self.message_user(request, e.message, messages.ERROR)
-            else:
-                self.message_user(request, f"Deal {deal.number} deleted; scores recomputed.")
-        return HttpResponseRedirect(reverse("admin:league_game_change", args=[game.pk]))
-
     def seat_change_view(self, request, game_id):
-        """GET: the shifted roles if these players left or joined; POST confirm: apply."""
+        """GET: the shifted roles if these players left or joined (services.
+        seat_change_preview); POST confirm: apply them (services.seat_change_apply), as the
+        entry page does."""
         game = self._game_or_404(request, game_id)
         data = request.POST if request.method == "POST" else request.GET
-        leaving = list(Player.objects.filter(pk__in=data.getlist("leaving")))
-        joining = list(Player.objects.filter(pk__in=data.getlist("joining")))
+        leaving = list(Player.objects.filter(pk__in=_ids(data.getlist("leaving"))))
+        joining = list(Player.objects.filter(pk__in=_ids(data.getlist("joining"))))
         back = HttpResponseRedirect(reverse("admin:league_game_change", args=[game.pk]))
         try:
             if request.method == "POST" and data.get("confirm"):
@@ -443,39 +453,27 @@ class GameAdmin(ClubScopedAdmin):
         except LeagueError as e:
             self.message_user(request, e.message, messages.ERROR)
             return back
-        players = {p.pk: p for p in Player.objects.filter(pk__in=[p for p, _ in ranking])}
+        players = Player.objects.in_bulk([p for p, _ in ranking])
+        options = options_of(game.season)
         return TemplateResponse(request, "admin/league/game/seat_change.html", {
             **self.admin_site.each_context(request), "title": f"Confirm seat change: {game}",
             "game_obj": game, "leaving": leaving, "joining": joining,
             "ranking": [(players[p], role) for p, role in ranking],
-            "exchanges": [(players[g], players[r], n) for g, r, n in exchange_pairs(ranking)],
-            "options": options_of(game.season), "opts": self.model._meta,
+            "exchanges": selectors.exchanges_of(ranking, players.values())
+            if options.has_exchange else [],
+            "options": options, "opts": self.model._meta,
         })
 
 
-def _posted_deal(request):
-    """The finishing order (position_1, position_2, … player ids) and optional transcript."""
-    order = []
-    for i in range(1, 100):
-        value = request.POST.get(f"position_{i}")
-        if value is None:
-            break
-        if not value.isdigit():
-            raise LeagueError(f"choose a player for position {i}")
-        order.append(int(value))
-    text = request.POST.get("transcript", "").strip()
-    transcript = None
-    if text:
-        try:
-            transcript = json.loads(text)
-        except ValueError as e:
-            raise LeagueError(f"the transcript is not JSON: {e}") from e
-    return (order or None), transcript
+def _ids(values) -> list[int]:
+    """The player ids posted; anything else is no one (the service says who is missing)."""
+    return [int(v) for v in values if v.isascii() and v.isdigit()]
 
 
 @admin.register(Deal)
 class DealAdmin(ClubScopedAdmin):
-    """Deals are entered and corrected on their game's page; this is the searchable list."""
+    """Deals are entered and undone on the entry page (linked from their game's page) or
+    corrected through the API; this is the searchable list."""
 
     club_path = "game__season__club"
     list_display = ["__str__", "finishing_order", "dealer", "recorded_by", "recorded_at"]

@@ -9,3 +9,15 @@ class LeagueError(PresidentError):
     A subclass of the engine's PresidentError, so a caller that already shows engine faults
     (an illegal transcript, a deal after the game ended) shows these the same way.
     """
+
+
+class TranscriptRefused(LeagueError):
+    """A transcript the engine's checker refuses; ``verdict`` is the checker's fault: its
+    deal, move (0-based) and error (TRANSCRIPT.md "The checker")."""
+
+    def __init__(self, verdict: dict):
+        where = "".join(f" ({k} {verdict[k]})" for k in ("deal", "move")
+                        if verdict.get(k) is not None)
+        super().__init__(f"the transcript is not valid{where}: {verdict['error']}",
+                         deal=verdict.get("deal"), move=verdict.get("move"))
+        self.verdict = {"deal": self.deal, "move": self.move, "error": verdict["error"]}

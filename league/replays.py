@@ -1,19 +1,17 @@
 """A transcript as a list of steps for the replay page: after each exchange and move, every
 hand, the pile, whose turn it is and which special rules fired.
 
-The transcript is first checked by the engine's checker; the steps then come from playing the
-same moves through the engine's own ``Game``/``Deal`` (no rule is re-implemented here).
+The steps are told by the engine's checker as it replays the transcript (checker.Watcher), so
+the transcript is parsed once and played once, and no rule is re-implemented here.
 """
 
 from django.conf import settings
 
 from gameplay.engine import cards as C
-from gameplay.engine.checker import replay
+from gameplay.engine.checker import Watcher, replay
 from gameplay.engine.deal import CCW, MODE_NAMES
 from gameplay.engine.errors import PresidentError
-from gameplay.engine.game import Game
 from gameplay.engine.plays import BLIND, PASS
-from gameplay.engine.rules import leading
 from gameplay.engine.ruleset import Rules
 from gameplay.engine.transcript import parse
 from league.errors import LeagueError
@@ -22,7 +20,7 @@ from league.errors import LeagueError
 def transcript_steps(data, *, names: list[str] | None = None) -> dict:
     """{"players": [...], "steps": [...]} for a transcript (parsed JSON); LeagueError when the
     engine refuses it, or when it has more steps than settings.REPLAY_MAX_STEPS, counted
-    before any is played."""
+    before any is played. Parsed once and played once: the checker's replay tells the steps."""
     try:
         transcript = parse(data)
         count = sum(2 + len(entry.exchanges) + len(entry.moves) for entry in transcript.deals)
@@ -30,70 +28,76 @@ def transcript_steps(data, *, names: list[str] | None = None) -> dict:
             raise LeagueError(f"this transcript is too long to replay here: {count:,} steps "
                               f"in {len(transcript.deals)} deals, over the "
                               f"{settings.REPLAY_MAX_STEPS:,} shown at most")
-        checked = replay(transcript)
+        players = transcript.players
+        if names is None or len(names) != players:
+            names = [f"seat {s}" for s in range(players)]
+        rules = Rules(transcript.options, players)
+        steps = _Steps(rules, names)
+        replay(transcript, watch=steps)
     except PresidentError as e:
         where = "".join(f" ({k} {getattr(e, k)})" for k in ("deal", "move")
                         if getattr(e, k, None) is not None)
         raise LeagueError(f"this transcript cannot be replayed{where}: {e.message}") from e
-    players = transcript.players
-    if names is None or len(names) != players:
-        names = [f"seat {s}" for s in range(players)]
-    rules = Rules(transcript.options, players)
-    game = Game(rules, dealer=transcript.dealer, scoring=transcript.scoring)
-    steps = []
+    return {"players": names, "presidents": rules.presidents, "steps": steps.steps}
 
-    def cards(mask):
-        return rules.cards_text(C.mask_cards(mask))
 
-    passed: set[int] = set()  # seats that passed on the pile as it stands
+class _Steps(Watcher):
+    """Every hand, the pile, whose turn it is and which special rules fired, after each step
+    of the checker's replay."""
 
-    def snapshot(index, deal, hands, text, events, seat=None, action="deal"):
-        steps.append({
-            "deal": index + 1, "text": text, "events": events, "seat": seat, "action": action,
-            "hands": [cards(h) for h in (deal.hands if deal else hands)],
-            "pile": rules.cards_text(deal.last.cards) if deal and deal.last else [],
+    def __init__(self, rules: Rules, names: list[str]):
+        self.rules, self.names = rules, names
+        self.steps: list[dict] = []
+        self.index = -1  # the deal being played, 0 first
+        self.passed: set[int] = set()  # seats that passed on the pile as it stands
+        self.before = None  # (reversed, mode, direction, players out) before the last move
+
+    def _cards(self, mask) -> list[str]:
+        return self.rules.cards_text(C.mask_cards(mask))
+
+    def _snapshot(self, deal, hands, text, events, seat=None, action="deal"):
+        self.steps.append({
+            "deal": self.index + 1, "text": text, "events": events, "seat": seat,
+            "action": action,
+            "hands": [self._cards(h) for h in (deal.hands if deal else hands)],
+            "pile": self.rules.cards_text(deal.last.cards) if deal and deal.last else [],
             "turn": deal.turn if deal and not deal.over else None,
-            "out": [names[s] for s in deal.finishing_order] if deal else [],
+            "out": [self.names[s] for s in deal.finishing_order] if deal else [],
             "out_seats": list(deal.finishing_order) if deal else [],
-            "passed": sorted(passed),
+            "passed": sorted(self.passed),
         })
+        if deal:
+            self.before = (deal.reversed, deal.mode, deal.direction, len(deal.finishing_order))
 
-    for index, (entry, record) in enumerate(zip(transcript.deals, checked.records, strict=True)):
-        hands = [C.cards_mask(h) for h in entry.hands]
-        passed.clear()
-        snapshot(index, None, hands, f"cards dealt, {names[game.dealer]} dealt", [])
-        for e in entry.exchanges:
-            mask = C.cards_mask(e.cards)
-            hands[e.giver] -= mask
-            hands[e.receiver] += mask
-            snapshot(index, None, hands, f"{names[e.giver]} gives {names[e.receiver]} "
-                                         f"{' '.join(rules.cards_text(e.cards))}", ["exchange"],
-                     seat=e.giver, action="exchange")
-        _, opening = leading.fixed_leader(rules.options, players, game.dealer, hands,
-                                          game.previous_order)
-        deal = game.begin(hands, leader=record.leader, direction=record.direction,
-                          blind=entry.blind, opening=opening)
-        snapshot(index, deal, hands, f"{names[deal.turn]} leads"
-                 + (" (counter-clockwise)" if deal.direction == CCW else ""), [],
-                 seat=deal.turn, action="lead")
-        for seat, move in record.moves:
-            before = (deal.reversed, deal.mode, deal.direction, len(deal.finishing_order))
-            deal.play(move)
-            if move is PASS:
-                text, action = f"{names[seat]} passes", "pass"
-                passed.add(seat)
-            elif move is BLIND:
-                text, action = f"{names[seat]} turns a blind card", "blind"
-            else:
-                text, action = f"{names[seat]} plays {' '.join(rules.cards_text(move.cards))}", \
-                    "play"
-            if deal.last is None:
-                passed.clear()
-            snapshot(index, deal, hands, text, _events(before, deal, names), seat=seat,
-                     action=action)
-        if record.finished:
-            game.end(record)
-    return {"players": names, "presidents": rules.presidents, "steps": steps}
+    def dealt(self, game, hands):
+        self.index += 1
+        self.passed.clear()
+        self._snapshot(None, hands, f"cards dealt, {self.names[game.dealer]} dealt", [])
+
+    def exchanged(self, game, entry, hands):
+        names = self.names
+        self._snapshot(None, hands, f"{names[entry.giver]} gives {names[entry.receiver]} "
+                                    f"{' '.join(self.rules.cards_text(entry.cards))}",
+                       ["exchange"], seat=entry.giver, action="exchange")
+
+    def led(self, deal):
+        self._snapshot(deal, None, f"{self.names[deal.turn]} leads"
+                       + (" (counter-clockwise)" if deal.direction == CCW else ""), [],
+                       seat=deal.turn, action="lead")
+
+    def played(self, seat, move, deal):
+        name = self.names[seat]
+        if move is PASS:
+            text, action = f"{name} passes", "pass"
+            self.passed.add(seat)
+        elif move is BLIND:
+            text, action = f"{name} turns a blind card", "blind"
+        else:
+            text, action = f"{name} plays {' '.join(self.rules.cards_text(move.cards))}", "play"
+        if deal.last is None:
+            self.passed.clear()
+        self._snapshot(deal, None, text, _events(self.before, deal, self.names), seat=seat,
+                       action=action)
 
 
 def _events(before, deal, names) -> list[str]:

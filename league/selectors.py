@@ -25,7 +25,7 @@ from django.db.models import (
 from django.db.models.functions import Cast, Coalesce, RowNumber
 
 from gameplay.engine.errors import RuleViolation
-from gameplay.engine.roles import Role, exchange_pairs, rank_shift, roles_of
+from gameplay.engine.roles import Role, exchange_pairs, rank_shift
 from gameplay.engine.scoring import PENALTY, ScoreSheet
 from league.errors import LeagueError
 from league.models import Deal, Game, Place, Player, Rating, RatingHistory, RatingJob, Season, Seat
@@ -137,8 +137,37 @@ def game_next_deal(*, game) -> NextDeal:
         number=number, seats=seats,
         ranking=[(players[p], role) for p, role in ranking],
         exchanges=[(players[g], players[r], n) for g, r, n in exchange_pairs(ranking)],
-        exchange_in_preset=options_of(game.season).exchange != "none",
+        exchange_in_preset=options_of(game.season).has_exchange,
     )
+
+
+def dealer_seat(*, game, seats, number: int, previous: Deal | None) -> int:
+    """The seat number that deals deal ``number``: the first deal's is the game's; then one
+    seat left among those playing (wild-jokers: the last deal's Scum, RULES.md "Common to
+    all"). ``seats`` are the game's Seat rows, ``previous`` the deal before with its places."""
+    playing = sorted(s.number for s in seats if s.plays_in(number))
+    if previous is None:
+        return game.dealer if game.dealer in playing else playing[0]
+    if options_of(game.season).scum_deals_next:
+        last = max(previous.places.all(), key=lambda p: p.position)
+        if last.seat in playing:
+            return last.seat
+    later = [s for s in playing if s > previous.dealer]
+    return later[0] if later else playing[0]
+
+
+def game_next_dealer(*, game, number: int):
+    """The Player who deals the game's next deal (``number``), by the rule deals are recorded
+    with (dealer_seat)."""
+    previous = game.deal_set.prefetch_related("places").order_by("-number").first()
+    seats = list(game.seats.select_related("player"))
+    seat = dealer_seat(game=game, seats=seats, number=number, previous=previous)
+    return next((s.player for s in seats if s.number == seat), None)
+
+
+def undoable_deal(*, game) -> Deal | None:
+    """The deal an organiser may undo on the entry page: the game's last one, if any."""
+    return game.deal_set.prefetch_related("places__player").order_by("-number").first()
 
 
 def game_deals(*, game):
@@ -186,7 +215,6 @@ def deal_count(*, season) -> int:
 
 
 # --- reads for the web pages (a fixed number of queries, whatever the size) ---------------
-ROLE_NAMES = {role: role.value.replace("-", " ").capitalize() for role in Role}
 
 
 @dataclass
@@ -225,33 +253,6 @@ def game_sheet(*, game) -> GameSheet:
     if game.time_called_at is not None and not sheet.finished and sheet.deals:
         sheet.call_time()  # as league.services scored it
     return GameSheet(game=game, seats=seats, rows=rows, score=sheet)
-
-
-@dataclass
-class OrderPreview:
-    """What a finishing order would give: each player's role, and the exchange before the
-    deal after it (RULES.md: the Scum gives, the President gives back…)."""
-
-    places: list  # (position, Player, role name)
-    exchanges: list  # (giver Player, receiver Player, cards)
-    exchange_in_preset: bool
-
-
-def order_preview(*, game, players: list[Player]) -> OrderPreview:
-    roles = roles_of([p.pk for p in players])
-    by_id = {p.pk: p for p in players}
-    ranking = [(p.pk, roles[p.pk]) for p in players]
-    return OrderPreview(
-        places=[(i, p, ROLE_NAMES[roles[p.pk]]) for i, p in enumerate(players, start=1)],
-        exchanges=[(by_id[g], by_id[r], n) for g, r, n in exchange_pairs(ranking)],
-        exchange_in_preset=options_of(game.season).exchange != "none",
-    )
-
-
-def ranking_preview(*, ranking, players) -> list[tuple[Player, str]]:
-    """(Player, role name) from a ranking of (player id, Role), for display."""
-    by_id = {p.pk: p for p in players}
-    return [(by_id[pid], ROLE_NAMES[role]) for pid, role in ranking]
 
 
 def exchanges_of(ranking, players) -> list[tuple[Player, Player, int]]:

@@ -21,7 +21,7 @@ from gameplay.engine.options import from_ruleset
 from gameplay.engine.roles import Role, roles_of
 from gameplay.engine.scoring import ScoreSheet
 from league import queue
-from league.errors import LeagueError
+from league.errors import LeagueError, TranscriptRefused
 from league.models import (
     AuditEntry,
     Club,
@@ -38,7 +38,13 @@ from league.models import (
 )
 from league.ratings import ordinal, replay
 from league.rules import options_of, rating_scope, scoring_of
-from league.selectors import game_next_ranking, may_bring_into_club, may_change_player
+from league.selectors import (
+    dealer_seat,
+    game_next_ranking,
+    may_bring_into_club,
+    may_change_player,
+    undoable_deal,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -93,11 +99,21 @@ def name_checked(name: str, what: str) -> str:
     return name
 
 
+def club_name_check(*, name: str, club: Club | None = None) -> str:
+    """``name`` checked (name_checked) and refused if another club has it (case-insensitive);
+    the admin's club form calls this too."""
+    name = name_checked(name, "a club")
+    clash = Club.objects.filter(name__iexact=name)
+    if club is not None:
+        clash = clash.exclude(pk=club.pk)
+    if clash.exists():
+        raise LeagueError(f"there is already a club called {name!r}")
+    return name
+
+
 @transaction.atomic
 def club_create(*, name: str, organisers: Sequence = (), by=None) -> Club:
-    name = name_checked(name, "a club")
-    if Club.objects.filter(name__iexact=name).exists():
-        raise LeagueError(f"there is already a club called {name!r}")
+    name = club_name_check(name=name)
     club = Club.objects.create(name=name)
     club.organisers.set(organisers)
     _audit(by=by, club=club, action="club created", target=club,
@@ -162,11 +178,28 @@ def player_join_club(*, player: Player, club: Club, by=None) -> None:
 
 
 @transaction.atomic
+def player_leave_club(*, player: Player, club: Club, by=None) -> None:
+    """``player`` no longer plays in ``club`` (their games there stay as they were played)."""
+    if not player.clubs.filter(pk=club.pk).exists():
+        raise LeagueError(f"{player} does not play in {club}")
+    player.clubs.remove(club)
+    _audit(by=by, club=club, action="player left club", target=player)
+
+
+@transaction.atomic
+def club_organisers_set(*, club: Club, organisers: Sequence, by=None) -> Club:
+    """Who organises ``club`` (an administrator's choice)."""
+    before = sorted(u.get_username() for u in club.organisers.all())
+    club.organisers.set(organisers)
+    _audit(by=by, club=club, action="club organisers changed", target=club,
+           details={"organisers": [before, sorted(u.get_username() for u in organisers)]})
+    return club
+
+
+@transaction.atomic
 def club_update(*, club: Club, name: str, by=None) -> Club:
     """Rename a club (its organisers are an administrator's choice, in the admin)."""
-    name = name_checked(name, "a club")
-    if Club.objects.filter(name__iexact=name).exclude(pk=club.pk).exists():
-        raise LeagueError(f"there is already a club called {name!r}")
+    name = club_name_check(name=name, club=club)
     before = club.name
     club.name = name
     club.save(update_fields=["name"])
@@ -430,9 +463,7 @@ def _transcript_order(season: Season, seated: Sequence[Seat], transcript) -> lis
     """
     status, verdict = check(transcript)
     if not verdict["valid"]:
-        where = "".join(f" ({k} {verdict[k]})" for k in ("deal", "move")
-                        if verdict.get(k) is not None)
-        raise LeagueError(f"the transcript is not valid{where}: {verdict['error']}")
+        raise TranscriptRefused(verdict)
     if len(verdict["deals"]) != 1:
         raise LeagueError(f"a deal's transcript holds exactly one deal, "
                           f"not {len(verdict['deals'])}")
@@ -449,6 +480,14 @@ def _transcript_order(season: Season, seated: Sequence[Seat], transcript) -> lis
     return [by_seat[i].player_id for i in deal["finishing_order"]]
 
 
+def finishing_order_check(*, game: Game, finishing_order: Sequence[int]) -> list[int]:
+    """``finishing_order`` (player ids, first out first) as the game's next deal would take
+    it, or the LeagueError deal_record would refuse it with: for a preview, nothing written."""
+    number = (game.deal_set.aggregate(n=Max("number"))["n"] or 0) + 1
+    seated = _seats_for(list(game.seats.select_related("player")), number)
+    return _check_order(finishing_order, seated, number)
+
+
 def _resolve_order(game: Game, seated, number, finishing_order, transcript) -> list[int]:
     if transcript is None:
         if finishing_order is None:
@@ -459,20 +498,6 @@ def _resolve_order(game: Game, seated, number, finishing_order, transcript) -> l
         _check_order(finishing_order, seated, number)
         raise LeagueError("the finishing order does not match the transcript's")
     return from_transcript
-
-
-def _dealer_for(game: Game, seats: Sequence[Seat], number: int, previous: Deal | None) -> int:
-    """The dealer's seat: the first deal's is the game's; then one seat left among those
-    playing (wild-jokers: the last deal's Scum, RULES.md "Common to all")."""
-    playing = sorted(s.number for s in _seats_for(seats, number))
-    if previous is None:
-        return game.dealer if game.dealer in playing else playing[0]
-    if options_of(game.season).scum_deals_next:
-        last = max(previous.places.all(), key=lambda p: p.position)
-        if last.seat in playing:
-            return last.seat
-    later = [s for s in playing if s > previous.dealer]
-    return later[0] if later else playing[0]
 
 
 def _write_places(deal: Deal, order: Sequence[int], seats: Sequence[Seat]) -> None:
@@ -551,7 +576,8 @@ def deal_record(*, game: Game, finishing_order: Sequence[int] | None = None,
     seated = _seats_for(seats, number)
     order = _resolve_order(game, seated, number, finishing_order, transcript)
     deal = Deal.objects.create(game=game, number=number, transcript=transcript,
-                               dealer=_dealer_for(game, seats, number, previous), recorded_by=by)
+                               dealer=dealer_seat(game=game, seats=seats, number=number,
+                                                  previous=previous), recorded_by=by)
     _write_places(deal, order, seats)
     _game_rescore(game)
     names = {s.player_id: s.player.name for s in seats}
@@ -619,6 +645,19 @@ def deal_delete(*, deal: Deal, by=None) -> list[str]:
     _audit(by=by, club=game.season.club, action="deal deleted", target=target, details=details)
     _ratings_mark_stale(game.season, deal_id)
     return details.get("seat changes undone", [])
+
+
+@transaction.atomic
+def deal_undo(*, game: Game, deal_id, by=None) -> tuple[int, list[str]]:
+    """Undo the game's last deal, named by the id the organiser saw (selectors.undoable_deal);
+    refused when it is no longer the last one (undone already, or a deal came after it).
+    Returns its number and the seat changes undone with it (deal_delete)."""
+    game = _locked_for_deals(game)
+    last = undoable_deal(game=game)
+    if last is None or str(last.pk) != str(deal_id):
+        raise LeagueError("that deal is no longer the last one (already undone?): nothing was "
+                          "deleted")
+    return last.number, deal_delete(deal=last, by=by)
 
 
 # Players entering and leaving (RULES.md, last section)

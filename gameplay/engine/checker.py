@@ -8,13 +8,13 @@ import json
 from typing import Any
 
 from gameplay.engine import cards as C
-from gameplay.engine.deal import CCW, CW
+from gameplay.engine.deal import CCW, CW, Deal
 from gameplay.engine.errors import PresidentError, RuleViolation, Unreadable
 from gameplay.engine.game import DealRecord, Game
 from gameplay.engine.plays import BLIND, PASS
 from gameplay.engine.rules import exchange, leading
 from gameplay.engine.ruleset import Rules
-from gameplay.engine.transcript import DealEntry, Transcript, parse
+from gameplay.engine.transcript import DealEntry, ExchangeEntry, Transcript, parse
 
 VALID, BROKEN, UNREADABLE = 0, 1, 2
 
@@ -50,15 +50,33 @@ def verdict(game: Game) -> dict[str, Any]:
     return out
 
 
-def replay(t: Transcript) -> Game:
-    """Play a parsed transcript through the rules; raise the first fault found."""
+class Watcher:
+    """Told each step of a replay as it is played (a replay page shows them); does nothing."""
+
+    def dealt(self, game: Game, hands: list[int]) -> None:
+        """The hands as dealt, before the exchange."""
+
+    def exchanged(self, game: Game, entry: ExchangeEntry, hands: list[int]) -> None:
+        """One exchange done: ``hands`` after it."""
+
+    def led(self, deal: Deal) -> None:
+        """Play begins: ``deal.turn`` leads."""
+
+    def played(self, seat: int, move, deal: Deal) -> None:
+        """``seat`` played ``move`` (a play, PASS or BLIND): ``deal`` after it."""
+
+
+def replay(t: Transcript, watch: Watcher | None = None) -> Game:
+    """Play a parsed transcript through the rules; raise the first fault found. ``watch`` is
+    told each step as it is played."""
     rules = Rules(t.options, t.players)
     game = Game(rules, dealer=t.dealer, scoring=t.scoring)
+    watch = watch or Watcher()
     for index, entry in enumerate(t.deals):
         try:
             if game.over:
                 raise RuleViolation("a deal after the game's scoring has ended it")
-            record = _replay_deal(game, entry, last=index == len(t.deals) - 1)
+            record = _replay_deal(game, entry, last=index == len(t.deals) - 1, watch=watch)
         except PresidentError as e:
             e.deal = index
             raise
@@ -69,13 +87,14 @@ def replay(t: Transcript) -> Game:
     return game
 
 
-def _replay_deal(game: Game, entry: DealEntry, *, last: bool) -> DealRecord:
+def _replay_deal(game: Game, entry: DealEntry, *, last: bool, watch: Watcher) -> DealRecord:
     rules = game.rules
     hands = [C.cards_mask(h) for h in entry.hands]
     partial = game.check_hands(hands, entry.blind)
     record = DealRecord(hands=entry.hands, blind=entry.blind, exchanges=entry.exchanges,
                         partial=partial)
-    _exchange(game, hands, entry)
+    watch.dealt(game, hands)
+    _exchange(game, hands, entry, watch)
     if min(C.mask_count(h) for h in hands) == 0 and not entry.blind:
         raise RuleViolation("every seat must hold at least one card when play starts")
     leader, opening = leading.fixed_leader(rules.options, rules.players, game.dealer, hands,
@@ -93,6 +112,7 @@ def _replay_deal(game: Game, entry: DealEntry, *, last: bool) -> DealRecord:
     record.leader, record.direction = leader, direction
     deal = game.begin(hands, leader=leader, direction=direction, blind=entry.blind,
                       opening=opening)
+    watch.led(deal)
     for m, move_entry in enumerate(entry.moves):
         try:
             move = _move(rules, deal, move_entry)
@@ -101,6 +121,7 @@ def _replay_deal(game: Game, entry: DealEntry, *, last: bool) -> DealRecord:
             e.move = m
             raise
         record.moves.append((move_entry.seat, move))
+        watch.played(move_entry.seat, move, deal)
     record.finishing_order = list(deal.finishing_order)
     record.finished = deal.over
     if not deal.over and not last:
@@ -120,7 +141,7 @@ def _move(rules: Rules, deal, entry):
     return rules.play_from_cards(entry.cards, entry.declared)
 
 
-def _exchange(game: Game, hands: list[int], entry: DealEntry) -> None:
+def _exchange(game: Game, hands: list[int], entry: DealEntry, watch: Watcher) -> None:
     rules = game.rules
     steps = game.exchange_plan()
     given = entry.exchanges
@@ -143,5 +164,6 @@ def _exchange(game: Game, hands: list[int], entry: DealEntry) -> None:
         hands[step.giver] -= mask
         hands[step.receiver] += mask
         received[step.receiver] = e.cards
+        watch.exchanged(game, e, hands)
     if len(given) > len(steps):
         raise RuleViolation(f"{len(given) - len(steps)} exchange(s) too many for this deal")

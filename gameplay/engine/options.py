@@ -70,6 +70,11 @@ class Options:
     scum_name: str = "Scum"
     vice_scum_name: str = "Vice-Scum"
 
+    @property
+    def has_exchange(self) -> bool:
+        """Whether cards change hands between deals under these options."""
+        return self.exchange != EXCHANGE_NONE
+
     def overrides(self) -> dict[str, Any]:
         """The public options that differ from the preset, as a transcript writes them."""
         base = PRESETS[self.preset]

@@ -74,6 +74,26 @@ def _stalled(tournament: Tournament, last_stored) -> bool:
         settings.TOURNAMENT_STALL_SECONDS
 
 
+def resume_refusal(*, tournament: Tournament) -> str | None:
+    """Why ``tournament`` cannot resume now, or None when it may: a cancelled tournament that
+    had started, or a running one that is stalled (tournament_progress). A running tournament
+    with signs of life is left to its workers and the reconciler."""
+    status = Tournament.objects.filter(pk=tournament.pk).values_list("status", flat=True).get()
+    if status == Tournament.CANCELLED:
+        return None if tournament.tables else f"{tournament} was cancelled before it started"
+    if status != Tournament.RUNNING:
+        return f"{tournament} is {status}: only a cancelled or running tournament can resume"
+    if not tournament_progress(tournament=tournament).stalled:
+        return (f"{tournament} is running and its games are being played: only a cancelled "
+                "or stalled tournament resumes")
+    return None
+
+
+def may_resume(*, tournament: Tournament) -> bool:
+    """Whether the organisers' Resume does anything now (the page's button, the service)."""
+    return resume_refusal(tournament=tournament) is None
+
+
 def tournament_ratings(*, tournament: Tournament) -> dict[int, float]:
     """OpenSkill ordinal of each entrant (by index) over the tournament's deals so far, in
     game-key order: the same stored games give the same ratings, whatever order workers

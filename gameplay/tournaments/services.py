@@ -43,7 +43,7 @@ from gameplay.tournaments.models import (
     default_presets,
     outside_bot_url,
 )
-from gameplay.tournaments.selectors import tournament_ratings
+from gameplay.tournaments.selectors import resume_refusal, tournament_ratings
 from league import queue
 from league import services as league
 from league.errors import LeagueError
@@ -371,11 +371,9 @@ def tournament_cancel(*, tournament: Tournament, by=None) -> Tournament:
 def tournament_resume(*, tournament: Tournament, by=None) -> Tournament:
     """Go on with a cancelled (or stalled running) tournament: enqueue only missing games."""
     tournament = _locked(tournament)
-    if tournament.status not in (Tournament.CANCELLED, Tournament.RUNNING):
-        raise TournamentError(f"{tournament} is {tournament.status}: only a cancelled or "
-                              "running tournament can resume")
-    if not tournament.tables:
-        raise TournamentError(f"{tournament} was cancelled before it started")
+    refusal = resume_refusal(tournament=tournament)
+    if refusal is not None:
+        raise TournamentError(refusal)
     tournament.status = Tournament.RUNNING
     tournament.save(update_fields=["status"])
     missing = _missing(tournament)

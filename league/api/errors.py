@@ -1,8 +1,9 @@
 """The API's error JSON: each names the field it is about, or is ``{"detail": message}``.
 
 A LeagueError (a user's mistake refused by a service, STYLE.md "Errors") answers 400 with its
-message as it is; a transcript the engine's checker refuses answers 400 with the fault's deal,
-move and error under ``transcript``. Anything else is DRF's own answer, or a bug left to raise.
+message as it is; a transcript the engine's checker refuses (TranscriptRefused, from the
+service) answers 400 with the fault's deal, move and error under ``transcript``. Anything else
+is DRF's own answer, or a bug left to raise.
 """
 
 from rest_framework import status
@@ -10,19 +11,7 @@ from rest_framework.exceptions import APIException
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from league.errors import LeagueError
-
-
-class TranscriptFault(APIException):
-    """The checker's verdict on a faulty transcript (TRANSCRIPT.md "The checker")."""
-
-    status_code = status.HTTP_400_BAD_REQUEST
-    default_code = "invalid_transcript"
-
-    def __init__(self, verdict: dict):
-        super().__init__(verdict["error"])
-        self.verdict = {"deal": verdict.get("deal"), "move": verdict.get("move"),
-                        "error": verdict["error"]}
+from league.errors import LeagueError, TranscriptRefused
 
 
 class IdempotencyKeyReused(APIException):
@@ -33,8 +22,8 @@ class IdempotencyKeyReused(APIException):
 
 
 def exception_handler(exc, context):
+    if isinstance(exc, TranscriptRefused):
+        return Response({"transcript": exc.verdict}, status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, LeagueError):
         return Response({"detail": exc.message}, status=status.HTTP_400_BAD_REQUEST)
-    if isinstance(exc, TranscriptFault):
-        return Response({"transcript": exc.verdict}, status=exc.status_code)
     return drf_exception_handler(exc, context)

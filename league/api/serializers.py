@@ -3,11 +3,7 @@ services' (a refused operation comes back as a LeagueError, league/api/errors.py
 
 from rest_framework import serializers
 
-from gameplay.engine.checker import check
-from league.api.errors import TranscriptFault
-from league.errors import LeagueError
 from league.models import ROLE_CHOICES, Club, Deal, Game, Place, Player, Rating, Season, Seat
-from league.services import transcript_kept
 
 
 class ClubSerializer(serializers.ModelSerializer):
@@ -83,36 +79,26 @@ class GameDetailSerializer(GameSerializer):
 
 
 class TranscriptField(serializers.JSONField):
-    """A one-deal transcript (TRANSCRIPT.md), checked by the engine's checker on the way in."""
+    """A one-deal transcript (TRANSCRIPT.md), a JSON object; the service has the engine's
+    checker judge it, once (a fault answers 400 naming its deal and move, league/api/errors.py)."""
 
     def to_internal_value(self, data):
         data = super().to_internal_value(data)
         if not isinstance(data, dict):
             raise serializers.ValidationError("a transcript is a JSON object (TRANSCRIPT.md)")
-        try:
-            data = transcript_kept(data)
-        except LeagueError as e:
-            raise serializers.ValidationError(e.message) from e
-        _, verdict = check(data)
-        if not verdict["valid"]:
-            raise TranscriptFault(verdict)
         return data
 
 
 class DealWriteSerializer(serializers.Serializer):
-    """A deal's result: its finishing order (player ids, first out first), or its transcript."""
+    """A deal's result: its finishing order (player ids, first out first), or its transcript;
+    which of them, and whether the order lists each seated player once, is the service's to
+    judge (league.services.deal_record)."""
 
     finishing_order = serializers.ListField(
         child=serializers.IntegerField(min_value=1), required=False, allow_null=True,
         max_length=64, help_text="player ids, first out first")
     transcript = TranscriptField(required=False, allow_null=True,
                                  help_text="a one-deal transcript (TRANSCRIPT.md)")
-
-    def validate(self, attrs):
-        if attrs.get("finishing_order") is None and attrs.get("transcript") is None:
-            raise serializers.ValidationError(
-                {"finishing_order": "give a finishing order or a transcript"})
-        return attrs
 
 
 class DealRecordSerializer(DealWriteSerializer):

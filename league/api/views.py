@@ -287,7 +287,7 @@ class GameViewSet(viewsets.ReadOnlyModelViewSet):
     def _seat_change_answer(self, game, ranking):
         players = Player.objects.in_bulk([p for p, _ in ranking])
         last = game.deal_set.order_by("-number").values_list("number", flat=True).first()
-        exchange_in_preset = options_of(game.season).exchange != "none"
+        exchange_in_preset = options_of(game.season).has_exchange
         exchanges = (selectors.exchanges_of(ranking, players.values()) if exchange_in_preset
                      else [])
         return Response(s.SeatChangeResultSerializer({

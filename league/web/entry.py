@@ -18,7 +18,7 @@ def by_position(players: int, options: Options) -> dict:
     return {
         "roles": [role_name(role, options) for role in roles],
         "exchanges": exchange_pairs(list(zip(range(players), roles, strict=True))),
-        "exchange_in_preset": options.exchange != "none",
+        "exchange_in_preset": options.has_exchange,
     }
 
 

@@ -8,11 +8,9 @@ import uuid
 
 from django import forms
 from django.conf import settings
-from django.db import IntegrityError, transaction
 
-from league import services
+from league import idempotency, services
 from league.errors import LeagueError
-from league.models import IdempotentRequest
 
 ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
 
@@ -23,18 +21,19 @@ def ordinal(n: int) -> str:
 
 class FinishingOrderForm(forms.Form):
     """One select per finishing position over the players at the table; the page's script
-    fills them as the organiser taps players in order."""
+    fills them as the organiser taps players in order. ``order`` is what was chosen, as the
+    service takes it (player ids, first out first); whether it lists each seated player once
+    is the service's to judge (services.finishing_order_check, deal_record)."""
 
     token = forms.CharField(widget=forms.HiddenInput, max_length=64)
 
     def __init__(self, *args, seats, **kwargs):
         super().__init__(*args, **kwargs)
-        self.players = {s.player_id: s.player for s in seats}
         choices = [("", "—")] + [(s.player_id, s.player.name) for s in seats]
         for position in range(1, len(seats) + 1):
-            self.fields[f"place_{position}"] = forms.TypedChoiceField(
-                label=f"{ordinal(position)} out", choices=choices, coerce=int,
-                error_messages={"required": f"choose who finished {ordinal(position)}"})
+            self.fields[f"place_{position}"] = forms.IntegerField(
+                label=f"{ordinal(position)} out", required=False,
+                widget=forms.Select(choices=choices))
         if not self.is_bound:
             self.initial["token"] = uuid.uuid4().hex
 
@@ -43,48 +42,29 @@ class FinishingOrderForm(forms.Form):
 
     def clean(self):
         data = super().clean()
-        order = [data.get(f"place_{i}") for i in range(1, len(self.players) + 1)]
-        if None in order:
-            return data
-        twice = sorted({self.players[p].name for p in order if order.count(p) > 1})
-        if twice:
-            raise forms.ValidationError(
-                "each player finishes once; listed twice: " + ", ".join(twice))
-        data["order"] = [self.players[p] for p in order]
+        data["order"] = [data[f.name] for f in self.place_fields()
+                         if data.get(f.name) is not None]
         return data
 
 
 def deal_record_once(*, game, finishing_order, by, token: str):
     """Record a deal once per form token: a second post of the same form (a double tap, a
     resent request) finds the token claimed and records nothing. Returns (deal number, whether
-    this call recorded it). The claim is the API's IdempotentRequest row, taken in the deal's
-    transaction under its unique (user, key) constraint."""
-    key = f"page-deal:{token}"
+    this call recorded it). The token is claimed as the API claims its keys
+    (league.idempotency)."""
     fingerprint = hashlib.sha256(f"deal {game.pk} {list(finishing_order)}".encode()).hexdigest()
 
-    def replay(stored):
-        if stored.fingerprint != fingerprint:
-            raise LeagueError("this form was already used for another deal: "
-                              "start the next deal from the page again")
-        return stored.body["number"], False
+    def record():
+        deal = services.deal_record(game=game, finishing_order=list(finishing_order), by=by)
+        return 201, {"number": deal.number, "deal": deal.pk}
 
-    stored = IdempotentRequest.objects.filter(user=by, key=key).first()
-    if stored is not None:
-        return replay(stored)
     try:
-        with transaction.atomic():
-            claim = IdempotentRequest.objects.create(user=by, key=key, fingerprint=fingerprint,
-                                                     status_code=0, body={})
-            deal = services.deal_record(game=game, finishing_order=list(finishing_order), by=by)
-            claim.status_code = 201
-            claim.body = {"number": deal.number, "deal": deal.pk}
-            claim.save(update_fields=["status_code", "body"])
-            return deal.number, True
-    except IntegrityError:
-        stored = IdempotentRequest.objects.filter(user=by, key=key).first()
-        if stored is None:
-            raise
-        return replay(stored)
+        _, body, replayed = idempotency.once(user=by, key=f"page-deal:{token}",
+                                             fingerprint=fingerprint, write=record)
+    except idempotency.KeyReused as e:
+        raise LeagueError("this form was already used for another deal: start the next deal "
+                          "from the page again") from e
+    return body["number"], not replayed
 
 
 class SeatChangeForm(forms.Form):

@@ -171,14 +171,6 @@ def _form_errors(form):
     return "; ".join(p for p in parts if p)
 
 
-def _next_dealer(game, next_deal):
-    """Who deals the next deal, by the rule the services record it with."""
-    previous = game.deal_set.prefetch_related("places").order_by("-number").first()
-    seats = list(game.seats.select_related("player"))
-    seat = services._dealer_for(game, seats, next_deal.number, previous)
-    return next((s.player for s in seats if s.number == seat), None)
-
-
 def _same_table(game, next_deal, user):
     """A new game of the season for the players at this finished game's table, in their seats,
     dealt by whoever would have dealt next. A second press finds that game (it is still
@@ -186,7 +178,7 @@ def _same_table(game, next_deal, user):
     if game.status != Game.FINISHED:
         raise LeagueError(f"game {game.number} is still being played: end it first")
     players = [s.player for s in next_deal.seats]
-    dealer = _next_dealer(game, next_deal)
+    dealer = selectors.game_next_dealer(game=game, number=next_deal.number)
     dealer = players.index(dealer) if dealer in players else 0
     for later in (game.season.games.filter(number__gt=game.number, status=Game.OPEN,
                                            deal_set__isnull=True, dealer=dealer)
@@ -239,17 +231,18 @@ def game_enter(request, game_id):
                 if as_json:
                     return JsonResponse({"error": _form_errors(order_form)}, status=400)
             elif action == "preview":
-                players = order_form.cleaned_data["order"]
-                ranking = list(roles_of(players).items())
+                order = services.finishing_order_check(
+                    game=game, finishing_order=order_form.cleaned_data["order"])
+                seated_by_id = {p.pk: p for p in seated}
+                ranking = list(roles_of([seated_by_id[p] for p in order]).items())
                 context["preview"] = {
                     "places": [(i, p, names[role]) for i, (p, role) in enumerate(ranking, 1)],
                     "exchanges": exchange_pairs(ranking),
                     "exchange_in_preset": next_deal.exchange_in_preset,
                 }
             else:
-                order = [p.pk for p in order_form.cleaned_data["order"]]
                 number, recorded = deal_record_once(
-                    game=game, finishing_order=order, by=request.user,
+                    game=game, finishing_order=order_form.cleaned_data["order"], by=request.user,
                     token=order_form.cleaned_data["token"])
                 if recorded:
                     message = f"Deal {number} recorded."
@@ -263,15 +256,15 @@ def game_enter(request, game_id):
                                          "message": message}, status=201 if recorded else 200)
                 return redirect(here)
         elif action == "undo":
-            last = game.deal_set.order_by("-number").first()
-            if last is None or str(last.pk) != request.POST.get("deal"):
-                messages.error(request, "That deal is no longer the last one (already undone?): "
-                                        "nothing was deleted.")
+            try:
+                number, undone = services.deal_undo(game=game, deal_id=request.POST.get("deal"),
+                                                    by=request.user)
+            except LeagueError as e:
+                messages.error(request, e.message)
             else:
-                undone = services.deal_delete(deal=last, by=request.user)
                 with_changes = f", and the seat change after it ({', '.join(undone)})" \
                     if undone else ""
-                messages.success(request, f"Deal {last.number} undone{with_changes}.")
+                messages.success(request, f"Deal {number} undone{with_changes}.")
             return redirect(here)
         elif action in ("seat_preview", "seat_confirm"):
             context["seat_action"] = True
@@ -314,7 +307,7 @@ def game_enter(request, game_id):
     if as_json:  # a script's post of anything but a confirm
         return JsonResponse({"error": context.get("error", "nothing was recorded")}, status=400)
 
-    last_deal = game.deal_set.prefetch_related("places__player").order_by("-number").first()
+    last_deal = selectors.undoable_deal(game=game)
     undo = request.GET.get("undo")
     context.update({
         "order_form": order_form, "seat_form": seat_form,
@@ -324,7 +317,8 @@ def game_enter(request, game_id):
         "undo_asked": last_deal is not None and undo == str(last_deal.pk),
         "undo_gone": undo is not None and (last_deal is None or undo != str(last_deal.pk)),
         "ranking": _named(next_deal.ranking, names),
-        "dealer": _next_dealer(game, next_deal) if game.status != Game.FINISHED else None,
+        "dealer": (selectors.game_next_dealer(game=game, number=next_deal.number)
+                   if game.status != Game.FINISHED else None),
         "by_position": entry.by_position(len(next_deal.seats), options),
         "scoreboard": selectors.game_scoreboard(game=game),
         "winners": [s.player for s in game.seats.filter(is_winner=True).select_related("player")],

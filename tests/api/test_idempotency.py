@@ -113,3 +113,30 @@ def test_concurrent_duplicates_store_one_deal():
     assert answers[0].json() == answers[1].json()
     assert Deal.objects.filter(game=game).count() == 1
     assert IdempotentRequest.objects.filter(key="race").count() == 1
+
+
+@pytest.mark.django_db
+def test_the_page_and_the_api_claim_keys_on_one_table_with_one_rule(game, organiser,
+                                                                     organiser_client):
+    """A deal's form token (the page) and an Idempotency-Key (the API) go through one helper
+    (league.idempotency): the page's claim, sent again as an API key with another request, is
+    refused as a reused key, and a refused write leaves the key free for a retry."""
+    from django.test import Client
+    from django.urls import reverse
+
+    page = Client()
+    page.force_login(organiser)
+    order = seated_ids(game)
+    form = {"action": "confirm", "token": "t1",
+            **{f"place_{i}": p for i, p in enumerate(order, start=1)}}
+    page.post(reverse("league:game_enter", args=[game.pk]), form)
+    assert IdempotentRequest.objects.get(user=organiser).key == "page-deal:t1"
+
+    reused = record(organiser_client, game, "page-deal:t1")
+    assert reused.status_code == 422 and game.deal_set.count() == 2
+
+    refused = record(organiser_client, game, "retry-me", order=order[:2])
+    assert refused.status_code == 400
+    assert not IdempotentRequest.objects.filter(key="retry-me").exists()
+    assert record(organiser_client, game, "retry-me").status_code == 201
+    assert game.deal_set.count() == 3

@@ -1,10 +1,10 @@
-"""The admin as the organisers' tool: own clubs only, fast deal entry, leave/join preview."""
+"""The admin as the organisers' tool: own clubs only, a link to deal entry, leave/join preview."""
 
 import pytest
 from django.urls import reverse
 
 from league import services
-from league.models import AuditEntry, Deal, Game, SeatChange
+from league.models import AuditEntry, Deal, SeatChange
 from tests.league.factories import ClubFactory, PlayerFactory, UserFactory, make_game, make_season
 
 pytestmark = pytest.mark.django_db
@@ -34,10 +34,11 @@ def test_organisers_see_and_change_only_their_own_clubs(client, organiser, game)
     assert listing.status_code == 200
     assert str(game) in listing.text and str(other) not in listing.text
     assert client.get(reverse("admin:league_game_change", args=[other.pk])).status_code == 302
-    response = client.post(reverse("admin:league_game_record_deal", args=[other.pk]),
-                           {f"position_{i + 1}": p for i, p in enumerate(ids(other))})
+    services.deal_record(game=other, finishing_order=ids(other))
+    response = client.post(reverse("admin:league_game_seat_change", args=[other.pk]),
+                           {"leaving": ids(other)[0], "confirm": "Confirm"})
     assert response.status_code == 404
-    assert not Deal.objects.exists()
+    assert not SeatChange.objects.exists()
     clubs = client.get(reverse("admin:league_club_changelist")).text
     assert "Mine" in clubs and other.season.club.name not in clubs
 
@@ -48,33 +49,25 @@ def test_staff_who_organise_nothing_cannot_use_the_league_admin(client, game):
     assert client.get(reverse("admin:league_game_changelist")).status_code == 403
 
 
-def test_a_deal_is_entered_on_the_games_page(client, organiser, game):
+def test_the_games_page_sends_deal_entry_to_the_entry_page(client, organiser, game):
+    """Deals are entered in one UI, the entry page; the admin's game page links to it and
+    shows what was recorded there."""
     client.force_login(organiser)
     page = client.get(reverse("admin:league_game_change", args=[game.pk]))
-    assert "Record deal 1" in page.text
+    entry = reverse("league:game_enter", args=[game.pk])
+    assert f'<a href="{entry}" class="button">Enter deal 1 on the entry page</a>' in page.text
+    assert 'name="position_1"' not in page.text
     a, b, c, d, e = ids(game)
 
-    response = client.post(reverse("admin:league_game_record_deal", args=[game.pk]),
-                           {"position_1": c, "position_2": a, "position_3": b,
-                            "position_4": d, "position_5": e}, follow=True)
+    client.post(entry, {"action": "confirm", "token": "t", "place_1": c, "place_2": a,
+                        "place_3": b, "place_4": d, "place_5": e})
 
-    assert "Deal 1 recorded." in response.text
+    page = client.get(reverse("admin:league_game_change", args=[game.pk]))
     deal = Deal.objects.get(game=game)
     assert list(deal.places.values_list("player_id", flat=True)) == [c, a, b, d, e]
     assert AuditEntry.objects.filter(action="deal recorded", actor=organiser).exists()
-    assert "Idiot" in response.text  # friday's word for the Scum, in the next deal's roles
-
-
-def test_a_refused_deal_shows_the_message_and_records_nothing(client, organiser, game):
-    client.force_login(organiser)
-    a, b, c, d, e = ids(game)
-
-    response = client.post(reverse("admin:league_game_record_deal", args=[game.pk]),
-                           {"position_1": a, "position_2": a, "position_3": b,
-                            "position_4": c, "position_5": d}, follow=True)
-
-    assert "listed twice: " in response.text and "missing: " in response.text
-    assert not Deal.objects.exists()
+    assert "Enter deal 2 on the entry page" in page.text
+    assert "Idiot" in page.text  # friday's word for the Scum, in the next deal's roles
 
 
 def test_leaving_shows_the_shifted_roles_before_confirming(client, organiser, game):
@@ -106,22 +99,6 @@ def test_joining_through_the_admin(client, organiser, game):
                 {"joining": newcomer.pk, "confirm": "Confirm"})
 
     assert game.seats.filter(player=newcomer, joined_before=2).exists()
-
-
-def test_editing_and_deleting_a_deal_from_the_admin(client, organiser, game):
-    client.force_login(organiser)
-    a, b, c, d, e = ids(game)
-    deal = services.deal_record(game=game, finishing_order=[a, b, c, d, e])
-    assert client.get(reverse("admin:league_game_edit_deal", args=[deal.pk])).status_code == 200
-
-    client.post(reverse("admin:league_game_edit_deal", args=[deal.pk]),
-                {"position_1": e, "position_2": d, "position_3": c, "position_4": b,
-                 "position_5": a})
-    assert list(deal.places.values_list("player_id", flat=True)) == [e, d, c, b, a]
-    client.post(reverse("admin:league_game_delete_deal", args=[deal.pk]))
-
-    assert not Deal.objects.exists()
-    assert Game.objects.get(pk=game.pk).status == Game.OPEN
 
 
 def test_a_season_with_impossible_scoring_is_a_form_error(client, organiser, game):
@@ -162,4 +139,95 @@ def test_the_audit_trail_is_searchable_and_read_only(client, organiser, game):
     response = client.post(reverse("admin:league_auditentry_change", args=[entry.pk]),
                            {"action": "forged"})
     assert AuditEntry.objects.get(pk=entry.pk).action != "forged"
-    assert response.status_code in (302, 403)
+    assert response.status_code == 403
+
+
+# Clubs and players save through the services (issue 17): their checks, audit and caches.
+
+
+def test_a_club_renamed_to_another_clubs_name_shows_the_services_error(client, organiser, game):
+    ClubFactory(name="Rivals")
+    client.force_login(organiser)
+    club = game.season.club
+
+    page = client.post(reverse("admin:league_club_change", args=[club.pk]), {"name": "rivals"})
+
+    assert page.status_code == 200
+    assert "there is already a club called &#x27;rivals&#x27;" in page.text
+    club.refresh_from_db()
+    assert club.name == "Mine"
+
+
+def test_a_club_renamed_in_the_admin_is_audited_by_the_service(client, organiser, game):
+    client.force_login(organiser)
+    club = game.season.club
+
+    client.post(reverse("admin:league_club_change", args=[club.pk]), {"name": "  Ours "})
+
+    club.refresh_from_db()
+    assert club.name == "Ours"
+    entry = AuditEntry.objects.get(action="club changed")
+    assert entry.actor == organiser and entry.details == {"name": ["Mine", "Ours"]}
+
+
+def test_a_player_renamed_in_the_admin_shows_at_once_in_the_standings(client, organiser, game):
+    client.force_login(organiser)
+    services.deal_record(game=game, finishing_order=ids(game))
+    season = game.season
+    version = type(season).objects.get(pk=season.pk).results_version
+    player = game.seats.get(number=0).player
+
+    client.post(reverse("admin:league_player_change", args=[player.pk]),
+                {"name": "Renamed", "kind": "person", "clubs": [season.club.pk]})
+
+    assert type(season).objects.get(pk=season.pk).results_version > version
+    assert "Renamed" in client.get(reverse("league:season_detail", args=[season.pk])).text
+    assert AuditEntry.objects.filter(action="player changed", actor=organiser).exists()
+
+
+def test_a_player_added_in_the_admin_is_created_by_the_service(client, organiser, game):
+    client.force_login(organiser)
+    club = game.season.club
+    taken = game.seats.get(number=0).player.name
+
+    clash = client.post(reverse("admin:league_player_add"),
+                        {"name": taken.upper(), "kind": "person", "clubs": [club.pk]})
+    client.post(reverse("admin:league_player_add"),
+                {"name": "Newcomer", "kind": "bot", "clubs": [club.pk]})
+
+    assert clash.status_code == 200
+    assert f"Mine already has a player called &#x27;{taken}&#x27;" in clash.text
+    added = club.players.get(name="Newcomer")
+    assert added.kind == "bot"
+    assert AuditEntry.objects.filter(action="player created", target="Newcomer").count() == 1
+
+
+def test_clubs_joined_and_left_in_the_admin_go_through_the_services(client, organiser, game):
+    client.force_login(organiser)
+    mine = game.season.club
+    second = ClubFactory(name="Second")
+    second.organisers.add(organiser)
+    player = PlayerFactory(name="Mover", clubs=[mine])
+
+    client.post(reverse("admin:league_player_change", args=[player.pk]),
+                {"name": "Mover", "kind": "person", "clubs": [second.pk]})
+
+    assert list(player.clubs.all()) == [second]
+    actions = set(AuditEntry.objects.filter(target="Mover").values_list("action", "club__name"))
+    assert actions == {("player joined club", "Second"), ("player left club", "Mine")}
+
+
+def test_the_seat_change_form_as_sent_with_one_choice_left_blank(client, organiser):
+    """The game page's form sends both selects; "—" is an empty value, not a player."""
+    game = make_game(players=4)  # classic: no exchange, so none is shown
+    game.season.club.organisers.add(organiser)
+    client.force_login(organiser)
+    services.deal_record(game=game, finishing_order=ids(game))
+    newcomer = PlayerFactory(name="Nina", clubs=[game.season.club])
+
+    preview = client.get(reverse("admin:league_game_seat_change", args=[game.pk]),
+                         {"leaving": "", "joining": newcomer.pk})
+
+    assert preview.status_code == 200
+    assert "<li>Nina – Citizen</li>" in preview.text
+    assert "Exchanges:" not in preview.text

@@ -257,3 +257,20 @@ def test_a_season_with_impossible_scoring_is_refused():
         make_season(scoring_target=11)
     with pytest.raises(LeagueError, match="season options: unknown preset"):
         make_season(preset="poker")
+
+
+def test_only_the_last_deal_can_be_undone_and_an_undo_sent_twice_deletes_one():
+    """services.deal_undo: the entry page's undo names the deal it showed as the last."""
+    game = make_game()
+    first = services.deal_record(game=game, finishing_order=seated_ids(game))
+    last = services.deal_record(game=game, finishing_order=seated_ids(game))
+    before = snapshot(game)
+
+    with pytest.raises(LeagueError, match="no longer the last one"):
+        services.deal_undo(game=game, deal_id=first.pk)
+    assert snapshot(game) == before
+
+    assert services.deal_undo(game=game, deal_id=last.pk) == (2, [])
+    with pytest.raises(LeagueError, match="no longer the last one"):
+        services.deal_undo(game=game, deal_id=last.pk)
+    assert list(game.deal_set.values_list("pk", flat=True)) == [first.pk]

@@ -95,20 +95,28 @@ def test_a_new_form_token_records_the_next_deal(client, game, organiser):
     assert list(game.deal_set.values_list("number", flat=True)) == [1, 2]
 
 
-def test_a_player_listed_twice_is_refused_with_a_message(client, game, organiser):
+@pytest.mark.parametrize("action", ["preview", "confirm"])
+def test_a_player_listed_twice_is_refused_with_the_services_message(client, game, organiser,
+                                                                    action):
     client.force_login(organiser)
     ids = seated_ids(game)
-    page = client.post(enter_url(game), order_data([ids[0], ids[0], ids[1], ids[2]]))
+    names = dict(game.seats.values_list("player_id", "player__name"))
+    page = client.post(enter_url(game), order_data([ids[0], ids[0], ids[1], ids[2]],
+                                                   action=action))
     assert page.status_code == 400
-    assert "each player finishes once; listed twice" in page.text
+    assert (f"the finishing order of deal 1 must list each of the 4 seated players once "
+            f"(listed twice: {names[ids[0]]}; missing: {names[ids[3]]})") in page.text
     assert not Deal.objects.exists()
 
 
 def test_a_missing_place_is_refused_with_a_message(client, game, organiser):
     client.force_login(organiser)
-    page = client.post(enter_url(game), order_data(seated_ids(game)[:3]))
+    ids = seated_ids(game)
+    last = game.seats.get(player_id=ids[3]).player.name
+    page = client.post(enter_url(game), order_data(ids[:3]))
     assert page.status_code == 400
-    assert "choose who finished 4th" in page.text
+    assert f"(missing: {last})" in page.text
+    assert not Deal.objects.exists()
 
 
 def test_undo_deletes_the_last_deal_once(client, game, organiser):
@@ -220,7 +228,7 @@ def test_a_deal_refused_on_arrival_gets_its_reason_in_json(client, game, organis
     assert game.deal_set.count() == 1
 
 
-def test_an_order_no_longer_valid_on_arrival_says_which_place(client, game, organiser):
+def test_an_order_no_longer_valid_on_arrival_says_who_is_not_at_the_table(client, game, organiser):
     client.force_login(organiser)
     ids = seated_ids(game)
     services.deal_record(game=game, finishing_order=ids)
@@ -230,7 +238,9 @@ def test_an_order_no_longer_valid_on_arrival_says_which_place(client, game, orga
     # kept on the phone before the change: it still names the player who left
     stale = json_post(client, game, order_data(ids, token="stale"))
     assert stale.status_code == 400
-    assert stale.json()["error"].startswith("1st out: Select a valid choice.")
+    left = game.seats.get(player_id=ids[0]).player.name
+    assert f"not at the table for this deal: {left}" in stale.json()["error"]
+    assert f"missing: {newcomer.name}" in stale.json()["error"]
     assert game.deal_set.count() == 1
 
 

@@ -8,6 +8,7 @@ from gameplay.tournaments import services
 from gameplay.tournaments.models import Tournament
 from league.models import Place
 from tests.tournaments.helpers import bot_club, small_tournament
+from tests.tournaments.test_recovery import backdate
 
 pytestmark = pytest.mark.django_db
 
@@ -64,8 +65,36 @@ def test_organiser_cancels_and_resumes(client):
     assert "already cancelled" in response.content.decode()
 
     client.post(f"/tournaments/{tournament.pk}/resume/")
-    assert Tournament.objects.get(pk=tournament.pk).status in (Tournament.RUNNING,
-                                                               Tournament.FINISHED)
+    assert Tournament.objects.get(pk=tournament.pk).status == Tournament.RUNNING
+
+
+def _resume_button(client, tournament):
+    page = client.get(tournament.get_absolute_url()).content.decode()
+    button = page[page.index('id="resume-button"'):]
+    return button[:button.index(">")]
+
+
+def test_resume_is_offered_and_done_only_for_a_cancelled_or_stalled_tournament(client):
+    """One rule (selectors.may_resume) for the page's button, its JSON and the service."""
+    tournament = small_tournament()
+    services.tournament_start(tournament=tournament)  # batches sent just now: not stalled
+    client.force_login(_organiser(bot_club()))
+
+    assert "disabled" in _resume_button(client, tournament)
+    assert client.get(f"/tournaments/{tournament.pk}/progress.json").json()["may_resume"] is False
+    batches = set(tournament.batches.values_list("pk", flat=True))
+    response = client.post(f"/tournaments/{tournament.pk}/resume/", follow=True)
+    assert "is running and its games are being played" in response.content.decode()
+    assert set(tournament.batches.values_list("pk", flat=True)) == batches  # none sent again
+
+    backdate(tournament, minutes=10)  # no sign of life since: stalled
+    assert "disabled" not in _resume_button(client, tournament)
+    assert client.get(f"/tournaments/{tournament.pk}/progress.json").json()["may_resume"] is True
+    response = client.post(f"/tournaments/{tournament.pk}/resume/", follow=True)
+    assert f"{tournament} resumed." in response.content.decode()
+
+    services.tournament_cancel(tournament=Tournament.objects.get(pk=tournament.pk))
+    assert "disabled" not in _resume_button(client, tournament)
 
 
 @pytest.mark.parametrize("who", ["anonymous", "other club's organiser"])

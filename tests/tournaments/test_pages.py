@@ -14,7 +14,8 @@ def test_progress_json_and_page(client, django_capture_on_commit_callbacks):
     tournament = small_tournament()
     data = client.get(f"/tournaments/{tournament.pk}/progress.json").json()
     assert data == {"status": "scheduled", "done": 0, "total": 16, "games_per_second": None,
-                    "eta_seconds": None, "fraction": 0.0, "stalled": False, "standings": []}
+                    "eta_seconds": None, "fraction": 0.0, "stalled": False, "may_resume": False,
+                    "standings": []}
 
     with django_capture_on_commit_callbacks(execute=True):
         services.tournament_start(tournament=tournament)
@@ -45,8 +46,7 @@ def test_only_the_clubs_organisers_see_and_act_on_its_tournaments(client):
     stranger = _staff("other", bot_club("Other club"))
 
     client.force_login(stranger)
-    assert client.get(f"/admin/gameplay/tournament/{tournament.pk}/change/").status_code in (
-        302, 403, 404)
+    assert client.get(f"/admin/gameplay/tournament/{tournament.pk}/change/").status_code == 302
     client.post("/admin/gameplay/tournament/",
                 {"action": "cancel", "_selected_action": [tournament.pk]})
     tournament.refresh_from_db()

@@ -15,7 +15,7 @@ giver's hand at that moment; a giver holding fewer cards than asked gives all th
 from dataclasses import dataclass
 
 from gameplay.engine import cards as C
-from gameplay.engine.options import EXCHANGE_ASK, EXCHANGE_HIGHEST, EXCHANGE_NONE
+from gameplay.engine.options import EXCHANGE_ASK, EXCHANGE_HIGHEST
 from gameplay.engine.roles import exchange_pairs, roles_of
 
 HIGH, LOW = "high", "low"
@@ -30,7 +30,7 @@ class ExchangeStep:
 
 
 def plan(rules, previous_order: list[int] | None) -> list[ExchangeStep]:
-    if not previous_order or rules.options.exchange == EXCHANGE_NONE:
+    if not previous_order or not rules.options.has_exchange:
         return []
     ranking = list(roles_of(previous_order).items())
     return [ExchangeStep(g, r, n, gives_back=i % 2 == 1)

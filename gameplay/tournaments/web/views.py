@@ -20,6 +20,7 @@ def tournament_detail(request, pk):
         "standings": selectors.tournament_standings(tournament=tournament),
         "entrants": selectors.with_fault_counts(tournament.entrants.select_related("player")),
         "organiser": organises(request.user, tournament.club),
+        "may_resume": selectors.may_resume(tournament=tournament),
     })
 
 
@@ -33,6 +34,7 @@ def outside_bot_detail(request, name):
 def tournament_progress(request, pk):
     tournament = get_object_or_404(Tournament, pk=pk)
     return JsonResponse({**selectors.tournament_progress(tournament=tournament).to_dict(),
+                         "may_resume": selectors.may_resume(tournament=tournament),
                          "standings": selectors.tournament_standings(tournament=tournament)})
 
 

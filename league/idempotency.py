@@ -1,0 +1,62 @@
+"""Writes done once per key: a retried request gets the first answer again.
+
+A phone on bad Wi-Fi re-sends, a finger taps twice: the same key from the same user replays the
+stored answer instead of recording a second deal. The pages key a deal by its form's token, the
+API by the ``Idempotency-Key`` header; both claim the key here, on one table.
+
+The key is claimed in the same transaction as the write, under a unique (user, key) constraint,
+so of two concurrent duplicates one writes and the other waits, fails the constraint, rolls back
+whatever it did and replays the first answer. Only successful answers are stored: a refused
+write changes nothing, so it may be retried with the same key.
+"""
+
+from collections.abc import Callable
+from typing import Any
+
+from django.db import IntegrityError, transaction
+
+from league.errors import LeagueError
+from league.models import IdempotentRequest
+
+
+class KeyReused(LeagueError):
+    """The key was already used for a different request (its fingerprint differs)."""
+
+    def __init__(self):
+        super().__init__("this key was already used for a different request")
+
+
+def once(*, user, key: str, fingerprint: str,
+         write: Callable[[], tuple[int, Any]]) -> tuple[int, Any, bool]:
+    """``write()`` once per (``user``, ``key``): (status, body, replayed).
+
+    ``write`` answers (status, JSON body) and runs in the transaction that stores that answer;
+    a status of 300 or more is a refusal, rolled back and not stored. A stored answer whose
+    ``fingerprint`` (the request's identity apart from its key) differs raises KeyReused.
+    """
+    stored = IdempotentRequest.objects.filter(user=user, key=key).first()
+    if stored is not None:
+        return _replay(stored, fingerprint)
+    try:
+        with transaction.atomic():
+            claim = IdempotentRequest.objects.create(user=user, key=key, fingerprint=fingerprint,
+                                                     status_code=0, body={})
+            status, body = write()
+            if status >= 300:
+                transaction.set_rollback(True)
+                return status, body, False
+            claim.status_code, claim.body = status, body
+            claim.save(update_fields=["status_code", "body"])
+            return status, body, False
+    except IntegrityError:
+        # A concurrent duplicate claimed the key first and has committed its answer.
+        stored = IdempotentRequest.objects.filter(user=user, key=key).first()
+        if stored is None:
+            raise
+        return _replay(stored, fingerprint)
+
+
+def _replay(stored: IdempotentRequest, fingerprint: str) -> tuple[int, Any, bool]:
+    if stored.fingerprint != fingerprint:
+        raise KeyReused()
+    return stored.status_code, stored.body, True
