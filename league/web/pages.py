@@ -13,6 +13,7 @@ from markdown_it.token import Token
 
 from gameplay.engine.options import PRESETS
 from league import selectors
+from league.api.permissions import organises
 from league.models import Club, Player
 from league.web import explain
 
@@ -44,6 +45,7 @@ def club_detail(request, club_id):
         "table": selectors.club_all_time(club=club),
         "recent_games": selectors.recent_games(club=club),
         "order": selectors.ALL_TIME_ORDER,
+        "organiser": organises(request.user, club),
     })
 
 
