@@ -58,7 +58,9 @@ OPTION_LABELS = {
     "kkk": "KKK: after three Kings every later play of the trick is three red cards",
     "jokers_wild": "Jokers are wild: a joker stands for any rank",
 }
-DECKS_USUAL = ("the preset's own: 1 (school-scum 2; the numbered deck 2 above 10 players)")
+DECKS_USUAL = "the preset's own"
+DECKS_HELP = ("The preset's own is 1 deck; school-scum plays with 2, and the numbered deck takes "
+              "2 above 10 players.")
 
 # Each scoring system in words (docs/rules/scoring.md) and the parameters it takes, with what
 # each parameter does under it. The engine's Scoring refuses any other (tests check both agree).
@@ -132,6 +134,7 @@ class SeasonForm(forms.Form):
                                      choices=[(name, name) for name in PRESETS])
     decks = forms.TypedChoiceField(
         label=OPTION_LABELS["decks"], required=False, coerce=int, empty_value=None,
+        help_text=DECKS_HELP,
         choices=[("", DECKS_USUAL)] + [(n, str(n)) for n in range(1, MOST_DECKS + 1)])
     jokers = forms.IntegerField(label=OPTION_LABELS["jokers"], min_value=0, required=False,
                                 max_value=2 * MOST_DECKS)
@@ -225,6 +228,14 @@ class SeasonForm(forms.Form):
             self.add_error(name, message)
         if not names:
             self.add_error(None, message)
+
+    def error_summary(self):
+        """Each refusal once, with the fields it names (label and id) in the form's order."""
+        summary = {message: [] for message in self.non_field_errors()}
+        for field in self:
+            for message in field.errors:
+                summary.setdefault(message, []).append(field)
+        return list(summary.items())
 
     def clean(self):
         data = super().clean()
