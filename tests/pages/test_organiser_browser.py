@@ -11,7 +11,7 @@ from league import services
 from league.models import Player, Season
 from tests.league.factories import ClubFactory, PlayerFactory, UserFactory, make_game, make_season
 from tests.pages import test_browser
-from tests.pages.test_accessibility import DESKTOP, PHONE, axe_violations
+from tests.pages.test_accessibility import DESKTOP, FOCUSABLE, FOCUSED, PHONE, axe_violations
 from tests.pages.test_browser import pytestmark, shoot, signed_in  # noqa: F401
 
 browser = test_browser.browser  # the module's chromium, shared; so are the marks
@@ -143,7 +143,8 @@ def test_the_organiser_pages_have_no_serious_axe_violations(browser, live_server
 def test_the_organiser_pages_fit_a_phone_and_the_policy_refuses_nothing(
         browser, live_server, client, pages):
     urls, organiser = pages
-    for viewport, suffix in ((ON_A_PHONE, "360"), ({"viewport": DESKTOP}, "desktop")):
+    for viewport, suffix in ((ON_A_PHONE, "360"),
+                             ({"viewport": DESKTOP, "color_scheme": "dark"}, "desktop-dark")):
         ctx = signed_in(browser, live_server, client, organiser, **viewport)
         page = watched(ctx)
         widths = {}
@@ -156,6 +157,33 @@ def test_the_organiser_pages_fit_a_phone_and_the_policy_refuses_nothing(
             assert {n: w for n, w in widths.items() if w > PHONE["width"]} == {}
         assert page.problems == []
         ctx.close()
+
+
+@pytest.mark.parametrize("name", ["club", "new season"])
+def test_the_keyboard_reaches_every_control_with_a_visible_focus(browser, live_server, client,
+                                                                  pages, name):
+    urls, organiser = pages
+    ctx = signed_in(browser, live_server, client, organiser, viewport=DESKTOP)
+    page = ctx.new_page()
+    page.goto(live_server.url + urls[name])
+    page.wait_for_load_state("load")
+    controls = page.evaluate(FOCUSABLE)
+    assert len(controls) > 10
+    reached, unseen = [], []
+    for _ in controls:
+        page.keyboard.press("Tab")
+        element, width, style = page.evaluate(FOCUSED)
+        if element.startswith("<body"):
+            break  # past the last control (a group of radios is one stop)
+        reached.append(element)
+        if width < 2 or style == "none":
+            unseen.append(element)
+    # radios of one group take one Tab stop: the arrow keys move between them
+    radios = [c for c in controls if 'type="radio"' in c]
+    missed = [c for c in controls if c not in reached and c not in radios]
+    assert missed == []
+    assert unseen == [], "focused without a visible outline"
+    ctx.close()
 
 
 def test_a_refused_season_shows_the_fault_at_its_field(browser, live_server, client,
