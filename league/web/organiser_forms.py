@@ -130,8 +130,8 @@ class SeasonForm(forms.Form):
                               widget=forms.DateInput(attrs={"type": "date"}))
     preset = forms.ChoiceField(label="Rules preset", widget=forms.RadioSelect,
                                choices=[(name, name) for name in PRESETS])
-    shown_preset = forms.ChoiceField(widget=forms.HiddenInput, required=False,
-                                     choices=[(name, name) for name in PRESETS])
+    # read by shown() and preset_switched() only: an unknown value is as if not sent
+    shown_preset = forms.CharField(widget=forms.HiddenInput, required=False)
     decks = forms.TypedChoiceField(
         label=OPTION_LABELS["decks"], required=False, coerce=int, empty_value=None,
         help_text=DECKS_HELP,
@@ -218,8 +218,8 @@ class SeasonForm(forms.Form):
         """A post that picked a preset other than the one the option controls show."""
         if not self.is_bound or self.rules_fixed:
             return False
-        shown = self.data.get("shown_preset")
-        return bool(shown) and shown in PRESETS and self.data.get("preset") != shown
+        shown, picked = self.data.get("shown_preset"), self.data.get("preset")
+        return shown in PRESETS and picked in PRESETS and picked != shown
 
     def refuse(self, message: str) -> None:
         """A refusal shown at the fields it names, or above the form when it names none."""

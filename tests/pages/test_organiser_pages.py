@@ -6,13 +6,17 @@ import datetime
 from html import unescape
 
 import pytest
+from django.test import Client
 from django.urls import reverse
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from gameplay.engine.errors import PresidentError
 from gameplay.engine.options import PRESETS, PUBLIC_OPTIONS, STANDARD_DECK_OPTIONS
 from gameplay.engine.scoring import SYSTEMS, Scoring
 from league import services
 from league.models import AuditEntry, Player, Season
+from league.rules import options_of, scoring_of
 from league.web.organiser_forms import (
     OPTION_LABELS,
     PRESET_LINES,
@@ -44,7 +48,7 @@ def signed_in(client, organiser):
     return client
 
 
-def season_post(preset="classic", **changes):
+def season_post(preset="classic", /, **changes):
     """A season form's post with ``preset``'s own option values, as the page sends it."""
     options = PRESETS[preset]
     data = {"name": "Spring", "starts_on": "2026-03-01", "ends_on": "", "preset": preset,
@@ -257,8 +261,7 @@ def test_a_season_name_taken_in_the_club_is_refused_at_the_name(signed_in, club)
 
 def test_picking_another_preset_without_the_script_shows_its_options_and_saves_nothing(
         signed_in, club):
-    post = season_post("classic")
-    post["preset"] = "school-scum"  # the controls still show classic's
+    post = season_post("classic", preset="school-scum")  # the controls still show classic's
     answer = signed_in.post(reverse("league:organise_season_create", args=[club.pk]), post)
     assert answer.status_code == 200
     assert not Season.objects.exists()
@@ -420,3 +423,62 @@ def test_a_player_of_another_club_cannot_be_renamed_through_this_club(signed_in,
     assert answer.status_code == 404
     stranger.refresh_from_db()
     assert stranger.name == "Zed"
+
+
+def test_an_unknown_preset_or_shown_preset_is_refused_in_words(signed_in, club):
+    url = reverse("league:organise_season_create", args=[club.pk])
+    answer = signed_in.post(url, season_post("classic", preset="poker"))
+    assert answer.status_code == 400
+    assert "Select a valid choice. poker is not one of the available choices." in \
+        answer.context["form"].errors["preset"]
+    answer = signed_in.post(url, season_post("classic", shown_preset="poker"))
+    assert answer.status_code == 302  # the controls' preset is only a hint to the page
+    assert not Season.objects.get().options
+
+
+def test_a_tournaments_season_is_not_edited_here(client, organiser):
+    from tests.tournaments.helpers import small_tournament
+
+    tournament = small_tournament("Cup")
+    tournament.club.organisers.add(organiser)
+    client.force_login(organiser)
+    answer = client.get(reverse("league:organise_season_edit", args=[tournament.season.pk]))
+    assert answer.status_code == 400
+    assert "is the season of the tournament Cup" in unescape(answer.content.decode())
+    page = client.get(reverse("league:organise_club", args=[tournament.club.pk]))
+    assert page.status_code == 200
+    assert reverse("league:organise_season_edit", args=[tournament.season.pk]) not in \
+        page.content.decode()
+
+
+FIELDS = ["name", "starts_on", "ends_on", "preset", "shown_preset", *PUBLIC_OPTIONS,
+          "scoring_system", "scoring_limit", "scoring_target", "scoring_deals"]
+junk = st.one_of(st.text(st.characters(codec="utf-8"), max_size=20),
+                 st.integers(min_value=-(10**12), max_value=10**12).map(str),
+                 st.sampled_from(["", "0", "1", "2", "7", "101", "on", "true", "²",
+                                  "2026-02-30", "2026-03-01", *PRESETS, *SYSTEMS]))
+
+
+@given(preset=st.sampled_from(list(PRESETS)),
+       changes=st.dictionaries(st.sampled_from(FIELDS), junk, max_size=4))
+@settings(max_examples=80, deadline=None, database=None,
+          suppress_health_check=list(HealthCheck))
+def test_junk_in_the_season_form_is_refused_in_words_or_stored_playable(
+        django_user_model, preset, changes):
+    """Any post gets a page, never a server error; a refused one stores nothing, a stored one
+    is a season the engine can play."""
+    club = ClubFactory()
+    user = django_user_model.objects.create(username=f"o{club.pk}")
+    club.organisers.add(user)
+    client = Client()
+    client.force_login(user)
+    answer = client.post(reverse("league:organise_season_create", args=[club.pk]),
+                         {**season_post(preset), **changes})
+    assert answer.status_code in (200, 302, 400), answer.content[:300]
+    seasons = list(Season.objects.filter(club=club))
+    if answer.status_code == 302:
+        (season,) = seasons
+        options_of(season).validate(4 if not options_of(season).blind else 2)
+        scoring_of(season)
+    else:
+        assert seasons == []
