@@ -226,6 +226,7 @@ def test_scoring_parameters_of_another_system_are_left_out(signed_in, club):
     ("classic", {"jokers": "9"}, "jokers", "less than or equal to 6"),
     ("school-scum", {"decks": "1"}, "decks", "jokers must be between 0 and 2 with 1 deck(s)"),
     ("classic", {"decks": "7"}, "decks", "Select a valid choice"),
+    ("wild-jokers", {"blind": True}, "jokers_wild", "blind cannot be combined with wild jokers"),
     ("classic", {"scoring_system": "fixed-rounds"}, "scoring_deals",
      "fixed-rounds needs a number of deals"),
     ("classic", {"scoring_limit": "101"}, "scoring_limit", "less than or equal to 100"),
