@@ -11,6 +11,7 @@ from functools import wraps
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
+from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
@@ -68,14 +69,36 @@ def scoring_words(season) -> str:
     return ", ".join(parts)
 
 
-def _club_page(request, club, *, add_form=None, renaming=None, status=200):
+PLAYERS_PER_PAGE = 100  # bounded work for a club of any size; ?players=2 for the next
+
+
+def _players_page(club, player) -> int:
+    """The page of the club's players that shows ``player``."""
+    return selectors.club_players(club=club).filter(name__lt=player.name).count() \
+        // PLAYERS_PER_PAGE + 1
+
+
+def _players_url(club, player) -> str:
+    """The club page at the page of players that shows ``player``, scrolled to them."""
+    page = _players_page(club, player)
+    query = f"?players={page}" if page > 1 else ""
+    return reverse("league:organise_club", args=[club.pk]) + f"{query}#player-{player.pk}"
+
+
+def _club_page(request, club, *, add_form=None, renaming=None, players_page=None,
+               status=200):
     """The organisers' club page; ``renaming`` is (player id, name posted, refusal) after a
-    refused rename, shown at that player's row."""
+    refused rename, shown at that player's row on ``players_page``."""
     seasons = list(selectors.club_league_seasons(club=club))
     for season in seasons:
         season.preset_line = PRESET_LINES.get(season.preset, "")
         season.scoring_words = scoring_words(season)
-    players = list(selectors.club_players(club=club))
+    number = request.GET.get("players", "")
+    if players_page is None:
+        players_page = number if number.isascii() and number.isdigit() and len(number) < 10 \
+            else 1
+    players = Paginator(selectors.club_players(club=club), PLAYERS_PER_PAGE).get_page(
+        players_page)
     for player in players:
         player.rename_value, player.rename_error = player.name, None
         if renaming and renaming[0] == player.pk:
@@ -108,7 +131,7 @@ def player_add(request, club):
             form.add_error("name", e.message)
         else:
             messages.success(request, f"{player.name} added to {club}.")
-            return redirect(reverse("league:organise_club", args=[club.pk]) + "#players")
+            return redirect(_players_url(club, player))
     return _club_page(request, club, add_form=form, status=400)
 
 
@@ -120,15 +143,17 @@ def player_rename(request, club, player_id):
     posted = request.POST.get("name", "")
     if not form.is_valid():
         error = "; ".join(e for errors in form.errors.values() for e in errors)
-        return _club_page(request, club, renaming=(player.pk, posted, error), status=400)
+        return _club_page(request, club, renaming=(player.pk, posted, error),
+                          players_page=_players_page(club, player), status=400)
     before = player.name
     try:
         services.player_update(player=player, name=form.cleaned_data["name"], by=request.user)
     except LeagueError as e:
-        return _club_page(request, club, renaming=(player.pk, posted, e.message), status=400)
+        return _club_page(request, club, renaming=(player.pk, posted, e.message),
+                          players_page=_players_page(club, player), status=400)
     if player.name != before:
         messages.success(request, f"{before} is now called {player.name}.")
-    return redirect(reverse("league:organise_club", args=[club.pk]) + f"#player-{player.pk}")
+    return redirect(_players_url(club, player))
 
 
 def _season_page(request, club, form, season=None, status=200, note=None):

@@ -483,3 +483,27 @@ def test_junk_in_the_season_form_is_refused_in_words_or_stored_playable(
         scoring_of(season)
     else:
         assert seasons == []
+
+
+def test_players_come_a_hundred_a_page_and_a_rename_lands_on_its_page(signed_in, club,
+                                                                      monkeypatch):
+    from league.web import organiser
+
+    monkeypatch.setattr(organiser, "PLAYERS_PER_PAGE", 3)
+    players = [PlayerFactory(name=name, clubs=[club]) for name in
+               ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus")]
+    url = reverse("league:organise_club", args=[club.pk])
+    first = signed_in.get(url).content.decode()
+    assert "Ann" in first and "Dan" not in first and "players 1–3 of 7" in first
+    third = signed_in.get(url + "?players=3").content.decode()
+    assert 'value="Gus"' in third and 'value="Ann"' not in third
+    assert signed_in.get(url + "?players=²").status_code == 200
+    eve = players[4]
+    answer = signed_in.post(reverse("league:organise_player_rename", args=[club.pk, eve.pk]),
+                            {"name": "Eva"})
+    assert answer["Location"] == url + f"?players=2#player-{eve.pk}"
+    answer = signed_in.post(reverse("league:organise_player_rename", args=[club.pk, eve.pk]),
+                            {"name": "gus"})
+    assert answer.status_code == 400
+    page = unescape(answer.content.decode())
+    assert 'value="gus"' in page and "already has a player called 'Gus'" in page
