@@ -498,3 +498,33 @@ def player_search(*, query, limit=SEARCH_RESULTS):
 def player_rating(*, player):
     """The player's all-time rating, or None before their first rated deal."""
     return Rating.objects.filter(season=None, player=player).first()
+
+
+# The organisers' club page (league.web.organiser)
+
+OPEN_TABLES_SHOWN = 40  # open games listed on the organisers' club page, newest first
+
+
+def club_league_seasons(*, club):
+    """The club's own seasons (a bot tournament's season belongs to its tournament), newest
+    first, each with its number of games."""
+    return (Season.objects.filter(club=club, tournament__isnull=True)
+            .annotate(game_count=Count("games")).order_by("-starts_on", "-pk"))
+
+
+def club_open_tables(*, club, limit=OPEN_TABLES_SHOWN):
+    """The club's open games (tonight's tables), newest first, at most ``limit``: each with
+    its season, its deal count and ``at_table``, the Seat rows of who sits there now in seat
+    order. A fixed number of queries, whatever the number of tables."""
+    from django.db.models import Prefetch
+
+    deals = (Deal.objects.filter(game=OuterRef("pk")).order_by().values("game")
+             .annotate(n=Count("id")).values("n"))
+    seats = Seat.objects.filter(left_before__isnull=True).select_related("player") \
+        .order_by("number")
+    return list(Game.objects.filter(season__club=club, season__tournament__isnull=True,
+                                    status=Game.OPEN)
+                .select_related("season")
+                .annotate(deal_count=Coalesce(Subquery(deals), 0))
+                .prefetch_related(Prefetch("seats", queryset=seats, to_attr="at_table"))
+                .order_by("-created_at", "-pk")[:limit])

@@ -277,7 +277,8 @@ def season_check(*, season: Season) -> None:
 
 def _check_playable(options) -> None:
     """Refuse options no table can play (``jokers`` 1e30), with the engine's fault at a table
-    of four; options some sizes cannot play (blind: two players) are game_create's to refuse."""
+    of four (of two with blind); options some sizes cannot play (blind: two players) are
+    game_create's to refuse."""
     faults = {}
     for players in range(2, TABLE_MAX + 1):
         try:
@@ -285,7 +286,9 @@ def _check_playable(options) -> None:
             return
         except PresidentError as e:
             faults[players] = e.message
-    raise LeagueError(f"season options: no table can play them: {faults[4]}")
+    # blind is only ever played by 2: the fault at 2 says what else stands in its way
+    raise LeagueError("season options: no table can play them: "
+                      f"{faults[2 if options.blind else 4]}")
 
 
 @transaction.atomic

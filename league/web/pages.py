@@ -14,6 +14,7 @@ from markdown_it.token import Token
 from gameplay.engine.options import PRESETS
 from gameplay.tournaments import selectors as tournament_selectors
 from league import selectors
+from league.api.permissions import organises
 from league.models import Club, Player
 from league.web import explain
 
@@ -45,6 +46,7 @@ def club_detail(request, club_id):
         "table": selectors.club_all_time(club=club),
         "recent_games": selectors.recent_games(club=club),
         "order": selectors.ALL_TIME_ORDER,
+        "organiser": organises(request.user, club),
     })
 
 

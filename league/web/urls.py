@@ -1,6 +1,6 @@
 from django.urls import path
 
-from league.web import nights, pages, views
+from league.web import nights, organiser, pages, views
 
 app_name = "league"
 urlpatterns = [
@@ -29,4 +29,13 @@ urlpatterns = [
     path("rules/", pages.rules, name="rules_index"),
     path("rules/<slug:page>/", pages.rules, name="rules"),
     path("help/ratings/", pages.rating_help, name="rating_help"),
+    # The organisers' pages (league.web.organiser)
+    path("clubs/<int:club_id>/organise/", organiser.club, name="organise_club"),
+    path("clubs/<int:club_id>/organise/players/", organiser.player_add,
+         name="organise_player_add"),
+    path("clubs/<int:club_id>/organise/players/<int:player_id>/", organiser.player_rename,
+         name="organise_player_rename"),
+    path("clubs/<int:club_id>/organise/seasons/new/", organiser.season_create,
+         name="organise_season_create"),
+    path("seasons/<int:season_id>/edit/", organiser.season_edit, name="organise_season_edit"),
 ]

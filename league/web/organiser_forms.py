@@ -1,0 +1,301 @@
+"""Forms of the organiser pages: a season's rules and scoring as labelled controls, and a
+player's name. They read and check what was posted, the engine judging the rules
+(``gameplay.engine.options.preset``, ``gameplay.engine.scoring.Scoring``); the change itself is
+the services' job (league.services.season_create, season_update, player_create, player_update).
+
+The words for each preset, option and scoring system are here, one table each, written from
+docs/rules/*.md and /work/shared/RULES.md: change them together.
+"""
+
+import json
+import re
+
+from django import forms
+
+from gameplay.engine.errors import PresidentError
+from gameplay.engine.options import MOST_DECKS, PRESETS, PUBLIC_OPTIONS, STANDARD_DECK_OPTIONS
+from gameplay.engine.options import preset as preset_options
+from gameplay.engine.scoring import FIRST_TO_ELEVEN, FIXED_ROUNDS, PENALTY, SCORING_MOST, Scoring
+from league.models import Player, Season
+
+# Each preset in a line of words: its seed's house rules (docs/rules/<preset>.md).
+PRESET_LINES = {
+    "school-scum": "School rules (seed 000): two decks and four jokers; the 3♣ leads every deal; "
+                   "whoever passes sits out the trick; consec, eight below, 69 and KKK; the "
+                   "President names the 2 cards they take from the Scum.",
+    "friday": "Friday Afternoons (seed 001): one deck; beat with a higher rank and at least as "
+              "many cards; a 2 ends the trick at once; the Idiot gives their 2 highest cards "
+              "and leads the next deal.",
+    "classic": "The plain game (seed 002): one deck, twos high; a single can be beaten by a "
+               "higher group of any size, a group only by a higher one of the same size; no "
+               "exchange.",
+    "modern": "Classic with three changes (seed 002): twos low, an equal rank beats, and more "
+              "cards beat fewer whatever their rank; no exchange.",
+    "wild-jokers": "Wild jokers (seed 003): one deck and 2 jokers that stand for any rank; twos "
+                   "low; the 2♣ leads; plays of 1 to 4 cards; the Bum gives their 2 highest "
+                   "cards and deals next.",
+    "presidents-deck": "The numbered deck (seed 004): four each of 1–12 with bombs and "
+                       "doppelgängers; an equal rank skips the next player; the President asks "
+                       "the Turd for high or low cards and leads next.",
+}
+
+# Each public option's label, in the players' words (RULES.md, TRANSCRIPT.md "ruleset").
+OPTION_LABELS = {
+    "decks": "Decks in the pack",
+    "jokers": "Jokers in the pack (at most two a deck)",
+    "two_high": "Twos are the highest rank (off: twos are the lowest)",
+    "equal_rank_allowed": "An equal rank beats (a 5 on a 5)",
+    "any_larger_set": "More cards beat fewer, whatever their rank (three 3s on two Kings)",
+    "pass_is_final": "Whoever passes sits out the rest of the trick",
+    "revolution": "Revolution: four of a kind reverses the order of the ranks until the deal "
+                  "ends or another four is played",
+    "blind": "Blind President, for 2 players: each also plays from a face-down pile",
+    "consec": "Consec: after three plays of rising ranks in a row, each play must be one rank "
+              "higher",
+    "eight_below": "Eight below: after 8s the next play must be lower than 8",
+    "sixty_nine": "69: 9s played on 6s make every later play of the trick face cards, twice as "
+                  "many",
+    "kkk": "KKK: after three Kings every later play of the trick is three red cards",
+    "jokers_wild": "Jokers are wild: a joker stands for any rank",
+}
+DECKS_USUAL = "the preset's own"
+DECKS_HELP = ("The preset's own is 1 deck; school-scum plays with 2, and the numbered deck takes "
+              "2 above 10 players.")
+
+# Each scoring system in words (docs/rules/scoring.md) and the parameters it takes, with what
+# each parameter does under it. The engine's Scoring refuses any other (tests check both agree).
+SCORING_LINES = {
+    PENALTY: "Penalty points: each deal the first out scores 0, the last out 2, everyone else "
+             "1. Fewest points wins; equal totals share the win.",
+    FIRST_TO_ELEVEN: "First to eleven: each deal the President scores 2 and the Vice President "
+                     "1. The first to reach the target wins; if two reach it in one deal, the "
+                     "higher total, then the better finish in that deal.",
+    FIXED_ROUNDS: "Fixed rounds: a set number of deals, scored as first to eleven; the most "
+                  "points wins, then the lower average finishing position; equal on both share "
+                  "the win.",
+}
+SCORING_PARAMETERS = {
+    PENALTY: {"limit": "The game ends after the deal in which someone reaches this many points "
+                       "(4 if neither this nor a number of deals is set).",
+              "deals": "Or end after this many deals (with a limit too, whichever comes first)."},
+    FIRST_TO_ELEVEN: {"target": "The points that win (11 if neither this nor a number of deals "
+                                "is set).",
+                      "deals": "Or play this many deals; the President of the last deal wins."},
+    FIXED_ROUNDS: {"deals": "The number of deals played (needed)."},
+}
+SCORING_LABELS = {"limit": "Points limit (penalty)", "target": "Target (first to eleven)",
+                  "deals": "Number of deals"}
+
+
+def option_fields(preset: str) -> tuple[str, ...]:
+    """The options a season of ``preset`` can change: the numbered deck takes none of the
+    standard deck's (the engine refuses them with it)."""
+    if PRESETS[preset].presidents_deck:
+        return tuple(name for name in PUBLIC_OPTIONS if name not in STANDARD_DECK_OPTIONS)
+    return PUBLIC_OPTIONS
+
+
+# Words in the engine's and the services' refusals that name a field of the form.
+_FIELD_WORDS = [
+    (re.compile(r"\bwild jokers\b"), "jokers_wild"),
+    *((re.compile(rf"\b{name}\b"), name) for name in PUBLIC_OPTIONS),
+    (re.compile(r"\bdeck\(s\)|\bdecks must\b"), "decks"),
+    (re.compile(r"\blimit\b"), "scoring_limit"),
+    (re.compile(r"\btarget\b"), "scoring_target"),
+    (re.compile(r"\bdeals\b"), "scoring_deals"),
+    (re.compile(r"\bseason called\b|\bseason needs a name|\bseason's name\b"), "name"),
+    (re.compile(r"\bend before it starts\b"), "ends_on"),
+]
+
+
+def fields_named(message: str) -> list[str]:
+    """The form's fields a refusal names (``blind cannot be combined with wild jokers``: blind,
+    jokers_wild), in the form's order."""
+    found = []
+    for pattern, name in _FIELD_WORDS:
+        if name not in found and pattern.search(message):
+            found.append(name)
+            message = pattern.sub("", message)  # "wild jokers" is not "jokers" too
+    return found
+
+
+class SeasonForm(forms.Form):
+    """A season's name, dates, preset with its options, and scoring. The option controls show
+    the values of ``shown_preset``: a post that picks another preset (without the page's
+    script, which resets them at once) is shown again with that preset's values, not saved."""
+
+    name = forms.CharField(label="Name", max_length=Season._meta.get_field("name").max_length)
+    starts_on = forms.DateField(label="Starts on", widget=forms.DateInput(attrs={"type": "date"}))
+    ends_on = forms.DateField(label="Ends on (optional)", required=False,
+                              widget=forms.DateInput(attrs={"type": "date"}))
+    preset = forms.ChoiceField(label="Rules preset", widget=forms.RadioSelect,
+                               choices=[(name, name) for name in PRESETS])
+    # read by shown() and preset_switched() only: an unknown value is as if not sent
+    shown_preset = forms.CharField(widget=forms.HiddenInput, required=False)
+    decks = forms.TypedChoiceField(
+        label=OPTION_LABELS["decks"], required=False, coerce=int, empty_value=None,
+        help_text=DECKS_HELP,
+        choices=[("", DECKS_USUAL)] + [(n, str(n)) for n in range(1, MOST_DECKS + 1)])
+    jokers = forms.IntegerField(label=OPTION_LABELS["jokers"], min_value=0, required=False,
+                                max_value=2 * MOST_DECKS)
+    scoring_system = forms.ChoiceField(label="Scoring", widget=forms.RadioSelect,
+                                       choices=[(name, name) for name in SCORING_LINES])
+    scoring_limit = forms.IntegerField(label=SCORING_LABELS["limit"], required=False,
+                                       min_value=1, max_value=SCORING_MOST)
+    scoring_target = forms.IntegerField(label=SCORING_LABELS["target"], required=False,
+                                        min_value=1, max_value=SCORING_MOST)
+    scoring_deals = forms.IntegerField(label=SCORING_LABELS["deals"], required=False,
+                                       min_value=1, max_value=SCORING_MOST)
+
+    def __init__(self, *args, rules_fixed: bool = False, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in PUBLIC_OPTIONS:
+            if name not in self.fields:
+                self.fields[name] = forms.BooleanField(label=OPTION_LABELS[name], required=False)
+        self.rules_fixed = rules_fixed
+        if rules_fixed:  # a season with recorded deals keeps its rules (season_update)
+            for name in self.rules_field_names():
+                self.fields[name].disabled = True
+                self.fields[name].required = False
+        for name in PUBLIC_OPTIONS:
+            self.fields[name].widget.attrs["data-option"] = name
+        self.shown_preset_name = self.shown()
+
+    @staticmethod
+    def rules_field_names():
+        return ["preset", *PUBLIC_OPTIONS, "scoring_system", "scoring_limit", "scoring_target",
+                "scoring_deals"]
+
+    @classmethod
+    def initial_for(cls, *, season: Season | None = None, preset: str = "classic") -> dict:
+        """The controls' values for a season (or a new one of ``preset``)."""
+        if season is not None:
+            from league.rules import options_of
+
+            options = options_of(season)
+            initial = {"name": season.name, "starts_on": season.starts_on,
+                       "ends_on": season.ends_on, "preset": season.preset,
+                       "scoring_system": season.scoring_system,
+                       "scoring_limit": season.scoring_limit,
+                       "scoring_target": season.scoring_target,
+                       "scoring_deals": season.scoring_deals}
+        else:
+            options = PRESETS[preset]
+            initial = {"preset": preset, "scoring_system": PENALTY}
+        initial["shown_preset"] = options.preset
+        initial.update({name: getattr(options, name) for name in PUBLIC_OPTIONS})
+        return initial
+
+    def shown(self) -> str:
+        """The preset whose values the option controls show."""
+        if self.is_bound:
+            value = self.data.get("shown_preset") or self.data.get("preset")
+        else:
+            value = self.initial.get("shown_preset")
+        return value if value in PRESETS else "classic"
+
+    def option_rows(self):
+        """Each option's field, whether only a standard deck takes it, and whether it is hidden
+        (not taken by the preset shown)."""
+        taken = option_fields(self.shown())
+        return [(self[name], name in STANDARD_DECK_OPTIONS, name not in taken)
+                for name in PUBLIC_OPTIONS]
+
+    @property
+    def preset_defaults_json(self) -> str:
+        """Each preset's option values, for the page's script to set when a preset is picked."""
+        return json.dumps({name: {option: getattr(options, option) for option in PUBLIC_OPTIONS}
+                           for name, options in PRESETS.items()})
+
+    @property
+    def scoring_parameters_json(self) -> str:
+        return json.dumps({system: list(words) for system, words in SCORING_PARAMETERS.items()})
+
+    def scoring_bound_fields(self):
+        return [self[f"scoring_{name}"] for name in ("limit", "target", "deals")]
+
+    def preset_switched(self) -> bool:
+        """A post that picked a preset other than the one the option controls show."""
+        if not self.is_bound or self.rules_fixed:
+            return False
+        shown, picked = self.data.get("shown_preset"), self.data.get("preset")
+        return shown in PRESETS and picked in PRESETS and picked != shown
+
+    def refuse(self, message: str) -> None:
+        """A refusal shown at the fields it names, or above the form when it names none."""
+        names = [n for n in fields_named(message) if n in self.fields]
+        for name in names:
+            self.add_error(name, message)
+        if not names:
+            self.add_error(None, message)
+
+    def error_summary(self):
+        """Each refusal once, with the fields it names (label and id) in the form's order."""
+        summary = {message: [] for message in self.non_field_errors()}
+        for field in self:
+            for message in field.errors:
+                summary.setdefault(message, []).append(field)
+        return list(summary.items())
+
+    def clean(self):
+        data = super().clean()
+        if self.rules_fixed or self.errors:
+            return data
+        preset = data["preset"]
+        overrides = {name: data[name] for name in option_fields(preset)}
+        for name in ("decks", "jokers"):
+            if overrides.get(name, 0) is None:  # left empty: the preset's own
+                del overrides[name]
+        try:
+            options = preset_options(preset, **overrides)
+        except PresidentError as e:
+            self.refuse(e.message)
+            return data
+        data["options"] = options.overrides()
+        system = data["scoring_system"]
+        for name in ("limit", "target", "deals"):
+            if name not in SCORING_PARAMETERS[system]:
+                data[f"scoring_{name}"] = None  # a parameter of another system, left filled
+        try:
+            Scoring(system, limit=data["scoring_limit"], target=data["scoring_target"],
+                    deals=data["scoring_deals"])
+        except PresidentError as e:
+            self.refuse(e.message)
+        return data
+
+    def season_fields(self) -> dict:
+        """What the services take: the rules only when they may change."""
+        data = self.cleaned_data
+        fields = {"name": data["name"], "starts_on": data["starts_on"],
+                  "ends_on": data["ends_on"]}
+        if not self.rules_fixed:
+            fields.update(preset=data["preset"], options=data["options"],
+                          scoring_system=data["scoring_system"],
+                          scoring_limit=data["scoring_limit"],
+                          scoring_target=data["scoring_target"],
+                          scoring_deals=data["scoring_deals"])
+        return fields
+
+    def with_preset_shown(self):
+        """This post again, unsaved, its option controls reset to the newly picked preset's
+        values (the rest as posted)."""
+        initial = {name: self.data.get(name) for name in
+                   ("name", "starts_on", "ends_on", "scoring_system", "scoring_limit",
+                    "scoring_target", "scoring_deals")}
+        initial.update(self.initial_for(preset=self.data["preset"]))
+        initial["scoring_system"] = self.data.get("scoring_system") or PENALTY
+        return type(self)(initial=initial)
+
+    def preset_choices(self):
+        """Each preset's radio button with its line of words."""
+        return [(radio, PRESET_LINES[radio.data["value"]]) for radio in self["preset"]]
+
+    def scoring_choices(self):
+        """Each scoring system's radio button with its words and its parameters' words."""
+        return [(radio, SCORING_LINES[radio.data["value"]],
+                 SCORING_PARAMETERS[radio.data["value"]]) for radio in self["scoring_system"]]
+
+
+class PlayerNameForm(forms.Form):
+    name = forms.CharField(label="Name", max_length=Player._meta.get_field("name").max_length,
+                           strip=False)  # league.services.name_checked strips and checks
