@@ -1,16 +1,17 @@
 """A whole club night in a real browser (Debian's chromium, Playwright) at 360 × 740: the
-organiser adds nine players, plans two rounds, swaps two people and confirms the first; two
-phones enter deals at the two tables, a player leaves between deals, time is called on one
-table; tonight's standings, open on a screen in the room, follow without a reload and show
-the totals the services keep; the second round is planned without the one who left.
+organiser creates the season, adds nine players, plans two rounds, swaps two people and
+confirms the first; two phones enter deals at the two tables, a player leaves between deals,
+time is called on one table; tonight's standings, open on a screen in the room, follow
+without a reload and show the totals the services keep; the second round is planned without
+the one who left.
 Screenshots with SCREENSHOTS=1 (night-*.png, tonight-*.png)."""
 
 import datetime
 
 from django.urls import reverse
 
-from league import nights, services
-from league.models import Club, Game, Player, Seat
+from league import nights
+from league.models import Club, Game, Player, Season, Seat
 from tests.league.factories import UserFactory, seated_ids
 from tests.pages.test_browser import browser, pytestmark, shoot, signed_in, visit  # noqa: F401
 from tests.pages.test_browser_entry import PHONE, settle, small_targets, tap_order
@@ -34,13 +35,25 @@ def test_a_whole_club_night(browser, live_server, client):  # noqa: F811
     organiser = UserFactory(username="organiser")
     club = Club.objects.create(name="Thursday Club")
     club.organisers.add(organiser)
-    # Penalty to 4: a table ends when someone has been last twice.
-    season = services.season_create(club=club, name="Autumn", starts_on=datetime.date.today(),
-                                    preset="classic", scoring_system="penalty", scoring_limit=4,
-                                    by=organiser)
     phone_a = signed_in(browser, live_server, client, organiser, **PHONE)
-    page, problems = visit(browser, live_server.url + reverse("league:night", args=[season.pk]),
-                           phone_a)
+
+    # The season, made on the organisers' club page: classic, penalty to 4 (a table ends when
+    # someone has been last twice).
+    page, problems = visit(browser, live_server.url + reverse("league:organise_club",
+                                                              args=[club.pk]), phone_a)
+    page.get_by_role("link", name="New season").tap()
+    page.wait_for_selector("h1:has-text('New season of Thursday Club')")
+    page.get_by_label("Name", exact=True).fill("Autumn")
+    page.get_by_label("Starts on").fill(datetime.date.today().isoformat())
+    page.locator("label.choice", has_text="The plain game (seed 002)").tap()
+    page.locator("label.choice", has_text="Penalty points: each deal").tap()
+    page.get_by_label("Points limit (penalty)").fill("4")
+    page.get_by_role("button", name="Create the season").tap()
+    page.wait_for_selector("text=Season Autumn created.")
+    season = Season.objects.get(club=club)
+    assert (season.preset, season.scoring_system, season.scoring_limit) == ("classic",
+                                                                          "penalty", 4)
+    page.goto(live_server.url + reverse("league:night", args=[season.pk]))
 
     # Nine players, added inline by name, each ticked as they come.
     for name in NAMES:
