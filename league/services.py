@@ -37,7 +37,7 @@ from league.models import (
     SeatChange,
 )
 from league.ratings import ordinal, replay
-from league.rules import options_of, rating_scope, scoring_of
+from league.rules import deal_dealer, options_of, rating_scope, scoring_of
 from league.selectors import game_next_ranking, may_bring_into_club, may_change_player
 
 logger = logging.getLogger(__name__)
@@ -461,20 +461,6 @@ def _resolve_order(game: Game, seated, number, finishing_order, transcript) -> l
     return from_transcript
 
 
-def _dealer_for(game: Game, seats: Sequence[Seat], number: int, previous: Deal | None) -> int:
-    """The dealer's seat: the first deal's is the game's; then one seat left among those
-    playing (wild-jokers: the last deal's Scum, RULES.md "Common to all")."""
-    playing = sorted(s.number for s in _seats_for(seats, number))
-    if previous is None:
-        return game.dealer if game.dealer in playing else playing[0]
-    if options_of(game.season).scum_deals_next:
-        last = max(previous.places.all(), key=lambda p: p.position)
-        if last.seat in playing:
-            return last.seat
-    later = [s for s in playing if s > previous.dealer]
-    return later[0] if later else playing[0]
-
-
 def _write_places(deal: Deal, order: Sequence[int], seats: Sequence[Seat]) -> None:
     seat_of = {s.player_id: s.number for s in seats}
     roles = roles_of(order)
@@ -551,7 +537,7 @@ def deal_record(*, game: Game, finishing_order: Sequence[int] | None = None,
     seated = _seats_for(seats, number)
     order = _resolve_order(game, seated, number, finishing_order, transcript)
     deal = Deal.objects.create(game=game, number=number, transcript=transcript,
-                               dealer=_dealer_for(game, seats, number, previous), recorded_by=by)
+                               dealer=deal_dealer(game, seats, number, previous), recorded_by=by)
     _write_places(deal, order, seats)
     _game_rescore(game)
     names = {s.player_id: s.player.name for s in seats}

@@ -26,7 +26,7 @@ from rest_framework.throttling import BaseThrottle
 from gameplay.engine.errors import RuleViolation
 from gameplay.engine.roles import Role, exchange_pairs, role_names, roles_of
 from gameplay.engine.scoring import deal_points
-from league import replays, selectors, services
+from league import replays, rules, selectors, services
 from league.errors import LeagueError
 from league.models import Club, Deal, Game, Player, Season
 from league.rules import options_of, scoring_of
@@ -175,7 +175,7 @@ def _next_dealer(game, next_deal):
     """Who deals the next deal, by the rule the services record it with."""
     previous = game.deal_set.prefetch_related("places").order_by("-number").first()
     seats = list(game.seats.select_related("player"))
-    seat = services._dealer_for(game, seats, next_deal.number, previous)
+    seat = rules.deal_dealer(game, seats, next_deal.number, previous)
     return next((s.player for s in seats if s.number == seat), None)
 
 

@@ -7,7 +7,7 @@ from gameplay.engine.scoring import Scoring
 from gameplay.engine.selfplay import play_random_game
 from league import services
 from league.errors import LeagueError
-from league.models import AuditEntry, Deal, Game, Place, Seat
+from league.models import AuditEntry, Deal, Game, Place, Player, Seat
 from tests.league.factories import PlayerFactory, UserFactory, make_game, seated_ids
 
 pytestmark = pytest.mark.django_db
@@ -51,6 +51,17 @@ def test_the_dealer_moves_one_seat_left_each_deal():
                for i in range(3)]
 
     assert dealers == [2, 3, 0]
+
+
+def test_a_dealer_who_left_passes_the_deal_to_the_next_seat_left():
+    game = make_game(dealer=1, players=5)
+    order = seated_ids(game)
+    services.deal_record(game=game, finishing_order=order)
+    services.seat_change_apply(game=game, leaving=[Player.objects.get(pk=order[1])])
+
+    deal = services.deal_record(game=game, finishing_order=order[:1] + order[2:])
+
+    assert deal.dealer == 2
 
 
 @pytest.mark.parametrize("mistake, message", [
