@@ -34,6 +34,7 @@ class GameResult:
     scores: list[int] | None
     winners: list[int]  # seats; without scoring, the first out of the (single) deal
     stats: list[SeatStats]
+    over: bool = False  # the scoring ended the game (never without scoring)
 
 
 def play_game(bots: list, options: Options, *, seed: int, scoring: Scoring | None = None,
@@ -60,7 +61,7 @@ def play_game(bots: list, options: Options, *, seed: int, scoring: Scoring | Non
     return GameResult(transcript=dump(options, players, dealer, scoring, game.records, rules),
                       bots=names or [getattr(b, "name", type(b).__name__) for b in bots],
                       finishing_orders=orders, scores=scores, winners=winners,
-                      stats=[s.stats for s in seats])
+                      stats=[s.stats for s in seats], over=game.over)
 
 
 @dataclass(frozen=True)

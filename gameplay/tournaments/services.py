@@ -490,23 +490,17 @@ def tournament_game_store(*, tournament: Tournament, key: Key, seated: Sequence[
                                              table=table, number=number).exists():
                 return None
             entrants = list(tournament.entrants.order_by("id").values_list("id", "player_id"))
-            by_seat = [Player(pk=entrants[e][1]) for e in seated]
-            game = league.game_create(season=tournament.season, players=by_seat, dealer=0)
+            # Stored as the engine played and scored it: the runner's transcript is valid by
+            # construction (every move went through the engine's rules), so it is not checked
+            # again, and the totals and winners are the engine's ScoreSheet's.
+            game = league.game_store_played(
+                season=tournament.season, players=[Player(pk=entrants[e][1]) for e in seated],
+                dealer=0, finishing_orders=result.finishing_orders, totals=result.scores,
+                winners=result.winners, over=result.over)
             stored = TournamentGame.objects.create(
                 tournament=tournament, round=round_number, table=table, number=number,
                 game=game, transcript=result.transcript)
             _faults_store(stored, [entrants[e][0] for e in seated], result)
-            transcript = result.transcript
-            for i, order in enumerate(result.finishing_orders):
-                if i == 0:
-                    # The first deal stands alone as a checker-valid one-deal transcript; later
-                    # deals' exchanges depend on earlier ones, so they go by finishing order
-                    # (the whole game's transcript is on the TournamentGame).
-                    league.deal_record(game=game, transcript={**transcript,
-                                                              "deals": transcript["deals"][:1]})
-                else:
-                    league.deal_record(game=game,
-                                       finishing_order=[by_seat[s].pk for s in order])
     except IntegrityError:
         if TournamentGame.objects.filter(tournament=tournament, round=round_number,
                                          table=table, number=number).exists():
