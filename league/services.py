@@ -338,10 +338,7 @@ def game_store_played(*, season: Season, players: Sequence[Player], dealer: int,
     options = options_of(season)
     for order in finishing_orders:
         for position, seat in enumerate(order, start=1):
-            c = counts[seat]
-            c["deals"] += 1
-            c["position_sum"] += position
-            c[ROLE_FIELDS[roles[position - 1]]] += 1
+            _count_place(counts[seat], position, roles[position - 1])
         dealers.append(next_dealer(options, range(n), dealers[-1], order))
     game = _game_new(season, dealer=dealer, status=Game.FINISHED if over else Game.OPEN)
     game = _locked_for_deals(game)  # the one lock order of deal writers
@@ -550,10 +547,7 @@ def _game_rescore(game: Game) -> None:
                 f"the game would end after deal {ended}, so deal {number} would come after its "
                 f"end ({e.message}); delete the later deals first") from e
         for player, position, role in places:
-            c = counts[player]
-            c["deals"] += 1
-            c["position_sum"] += position
-            c[ROLE_FIELDS[Role(role)]] += 1
+            _count_place(counts[player], position, Role(role))
     if game.time_called_at is not None and not sheet.finished:
         if sheet.deals:
             sheet.call_time()
@@ -575,6 +569,13 @@ def _game_rescore(game: Game) -> None:
         game.status = status
         Game.objects.filter(pk=game.pk).update(status=status)
     _results_changed(game.season_id)
+
+
+def _count_place(counts: dict[str, int], position: int, role: Role) -> None:
+    """Add a deal's place to a seat's counts (the Seat columns other than points)."""
+    counts["deals"] += 1
+    counts["position_sum"] += position
+    counts[ROLE_FIELDS[role]] += 1
 
 
 def _results_changed(season_id: int) -> None:
