@@ -8,7 +8,7 @@ from gameplay.engine.selfplay import play_random_game
 from league import services
 from league.errors import LeagueError
 from league.models import AuditEntry, Deal, Game, Place, Player, Seat
-from tests.league.factories import PlayerFactory, UserFactory, make_game, seated_ids
+from tests.league.factories import PlayerFactory, UserFactory, make_game, make_season, seated_ids
 
 pytestmark = pytest.mark.django_db
 
@@ -268,3 +268,40 @@ def test_a_season_with_impossible_scoring_is_refused():
         make_season(scoring_target=11)
     with pytest.raises(LeagueError, match="season options: unknown preset"):
         make_season(preset="poker")
+
+
+def test_a_played_game_is_stored_as_given_in_one_go():
+    season = make_season()
+    players = [PlayerFactory(clubs=[season.club]) for _ in range(4)]
+
+    game = services.game_store_played(season=season, players=players, dealer=3,
+                                      finishing_orders=[[2, 0, 3, 1], [0, 1, 2, 3]],
+                                      totals=[1, 3, 1, 2], winners=[], over=False)
+
+    seats = list(game.seats.order_by("number").values_list(
+        "player_id", "points", "deals", "position_sum", "presidents", "scums", "is_winner"))
+    assert seats == [(players[0].pk, 1, 2, 3, 1, 0, False), (players[1].pk, 3, 2, 6, 0, 1, False),
+                     (players[2].pk, 1, 2, 4, 1, 0, False), (players[3].pk, 2, 2, 7, 0, 1, False)]
+    assert list(game.deal_set.order_by("number").values_list("number", "dealer")) == [(1, 3),
+                                                                                       (2, 0)]
+    assert game.status == Game.OPEN
+    assert AuditEntry.objects.get(action="game played").details["deals"] == 2
+
+
+@pytest.mark.parametrize("orders, totals, winners", [
+    ([[0, 1, 2, 2]], [0, 1, 1, 2], []),
+    ([[0, 1, 2]], [0, 1, 1, 2], []),
+    ([], [0, 0, 0, 0], []),
+    ([[0, 1, 2, 3]], [0, 1, 2], []),
+    ([[0, 1, 2, 3]], [0, 1, 1, 2], [4]),
+])
+def test_a_played_game_that_does_not_fit_its_table_is_refused(orders, totals, winners):
+    season = make_season()
+    players = [PlayerFactory(clubs=[season.club]) for _ in range(4)]
+
+    with pytest.raises(LeagueError):
+        services.game_store_played(season=season, players=players, dealer=0,
+                                   finishing_orders=orders, totals=totals, winners=winners,
+                                   over=True)
+
+    assert not Game.objects.filter(season=season).exists()
