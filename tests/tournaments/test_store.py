@@ -58,9 +58,17 @@ def test_a_tournament_game_stores_its_transcript_once():
     tournament = small_tournament(scoring={"system": "fixed-rounds", "deals": 3})
     stored, result = store(tournament, (0, 0, 0))
 
-    assert check(stored.transcript)[1]["valid"]
-    assert len(stored.transcript["deals"]) == 3
+    verdict = check(stored.transcript)[1]
+    assert verdict["valid"] and len(verdict["deals"]) == 3
     assert not Deal.objects.filter(game=stored.game, transcript__isnull=False).exists()
+    # The transcript and the stored rows tell the same game.
+    players = list(stored.game.seats.order_by("number").values_list("player_id", flat=True))
+    for deal, checked in zip(stored.game.deal_set.order_by("number"), verdict["deals"],
+                             strict=True):
+        assert list(deal.places.order_by("position").values_list("player_id", flat=True)) == \
+            [players[s] for s in checked["finishing_order"]]
+    assert [s.points for s in stored.game.seats.order_by("number")] == \
+        verdict["scores"]["totals"]
 
 
 def test_storing_a_game_costs_the_same_queries_whatever_its_length():
