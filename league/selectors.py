@@ -29,7 +29,7 @@ from gameplay.engine.roles import Role, exchange_pairs, rank_shift
 from gameplay.engine.scoring import PENALTY, ScoreSheet
 from league.errors import LeagueError
 from league.models import Deal, Game, Place, Player, Rating, RatingHistory, RatingJob, Season, Seat
-from league.rules import options_of, rating_scope, scoring_of
+from league.rules import deal_dealer, options_of, rating_scope, scoring_of
 
 ROLE_COUNTS = ("presidents", "vice_presidents", "citizens", "vice_scums", "scums")
 
@@ -141,27 +141,12 @@ def game_next_deal(*, game) -> NextDeal:
     )
 
 
-def dealer_seat(*, game, seats, number: int, previous: Deal | None) -> int:
-    """The seat number that deals deal ``number``: the first deal's is the game's; then one
-    seat left among those playing (wild-jokers: the last deal's Scum, RULES.md "Common to
-    all"). ``seats`` are the game's Seat rows, ``previous`` the deal before with its places."""
-    playing = sorted(s.number for s in seats if s.plays_in(number))
-    if previous is None:
-        return game.dealer if game.dealer in playing else playing[0]
-    if options_of(game.season).scum_deals_next:
-        last = max(previous.places.all(), key=lambda p: p.position)
-        if last.seat in playing:
-            return last.seat
-    later = [s for s in playing if s > previous.dealer]
-    return later[0] if later else playing[0]
-
-
 def game_next_dealer(*, game, number: int):
     """The Player who deals the game's next deal (``number``), by the rule deals are recorded
-    with (dealer_seat)."""
+    with (league.rules.deal_dealer, the engine's)."""
     previous = game.deal_set.prefetch_related("places").order_by("-number").first()
     seats = list(game.seats.select_related("player"))
-    seat = dealer_seat(game=game, seats=seats, number=number, previous=previous)
+    seat = deal_dealer(game, seats, number, previous)
     return next((s.player for s in seats if s.number == seat), None)
 
 

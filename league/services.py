@@ -18,7 +18,8 @@ from django.utils import timezone
 from gameplay.engine.checker import check
 from gameplay.engine.errors import PresidentError, RuleViolation
 from gameplay.engine.options import from_ruleset
-from gameplay.engine.roles import Role, roles_of
+from gameplay.engine.roles import Role, roles_by_position, roles_of
+from gameplay.engine.rules.leading import next_dealer
 from gameplay.engine.scoring import ScoreSheet
 from league import queue
 from league.errors import LeagueError, TranscriptRefused
@@ -37,9 +38,8 @@ from league.models import (
     SeatChange,
 )
 from league.ratings import ordinal, replay
-from league.rules import options_of, rating_scope, scoring_of
+from league.rules import deal_dealer, options_of, rating_scope, scoring_of
 from league.selectors import (
-    dealer_seat,
     game_next_ranking,
     may_bring_into_club,
     may_change_player,
@@ -311,31 +311,88 @@ def season_update(*, season: Season, by=None, **fields) -> Season:
     return season
 
 
-@transaction.atomic
-def game_create(*, season: Season, players: Sequence[Player], dealer: int = 0,
-                by=None) -> Game:
-    """A new table; ``players`` in seat order (seat 0 first)."""
-    players = list(players)
+def _table_checked(season: Season, players: Sequence[Player], dealer: int) -> dict[int, str]:
+    """Refuse a table that cannot play the season's game; the players' names by id."""
     if len({p.pk for p in players}) != len(players):
         raise LeagueError("a player cannot sit at the table twice")
     try:
         options_of(season).validate(len(players))
     except PresidentError as e:
         raise LeagueError(f"this table cannot play {season.preset}: {e.message}") from e
-    members = set(season.club.players.filter(pk__in=[p.pk for p in players])
-                  .values_list("pk", flat=True))
+    members = dict(season.club.players.filter(pk__in=[p.pk for p in players])
+                   .values_list("pk", "name"))
     outsiders = [p.name for p in players if p.pk not in members]
     if outsiders:
         raise LeagueError(f"not players of {season.club}: {', '.join(outsiders)}")
     if not 0 <= dealer < len(players):
         raise LeagueError(f"the dealer must be one of seats 0 to {len(players) - 1}")
+    return members
+
+
+def _game_new(season: Season, **fields) -> Game:
     # Lock the season so two games created at once do not take the same number.
     Season.objects.select_for_update(no_key=True).get(pk=season.pk)
     number = (season.games.aggregate(n=Max("number"))["n"] or 0) + 1
-    game = Game.objects.create(season=season, number=number, dealer=dealer)
+    return Game.objects.create(season=season, number=number, **fields)
+
+
+@transaction.atomic
+def game_create(*, season: Season, players: Sequence[Player], dealer: int = 0,
+                by=None) -> Game:
+    """A new table; ``players`` in seat order (seat 0 first)."""
+    players = list(players)
+    names = _table_checked(season, players, dealer)
+    game = _game_new(season, dealer=dealer)
     Seat.objects.bulk_create(Seat(game=game, number=i, player=p) for i, p in enumerate(players))
     _audit(by=by, club=season.club, action="game created", target=game,
-           details={"players": [p.name for p in players], "dealer": dealer})
+           details={"players": [names[p.pk] for p in players], "dealer": dealer})
+    return game
+
+
+@transaction.atomic
+def game_store_played(*, season: Season, players: Sequence[Player], dealer: int,
+                      finishing_orders: Sequence[Sequence[int]], totals: Sequence[int],
+                      winners: Sequence[int], over: bool, by=None) -> Game:
+    """Store a whole game the engine played (the match runner's GameResult) in one go: the
+    table (``players`` in seat order), every deal's places, and the totals, winners and end
+    as the engine's ScoreSheet computed them; finishing orders, totals and winners are by
+    seat. The engine played by the rules, so nothing is replayed or rescored here (a test
+    checks the stored totals against a ScoreSheet replay); the ratings are marked stale once.
+    """
+    players = list(players)
+    names = _table_checked(season, players, dealer)
+    n = len(players)
+    if any(sorted(order) != list(range(n)) for order in finishing_orders):
+        raise LeagueError(f"each finishing order must list seats 0 to {n - 1} once")
+    if not finishing_orders or len(totals) != n or not set(winners) <= set(range(n)):
+        raise LeagueError("a played game has deals, a total for each seat and winners "
+                          "among its seats")
+    roles = roles_by_position(n)
+    counts = [defaultdict(int) for _ in range(n)]
+    dealers = [dealer]
+    options = options_of(season)
+    for order in finishing_orders:
+        for position, seat in enumerate(order, start=1):
+            _count_place(counts[seat], position, roles[position - 1])
+        dealers.append(next_dealer(options, range(n), dealers[-1], order))
+    game = _game_new(season, dealer=dealer, status=Game.FINISHED if over else Game.OPEN)
+    game = _locked_for_deals(game)  # the one lock order of deal writers
+    Seat.objects.bulk_create(
+        Seat(game=game, number=i, player=p, points=totals[i], is_winner=i in winners,
+             **counts[i]) for i, p in enumerate(players))
+    deals = Deal.objects.bulk_create(
+        Deal(game=game, number=i, dealer=dealers[i - 1], recorded_by=by)
+        for i in range(1, len(finishing_orders) + 1))
+    Place.objects.bulk_create(
+        Place(deal=deal, seat=seat, player_id=players[seat].pk, position=i,
+              role=roles[i - 1].value)
+        for deal, order in zip(deals, finishing_orders, strict=True)
+        for i, seat in enumerate(order, start=1))
+    _audit(by=by, club=season.club, action="game played", target=game,
+           details={"players": [names[p.pk] for p in players], "dealer": dealer,
+                    "deals": len(deals), "winners": [names[players[s].pk] for s in winners]})
+    _results_changed(season.pk)
+    _ratings_mark_stale(season, deals[0].pk)
     return game
 
 
@@ -531,10 +588,7 @@ def _game_rescore(game: Game) -> None:
                 f"the game would end after deal {ended}, so deal {number} would come after its "
                 f"end ({e.message}); delete the later deals first") from e
         for player, position, role in places:
-            c = counts[player]
-            c["deals"] += 1
-            c["position_sum"] += position
-            c[ROLE_FIELDS[Role(role)]] += 1
+            _count_place(counts[player], position, Role(role))
     if game.time_called_at is not None and not sheet.finished:
         if sheet.deals:
             sheet.call_time()
@@ -558,6 +612,13 @@ def _game_rescore(game: Game) -> None:
     _results_changed(game.season_id)
 
 
+def _count_place(counts: dict[str, int], position: int, role: Role) -> None:
+    """Add a deal's place to a seat's counts (the Seat columns other than points)."""
+    counts["deals"] += 1
+    counts["position_sum"] += position
+    counts[ROLE_FIELDS[role]] += 1
+
+
 def _results_changed(season_id: int) -> None:
     """A new key for the season's cached standings, committed with the change itself."""
     Season.objects.filter(pk=season_id).update(results_version=F("results_version") + 1)
@@ -579,8 +640,7 @@ def deal_record(*, game: Game, finishing_order: Sequence[int] | None = None,
     seated = _seats_for(seats, number)
     order = _resolve_order(game, seated, number, finishing_order, transcript)
     deal = Deal.objects.create(game=game, number=number, transcript=transcript,
-                               dealer=dealer_seat(game=game, seats=seats, number=number,
-                                                  previous=previous), recorded_by=by)
+                               dealer=deal_dealer(game, seats, number, previous), recorded_by=by)
     _write_places(deal, order, seats)
     _game_rescore(game)
     names = {s.player_id: s.player.name for s in seats}

@@ -79,8 +79,8 @@ class Game:
         self.records.append(record)
         if self.sheet is not None:
             self.sheet.add(record.finishing_order)
-        self.dealer = leading.next_dealer(self.rules.options, self.rules.players, self.dealer,
-                                          record.finishing_order)
+        self.dealer = leading.next_dealer(self.rules.options, range(self.rules.players),
+                                          self.dealer, record.finishing_order)
 
 
 def deal_cards(rules: Rules, dealer: int,

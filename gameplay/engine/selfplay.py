@@ -125,12 +125,10 @@ def play_deal(game: Game, deciders: list[Decider], rng: random.Random) -> DealRe
     return record
 
 
-def play_game(options: Options, players: int, deciders: list[Decider], *, seed: int,
-              scoring: Scoring | None, dealer: int = 0) -> Game:
-    rules = Rules(options, players)
-    game = Game(rules, dealer=dealer, scoring=scoring)
-    rng = random.Random(seed)
-    while not game.over and len(game.records) < (MAX_DEALS if scoring else 1):
+def play_game(game: Game, deciders: list[Decider], rng: random.Random) -> Game:
+    """Play ``game`` to its end: until its scoring ends it (MAX_DEALS at most), or one deal
+    when it has no scoring; ``rng`` shuffles the packs."""
+    while not game.over and len(game.records) < (MAX_DEALS if game.scoring else 1):
         play_deal(game, deciders, rng)
     return game
 
@@ -140,5 +138,6 @@ def play_random_game(options: Options, players: int, *, seed: int,
     """The transcript of a whole game between random legal players, reproducible from seed."""
     rng = random.Random(seed)
     deciders = [RandomDecider(random.Random(rng.random())) for _ in range(players)]
-    game = play_game(options, players, deciders, seed=seed, scoring=scoring)
+    game = play_game(Game(Rules(options, players), scoring=scoring), deciders,
+                     random.Random(seed))
     return dump(options, players, 0, scoring, game.records, game.rules)

@@ -22,6 +22,7 @@ from gameplay.engine.roles import roles_by_position
 from gameplay.engine.ruleset import Rules
 from gameplay.engine.scoring import Scoring
 from gameplay.engine.transcript import dump
+from gameplay.runner import pairing
 
 
 @dataclass
@@ -34,6 +35,7 @@ class GameResult:
     scores: list[int] | None
     winners: list[int]  # seats; without scoring, the first out of the (single) deal
     stats: list[SeatStats]
+    over: bool = False  # the scoring ended the game (never without scoring)
 
 
 def play_game(bots: list, options: Options, *, seed: int, scoring: Scoring | None = None,
@@ -44,10 +46,8 @@ def play_game(bots: list, options: Options, *, seed: int, scoring: Scoring | Non
     game = Game(rules, dealer=dealer, scoring=scoring)
     log = GameLog()
     seats = [BotDecider(bot, s, log, game) for s, bot in enumerate(bots)]
-    rng = random.Random(seed)
     try:
-        while not game.over and len(game.records) < (selfplay.MAX_DEALS if scoring else 1):
-            selfplay.play_deal(game, seats, rng)
+        selfplay.play_game(game, seats, random.Random(seed))
     finally:
         for bot in bots:
             bot.close()
@@ -60,7 +60,7 @@ def play_game(bots: list, options: Options, *, seed: int, scoring: Scoring | Non
     return GameResult(transcript=dump(options, players, dealer, scoring, game.records, rules),
                       bots=names or [getattr(b, "name", type(b).__name__) for b in bots],
                       finishing_orders=orders, scores=scores, winners=winners,
-                      stats=[s.stats for s in seats])
+                      stats=[s.stats for s in seats], over=game.over)
 
 
 @dataclass(frozen=True)
@@ -80,16 +80,24 @@ class GameSpec:
         return len(self.lineup)
 
     @property
-    def rotation(self) -> int:
-        return self.index % self.players
-
-    @property
     def deal_seed(self) -> int:
-        block = self.index // self.players if self.duplicate else self.index
-        return random.Random(f"deals:{self.seed}:{block}").getrandbits(63)
+        return seed_of("deals", self.seed, deal_block(self.index, self.players, self.duplicate))
 
     def seat_of(self, player: int) -> int:
-        return (player + self.rotation) % self.players
+        # Player p sits at seat (p + index) mod players: the lineup turns the other way round
+        # from a tournament table's, as each always has, so earlier matches play again alike.
+        return pairing.seating(range(self.players), -self.index).index(player)
+
+
+def seed_of(*parts) -> int:
+    """A game's seed (of its deals, or of one bot) from its key: the same on every run."""
+    return random.Random(":".join(map(str, parts))).getrandbits(63)
+
+
+def deal_block(number: int, players: int, duplicate: bool) -> int:
+    """Which shuffles game ``number`` deals: its own, or in duplicate mode its block's (a block
+    of ``players`` games, one per seat rotation, deals the same hands)."""
+    return number // players if duplicate else number
 
 
 def schedule(lineup, ruleset, *, games: int, seed: int, scoring: dict | None = None,
@@ -107,8 +115,8 @@ def play_spec(spec: GameSpec) -> tuple[GameSpec, GameResult]:
     names: list = [None] * n
     for player, bot_spec in enumerate(spec.lineup):
         seat = spec.seat_of(player)
-        bot_seed = random.Random(f"bot:{spec.seed}:{spec.index}:{player}").getrandbits(63)
-        bots[seat] = make_bot(bot_spec, seed=bot_seed, programs=dict(spec.programs))
+        bots[seat] = make_bot(bot_spec, seed=seed_of("bot", spec.seed, spec.index, player),
+                              programs=dict(spec.programs))
         names[seat] = bot_spec
     scoring = Scoring.from_dict(spec.scoring) if spec.scoring else None
     result = play_game(bots, from_ruleset(spec.ruleset), seed=spec.deal_seed, scoring=scoring,

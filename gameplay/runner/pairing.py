@@ -57,11 +57,12 @@ def rating_round(ratings: Mapping[Hashable, float], seats: int, round_number: in
     return result
 
 
-def seating(table: Table, game_number: int) -> tuple[Hashable, ...]:
-    """The table's entrants by seat for one game: rotated one seat per game."""
-    k = len(table.entrants)
+def seating(entrants: Sequence[Hashable], game_number: int) -> tuple[Hashable, ...]:
+    """A table's entrants by seat for one game: rotated one seat per game (the entrant listed
+    ``i``-th sits at seat ``(i - game_number) mod k``), so each sits in each seat in turn."""
+    k = len(entrants)
     shift = game_number % k
-    return table.entrants[shift:] + table.entrants[:shift]
+    return tuple(entrants[shift:]) + tuple(entrants[:shift])
 
 
 def _check(entrants: Sequence[Hashable], seats: int) -> None:

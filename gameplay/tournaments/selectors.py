@@ -100,17 +100,8 @@ def tournament_ratings(*, tournament: Tournament) -> dict[int, float]:
     stored them in (the league's own ratings follow storage order)."""
     entrants = list(tournament.entrants.order_by("id").values_list("player_id", flat=True))
     index = {p: i for i, p in enumerate(entrants)}
-    orders = defaultdict(list)
-    for key in (Place.objects.filter(deal__game__tournament_game__tournament=tournament)
-                .order_by("deal__game__tournament_game__round",
-                          "deal__game__tournament_game__table",
-                          "deal__game__tournament_game__number", "deal__number", "position")
-                .values_list("deal__game__tournament_game__round",
-                             "deal__game__tournament_game__table",
-                             "deal__game__tournament_game__number", "deal__number",
-                             "player_id")):
-        orders[key[:4]].append(index[key[4]])
-    _, state = replay([(k, order) for k, order in orders.items()], {})
+    orders = _finishing_orders(tournament, "player_id")
+    _, state = replay([(k, [index[p] for p in order]) for k, order in orders.items()], {})
     return {i: ordinal(*state[i][:2]) if i in state else 0.0 for i in range(len(entrants))}
 
 
@@ -142,17 +133,20 @@ def _deal_figures(stats: dict | None) -> dict:
 
 def tournament_results(*, tournament: Tournament) -> dict[tuple[int, int, int, int], list]:
     """Each stored deal's finishing order (player names) by (round, table, game, deal)."""
-    results = defaultdict(list)
-    for r, t, n, d, name in (
-            Place.objects.filter(deal__game__tournament_game__tournament=tournament)
-            .order_by("deal__game__tournament_game__round", "deal__game__tournament_game__table",
-                      "deal__game__tournament_game__number", "deal__number", "position")
-            .values_list("deal__game__tournament_game__round",
-                         "deal__game__tournament_game__table",
-                         "deal__game__tournament_game__number", "deal__number",
-                         "player__name")):
-        results[(r, t, n, d)].append(name)
-    return dict(results)
+    return _finishing_orders(tournament, "player__name")
+
+
+def _finishing_orders(tournament: Tournament, field: str) -> dict[tuple[int, int, int, int], list]:
+    """Each stored deal's finishing order (``field`` of each place) by (round, table, game,
+    deal), in that order; one query."""
+    game = "deal__game__tournament_game__"
+    orders = defaultdict(list)
+    for *key, value in (
+            Place.objects.filter(**{f"{game}tournament": tournament})
+            .order_by(f"{game}round", f"{game}table", f"{game}number", "deal__number", "position")
+            .values_list(f"{game}round", f"{game}table", f"{game}number", "deal__number", field)):
+        orders[tuple(key)].append(value)
+    return dict(orders)
 
 
 def with_fault_counts(entrants):

@@ -10,7 +10,6 @@ reconciler sends again what the broker never took or a worker dropped (issue #16
 """
 
 import logging
-import random
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from functools import partial
@@ -30,7 +29,7 @@ from gameplay.engine.errors import PresidentError
 from gameplay.engine.options import preset
 from gameplay.engine.scoring import Scoring
 from gameplay.runner import pairing
-from gameplay.runner.match import GameResult, play_game
+from gameplay.runner.match import GameResult, deal_block, play_game, seed_of
 from gameplay.tournaments.errors import TournamentError
 from gameplay.tournaments.models import (
     OUTSIDE,
@@ -414,25 +413,20 @@ def tournament_advance(*, tournament: Tournament) -> Tournament:
 # Playing and storing games
 
 
-def _seed(*parts) -> int:
-    return random.Random(":".join(map(str, parts))).getrandbits(63)
-
-
 def tournament_game_play(*, tournament: Tournament, key: Key) -> tuple[list[int], GameResult]:
     """Play one game: returns the entrant indices by seat and the result. Deterministic in
     the tournament's seed and the key; in duplicate mode the games of a table go in blocks of
     one per seat that share their shuffles while the seats rotate."""
     round_number, table, number = key
-    entrants = tournament.tables[round_number][table]
-    seated = list(pairing.seating(pairing.Table(round_number, table, tuple(entrants)), number))
-    block = number // len(seated) if tournament.duplicate else number
+    seated = list(pairing.seating(tournament.tables[round_number][table], number))
+    block = deal_block(number, len(seated), tournament.duplicate)
     specs = dict(enumerate(tournament.entrants.order_by("id").values_list("bot", flat=True)))
     urls = _outside_urls(specs[e] for e in seated)
-    bots = [_entrant_bot(specs[e], seed=_seed("bot", tournament.seed, *key, e), urls=urls)
+    bots = [_entrant_bot(specs[e], seed=seed_of("bot", tournament.seed, *key, e), urls=urls)
             for e in seated]
     options = preset(tournament.preset, **tournament.options)
-    result = play_game(bots, options, seed=_seed("deal", tournament.seed, round_number, table,
-                                                 block),
+    result = play_game(bots, options, seed=seed_of("deal", tournament.seed, round_number, table,
+                                                block),
                        scoring=Scoring.from_dict(tournament.scoring),
                        names=[specs[e] for e in seated])
     return seated, result
@@ -488,23 +482,17 @@ def tournament_game_store(*, tournament: Tournament, key: Key, seated: Sequence[
                                              table=table, number=number).exists():
                 return None
             entrants = list(tournament.entrants.order_by("id").values_list("id", "player_id"))
-            by_seat = [Player(pk=entrants[e][1]) for e in seated]
-            game = league.game_create(season=tournament.season, players=by_seat, dealer=0)
+            # Stored as the engine played and scored it: the runner's transcript is valid by
+            # construction (every move went through the engine's rules), so it is not checked
+            # again, and the totals and winners are the engine's ScoreSheet's.
+            game = league.game_store_played(
+                season=tournament.season, players=[Player(pk=entrants[e][1]) for e in seated],
+                dealer=0, finishing_orders=result.finishing_orders, totals=result.scores,
+                winners=result.winners, over=result.over)
             stored = TournamentGame.objects.create(
                 tournament=tournament, round=round_number, table=table, number=number,
                 game=game, transcript=result.transcript)
             _faults_store(stored, [entrants[e][0] for e in seated], result)
-            transcript = result.transcript
-            for i, order in enumerate(result.finishing_orders):
-                if i == 0:
-                    # The first deal stands alone as a checker-valid one-deal transcript; later
-                    # deals' exchanges depend on earlier ones, so they go by finishing order
-                    # (the whole game's transcript is on the TournamentGame).
-                    league.deal_record(game=game, transcript={**transcript,
-                                                              "deals": transcript["deals"][:1]})
-                else:
-                    league.deal_record(game=game,
-                                       finishing_order=[by_seat[s].pk for s in order])
     except IntegrityError:
         if TournamentGame.objects.filter(tournament=tournament, round=round_number,
                                          table=table, number=number).exists():

@@ -7,8 +7,8 @@ from gameplay.engine.scoring import Scoring
 from gameplay.engine.selfplay import play_random_game
 from league import services
 from league.errors import LeagueError
-from league.models import AuditEntry, Deal, Game, Place, Seat
-from tests.league.factories import PlayerFactory, UserFactory, make_game, seated_ids
+from league.models import AuditEntry, Deal, Game, Place, Player, Seat
+from tests.league.factories import PlayerFactory, UserFactory, make_game, make_season, seated_ids
 
 pytestmark = pytest.mark.django_db
 
@@ -51,6 +51,17 @@ def test_the_dealer_moves_one_seat_left_each_deal():
                for i in range(3)]
 
     assert dealers == [2, 3, 0]
+
+
+def test_a_dealer_who_left_passes_the_deal_to_the_next_seat_left():
+    game = make_game(dealer=1, players=5)
+    order = seated_ids(game)
+    services.deal_record(game=game, finishing_order=order)
+    services.seat_change_apply(game=game, leaving=[Player.objects.get(pk=order[1])])
+
+    deal = services.deal_record(game=game, finishing_order=order[:1] + order[2:])
+
+    assert deal.dealer == 2
 
 
 @pytest.mark.parametrize("mistake, message", [
@@ -274,3 +285,40 @@ def test_only_the_last_deal_can_be_undone_and_an_undo_sent_twice_deletes_one():
     with pytest.raises(LeagueError, match="no longer the last one"):
         services.deal_undo(game=game, deal_id=last.pk)
     assert list(game.deal_set.values_list("pk", flat=True)) == [first.pk]
+
+
+def test_a_played_game_is_stored_as_given_in_one_go():
+    season = make_season()
+    players = [PlayerFactory(clubs=[season.club]) for _ in range(4)]
+
+    game = services.game_store_played(season=season, players=players, dealer=3,
+                                      finishing_orders=[[2, 0, 3, 1], [0, 1, 2, 3]],
+                                      totals=[1, 3, 1, 2], winners=[], over=False)
+
+    seats = list(game.seats.order_by("number").values_list(
+        "player_id", "points", "deals", "position_sum", "presidents", "scums", "is_winner"))
+    assert seats == [(players[0].pk, 1, 2, 3, 1, 0, False), (players[1].pk, 3, 2, 6, 0, 1, False),
+                     (players[2].pk, 1, 2, 4, 1, 0, False), (players[3].pk, 2, 2, 7, 0, 1, False)]
+    assert list(game.deal_set.order_by("number").values_list("number", "dealer")) == [(1, 3),
+                                                                                       (2, 0)]
+    assert game.status == Game.OPEN
+    assert AuditEntry.objects.get(action="game played").details["deals"] == 2
+
+
+@pytest.mark.parametrize("orders, totals, winners", [
+    ([[0, 1, 2, 2]], [0, 1, 1, 2], []),
+    ([[0, 1, 2]], [0, 1, 1, 2], []),
+    ([], [0, 0, 0, 0], []),
+    ([[0, 1, 2, 3]], [0, 1, 2], []),
+    ([[0, 1, 2, 3]], [0, 1, 1, 2], [4]),
+])
+def test_a_played_game_that_does_not_fit_its_table_is_refused(orders, totals, winners):
+    season = make_season()
+    players = [PlayerFactory(clubs=[season.club]) for _ in range(4)]
+
+    with pytest.raises(LeagueError):
+        services.game_store_played(season=season, players=players, dealer=0,
+                                   finishing_orders=orders, totals=totals, winners=winners,
+                                   over=True)
+
+    assert not Game.objects.filter(season=season).exists()

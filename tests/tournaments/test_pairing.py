@@ -24,8 +24,8 @@ def test_round_robin_meets_every_pair_equally_often(n, k):
 
 
 def test_seating_rotates_every_entrant_through_every_seat():
-    table = round_robin(["a", "b", "c", "d"], 4)[0]
-    seats = Counter((e, seat) for g in range(8) for seat, e in enumerate(seating(table, g)))
+    entrants = round_robin(["a", "b", "c", "d"], 4)[0].entrants
+    seats = Counter((e, seat) for g in range(8) for seat, e in enumerate(seating(entrants, g)))
     assert len(seats) == 16
     assert set(seats.values()) == {2}
 

@@ -1,5 +1,7 @@
 """Who deals, who leads and in which direction (RULES.md "Common to all" and each preset)."""
 
+from collections.abc import Sequence
+
 from gameplay.engine import cards as C
 from gameplay.engine.options import (
     LEAD_CHOSEN,
@@ -14,11 +16,15 @@ THREE_OF_CLUBS = 3 * 4 + C.CLUBS
 TWO_OF_CLUBS = 2 * 4 + C.CLUBS
 
 
-def next_dealer(options: Options, players: int, dealer: int, finishing_order: list[int]) -> int:
-    """The dealer moves one seat left each deal (seed 003: the last deal's Bum deals)."""
-    if options.scum_deals_next:
+def next_dealer(options: Options, seats: Sequence[int], dealer: int,
+                finishing_order: Sequence[int]) -> int:
+    """The next deal's dealer among ``seats``, the seats at the table for it in clockwise
+    order: the next seat left of the last dealer, who may have left the table (RULES.md
+    "Common to all"); with ``scum_deals_next`` the last deal's last out if still at the table
+    (seed 003: the last deal's Bum deals)."""
+    if options.scum_deals_next and finishing_order[-1] in seats:
         return finishing_order[-1]
-    return (dealer + 1) % players
+    return next((s for s in seats if s > dealer), seats[0])
 
 
 def fixed_leader(options: Options, players: int, dealer: int, hands: list[int],

@@ -5,6 +5,7 @@ import pytest
 from gameplay.engine import Role, exchange_pairs, roles_by_position
 from gameplay.engine.checker import UNREADABLE
 from gameplay.engine.options import preset
+from gameplay.engine.rules.leading import next_dealer
 from gameplay.engine.ruleset import Rules
 from tests.engine.scenario import (
     assert_fault,
@@ -160,3 +161,14 @@ def test_two_player_game_exchanges_two_cards():
 def test_unreadable_leader_field_is_exit_two():
     """TRANSCRIPT.md: a seat that is no seat cannot be read."""
     assert_fault(one_deal(C, ["5C", "6C"], leader=5), 0, None, status=UNREADABLE)
+
+
+def test_the_dealer_moves_one_seat_left_among_those_at_the_table():
+    """RULES.md "Common to all": the deal passes to the left; seed 003 (wild-jokers): the last
+    deal's Bum deals. Seats that left are skipped (RULES.md, last section)."""
+    classic, wild = preset(C), preset("wild-jokers")
+    assert [next_dealer(classic, range(4), d, [0, 1, 2, 3]) for d in range(4)] == [1, 2, 3, 0]
+    assert next_dealer(classic, [0, 1, 3, 4], 1, [1, 0, 3, 4]) == 3  # seat 2 left
+    assert next_dealer(classic, [0, 1, 3], 4, [1, 0, 3, 4]) == 0  # the dealer left
+    assert next_dealer(wild, range(4), 0, [2, 0, 3, 1]) == 1
+    assert next_dealer(wild, [0, 2, 3], 0, [2, 0, 3, 1]) == 2  # the Bum left: to the left
