@@ -129,4 +129,5 @@ def _preview(game, deal, seats, order, after, names) -> dict:
         "winners": [s.player for s in after.seats if s.is_winner],
         "exchanges": exchanges,
         "next_number": deal.number + 1,
+        "unchanged": order == [p.player_id for p in deal.places.all()],
     }

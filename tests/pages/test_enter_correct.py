@@ -61,7 +61,7 @@ def test_the_deals_are_listed_newest_first_each_with_a_correct_link(client, game
     page = client.get(enter_url(game))
 
     listed = re.findall(r'<li><span class="number">(\d+)</span><span class="order">([^<]*)</span>'
-                        r'<a class="button secondary" href="\?correct=(\d+)#correct">', page.text)
+                        r'<a class="button secondary" href="\?correct=(\d+)#correct"', page.text)
     deals = {d.number: d for d in game.deal_set.all()}
     assert [(int(n), int(pk)) for n, _, pk in listed] == [(n, deals[n].pk) for n in (4, 3, 2, 1)]
     names = names_of(game)
