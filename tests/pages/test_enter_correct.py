@@ -263,3 +263,27 @@ def test_only_the_clubs_organisers_correct_or_delete_deals(client, game, who):
 
     assert asked.status_code == edit.status_code == delete.status_code == 403
     assert snapshot(game) == before
+
+
+def test_a_deal_of_a_finished_game_is_corrected_and_its_end_worked_out_again(client, organiser):
+    game = make_game(season_kwargs={"scoring_limit": 4})
+    game.season.club.organisers.add(organiser)
+    a, b, c, d = seated_ids(game)
+    for order in ([a, b, c, d], [a, b, d, c], [a, b, c, d]):  # c 4, d 5: ends after deal 3
+        services.deal_record(game=game, finishing_order=order)
+    game.refresh_from_db()
+    assert game.status == "finished"
+    names = names_of(game)
+    first = game.deal_set.get(number=1)
+
+    listed = client.get(enter_url(game))
+    assert f'href="?correct={first.pk}#correct"' in listed.text
+    preview = client.post(enter_url(game), correction(first, [d, c, b, a],
+                                                      action="correct_preview"))
+    assert f"The game still ends: winner {names[a]}." in preview.text
+    client.post(enter_url(game), correction(first, [d, c, b, a]))
+
+    game.refresh_from_db()
+    assert game.status == "finished"
+    assert points(game) == {a: 2, b: 3, c: 4, d: 3}
+    assert list(game.seats.filter(is_winner=True).values_list("player_id", flat=True)) == [a]
