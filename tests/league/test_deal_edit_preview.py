@@ -5,8 +5,8 @@ import pytest
 from league import services
 from league.errors import LeagueError
 from league.models import Game
-from tests.league.test_deals import snapshot
 from tests.league.factories import make_game, seated_ids
+from tests.league.test_deals import snapshot
 
 pytestmark = pytest.mark.django_db
 

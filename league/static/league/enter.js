@@ -256,6 +256,10 @@
     }
   });
 
+  // The list of deals asked for by a link (the admin's game page): shown unfolded.
+  var list = document.querySelector("#deals details");
+  if (list && location.hash === "#deals") list.open = true;
+
   // A deal asked for from the list of deals: its correction, where the organiser looks.
   var correct = document.getElementById("correct");
   if (correct && location.hash === "#correct") {
