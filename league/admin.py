@@ -389,8 +389,9 @@ class GameAdmin(ClubScopedAdmin):
             return HttpResponseRedirect(reverse("admin:league_game_add"))
         return HttpResponseRedirect(reverse("admin:league_game_change", args=[obj.pk]))
 
-    # The game page: scoreboard and deals, a link to the entry page (deals are entered and
-    # undone there, as on the phone), players leaving and joining with the shifted roles.
+    # The game page: scoreboard and deals, a link to the entry page (deals are entered,
+    # undone and corrected there, as on the phone), players leaving and joining with the
+    # shifted roles.
 
     def get_urls(self):
         return [
@@ -472,8 +473,8 @@ def _ids(values) -> list[int]:
 
 @admin.register(Deal)
 class DealAdmin(ClubScopedAdmin):
-    """Deals are entered and undone on the entry page (linked from their game's page) or
-    corrected through the API; this is the searchable list."""
+    """Deals are entered, undone, corrected and deleted on the entry page (linked from their
+    game's page) or through the API; this is the searchable list."""
 
     club_path = "game__season__club"
     list_display = ["__str__", "finishing_order", "dealer", "recorded_by", "recorded_at"]

@@ -155,6 +155,21 @@ def undoable_deal(*, game) -> Deal | None:
     return game.deal_set.prefetch_related("places__player").order_by("-number").first()
 
 
+def deal_of_game(*, game, deal_id) -> Deal | None:
+    """The game's deal with this id (as posted or asked for in a link), with its places first
+    out first; None when the game has no such deal (deleted meanwhile, or not a number)."""
+    if not str(deal_id).isascii() or not str(deal_id).isdigit() or len(str(deal_id)) > 18:
+        return None
+    return game.deal_set.prefetch_related(_places_prefetch()).filter(pk=int(deal_id)).first()
+
+
+def deal_seats(*, game, number: int) -> list:
+    """The Seat rows of the players at the table for deal ``number``, by seat number: those
+    its finishing order lists (as services.deal_edit judges it)."""
+    return [s for s in game.seats.select_related("player").order_by("number")
+            if s.plays_in(number)]
+
+
 def game_deals(*, game):
     """The game's deals with their places, in two queries."""
     return game.deal_set.prefetch_related(

@@ -8,6 +8,7 @@ import logging
 import unicodedata
 from collections import defaultdict
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -672,6 +673,38 @@ def deal_edit(*, deal: Deal, finishing_order: Sequence[int] | None = None,
            details={"before": before, "after": [names[p] for p in order]})
     _ratings_mark_stale(game.season, deal.pk)
     return deal
+
+
+@dataclass(frozen=True)
+class DealEditPreview:
+    """What correcting a deal would make of its game, read before the change is rolled back."""
+
+    number: int  # the deal's number
+    seats: list  # the game's Seat rows with their totals after the correction, by seat number
+    finished: bool  # whether the game has ended after the correction
+    next_ranking: list  # (player id, Role) carried into the next deal after the correction
+
+
+def deal_edit_preview(*, deal: Deal, finishing_order: Sequence[int] | None = None,
+                      transcript: dict | None = None) -> DealEditPreview:
+    """The game as ``deal_edit`` would leave it (no change), or the LeagueError it would
+    refuse the correction with. Runs the real operation in a transaction that is then rolled
+    back, so the preview and the confirmed correction cannot disagree."""
+    class _Preview(Exception):
+        pass
+
+    try:
+        with transaction.atomic():
+            edited = deal_edit(deal=deal, finishing_order=finishing_order, transcript=transcript)
+            game = Game.objects.get(pk=edited.game_id)
+            preview = DealEditPreview(
+                number=edited.number,
+                seats=list(game.seats.select_related("player").order_by("number")),
+                finished=game.status == Game.FINISHED,
+                next_ranking=game_next_ranking(game=game))
+            raise _Preview
+    except _Preview:
+        return preview
 
 
 @transaction.atomic

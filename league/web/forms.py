@@ -9,10 +9,11 @@ import uuid
 from django import forms
 from django.conf import settings
 
-from league import idempotency, services
+from league import idempotency, selectors, services
 from league.errors import LeagueError
 
 ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
+GONE = "that deal is no longer in this game (deleted meanwhile?): nothing was changed"
 
 
 def ordinal(n: int) -> str:
@@ -47,24 +48,76 @@ class FinishingOrderForm(forms.Form):
         return data
 
 
-def deal_record_once(*, game, finishing_order, by, token: str):
-    """Record a deal once per form token: a second post of the same form (a double tap, a
-    resent request) finds the token claimed and records nothing. Returns (deal number, whether
-    this call recorded it). The token is claimed as the API claims its keys
-    (league.idempotency)."""
-    fingerprint = hashlib.sha256(f"deal {game.pk} {list(finishing_order)}".encode()).hexdigest()
+def _once(*, by, key: str, fingerprint: str, write, reused: str) -> tuple[dict, bool]:
+    """``write()`` once per form token (league.idempotency, the helper the API's keys use):
+    (its answer, whether this call wrote it). A second post of the same form (a double tap, a
+    resent request) finds the token claimed and writes nothing; the same token posted for
+    another change is refused with ``reused``."""
+    fingerprint = hashlib.sha256(fingerprint.encode()).hexdigest()
+    try:
+        _, body, replayed = idempotency.once(user=by, key=key, fingerprint=fingerprint,
+                                             write=lambda: (201, write()))
+    except idempotency.KeyReused as e:
+        raise LeagueError(reused) from e
+    return body, not replayed
 
+
+def deal_record_once(*, game, finishing_order, by, token: str):
+    """Record a deal once per form token. Returns (deal number, whether this call recorded
+    it)."""
     def record():
         deal = services.deal_record(game=game, finishing_order=list(finishing_order), by=by)
-        return 201, {"number": deal.number, "deal": deal.pk}
+        return {"number": deal.number, "deal": deal.pk}
 
-    try:
-        _, body, replayed = idempotency.once(user=by, key=f"page-deal:{token}",
-                                             fingerprint=fingerprint, write=record)
-    except idempotency.KeyReused as e:
-        raise LeagueError("this form was already used for another deal: start the next deal "
-                          "from the page again") from e
-    return body["number"], not replayed
+    body, recorded = _once(by=by, key=f"page-deal:{token}",
+                           fingerprint=f"deal {game.pk} {list(finishing_order)}", write=record,
+                           reused="this form was already used for another deal: start the "
+                                  "next deal from the page again")
+    return body["number"], recorded
+
+
+def deal_edit_once(*, deal, finishing_order, transcript, by, token: str):
+    """Correct a deal once per form token. Returns (deal number, whether this call
+    corrected it)."""
+    def edit():
+        edited = services.deal_edit(deal=deal, finishing_order=list(finishing_order),
+                                    transcript=transcript, by=by)
+        return {"number": edited.number, "deal": edited.pk}
+
+    body, edited = _once(by=by, key=f"page-deal-edit:{token}",
+                         fingerprint=f"edit {deal.pk} {list(finishing_order)}", write=edit,
+                         reused="this form was already used for another correction: open the "
+                                "deal's correction again")
+    return body["number"], edited
+
+
+def deal_delete_once(*, game, deal_id, by, token: str):
+    """Delete a game's deal (by the id the organiser saw) once per form token: a second post
+    finds the token claimed, not a deal that is gone. Returns (deal number, the seat changes
+    undone with it, whether this call deleted it)."""
+    def delete():
+        deal = selectors.deal_of_game(game=game, deal_id=deal_id)
+        if deal is None:
+            raise LeagueError(GONE)
+        return {"number": deal.number, "undone": services.deal_delete(deal=deal, by=by)}
+
+    body, deleted = _once(by=by, key=f"page-deal-delete:{token}",
+                          fingerprint=f"delete {game.pk} {deal_id}", write=delete,
+                          reused="this form was already used for another deal: open the "
+                                 "deal again")
+    return body["number"], body["undone"], deleted
+
+
+class TokenForm(forms.Form):
+    """A form with nothing to fill but its token (a deal's deletion): posted twice, it acts
+    once."""
+
+    token = forms.CharField(widget=forms.HiddenInput, max_length=64)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if not self.is_bound:
+            self.initial["token"] = uuid.uuid4().hex
 
 
 class SeatChangeForm(forms.Form):

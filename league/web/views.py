@@ -31,7 +31,7 @@ from league.errors import LeagueError
 from league.models import Club, Deal, Game, Player, Season
 from league.rules import options_of, scoring_of
 from league.selectors import organises
-from league.web import entry
+from league.web import corrections, entry
 from league.web.forms import (
     FinishingOrderForm,
     SeatChangeForm,
@@ -194,7 +194,8 @@ def _named(ranking, names):
 
 def game_enter(request, game_id):
     """Enter the next deal (tap players in finishing order, preview, confirm), undo the last
-    one (after a confirmation), or let players leave or join between deals (preview, confirm).
+    one (after a confirmation), correct or delete an earlier one (league.web.corrections), or
+    let players leave or join between deals (preview, confirm).
 
     A confirm sent by the page's script (Accept: application/json; a deal kept on the phone
     while offline, sent later) is answered in JSON: the deal's number, or why it was refused."""
@@ -223,6 +224,16 @@ def game_enter(request, game_id):
     candidates = list(selectors.club_players(club=club).exclude(seats__game=game))
     seat_form = SeatChangeForm(request.POST if action in ("seat_preview", "seat_confirm")
                                else None, seated=seated, candidates=candidates)
+
+    if action in corrections.ACTIONS:
+        done = corrections.posted(request, game, action, names)
+        if not isinstance(done, tuple):
+            return done
+        correction, status = done
+        context.update(correction)
+    elif request.method == "GET" and ("correct" in request.GET or "delete" in request.GET):
+        correction, status = corrections.asked(request, game, names)
+        context.update(correction)
 
     try:
         if action in ("preview", "confirm"):
@@ -296,7 +307,7 @@ def game_enter(request, game_id):
             new = _same_table(game, next_deal, request.user)
             messages.success(request, f"Game {new.number} started at the same table.")
             return redirect(reverse("league:game_enter", args=[new.pk]))
-        elif action is not None:
+        elif action is not None and action not in corrections.ACTIONS:
             context["error"] = f"Unknown action {action!r}."
             status = 400
     except LeagueError as e:
@@ -321,6 +332,7 @@ def game_enter(request, game_id):
                    if game.status != Game.FINISHED else None),
         "by_position": entry.by_position(len(next_deal.seats), options),
         "scoreboard": selectors.game_scoreboard(game=game),
+        "deals": list(selectors.game_deals(game=game).reverse()),
         "winners": [s.player for s in game.seats.filter(is_winner=True).select_related("player")],
         "service_worker": reverse("league:entry_service_worker"),
     })

@@ -126,9 +126,10 @@ def test_every_page_fits_a_360_px_phone(browser, live_server, client, site):
 # Every element the keyboard should reach, in the page's order, and a description of the
 # element now focused with the width and style of its outline.
 FOCUSABLE = """() => [...document.querySelectorAll(
-    'a[href], button, input, select, textarea, [tabindex]:not([tabindex="-1"])')]
+    'a[href], button, input, select, textarea, summary, [tabindex]:not([tabindex="-1"])')]
   .filter(e => !e.disabled && e.type !== 'hidden' && e.getClientRects().length
-               && getComputedStyle(e).visibility !== 'hidden')
+               && getComputedStyle(e).visibility !== 'hidden'
+               && !(e.closest('details:not([open])') && !e.closest('summary')))  // folded away
   .map(e => e.outerHTML.slice(0, 120))"""
 FOCUSED = """() => { const e = document.activeElement, s = getComputedStyle(e);
   return [e.outerHTML.slice(0, 120), parseFloat(s.outlineWidth), s.outlineStyle]; }"""

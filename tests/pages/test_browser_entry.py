@@ -214,3 +214,57 @@ def test_the_check_of_a_deal_fits_the_phone(browser, live_server, client, table)
     assert page.csp_errors == []
     settle(page)
     ctx.close()
+
+
+def test_an_earlier_deal_is_corrected_on_the_phone(browser, live_server, client, table):  # noqa: F811
+    game, organiser = table
+    a, b, c, d = seated_ids(game)
+    names = dict(game.seats.values_list("player_id", "player__name"))
+    for order in ([a, b, c, d], [a, b, c, d], [b, a, c, d], [c, a, b, d]):
+        services.deal_record(game=game, finishing_order=order)
+    ctx, page = open_entry(browser, live_server, client, organiser, game)
+
+    # The deals, newest first, folded away under the next deal's form.
+    page.locator("#deals summary").tap()
+    rows = page.locator("#deals li").all_inner_texts()
+    assert [r.split("\n")[0].strip()[:1] for r in rows] == ["4", "3", "2", "1"]
+    page.get_by_role("link", name="Correct deal 2…").tap()
+    page.wait_for_selector("text=Correct deal 2")
+    # The same tap buttons, showing the recorded order.
+    assert page.locator('#taps button[aria-pressed="true"]').count() == 4
+    assert page.locator(f'#taps button[data-player="{a}"]').inner_text() == f"{names[a]} — 1"
+    assert small_targets(page) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+    page.get_by_role("button", name="Clear").tap()
+    tap_order(page, [d, c, b, a])
+    page.get_by_role("button", name="Show roles and totals").tap()
+    page.wait_for_selector("text=Deal 2 as corrected")
+    changed = page.locator(".totals-change tr.changed").all_inner_texts()
+    # friday's penalty points 0 1 1 2 by place: a 2 → 4, d 8 → 6
+    assert sorted(r.split("\t") for r in changed) == sorted(
+        [[names[a], "2", "4"], [names[d], "8", "6"]])
+    assert small_targets(page) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    shoot(page, "enter-correct")
+    page.get_by_role("button", name="Confirm the correction of deal 2").tap()
+    page.wait_for_selector("text=Deal 2 corrected.")
+    assert list(game.deal_set.get(number=2).places.order_by("position")
+                .values_list("player_id", flat=True)) == [d, c, b, a]
+    assert dict(game.seats.values_list("player_id", "points")) == {a: 4, b: 3, c: 3, d: 6}
+
+    # Deleting asks first, in a dialog.
+    page.locator("#deals summary").tap()
+    page.get_by_role("link", name="Correct deal 3…").tap()
+    page.get_by_role("button", name="Delete deal 3…").tap()
+    dialog = page.locator("#delete-dialog")
+    assert dialog.is_visible() and "Delete deal 3?" in dialog.inner_text()
+    page.get_by_role("button", name="No, keep it").tap()
+    assert dialog.is_hidden() and game.deal_set.count() == 4
+    page.get_by_role("button", name="Delete deal 3…").tap()
+    page.get_by_role("button", name="Yes, delete deal 3").tap()
+    page.wait_for_selector("text=Deal 3 deleted")
+    assert list(game.deal_set.order_by("number").values_list("number", flat=True)) == [1, 2, 3]
+    assert page.csp_errors == []
+    settle(page)
+    ctx.close()

@@ -5,7 +5,10 @@
 //   has judged it, so a lost connection loses nothing;
 // - with no connection, the order is checked on the phone with the roles and exchange the
 //   server gave for each position (#by-position), and kept to send later;
-// - undo asks in a dialog; the leave/join preview replaces its section in place;
+// - undo and deleting an earlier deal ask in a dialog; the leave/join preview replaces its
+//   section in place;
+// - correcting an earlier deal uses the same tapping, prefilled with its order; it needs a
+//   connection (the server checks it and works the totals out again);
 // - a service worker keeps the page and its assets for offline use.
 (function () {
   var page = document.getElementById("entry");
@@ -29,6 +32,7 @@
   var selects = form ? Array.prototype.slice.call(form.querySelectorAll(".places select")) : [];
   var buttons = form ? Array.prototype.slice.call(form.querySelectorAll("#taps button")) : [];
   var saved = "league-order:" + here;
+  var correcting = Boolean(form && form.dataset.correct);  // an earlier deal, prefilled
 
   function refresh() {
     buttons.forEach(function (b) {
@@ -37,6 +41,7 @@
       b.dataset.place = at >= 0 ? String(at + 1) : "";
       b.textContent = b.dataset.name + (at >= 0 ? " — " + (at + 1) : "");
     });
+    if (correcting) return;
     sessionStorage.setItem(saved, JSON.stringify(selects.map(function (s) { return s.value; })));
   }
 
@@ -65,7 +70,7 @@
     document.getElementById("clear-order").addEventListener("click", clearOrder);
     var before = JSON.parse(sessionStorage.getItem(saved) || "null");
     var untouched = selects.every(function (s) { return s.value === ""; });
-    if (untouched && before && before.length === selects.length) {
+    if (!correcting && untouched && before && before.length === selects.length) {
       selects.forEach(function (s, i) {
         if (s.querySelector('option[value="' + before[i] + '"]')) s.value = before[i];
       });
@@ -79,6 +84,11 @@
     form.addEventListener("submit", function (e) {
       if (!isOffline()) return;
       e.preventDefault();
+      if (correcting) {
+        alertIn(form, "Correcting a deal needs a connection: the server checks it. Try " +
+                      "again when online.");
+        return;
+      }
       checkOffline();
     });
   }
@@ -207,7 +217,8 @@
   // Deals sent in the background: show the page as the server now has it, unless the
   // organiser is in the middle of tapping an order (the taps would survive, a check not).
   function busy() {
-    return Boolean(confirmForm || (check && !check.hidden) ||
+    return Boolean(confirmForm || document.getElementById("correct") ||
+                   (check && !check.hidden) ||
                    selects.some(function (s) { return s.value !== ""; }));
   }
   Outbox.onChange(function (event) {
@@ -233,14 +244,28 @@
     if (navigator.onLine) setTimeout(backOnline, 1000);
   }
 
-  // Undo asks first.
-  var undoAsk = document.getElementById("undo-ask");
-  var dialog = document.getElementById("undo-dialog");
-  if (undoAsk && dialog && dialog.showModal) {
-    undoAsk.addEventListener("submit", function (e) {
-      e.preventDefault();
-      dialog.showModal();
-    });
+  // Undo and deleting ask first.
+  [["undo-ask", "undo-dialog"], ["delete-ask", "delete-dialog"]].forEach(function (ids) {
+    var ask = document.getElementById(ids[0]);
+    var dialog = document.getElementById(ids[1]);
+    if (ask && dialog && dialog.showModal) {
+      ask.addEventListener("submit", function (e) {
+        e.preventDefault();
+        dialog.showModal();
+      });
+    }
+  });
+
+  // The list of deals asked for by a link (the admin's game page): shown unfolded.
+  var list = document.querySelector("#deals details");
+  if (list && location.hash === "#deals") list.open = true;
+
+  // A deal asked for from the list of deals: its correction, where the organiser looks.
+  var correct = document.getElementById("correct");
+  if (correct && location.hash === "#correct") {
+    var heading = correct.querySelector("h2");
+    heading.tabIndex = -1;
+    heading.focus();
   }
 
   // Leaving and joining: the preview replaces its section, where the organiser is looking.
