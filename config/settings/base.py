@@ -208,6 +208,11 @@ SPECTACULAR_SETTINGS = {
         "GameStatusEnum": "league.models.Game.STATUS_CHOICES",
         "TournamentStatusEnum": "gameplay.models.Tournament.STATUS_CHOICES",
         "PresetEnum": "league.models.PRESET_CHOICES",
+        "LadderEntryStatusEnum": "ladder.models.Entry.STATUS_CHOICES",
+        "LadderGameStatusEnum": "ladder.models.Game.STATUS_CHOICES",
+        "LadderGameKindEnum": "ladder.models.Game.KIND_CHOICES",
+        "FaultKindEnum": "gameplay.bots.base.FAULT_KINDS",
+        "KindEnum": "league.models.Player.KIND_CHOICES",  # its name before the ladder's kinds
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

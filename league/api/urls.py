@@ -3,6 +3,7 @@
 from rest_framework.routers import DefaultRouter
 
 from accounts.api import BotViewSet
+from ladder.api import LadderGameViewSet, LadderViewSet
 from league.api import views
 
 router = DefaultRouter()
@@ -14,6 +15,8 @@ router.register("deals", views.DealViewSet)
 router.register("tournaments", views.TournamentViewSet)
 router.register("outside-bots", views.OutsideBotViewSet)
 router.register("bots", BotViewSet, basename="bot")
+router.register("ladder", LadderViewSet, basename="ladder-entry")
+router.register("ladder-games", LadderGameViewSet, basename="ladder-game")
 
 app_name = "api"
 urlpatterns = router.urls
