@@ -9,8 +9,8 @@ from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
-from gameplay import services
-from gameplay.models import OutsideBot, outside_bot_presets
+from gameplay.tournaments import services
+from gameplay.tournaments.models import OutsideBot, outside_bot_presets
 from league.api.serializers import ErrorSerializer
 from league.models import PRESET_CHOICES
 

@@ -1,7 +1,7 @@
 from django import forms
 
 from gameplay.engine.options import PRESETS
-from gameplay.models import OutsideBot
+from gameplay.tournaments.models import OutsideBot
 
 
 class BotForm(forms.ModelForm):

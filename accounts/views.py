@@ -12,9 +12,9 @@ from django.views.decorators.http import require_POST
 from rest_framework.authtoken.models import Token
 
 from accounts.forms import BotForm
-from gameplay import services
-from gameplay.errors import TournamentError
-from gameplay.models import OutsideBot
+from gameplay.tournaments import services
+from gameplay.tournaments.errors import TournamentError
+from gameplay.tournaments.models import OutsideBot
 
 
 @login_required

@@ -18,7 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from gameplay.engine.options import PRESETS  # noqa: E402
-from gameplay.match import Tally, run, schedule  # noqa: E402
+from gameplay.runner.match import Tally, run, schedule  # noqa: E402
 
 LINEUPS = ["greedy,random,random,random", "heuristic,random,random,random",
            "heuristic,greedy,greedy,greedy", "montecarlo,heuristic,heuristic,heuristic"]

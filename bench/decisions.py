@@ -22,10 +22,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from gameplay.bots import make_bot  # noqa: E402
-from gameplay.bots.base import Seat  # noqa: E402
+from gameplay.bots.base import BotDecider  # noqa: E402
 from gameplay.bots.heuristic import HeuristicBot, heuristic_move  # noqa: E402
 from gameplay.bots.montecarlo import heuristic_policy, playout  # noqa: E402
-from gameplay.bots.observation import Table, observe  # noqa: E402
+from gameplay.bots.observation import GameLog, observe  # noqa: E402
 from gameplay.engine import selfplay  # noqa: E402
 from gameplay.engine.game import Game  # noqa: E402
 from gameplay.engine.options import PRESETS, preset  # noqa: E402
@@ -33,15 +33,15 @@ from gameplay.engine.ruleset import Rules  # noqa: E402
 
 
 class Judge:
-    """Seat 0's decider: scores each bot's choice, then plays the heuristic's."""
+    """BotDecider 0's decider: scores each bot's choice, then plays the heuristic's."""
 
-    def __init__(self, seat: Seat, table: Table, game: Game, bots: list, tally: dict):
-        self.seat, self.table, self.game = seat, table, game
+    def __init__(self, seat: BotDecider, log: GameLog, game: Game, bots: list, tally: dict):
+        self.seat, self.log, self.game = seat, log, game
         self.bots, self.tally = bots, tally
 
     def move(self, deal, legal):
         if len(legal) > 1:
-            self.judge(deal, observe(deal, self.game, self.table, self.seat.seat), legal)
+            self.judge(deal, observe(deal, self.game, self.log, self.seat.seat), legal)
         return self.seat.move(deal, legal)
 
     def judge(self, deal, obs, legal):
@@ -73,9 +73,9 @@ def measure(name: str, deals: int, specs: list[str]) -> list[dict]:
     for seed in range(deals):
         bots = [(spec, make_bot(spec, seed=seed)) for spec in specs]
         game = Game(rules, dealer=0, scoring=None)
-        table = Table()
-        seats = [Seat(HeuristicBot(), s, table, game) for s in range(4)]
-        selfplay.play_deal(game, [Judge(seats[0], table, game, bots, tally)] + seats[1:],
+        log = GameLog()
+        seats = [BotDecider(HeuristicBot(), s, log, game) for s in range(4)]
+        selfplay.play_deal(game, [Judge(seats[0], log, game, bots, tally)] + seats[1:],
                            random.Random(seed))
     return [{"preset": name, "bot": who, "decisions": n, "mean_true_value": round(v / n, 4),
              "first_out_share": round(first / n, 4)} for who, (n, v, first) in tally.items()]

@@ -2,7 +2,7 @@
 
     python bench/search.py [--preset presidents-deck] [--bot montecarlo:playouts=200] [--deals 6]
 
-Seat 0 is the bot, three ``heuristic`` players the others, one deal per seed.  With fixed
+BotDecider 0 is the bot, three ``heuristic`` players the others, one deal per seed.  With fixed
 playouts the bot's moves do not depend on the clock, so two versions of the code that print the
 same ``moves`` digest played the same moves, and their seconds compare their speed: the time in
 the walk (``worlds.py``) and in the whole deal.  ``playouts_per_decision`` is the mean over the
@@ -20,10 +20,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from gameplay.bots import make_bot  # noqa: E402
-from gameplay.bots.base import Seat  # noqa: E402
+from gameplay.bots.base import BotDecider  # noqa: E402
 from gameplay.bots.heuristic import HeuristicBot  # noqa: E402
 from gameplay.bots.montecarlo import MonteCarloBot  # noqa: E402
-from gameplay.bots.observation import Table  # noqa: E402
+from gameplay.bots.observation import GameLog  # noqa: E402
 from gameplay.bots.worlds import Worlds  # noqa: E402
 from gameplay.engine import selfplay  # noqa: E402
 from gameplay.engine.game import Game  # noqa: E402
@@ -58,9 +58,9 @@ def measure(name: str, spec: str, deals: int) -> dict:
         start = time.perf_counter()
         for seed in range(deals):
             game = Game(rules, dealer=0, scoring=None)
-            table = Table()
+            log = GameLog()
             bots = [make_bot(spec, seed=seed)] + [HeuristicBot() for _ in range(3)]
-            seats = [Seat(b, s, table, game) for s, b in enumerate(bots)]
+            seats = [BotDecider(b, s, log, game) for s, b in enumerate(bots)]
             record = selfplay.play_deal(game, seats, random.Random(seed))
             moves = [(s, getattr(m, "cards", str(m))) for s, m in record.moves]
             digest.update(repr(moves).encode())

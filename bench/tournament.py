@@ -57,7 +57,7 @@ def setup_django():
 
 
 def make_tournament(name, args):
-    from gameplay import services
+    from gameplay.tournaments import services
     from league import services as league
     from league.models import Club
 
@@ -75,7 +75,7 @@ def in_process(args):
     """The same games, played and stored here: the batches run one after the other."""
     from django.db import transaction
 
-    from gameplay import services
+    from gameplay.tournaments import services
 
     tournament = make_tournament("In process", args)
     batches = []
@@ -118,8 +118,8 @@ def on_workers(args, processes):
     import resource
 
     from config.celery_app import app
-    from gameplay import selectors
-    from gameplay.tasks import tournament_start_task
+    from gameplay.tournaments import selectors
+    from gameplay.tournaments.tasks import tournament_start_task
 
     tournament = make_tournament(f"{processes} worker processes", args)
     worker = start_worker(processes)
@@ -173,7 +173,7 @@ def main():
     ceiling_before = cpu_speed_up()
     fresh_database(POSTGRES_URL)
     setup_django()
-    from gameplay import selectors
+    from gameplay.tournaments import selectors
 
     runs = {"in process": (*in_process(args), None), "1 worker process": on_workers(args, 1),
             "2 worker processes": on_workers(args, 2)}

@@ -56,7 +56,7 @@ def main():
     import redis
 
     from config.celery_app import app
-    from gameplay import services
+    from gameplay.tournaments import services
     from league import services as league
 
     app.conf.task_default_queue = QUEUE

@@ -6,7 +6,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from config.healthz import healthz
 from config.metrics import metrics
-from league import pages
+from league.web import pages
 
 urlpatterns = [
     path("", pages.home, name="home"),
@@ -17,9 +17,9 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("accounts/", include("allauth.urls")),
-    path("league/", include("league.urls")),
-    path("tournaments/", include("gameplay.urls")),
-    path("api/v1/", include("league.api.urls")),
+    path("league/", include("league.web.urls")),
+    path("tournaments/", include("gameplay.tournaments.web.urls")),
+    path("api/v1/", include("config.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # Swagger UI's inline script and style carry the Content-Security-Policy nonce.
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema",

@@ -13,7 +13,7 @@ from django.conf import settings
 from django.db import models
 
 from gameplay.bots.base import FAULT_ANSWER_MAX, FAULT_KINDS, FAULT_TEXT_MAX
-from gameplay.models import OutsideBot
+from gameplay.tournaments.models import OutsideBot
 from league.models import PRESET_CHOICES
 from league.ratings import MODEL
 

@@ -38,14 +38,15 @@ from gameplay.bots.base import Bot as EngineBot
 from gameplay.engine.errors import PresidentError
 from gameplay.engine.options import preset as preset_options
 from gameplay.engine.scoring import Scoring
-from gameplay.match import GameResult, play_game
-from gameplay.models import OutsideBot
-from gameplay.services import UnavailableBot
+from gameplay.runner.match import GameResult, play_game
+from gameplay.tournaments.models import OutsideBot
+from gameplay.tournaments.services import UnavailableBot
 from ladder import timing
 from ladder.errors import LadderError
 from ladder.matchmaking import Bot as Candidate
 from ladder.matchmaking import Matchmaker
 from ladder.models import Entry, Fault, Game, RatingPoint, Seat
+from league import queue
 from league.ratings import MODEL, replay
 
 logger = logging.getLogger(__name__)
@@ -263,18 +264,20 @@ def _schedule_preset(preset: str, slots: int, now, rng: random.Random) -> list[i
     return ids
 
 
+# The task that plays and stores one scheduled game (ladder.tasks), sent by name.
+GAME_TASK = "ladder.tasks.ladder_game_task"
+
+
 def games_send(*, ids: list[int] | None = None) -> int:
     """Send the tasks of scheduled games not sent yet (``ids`` only, if given), at most
     SEND_AT_ONCE. A broker that is down is logged; the next tick sends them."""
-    from ladder.tasks import ladder_game_task
-
     to_send = Game.objects.filter(status=Game.SCHEDULED, sent_at=None).order_by("pk")
     if ids is not None:
         to_send = to_send.filter(pk__in=ids)
     done = []
     try:
         for pk in to_send.values_list("pk", flat=True)[:SEND_AT_ONCE]:
-            ladder_game_task.delay(pk)
+            queue.send(GAME_TASK, pk)
             done.append(pk)
     except BROKER_ERRORS as e:
         logger.warning("ladder: a game's task not sent, the next tick sends it: %r", e)

@@ -10,11 +10,11 @@ LADDER_GAME_ATTEMPTS times).
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 
-from gameplay.tasks import TASK_OPTIONS
+from gameplay.tournaments.tasks import TASK_OPTIONS
 from ladder import services
 
 
-@shared_task(**TASK_OPTIONS)
+@shared_task(name=services.GAME_TASK, **TASK_OPTIONS)
 def ladder_game_task(game_id: int) -> bool:
     """Play and store one ladder game; a second delivery finds it stored and does nothing."""
     try:

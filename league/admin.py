@@ -16,10 +16,11 @@ from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 
+from gameplay.engine.roles import exchange_pairs
 from league import selectors, services
 from league.errors import LeagueError
 from league.models import AuditEntry, Club, Deal, Game, Player, Season, SeatChange
-from league.rules import options_of, rating_scope
+from league.rules import options_of, rating_scope, scoring_of
 
 
 def organised_clubs(user):
@@ -208,8 +209,6 @@ class SeasonAdmin(ClubsFieldMixin, ClubScopedAdmin):
 
     @admin.display(description="scoring")
     def scoring(self, season):
-        from league.rules import scoring_of
-
         return ", ".join(f"{k} {v}" for k, v in scoring_of(season).to_dict().items())
 
     @admin.display(description="ratings")
@@ -445,8 +444,6 @@ class GameAdmin(ClubScopedAdmin):
             self.message_user(request, e.message, messages.ERROR)
             return back
         players = {p.pk: p for p in Player.objects.filter(pk__in=[p for p, _ in ranking])}
-        from gameplay.engine.roles import exchange_pairs
-
         return TemplateResponse(request, "admin/league/game/seat_change.html", {
             **self.admin_site.each_context(request), "title": f"Confirm seat change: {game}",
             "game_obj": game, "leaving": leaving, "joining": joining,

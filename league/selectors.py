@@ -6,7 +6,22 @@ from functools import cached_property
 from hashlib import md5
 
 from django.core.cache import cache
-from django.db.models import Count, Exists, F, FloatField, Max, OuterRef, Q, Subquery, Sum, Window
+from django.db.models import (
+    Case,
+    Count,
+    Exists,
+    F,
+    FloatField,
+    Max,
+    OuterRef,
+    Prefetch,
+    Q,
+    Subquery,
+    Sum,
+    Value,
+    When,
+    Window,
+)
 from django.db.models.functions import Cast, Coalesce, RowNumber
 
 from gameplay.engine.errors import RuleViolation
@@ -133,8 +148,6 @@ def game_deals(*, game):
 
 
 def _places_prefetch():
-    from django.db.models import Prefetch
-
     return Prefetch("places", queryset=Place.objects.select_related("player").order_by("position"))
 
 
@@ -391,6 +404,13 @@ def _active(user) -> bool:
     return bool(user and user.is_authenticated and user.is_active)
 
 
+def organises(user, club) -> bool:
+    """Whether ``user`` changes ``club``'s data: one of its organisers, or an administrator."""
+    if not _active(user):
+        return False
+    return user.is_superuser or club.organisers.filter(pk=user.pk).exists()
+
+
 def may_change_player(user, player: Player) -> bool:
     """Only who organises every club a player plays in renames them or changes their kind,
     since each of those clubs shows the change; an administrator always may."""
@@ -411,7 +431,7 @@ def may_bring_into_club(user, player: Player, club) -> bool:
         not clubs.exists() or clubs.filter(organisers=user).exists())
 
 
-# Public pages: home, club, player search (league.pages)
+# Public pages: home, club, player search (league.web.pages)
 
 RECENT_GAMES = 10
 SEARCH_RESULTS = 20
@@ -421,19 +441,9 @@ SEARCH_RESULTS = 20
 ALL_TIME_ORDER = ["more wins", "lower mean finishing position", "more deals played", "name"]
 
 
-def running_tournaments(*, club=None):
-    """Bot tournaments being played now, newest first; of one club when given."""
-    from gameplay.models import Tournament  # the tournaments app is built on the league's
-
-    tournaments = Tournament.objects.filter(status=Tournament.RUNNING).select_related("club")
-    return tournaments.filter(club=club) if club is not None else tournaments
-
-
 def recent_games(*, club=None, limit=RECENT_GAMES):
     """The newest club games (tournament games left out: their tournament has its own page),
     with their deal count and ``winners`` (the Seat rows of a finished game's winners)."""
-    from django.db.models import Prefetch
-
     games = Game.objects.filter(season__tournament__isnull=True)
     if club is not None:
         games = games.filter(season__club=club)
@@ -478,8 +488,6 @@ def club_all_time(*, club) -> list[dict]:
 def player_search(*, query, limit=SEARCH_RESULTS):
     """Players whose name contains ``query`` (any case), names starting with it first, at
     most ``limit`` + 1 (so the page can say there are more), with their clubs."""
-    from django.db.models import Case, Value, When
-
     return list(Player.objects.filter(name__icontains=query)
                 .annotate(starts=Case(When(name__istartswith=query, then=Value(0)),
                                       default=Value(1)))

@@ -20,6 +20,7 @@ from gameplay.engine.errors import PresidentError, RuleViolation
 from gameplay.engine.options import from_ruleset
 from gameplay.engine.roles import Role, roles_of
 from gameplay.engine.scoring import ScoreSheet
+from league import queue
 from league.errors import LeagueError
 from league.models import (
     AuditEntry,
@@ -35,8 +36,9 @@ from league.models import (
     Seat,
     SeatChange,
 )
+from league.ratings import ordinal, replay
 from league.rules import options_of, rating_scope, scoring_of
-from league.selectors import may_bring_into_club, may_change_player
+from league.selectors import game_next_ranking, may_bring_into_club, may_change_player
 
 logger = logging.getLogger(__name__)
 
@@ -642,8 +644,6 @@ def seat_change_apply(*, game: Game, leaving: Sequence[Player] = (),
                       joining: Sequence[Player] = (), by=None) -> list[tuple[int, Role]]:
     """Players leave or join before the next deal; returns the shifted ranking the next
     exchange uses, as (player id, Role) best first (the engine's rank_shift)."""
-    from league.selectors import game_next_ranking
-
     game = _locked_game(game)
     if not leaving and not joining:
         raise LeagueError("choose a player who leaves or joins")
@@ -742,17 +742,19 @@ def _ratings_mark_stale(season: Season, deal_id: int) -> None:
             transaction.on_commit(partial(_enqueue_recompute, scope))
 
 
+# The task that brings a rating scope up to date (league.tasks).
+RATINGS_RECOMPUTE_TASK = "league.tasks.ratings_recompute_task"
+
+
 def _enqueue_recompute(scope: str) -> bool:
     """Send a scope's recompute task; after commit, so a broker that is down must not turn the
     stored change into an error: the failure is logged, the scope stays stale and
     ratings_reconcile sends it later. (In-process, with no broker, the task's own errors
     propagate as the settings say.)"""
-    from league.tasks import ratings_recompute_task
-
     try:
-        ratings_recompute_task.delay(scope)
+        queue.send(RATINGS_RECOMPUTE_TASK, scope)
     except Exception:
-        if ratings_recompute_task.app.conf.task_always_eager:
+        if queue.eager():
             raise
         logger.exception("ratings %s: recompute not enqueued; the reconciler will retry", scope)
         return False
@@ -782,8 +784,6 @@ def ratings_recompute(*, scope: str) -> int:
     """Bring a scope's ratings up to date from its earliest stale deal; returns the number of
     deals replayed (0 when another run already did it). Holding the job's row lock, concurrent
     runs take turns and the second finds nothing to do."""
-    from league.ratings import replay
-
     if connection.vendor == "postgresql":
         # Ratings are derived data: if a crash loses this commit it loses the cleared marker
         # with it, so the scope stays stale and is recomputed; no need to wait for the disk.
@@ -835,6 +835,4 @@ def ratings_recompute(*, scope: str) -> int:
 
 
 def _ordinal(mu: float, sigma: float) -> float:
-    from league.ratings import ordinal
-
     return ordinal(mu, sigma)

@@ -7,8 +7,9 @@ from league import services
 
 
 # No result is kept: nobody reads it, and a result backend that is down would hold the sender.
-@shared_task(acks_late=True, autoretry_for=(OperationalError,), retry_backoff=True,
-             max_retries=5, ignore_result=True)
+@shared_task(name=services.RATINGS_RECOMPUTE_TASK, acks_late=True,
+             autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5,
+             ignore_result=True)
 def ratings_recompute_task(scope: str) -> int:
     """Idempotent: a second run finds the scope up to date and replays nothing."""
     return services.ratings_recompute(scope=scope)

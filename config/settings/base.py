@@ -58,7 +58,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_celery_beat",
-    "gameplay",
+    "gameplay.tournaments",
     "league",
     "ladder",
     "accounts",  # before allauth: its templates win
@@ -73,7 +73,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
-    "league.middleware.RequestLimitsMiddleware",  # bodies Django refuses: 413/400 in words
+    "league.web.middleware.RequestLimitsMiddleware",  # bodies Django refuses: 413/400 in words
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -150,7 +150,7 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = env.path("STATIC_ROOT", default=BASE_DIR / "staticfiles")
 
-# The public replay upload (league.views.replay_upload): the largest transcript taken, the most
+# The public replay upload (league.web.views.replay_upload): the largest transcript taken, the most
 # steps (deal starts, exchanges, leads, moves) replayed, about a second's work, and how often one
 # address may upload without signing in (django-ratelimit's "count/period", in the cache).
 REPLAY_UPLOAD_MAX_BYTES = env.int("REPLAY_UPLOAD_MAX_BYTES", default=1_000_000)
@@ -206,7 +206,7 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": "league.models.Game.STATUS_CHOICES",
-        "TournamentStatusEnum": "gameplay.models.Tournament.STATUS_CHOICES",
+        "TournamentStatusEnum": "gameplay.tournaments.models.Tournament.STATUS_CHOICES",
         "PresetEnum": "league.models.PRESET_CHOICES",
         "LadderEntryStatusEnum": "ladder.models.Entry.STATUS_CHOICES",
         "LadderGameStatusEnum": "ladder.models.Game.STATUS_CHOICES",
@@ -258,7 +258,7 @@ CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=300
 CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=360)
 # `make beat` runs celery beat with the schedule kept in the database (django-celery-beat).
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
-# Tournaments recover by themselves (gameplay.services.tournaments_reconcile, every
+# Tournaments recover by themselves (gameplay.tournaments.services.tournaments_reconcile, every
 # TOURNAMENT_RECONCILE_SECONDS): a batch whose worker gave no sign of life for
 # TOURNAMENT_STALL_SECONDS (set it above the longest game) is sent again, as is one left
 # untaken in the queue for TOURNAMENT_QUEUED_SECONDS; at most TOURNAMENT_QUEUED_BATCHES

@@ -7,12 +7,12 @@ must be allowed by the administrator), or the name of a local program that trust
 passed in ``programs``.
 """
 
-from gameplay.bots.base import Bot, BotError, BotFault, Seat
+from gameplay.bots.base import Bot, BotDecider, BotError, BotFault
 from gameplay.bots.observation import Observation
 
 BUILT_IN = ("random", "greedy", "heuristic", "montecarlo")
 
-__all__ = ["BUILT_IN", "SETTINGS", "Bot", "BotError", "BotFault", "Observation", "Seat",
+__all__ = ["BUILT_IN", "SETTINGS", "Bot", "BotError", "BotFault", "Observation", "BotDecider",
            "bot_settings", "make_bot"]
 
 

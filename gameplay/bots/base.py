@@ -12,18 +12,18 @@ A ``Bot`` answers every decision the rules give a player, each from an ``Observa
 - ``lead_and_direction(obs, names_leader)``: seed 004, the leader (or None when fixed) and
   the direction.
 
-``Seat`` is the engine's ``selfplay.Decider`` for one bot: it builds the observation, times the
-answer and checks it.  An outside bot's fault (an exception, a timeout, an illegal or malformed
-answer) is recorded and a safe legal choice played instead, so an outside bot never breaks a
-game; a built-in bot's failure is a bug and stops the game (``BotError`` or its exception).
-A ``BotFault`` is recorded whoever raises it.
+``BotDecider`` is the engine's ``selfplay.Decider`` for one bot: it builds the observation,
+times the answer and checks it.  An outside bot's fault (an exception, a timeout, an illegal or
+malformed answer) is recorded and a safe legal choice played instead, so an outside bot never
+breaks a game; a built-in bot's failure is a bug and stops the game (``BotError`` or its
+exception). A ``BotFault`` is recorded whoever raises it.
 """
 
 import time
 from dataclasses import dataclass, field
 
 from gameplay.bots import cardset as C
-from gameplay.bots.observation import Observation, Table, observe, pre_deal
+from gameplay.bots.observation import GameLog, Observation, observe, pre_deal
 from gameplay.engine.deal import CCW, CW
 from gameplay.engine.plays import BLIND, BOMB, LONE_DOPPELGANGER, MIX, PASS
 from gameplay.engine.rules import exchange
@@ -137,13 +137,13 @@ class SeatStats:
         return 1000 * self.seconds / self.decisions if self.decisions else 0.0
 
 
-class Seat:
+class BotDecider:
     """One bot at one seat of one game, speaking the engine's ``Decider`` protocol."""
 
-    def __init__(self, bot: Bot, seat: int, table: Table, game=None):
+    def __init__(self, bot: Bot, seat: int, log: GameLog, game=None):
         self.bot = bot
         self.seat = seat
-        self.table = table
+        self.log = log
         self.game = game
         self.stats = SeatStats()
         self._deal_number = -1
@@ -190,7 +190,7 @@ class Seat:
     def move(self, deal, legal):
         if self.game is not None:
             self._exchange_deal(self.game)
-        obs = observe(deal, self.game, self.table, self.seat, gave=self._gave,
+        obs = observe(deal, self.game, self.log, self.seat, gave=self._gave,
                       received=self._received)
 
         def check(answer):
@@ -204,7 +204,7 @@ class Seat:
                              lambda: safe_move(deal, legal))
         if move is not PASS and move is not BLIND:
             move = next((m for m in legal if m == move), move)
-        self.table.record(self.seat, move)
+        self.log.record(self.seat, move)
         return move
 
     def name_cards(self, game, step, giver_hand, hand):

@@ -1,7 +1,7 @@
 """What one seat sees at the table, and nothing more (STYLE.md: bots receive an Observation).
 
 An ``Observation`` is built for every decision from the engine's ``Deal`` and ``Game`` plus a
-``Table`` log that every seat of the game shares: the moves made so far this deal, the cards
+``GameLog`` that every seat of the game shares: the moves made so far this deal, the cards
 played, each player's card count, roles, scores, direction and the rule in force.  It never
 holds another player's hand.  ``to_json`` is the outside-bot protocol's ``observation`` object.
 """
@@ -22,7 +22,7 @@ def _pile_mask(cards) -> int:
     return C.cards_mask(cards) if cards else 0
 
 
-class Table:
+class GameLog:
     """The public log of one game, shared by all its seats' adapters.
 
     The engine's driver hands deciders the live ``Deal``; the log notices a new deal by the
@@ -223,9 +223,9 @@ def move_json(rules: Rules, move) -> dict:
     return out
 
 
-def observe(deal: Deal, game, table: Table, seat: int, *, gave=None, received=None) -> Observation:
+def observe(deal: Deal, game, log: GameLog, seat: int, *, gave=None, received=None) -> Observation:
     """Seat ``seat``'s view of ``deal`` (the engine's live state) within ``game``."""
-    table.follow(deal)
+    log.follow(deal)
     n = deal.rules.players
     previous = game.previous_order if game is not None else None
     roles = {s: str(r) for s, r in roles_of(previous).items()} if previous else {}
@@ -237,10 +237,10 @@ def observe(deal: Deal, game, table: Table, seat: int, *, gave=None, received=No
         blind_held=[len(p) for p in deal.blind] if deal.blind else [0] * n,
         active=deal.active_seats(), finishing_order=list(deal.finishing_order), turn=deal.turn,
         last=deal.last, last_seat=deal.last_seat, before_last=deal.before_last,
-        trick=list(table.trick), moves=list(table.moves), played=table.played(deal),
+        trick=list(log.trick), moves=list(log.moves), played=log.played(deal),
         passed=[s for s in range(n) if deal.passed >> s & 1], direction=deal.direction,
         mode=deal.mode, mode_count=deal.mode_count, reversed=deal.reversed,
-        opening=deal.opening, roles=roles, scores=scores, deal_number=table.deal_number,
+        opening=deal.opening, roles=roles, scores=scores, deal_number=log.deal_number,
         dealer=game.dealer if game is not None else 0, gave=dict(gave or {}),
         received=list(received or []))
 

@@ -24,6 +24,7 @@ import ssl
 import subprocess
 import threading
 import time
+from collections.abc import Callable
 
 from gameplay.bots import cardset as C
 from gameplay.bots import policy
@@ -38,16 +39,20 @@ DEFAULT_MAX_BYTES = 64 * 1024
 DIRECTIONS = {"cw": CW, "ccw": CCW}
 
 
-def _setting(name: str):
-    """A Django setting when Django is configured, else the environment variable (comma
-    separated), else None: the bots work without Django too."""
-    try:
-        from django.conf import settings
+def _no_settings(name: str):
+    return None
 
-        if settings.configured and hasattr(settings, name):
-            return getattr(settings, name)
-    except ImportError:
-        pass
+
+# Where the allow-lists come from first: nothing, unless the service that runs the bots points
+# this at its own settings (gameplay.tournaments.apps points it at Django's); then the
+# environment variable (comma separated). The bots stay plain Python.
+settings_source: Callable[[str], object] = _no_settings
+
+
+def _setting(name: str):
+    value = settings_source(name)
+    if value is not None:
+        return value
     value = os.environ.get(name)
     return None if value is None else value.split(",")
 

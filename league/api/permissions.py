@@ -11,7 +11,7 @@ from rest_framework.exceptions import PermissionDenied
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 
 from league.models import Club, Deal, Game, Player, Season
-from league.selectors import may_change_player
+from league.selectors import may_change_player, organises
 
 
 def club_of(obj) -> Club:
@@ -24,16 +24,10 @@ def club_of(obj) -> Club:
         return obj.season.club
     if isinstance(obj, Deal):
         return obj.game.season.club
-    club = getattr(obj, "club", None)  # a tournament (gameplay.models.Tournament)
+    club = getattr(obj, "club", None)  # a tournament (gameplay.tournaments.models.Tournament)
     if isinstance(club, Club):
         return club
     raise TypeError(f"no club for {type(obj).__name__}")
-
-
-def organises(user, club: Club) -> bool:
-    if not (user and user.is_authenticated and user.is_active):
-        return False
-    return user.is_superuser or club.organisers.filter(pk=user.pk).exists()
 
 
 class OrganiserWritesOthersRead(BasePermission):

@@ -1,4 +1,12 @@
-"""drf-spectacular hooks: every operation documents the error answers it can give."""
+"""The API's schema: every operation documents the error answers it can give (a
+drf-spectacular hook), and the shapes of a create, an update and their errors that the
+viewsets' ``extend_schema`` declarations share."""
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+
+from league.api import idempotency
+from league.api.serializers import ErrorSerializer
 
 ERROR_REF = {"$ref": "#/components/schemas/Error"}
 ANSWERS = {
@@ -23,3 +31,34 @@ def document_errors(result, generator, request, public):
                     "description": description,
                 })
     return result
+
+
+ERRORS = {
+    400: OpenApiResponse(ErrorSerializer, description="the field that is wrong, or "
+                                                          "the league's refusal as `detail`"),
+    401: OpenApiResponse(ErrorSerializer, description="not signed in"),
+    403: OpenApiResponse(ErrorSerializer, description="not an organiser of this club"),
+}
+NOT_FOUND = {404: OpenApiResponse(ErrorSerializer, description="no such row")}
+IDEMPOTENCY_KEY = OpenApiParameter(
+    idempotency.HEADER, OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
+    description="a retry with the same key gets the first answer again (docs/api.md)")
+KEY_REUSED = {422: OpenApiResponse(ErrorSerializer,
+                                   description="Idempotency-Key reused for another request")}
+
+
+def creates(request, answer, doc):
+    """The schema of a create: takes an Idempotency-Key, answers 201 with ``answer``."""
+    return extend_schema(request=request, parameters=[IDEMPOTENCY_KEY], description=doc,
+                         responses={201: answer, **ERRORS, **KEY_REUSED})
+
+
+def updates(request, answer, doc):
+    return extend_schema(request=request, description=doc,
+                         responses={200: answer, **ERRORS, **NOT_FOUND})
+
+
+def valid(serializer_class, request, **kwargs) -> dict:
+    form = serializer_class(data=request.data, **kwargs)
+    form.is_valid(raise_exception=True)
+    return form.validated_data

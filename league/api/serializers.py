@@ -1,12 +1,9 @@
 """The API's JSON shapes. Writes are validated here for shape only; the league's rules are the
 services' (a refused operation comes back as a LeagueError, league/api/errors.py)."""
 
-from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from gameplay import selectors as tournament_selectors
 from gameplay.engine.checker import check
-from gameplay.models import Entrant, OutsideBot, Tournament
 from league.api.errors import TranscriptFault
 from league.errors import LeagueError
 from league.models import ROLE_CHOICES, Club, Deal, Game, Place, Player, Rating, Season, Seat
@@ -181,58 +178,11 @@ class RatingHistorySerializer(serializers.Serializer):
     points = RatingPointSerializer(many=True)
 
 
-class FaultCountsSerializer(serializers.Serializer):
-    total = serializers.IntegerField()
-    timeout = serializers.IntegerField()
-    error = serializers.IntegerField()
-    malformed = serializers.IntegerField()
-    oversized = serializers.IntegerField()
-    illegal = serializers.IntegerField()
-
-
-class EntrantSerializer(serializers.ModelSerializer):
-    player_name = serializers.CharField(source="player.name", read_only=True)
-    faults = serializers.SerializerMethodField(
-        help_text="answers its seat could not use in the tournament's games, by kind")
-
-    class Meta:
-        model = Entrant
-        fields = ["player", "player_name", "bot", "faults"]
-        read_only_fields = fields
-
-    @extend_schema_field(FaultCountsSerializer)
-    def get_faults(self, entrant) -> dict:
-        return tournament_selectors.fault_counts(entrant)
-
-
-class TournamentSerializer(serializers.ModelSerializer):
-    entrants = EntrantSerializer(many=True, read_only=True)
-
-    class Meta:
-        model = Tournament
-        fields = ["id", "club", "name", "season", "preset", "options", "scoring", "format",
-                  "seats", "games_per_table", "rounds", "duplicate", "seed", "starts_at",
-                  "status", "total_games", "created_at", "finished_at", "entrants"]
-        read_only_fields = fields
-
-
-class ProgressSerializer(serializers.Serializer):
-    status = serializers.CharField()
-    done = serializers.IntegerField()
-    total = serializers.IntegerField()
-    fraction = serializers.FloatField()
-    games_per_second = serializers.FloatField(allow_null=True)
-    eta_seconds = serializers.FloatField(allow_null=True)
-    stalled = serializers.BooleanField(
-        help_text="running, but no game stored nor worker heard from for a while: no ETA")
-
-
-# Writes of clubs, players, seasons, games, seat changes, tournaments and outside bots: shapes
+# Writes of clubs, players, seasons, games and seat changes: shapes
 # only; the services refuse what the league does not allow (a LeagueError, 400 as it is).
 
 SMALL_MAX = 32767  # a small integer column's largest value
 SEASON_NAME_MAX = Season._meta.get_field("name").max_length
-TOURNAMENT_SEASON_PREFIX = "Tournament: "  # gameplay.services.tournament_create names its season
 TABLE_MAX = 200  # more players than any table's pack of cards (3 decks and jokers) can deal to
 
 
@@ -327,48 +277,6 @@ class SeatChangeResultSerializer(serializers.Serializer):
     exchange_in_preset = serializers.BooleanField()
     exchanges = ExchangeSerializer(many=True, help_text="in the order they happen; none when "
                                                         "the preset has no exchange")
-
-
-class EntrantWriteSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=100, help_text="a bot player of the club (a new "
-                                                           "name becomes one)")
-    bot = serializers.CharField(max_length=300, help_text=(
-        'a built-in bot ("heuristic", "montecarlo:budget_ms=50", …) or "outside:NAME", an '
-        "outside bot an administrator registered"))
-
-
-class TournamentCreateSerializer(serializers.ModelSerializer):
-    entrants = EntrantWriteSerializer(many=True, allow_empty=False, max_length=TABLE_MAX)
-
-    class Meta:
-        model = Tournament
-        fields = ["club", "name", "preset", "options", "scoring", "format", "seats",
-                  "games_per_table", "rounds", "duplicate", "seed", "batch_size", "starts_at",
-                  "entrants"]
-        validators = []  # a clashing name is the service's refusal, with its message
-        # The columns' bounds on every database, and bounds that keep the number of games
-        # within what the database counts.
-        extra_kwargs = {"name": {"max_length": SEASON_NAME_MAX - len(TOURNAMENT_SEASON_PREFIX),
-                                 "help_text": "its season is called "
-                                              f"\"{TOURNAMENT_SEASON_PREFIX}NAME\""},
-                        "seats": {"min_value": 0, "max_value": SMALL_MAX},
-                        "games_per_table": {"min_value": 0, "max_value": 10_000},
-                        "rounds": {"min_value": 0, "max_value": 1_000},
-                        "batch_size": {"min_value": 0, "max_value": 10_000},
-                        "seed": {"min_value": -2**63, "max_value": 2**63 - 1}}
-
-    def validate_scoring(self, value):
-        if not isinstance(value, dict):
-            raise serializers.ValidationError(
-                'scoring is an object, e.g. {"system": "penalty", "limit": 4}')
-        return value
-
-
-class OutsideBotSerializer(serializers.ModelSerializer):
-    class Meta:
-        model = OutsideBot
-        fields = ["id", "name", "url", "description", "enabled", "created_at"]
-        read_only_fields = ["id", "created_at"]
 
 
 # A club night (league.nights): plan the seating, then confirm a round's tables as games.

@@ -18,56 +18,31 @@ from rest_framework import generics, mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from gameplay import selectors as tournament_selectors
-from gameplay import services as tournament_services
-from gameplay.models import Entrant, OutsideBot, Tournament
 from league import nights, selectors, services
 from league.api import filters, idempotency
 from league.api import serializers as s
-from league.api.permissions import AdministratorsOnly, StaffOpensClubs
+from league.api.permissions import StaffOpensClubs
+from league.api.schema import (
+    ERRORS,
+    IDEMPOTENCY_KEY,
+    KEY_REUSED,
+    NOT_FOUND,
+    creates,
+    updates,
+    valid,
+)
 from league.models import Club, Deal, Game, Place, Player, Season, Seat
 from league.rules import options_of
-
-ERRORS = {
-    400: OpenApiResponse(s.ErrorSerializer, description="the field that is wrong, or "
-                                                          "the league's refusal as `detail`"),
-    401: OpenApiResponse(s.ErrorSerializer, description="not signed in"),
-    403: OpenApiResponse(s.ErrorSerializer, description="not an organiser of this club"),
-}
-NOT_FOUND = {404: OpenApiResponse(s.ErrorSerializer, description="no such row")}
-IDEMPOTENCY_KEY = OpenApiParameter(
-    idempotency.HEADER, OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,
-    description="a retry with the same key gets the first answer again (docs/api.md)")
-KEY_REUSED = {422: OpenApiResponse(s.ErrorSerializer,
-                                   description="Idempotency-Key reused for another request")}
-
-
-def _creates(request, answer, doc):
-    """The schema of a create: takes an Idempotency-Key, answers 201 with ``answer``."""
-    return extend_schema(request=request, parameters=[IDEMPOTENCY_KEY], description=doc,
-                         responses={201: answer, **ERRORS, **KEY_REUSED})
-
-
-def _updates(request, answer, doc):
-    return extend_schema(request=request, description=doc,
-                         responses={200: answer, **ERRORS, **NOT_FOUND})
-
-
-def _valid(serializer_class, request, **kwargs) -> dict:
-    form = serializer_class(data=request.data, **kwargs)
-    form.is_valid(raise_exception=True)
-    return form.validated_data
-
 
 _places = Prefetch("places", queryset=Place.objects.select_related("player")
                    .order_by("position"))
 
 
 @extend_schema_view(
-    create=_creates(s.ClubWriteSerializer, s.ClubSerializer,
+    create=creates(s.ClubWriteSerializer, s.ClubSerializer,
                     "Open a club (league.services.club_create); a staff user may, and becomes "
                     "its organiser."),
-    partial_update=_updates(s.ClubWriteSerializer, s.ClubSerializer,
+    partial_update=updates(s.ClubWriteSerializer, s.ClubSerializer,
                             "Rename a club (league.services.club_update); its organisers may."),
 )
 class ClubViewSet(viewsets.ReadOnlyModelViewSet):
@@ -82,23 +57,23 @@ class ClubViewSet(viewsets.ReadOnlyModelViewSet):
                         status=status_code)
 
     def create(self, request, *args, **kwargs):
-        data = _valid(s.ClubWriteSerializer, request)
+        data = valid(s.ClubWriteSerializer, request)
         return idempotency.idempotent(request, lambda: self._answer(
             services.club_create(name=data["name"], organisers=[request.user],
                                  by=request.user), status.HTTP_201_CREATED))
 
     def partial_update(self, request, *args, **kwargs):
         club = self.get_object()
-        data = _valid(s.ClubWriteSerializer, request, partial=True)
+        data = valid(s.ClubWriteSerializer, request, partial=True)
         if "name" in data:
             club = services.club_update(club=club, name=data["name"], by=request.user)
         return self._answer(club)
 
 
 @extend_schema_view(
-    create=_creates(s.PlayerCreateSerializer, s.PlayerSerializer,
+    create=creates(s.PlayerCreateSerializer, s.PlayerSerializer,
                     "A new player in a club you organise (league.services.player_create)."),
-    partial_update=_updates(s.PlayerUpdateSerializer, s.PlayerSerializer,
+    partial_update=updates(s.PlayerUpdateSerializer, s.PlayerSerializer,
                             "Rename a player or correct their kind "
                             "(league.services.player_update); only an organiser of every "
                             "club they play in may."),
@@ -114,7 +89,7 @@ class PlayerViewSet(viewsets.ReadOnlyModelViewSet):
                         status=status_code)
 
     def create(self, request, *args, **kwargs):
-        data = _valid(s.PlayerCreateSerializer, request)
+        data = valid(s.PlayerCreateSerializer, request)
         self.check_object_permissions(request, data["club"])
         return idempotency.idempotent(request, lambda: self._answer(
             services.player_create(name=data["name"], kind=data["kind"], clubs=[data["club"]],
@@ -122,7 +97,7 @@ class PlayerViewSet(viewsets.ReadOnlyModelViewSet):
 
     def partial_update(self, request, *args, **kwargs):
         player = self.get_object()
-        data = _valid(s.PlayerUpdateSerializer, request, partial=True)
+        data = valid(s.PlayerUpdateSerializer, request, partial=True)
         return self._answer(services.player_update(player=player, by=request.user, **data))
 
     @extend_schema(request=s.PlayerJoinClubSerializer,
@@ -133,7 +108,7 @@ class PlayerViewSet(viewsets.ReadOnlyModelViewSet):
         """An existing player plays in a club you organise too: a player of no club, or of
         a club you also organise (league.selectors.may_bring_into_club)."""
         player = generics.get_object_or_404(self.get_queryset(), pk=pk)  # 404 for "x" too
-        data = _valid(s.PlayerJoinClubSerializer, request)
+        data = valid(s.PlayerJoinClubSerializer, request)
         self.check_object_permissions(request, data["club"])
         services.player_join_club(player=player, club=data["club"], by=request.user)
         return self._answer(player)
@@ -159,9 +134,9 @@ class PlayerViewSet(viewsets.ReadOnlyModelViewSet):
 
 
 @extend_schema_view(
-    create=_creates(s.SeasonCreateSerializer, s.SeasonSerializer,
+    create=creates(s.SeasonCreateSerializer, s.SeasonSerializer,
                     "A new season of a club you organise (league.services.season_create)."),
-    partial_update=_updates(s.SeasonUpdateSerializer, s.SeasonSerializer,
+    partial_update=updates(s.SeasonUpdateSerializer, s.SeasonSerializer,
                             "Change a season (league.services.season_update); its rules and "
                             "scoring are fixed once a deal is recorded."),
 )
@@ -212,7 +187,7 @@ class SeasonViewSet(viewsets.ReadOnlyModelViewSet):
             pagination_class=None)
     def night_plan(self, request, pk=None):
         season = self.get_object()
-        data = _valid(s.NightPlanRequestSerializer, request)
+        data = valid(s.NightPlanRequestSerializer, request)
         plan = nights.night_plan(season=season, **data)
         return Response(s.NightPlanSerializer({
             "season": season.pk, "smallest": plan.sizes.smallest,
@@ -236,7 +211,7 @@ class SeasonViewSet(viewsets.ReadOnlyModelViewSet):
             pagination_class=None)
     def night_confirm(self, request, pk=None):
         season = self.get_object()
-        data = _valid(s.NightConfirmSerializer, request)
+        data = valid(s.NightConfirmSerializer, request)
 
         def confirm():
             games = nights.night_confirm(
@@ -250,7 +225,7 @@ class SeasonViewSet(viewsets.ReadOnlyModelViewSet):
         return idempotency.idempotent(request, confirm)
 
     def create(self, request, *args, **kwargs):
-        data = dict(_valid(s.SeasonCreateSerializer, request))
+        data = dict(valid(s.SeasonCreateSerializer, request))
         club = data.pop("club")
         self.check_object_permissions(request, club)
         return idempotency.idempotent(request, lambda: Response(
@@ -259,7 +234,7 @@ class SeasonViewSet(viewsets.ReadOnlyModelViewSet):
 
     def partial_update(self, request, *args, **kwargs):
         season = self.get_object()
-        data = _valid(s.SeasonUpdateSerializer, request, partial=True)
+        data = valid(s.SeasonUpdateSerializer, request, partial=True)
         return Response(s.SeasonSerializer(
             services.season_update(season=season, by=request.user, **data)).data)
 
@@ -270,7 +245,7 @@ SEAT_CHANGE_DOC = ("Players leave or join before the next deal: `leaving` and `j
 
 
 @extend_schema_view(
-    create=_creates(s.GameCreateSerializer, s.GameDetailSerializer,
+    create=creates(s.GameCreateSerializer, s.GameDetailSerializer,
                     "A new game of a season of a club you organise "
                     "(league.services.game_create): the players in seat order, the dealer's "
                     "seat."),
@@ -298,7 +273,7 @@ class GameViewSet(viewsets.ReadOnlyModelViewSet):
         return super().retrieve(request, *args, **kwargs)
 
     def create(self, request, *args, **kwargs):
-        data = _valid(s.GameCreateSerializer, request)
+        data = valid(s.GameCreateSerializer, request)
         self.check_object_permissions(request, data["season"])
 
         def create_game():
@@ -331,7 +306,7 @@ class GameViewSet(viewsets.ReadOnlyModelViewSet):
             pagination_class=None)
     def seat_change_preview(self, request, pk=None):
         game = self.get_object()
-        data = _valid(s.SeatChangeSerializer, request)
+        data = valid(s.SeatChangeSerializer, request)
         return self._seat_change_answer(game, services.seat_change_preview(game=game, **data))
 
     @extend_schema(request=s.SeatChangeSerializer, parameters=[IDEMPOTENCY_KEY],
@@ -342,7 +317,7 @@ class GameViewSet(viewsets.ReadOnlyModelViewSet):
             pagination_class=None)
     def seat_changes(self, request, pk=None):
         game = self.get_object()
-        data = _valid(s.SeatChangeSerializer, request)
+        data = valid(s.SeatChangeSerializer, request)
         return idempotency.idempotent(request, lambda: self._seat_change_answer(
             game, services.seat_change_apply(game=game, by=request.user, **data)))
 
@@ -409,92 +384,4 @@ class DealViewSet(mixins.CreateModelMixin, mixins.UpdateModelMixin, mixins.Destr
 
     def destroy(self, request, *args, **kwargs):
         services.deal_delete(deal=self.get_object(), by=request.user)
-        return Response(status=status.HTTP_204_NO_CONTENT)
-
-
-
-def _tournament_action(name, operation, doc):
-    def act(self, request, pk=None):
-        tournament = operation(tournament=self.get_object(), by=request.user)
-        return Response(s.TournamentSerializer(tournament).data)
-
-    act.__name__ = name
-    return extend_schema(request=None, responses={200: s.TournamentSerializer, **ERRORS,
-                                                  **NOT_FOUND}, description=doc)(
-        action(detail=True, methods=["post"], filter_backends=[], pagination_class=None)(act))
-
-
-@extend_schema_view(
-    create=_creates(s.TournamentCreateSerializer, s.TournamentSerializer,
-                    "A bot tournament in a club you organise, with its own season "
-                    "(gameplay.services.tournament_create); start it with `start`."),
-)
-class TournamentViewSet(viewsets.ReadOnlyModelViewSet):
-    """Bot tournaments; a club's organisers create, start, cancel and resume them."""
-
-    queryset = Tournament.objects.prefetch_related(
-        Prefetch("entrants", queryset=tournament_selectors.with_fault_counts(
-            Entrant.objects.select_related("player").order_by("id")))
-    ).order_by("-created_at", "id")
-    serializer_class = s.TournamentSerializer
-    filterset_fields = ["club", "status"]
-
-    start = _tournament_action("start", tournament_services.tournament_start,
-                               "Pair the first round and enqueue its games.")
-    cancel = _tournament_action("cancel", tournament_services.tournament_cancel,
-                                "Stop scheduling; queued batches stop before their next game.")
-    resume = _tournament_action("resume", tournament_services.tournament_resume,
-                                "Go on with a cancelled or stalled tournament.")
-
-    def create(self, request, *args, **kwargs):
-        data = dict(_valid(s.TournamentCreateSerializer, request))
-        self.check_object_permissions(request, data["club"])
-        data["entrants"] = [(e["name"], e["bot"]) for e in data["entrants"]]
-        return idempotency.idempotent(request, lambda: Response(
-            s.TournamentSerializer(self.get_queryset().get(
-                pk=tournament_services.tournament_create(by=request.user, **data).pk)).data,
-            status=status.HTTP_201_CREATED))
-
-    @extend_schema(responses={200: s.ProgressSerializer, **NOT_FOUND})
-    @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
-    def progress(self, request, pk=None):
-        """Games stored out of the total, the rate and the time the rest would take."""
-        progress = tournament_selectors.tournament_progress(tournament=self.get_object())
-        return Response(s.ProgressSerializer(progress.to_dict()).data)
-
-
-@extend_schema_view(
-    create=extend_schema(responses={201: s.OutsideBotSerializer, **ERRORS},
-                         description="Register an outside HTTP bot (docs/bots.md); its URL's "
-                                     "host must be in OUTSIDE_BOT_ALLOWED_HOSTS."),
-    partial_update=_updates(s.OutsideBotSerializer, s.OutsideBotSerializer,
-                            "Change an outside bot; one entered in a tournament keeps its "
-                            "name. Disable it to stop it being called."),
-    destroy=extend_schema(responses={204: None, **ERRORS, **NOT_FOUND},
-                          description="Remove an outside bot never entered in a tournament."),
-)
-class OutsideBotViewSet(viewsets.ReadOnlyModelViewSet):
-    """Outside bots organisers may enter in tournaments as ``outside:NAME``; administrators
-    only, because the site calls their URLs."""
-
-    queryset = OutsideBot.objects.order_by("name")
-    serializer_class = s.OutsideBotSerializer
-    permission_classes = [AdministratorsOnly]
-    filterset_fields = ["enabled"]
-    ordering_fields = ["name", "created_at"]
-
-    def create(self, request, *args, **kwargs):
-        data = _valid(s.OutsideBotSerializer, request)
-        bot = tournament_services.outside_bot_create(by=request.user, **data)
-        return Response(s.OutsideBotSerializer(bot).data, status=status.HTTP_201_CREATED)
-
-    def partial_update(self, request, *args, **kwargs):
-        form = s.OutsideBotSerializer(self.get_object(), data=request.data, partial=True)
-        form.is_valid(raise_exception=True)
-        bot = tournament_services.outside_bot_update(bot=form.instance, by=request.user,
-                                                     **form.validated_data)
-        return Response(s.OutsideBotSerializer(bot).data)
-
-    def destroy(self, request, *args, **kwargs):
-        tournament_services.outside_bot_delete(bot=self.get_object(), by=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -4,7 +4,7 @@ words, and an author has at most OUTSIDE_BOT_MAX_PER_AUTHOR bots."""
 
 import pytest
 
-from gameplay.models import OutsideBot
+from gameplay.tournaments.models import OutsideBot
 from tests.api.conftest import client_for
 from tests.league.factories import UserFactory
 

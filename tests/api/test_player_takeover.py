@@ -4,7 +4,7 @@ club only from a club its organiser runs too (issue #16: takeover across clubs).
 import pytest
 from django.urls import reverse
 
-from gameplay import services as tournaments
+from gameplay.tournaments import services as tournaments
 from league.models import Player
 from tests.api.conftest import client_for
 from tests.league.factories import ClubFactory, PlayerFactory, UserFactory

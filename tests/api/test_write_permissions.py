@@ -4,7 +4,7 @@ refused, and a refused request changes nothing."""
 
 import pytest
 
-from gameplay.models import Entrant, OutsideBot, Tournament
+from gameplay.tournaments.models import Entrant, OutsideBot, Tournament
 from league.models import (
     AuditEntry,
     Club,

@@ -6,10 +6,10 @@ import random
 import pytest
 
 from gameplay.bots import kernel, make_bot
-from gameplay.bots.base import Seat
+from gameplay.bots.base import BotDecider
 from gameplay.bots.heuristic import PLAIN, HeuristicBot, heuristic_move
 from gameplay.bots.montecarlo import TUNED, SearchConfig, heuristic_policy, playout
-from gameplay.bots.observation import Table, observe
+from gameplay.bots.observation import GameLog, observe
 from gameplay.bots.simple import RandomBot
 from gameplay.engine import selfplay
 from gameplay.engine.deal import CCW, CONSEC, CW, EIGHT_BELOW, KKK, SIXTY_NINE, Deal
@@ -111,12 +111,12 @@ class Checked:
     """A seat's decider that checks the kernel's policy at each of its decisions against the
     heuristic on the seat's real observation, in the plain style and the preset's tuned one."""
 
-    def __init__(self, seat: Seat, table: Table, game: Game, tally: list):
-        self.seat, self.table, self.game, self.tally = seat, table, game, tally
+    def __init__(self, seat: BotDecider, log: GameLog, game: Game, tally: list):
+        self.seat, self.log, self.game, self.tally = seat, log, game, tally
 
     def move(self, deal, legal):
         rules = deal.rules
-        obs = observe(deal, self.game, self.table, self.seat.seat)
+        obs = observe(deal, self.game, self.log, self.seat.seat)
         state = kernel.state(deal)
         for style in {PLAIN, TUNED.get(rules.options.preset, PLAIN)}:
             expected = legal[0] if len(legal) == 1 else heuristic_move(rules, obs, legal, style)
@@ -140,9 +140,9 @@ def test_kernel_policy_picks_the_heuristic_bots_move(name):
     for seed in range(3):
         rules = Rules(preset(name), 4)
         game = Game(rules, dealer=0, scoring=Scoring("penalty", limit=4))
-        table = Table()
+        log = GameLog()
         bots = [HeuristicBot(), RandomBot(seed), HeuristicBot(), HeuristicBot()]
-        seats = [Checked(Seat(b, s, table, game), table, game, tally) for s, b in enumerate(bots)]
+        seats = [Checked(BotDecider(b, s, log, game), log, game, tally) for s, b in enumerate(bots)]
         rng = random.Random(seed)
         while not game.over and len(game.records) < 6:
             selfplay.play_deal(game, seats, rng)
@@ -184,9 +184,9 @@ def test_montecarlo_with_the_kernel_plays_legal_moves_and_the_same_ones(name):
     def moves(spec, seed):
         rules = Rules(preset(name), 4)
         game = Game(rules, dealer=0, scoring=None)
-        table = Table()
+        log = GameLog()
         bots = [make_bot(spec, seed=seed)] + [HeuristicBot() for _ in range(3)]
-        seats = [Seat(b, s, table, game) for s, b in enumerate(bots)]
+        seats = [BotDecider(b, s, log, game) for s, b in enumerate(bots)]
         record = selfplay.play_deal(game, seats, random.Random(seed))
         assert not seats[0].stats.faults
         return [(s, engine_key(m)) for s, m in record.moves]
@@ -202,9 +202,9 @@ def test_montecarlo_with_the_kernel_falls_back_where_it_does_not_play():
     rules = Rules(preset("friday", blind=True), 2)
     assert not kernel.supports(rules)
     game = Game(rules, dealer=0, scoring=None)
-    table = Table()
+    log = GameLog()
     bots = [make_bot("montecarlo:playouts=8,kernel=1", seed=1), HeuristicBot()]
-    seats = [Seat(b, s, table, game) for s, b in enumerate(bots)]
+    seats = [BotDecider(b, s, log, game) for s, b in enumerate(bots)]
     record = selfplay.play_deal(game, seats, random.Random(1))
     assert record.finished and not seats[0].stats.faults
 

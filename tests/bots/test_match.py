@@ -9,7 +9,7 @@ from gameplay.engine import checker
 from gameplay.engine.options import PRESETS, preset
 from gameplay.engine.plays import PASS
 from gameplay.engine.scoring import Scoring
-from gameplay.match import Tally, interval, play_game, run, schedule
+from gameplay.runner.match import Tally, interval, play_game, run, schedule
 
 FAST_BOTS = ["random", "greedy", "heuristic", "montecarlo:playouts=6"]
 

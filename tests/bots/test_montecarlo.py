@@ -5,10 +5,10 @@ import random
 import pytest
 
 from gameplay.bots import inference, make_bot, montecarlo
-from gameplay.bots.base import Seat
+from gameplay.bots.base import BotDecider
 from gameplay.bots.heuristic import PLAIN, HeuristicBot, Style, heuristic_move
 from gameplay.bots.montecarlo import TUNED, MonteCarloBot, SearchConfig, heuristic_policy
-from gameplay.bots.observation import Observation, Table, observe
+from gameplay.bots.observation import GameLog, Observation, observe
 from gameplay.engine import cards as C
 from gameplay.engine import selfplay
 from gameplay.engine.deal import CCW
@@ -16,18 +16,18 @@ from gameplay.engine.game import Game
 from gameplay.engine.options import preset
 from gameplay.engine.plays import PASS
 from gameplay.engine.ruleset import Rules
-from gameplay.match import play_game
+from gameplay.runner.match import play_game
 
 
 class Spy:
     """A seat's decider that, before each of its decisions, reads the constraints and hands
     them with the true deal to ``check``."""
 
-    def __init__(self, seat: Seat, table: Table, game: Game, check):
-        self.seat, self.table, self.game, self.check = seat, table, game, check
+    def __init__(self, seat: BotDecider, log: GameLog, game: Game, check):
+        self.seat, self.log, self.game, self.check = seat, log, game, check
 
     def move(self, deal, legal):
-        obs = observe(deal, self.game, self.table, self.seat.seat)
+        obs = observe(deal, self.game, self.log, self.seat.seat)
         self.check(obs, deal)
         return self.seat.move(deal, legal)
 
@@ -38,10 +38,10 @@ class Spy:
 def _play_spied(name: str, seed: int, check, bots=None) -> None:
     rules = Rules(preset(name), 4)
     game = Game(rules, dealer=0, scoring=None)
-    table = Table()
+    log = GameLog()
     bots = bots or [HeuristicBot() for _ in range(4)]
-    seats = [Seat(b, s, table, game) for s, b in enumerate(bots)]
-    deciders = [Spy(s, table, game, check) for s in seats]
+    seats = [BotDecider(b, s, log, game) for s, b in enumerate(bots)]
+    deciders = [Spy(s, log, game, check) for s in seats]
     selfplay.play_deal(game, deciders, random.Random(seed))
 
 
@@ -68,17 +68,17 @@ def test_a_pass_on_a_low_single_rules_out_cards_just_above_it():
     hands = [C.cards_mask([3 * 4]), C.cards_mask([4 * 4, 9 * 4]), C.cards_mask([8 * 4]),
              C.cards_mask([10 * 4])]
     game = Game(rules, dealer=0, scoring=None)
-    table = Table()
+    log = GameLog()
     deal = game.begin(hands, leader=0, direction=1, blind=None, opening=None)
     from gameplay.engine.plays import PASS
 
     single3 = next(m for m in deal.legal_moves() if m is not PASS and m.face == 3)
-    table.follow(deal)
+    log.follow(deal)
     deal.apply(single3)
-    table.record(0, single3)
+    log.record(0, single3)
     deal.apply(PASS)
-    table.record(1, PASS)
-    obs = observe(deal, game, table, 2)
+    log.record(1, PASS)
+    obs = observe(deal, game, log, 2)
     found = inference.constraints(obs)
     assert [c.seat for c in found] == [0, 1]  # seat 0 led its lowest, seat 1 passed
     c = found[1]

@@ -5,9 +5,9 @@ from dataclasses import fields
 
 import pytest
 
-from gameplay.bots.base import Bot, Seat
+from gameplay.bots.base import Bot, BotDecider
 from gameplay.bots.montecarlo import MonteCarloBot
-from gameplay.bots.observation import Table
+from gameplay.bots.observation import GameLog
 from gameplay.bots.simple import RandomBot
 from gameplay.engine import cards as C
 from gameplay.engine.game import Game
@@ -64,9 +64,9 @@ def test_observation_is_the_seats_view_and_rebuilds_the_deal(name, monkeypatch):
         return deal
 
     monkeypatch.setattr(Game, "begin", begin)
-    table = Table()
+    log = GameLog()
     spies = [Spy(s, deals) for s in range(4)]
-    seats = [Seat(spy, s, table, game) for s, spy in enumerate(spies)]
+    seats = [BotDecider(spy, s, log, game) for s, spy in enumerate(spies)]
     import random
 
     rng = random.Random(5)
@@ -85,14 +85,14 @@ def test_montecarlo_samples_respect_counts_and_exchange_knowledge():
     hands, _ = deal_cards(rules, 0, random.Random(1))
     game = Game(rules)
     deal = game.begin(hands, leader=1)
-    table = Table()
-    seat = Seat(MonteCarloBot(3, playouts=8), 1, table, game)
+    log = GameLog()
+    seat = BotDecider(MonteCarloBot(3, playouts=8), 1, log, game)
     seat._deal_number = 0
     given = C.mask_cards(hands[2])[:2]
     seat._gave = {2: given}
     from gameplay.bots.observation import observe
 
-    obs = observe(deal, game, table, 1, gave=seat._gave)
+    obs = observe(deal, game, log, 1, gave=seat._gave)
     bot = seat.bot
     for _ in range(20):
         world, blind = bot.sample(obs)

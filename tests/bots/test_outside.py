@@ -15,7 +15,7 @@ from gameplay.bots.outside import HttpBot, ProgramBot
 from gameplay.engine import checker
 from gameplay.engine.options import preset
 from gameplay.engine.scoring import Scoring
-from gameplay.match import play_game
+from gameplay.runner.match import play_game
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "outside_bot.py"
 sys.path.insert(0, str(EXAMPLE.parent))

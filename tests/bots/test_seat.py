@@ -6,7 +6,7 @@ import pytest
 from gameplay.bots import make_bot
 from gameplay.bots.base import Bot, BotError, BotFault
 from gameplay.engine.options import PRESETS, preset
-from gameplay.match import play_game
+from gameplay.runner.match import play_game
 
 
 class Raises(Bot):

@@ -7,14 +7,14 @@ import pytest
 
 from gameplay.bots.heuristic import HeuristicBot
 from gameplay.bots.montecarlo import MonteCarloBot
-from gameplay.bots.observation import Table, observe
+from gameplay.bots.observation import GameLog, observe
 from gameplay.bots.worlds import History, Worlds
 from gameplay.engine import cards as C
 from gameplay.engine.game import Game
 from gameplay.engine.options import preset
 from gameplay.engine.plays import PASS
 from gameplay.engine.ruleset import Rules
-from gameplay.match import play_game
+from gameplay.runner.match import play_game
 from tests.bots.test_montecarlo import _play_spied
 
 PRESETS = ["school-scum", "friday", "classic", "modern", "wild-jokers", "presidents-deck"]
@@ -77,14 +77,14 @@ def test_a_pass_breaks_for_a_hand_that_would_have_beaten_the_pile():
     hands = [C.cards_mask([king, 7 * 4, 8 * 4, 9 * 4]), C.cards_mask([4 * 4, 5 * 4, 6 * 4]),
              C.cards_mask([10 * 4, 11 * 4, 12 * 4]), C.cards_mask([10 * 4 + 1, 11 * 4 + 1])]
     game = Game(rules, dealer=0, scoring=None)
-    table = Table()
+    log = GameLog()
     deal = game.begin(hands, leader=0, direction=1, blind=None, opening=None)
-    table.follow(deal)
+    log.follow(deal)
     lead = next(m for m in deal.legal_moves() if m is not PASS and m.face == 13)
     for seat, move in ((0, lead), (1, PASS)):
         deal.apply(move)
-        table.record(seat, move)
-    history = History(observe(deal, game, table, 2))
+        log.record(seat, move)
+    history = History(observe(deal, game, log, 2))
     assert len(history.positions[1]) == 1
     assert history.broken(1, C.cards_mask([ace, 5 * 4 + 1, 6 * 4 + 1])) == 1
     assert history.broken(1, C.cards_mask([4 * 4 + 1, 5 * 4 + 1, 6 * 4 + 1])) == 0

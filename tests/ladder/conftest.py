@@ -1,6 +1,6 @@
 import pytest
 
-from gameplay import services as gameplay_services
+from gameplay.tournaments import services as gameplay_services
 from tests.ladder.helpers import BotServer
 from tests.league.factories import UserFactory
 

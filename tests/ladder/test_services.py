@@ -9,8 +9,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from gameplay import services as gameplay_services
 from gameplay.engine import checker
+from gameplay.tournaments import services as gameplay_services
 from ladder import selectors, services
 from ladder.errors import LadderError
 from ladder.models import Entry, Fault, Game, RatingPoint, Seat

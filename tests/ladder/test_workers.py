@@ -12,8 +12,8 @@ import time
 
 import pytest
 
-from gameplay import services as gameplay_services
 from gameplay.engine import checker
+from gameplay.tournaments import services as gameplay_services
 from ladder.models import Entry, Fault, Game, RatingPoint, Seat
 from league.ratings import MODEL
 from tests.conftest import stop

@@ -5,8 +5,8 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from gameplay import services as tournaments
-from gameplay.errors import TournamentError
+from gameplay.tournaments import services as tournaments
+from gameplay.tournaments.errors import TournamentError
 from league import services
 from league.errors import LeagueError
 from league.models import Player

@@ -52,13 +52,13 @@ def test_ten_quick_edits_enqueue_one_recomputation_per_scope_and_it_matches_a_fr
         services.deal_record(game=game, finishing_order=[b, a, c, d])
     runs_before = dict(RatingJob.objects.values_list("scope", "runs"))
 
-    with mock.patch("league.tasks.ratings_recompute_task.delay") as delay:
+    with mock.patch("league.tasks.ratings_recompute_task.apply_async") as send:
         with django_capture_on_commit_callbacks(execute=True):
             for i in range(10):
                 order = [a, b, c, d] if i % 2 else [d, c, b, a]
                 services.deal_edit(deal=first, finishing_order=order)
 
-    assert sorted(call.args[0] for call in delay.call_args_list) == sorted(
+    assert sorted(call.args[0][0] for call in send.call_args_list) == sorted(
         [rating_scope(season), rating_scope(None)])
     assert ratings_updating(season=season)
 

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
-from gameplay import services as tournaments
-from gameplay.models import OutsideBot
+from gameplay.tournaments import services as tournaments
+from gameplay.tournaments.models import OutsideBot
 from league import services
 from league.models import Player
 from tests.league.factories import UserFactory, make_game, seated_ids

@@ -14,8 +14,9 @@ from django.urls import reverse
 from gameplay.engine.options import preset
 from gameplay.engine.scoring import Scoring
 from gameplay.engine.selfplay import play_random_game
-from league import services, views
+from league import services
 from league.models import Player
+from league.web import views
 from tests.league.factories import UserFactory, make_game, seated_ids
 
 pytestmark = pytest.mark.django_db

@@ -4,7 +4,7 @@ nothing wider than the phone, no Content-Security-Policy violation."""
 import pytest
 from django.urls import reverse
 
-from gameplay.models import Tournament
+from gameplay.tournaments.models import Tournament
 from league import services
 from tests.league.factories import ClubFactory, PlayerFactory, make_game, make_season
 from tests.pages.test_browser import browser, pytestmark, shoot, visit  # noqa: F401

@@ -13,8 +13,8 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from gameplay import selectors
-from gameplay.models import Tournament
+from gameplay.tournaments import selectors
+from gameplay.tournaments.models import Tournament
 from tests.league.factories import UserFactory
 from tests.pages.test_browser import CHROMIUM, browser, shoot, signed_in  # noqa: F401
 from tests.tournaments.conftest import tournament_queue, workers  # noqa: F401

@@ -8,9 +8,10 @@ import re
 import pytest
 from django.urls import reverse
 
-from league import selectors, services, views
+from league import selectors, services
 from league.models import Rating, RatingHistory
 from league.rules import rating_scope
+from league.web import views
 from tests.league.factories import UserFactory, make_game, make_season, seated_ids
 
 pytestmark = pytest.mark.django_db

@@ -6,7 +6,7 @@ from html import unescape
 import pytest
 from django.urls import reverse
 
-from gameplay.models import Tournament
+from gameplay.tournaments.models import Tournament
 from league import services
 from league.models import Player
 from tests.league.factories import ClubFactory, PlayerFactory, make_game, make_season, seated_ids

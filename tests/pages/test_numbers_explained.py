@@ -8,8 +8,8 @@ from django.urls import reverse
 
 from gameplay.engine.options import PRESETS
 from league import services
-from league.explain import START_SIGMA, last_in_first_deal, settling
 from league.ratings import MODEL
+from league.web.explain import START_SIGMA, last_in_first_deal, settling
 from tests.league.factories import make_game, seated_ids
 
 pytestmark = pytest.mark.django_db
@@ -101,7 +101,7 @@ def test_an_unknown_rules_page_is_a_404_naming_the_pages(client):
 
 
 def test_the_rules_render_no_raw_html(client, tmp_path, monkeypatch, settings):
-    from league import pages
+    from league.web import pages
 
     (tmp_path / "README.md").write_text("# Index\n")
     (tmp_path / "evil.md").write_text(
@@ -137,7 +137,7 @@ def test_each_preset_has_a_role_glossary_in_its_own_names(client, preset, scum, 
 
 
 def test_the_glossary_says_what_each_exchange_does():
-    from league.explain import glossary
+    from league.web.explain import glossary
 
     friday = {e.role.value: e.does for e in glossary("friday")}
     assert friday["scum"] == ("Gives the President their 2 highest cards; gets 2 cards back. "

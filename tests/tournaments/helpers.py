@@ -1,6 +1,6 @@
 """Small tournaments for the tests: four quick bots, one-deal games."""
 
-from gameplay import services
+from gameplay.tournaments import services
 from league import services as league
 from league.models import Club
 

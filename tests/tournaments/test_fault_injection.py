@@ -17,8 +17,8 @@ from urllib.parse import urlsplit
 import pytest
 from django.test import override_settings
 
-from gameplay import selectors, services
-from gameplay.models import Tournament, TournamentBatch
+from gameplay.tournaments import selectors, services
+from gameplay.tournaments.models import Tournament, TournamentBatch
 from tests.conftest import TEST_REDIS_URL
 from tests.tournaments.conftest import database_url
 from tests.tournaments.helpers import small_tournament

@@ -4,8 +4,8 @@ resume for the club's organisers only (issue #8, live tournament)."""
 import pytest
 from django.contrib.auth import get_user_model
 
-from gameplay import services
-from gameplay.models import Tournament
+from gameplay.tournaments import services
+from gameplay.tournaments.models import Tournament
 from league.models import Place
 from tests.tournaments.helpers import bot_club, small_tournament
 

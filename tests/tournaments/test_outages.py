@@ -8,8 +8,8 @@ import pytest
 import redis
 
 from config.celery_app import app
-from gameplay import services
-from gameplay.models import Tournament, TournamentBatch
+from gameplay.tournaments import services
+from gameplay.tournaments.models import Tournament, TournamentBatch
 from tests.api.conftest import client_for
 from tests.conftest import TEST_REDIS_URL
 from tests.league.factories import UserFactory

@@ -3,8 +3,8 @@
 import pytest
 from django.contrib.auth import get_user_model
 
-from gameplay import services
-from gameplay.models import Tournament
+from gameplay.tournaments import services
+from gameplay.tournaments.models import Tournament
 from tests.tournaments.helpers import bot_club, small_tournament
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,4 @@
-"""Tournament pairing without a database (gameplay/pairing.py)."""
+"""Tournament pairing without a database (gameplay/runner/pairing.py)."""
 
 from collections import Counter
 from itertools import combinations
@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gameplay.pairing import PairingError, rating_round, round_robin, seating
+from gameplay.runner.pairing import PairingError, rating_round, round_robin, seating
 
 
 @given(st.integers(min_value=2, max_value=9), st.integers(min_value=2, max_value=5))

@@ -12,8 +12,8 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerError
 
 from config.celery_app import app
-from gameplay import selectors, services, tasks
-from gameplay.models import Tournament, TournamentBatch, TournamentGame
+from gameplay.tournaments import selectors, services, tasks
+from gameplay.tournaments.models import Tournament, TournamentBatch, TournamentGame
 from tests.tournaments.helpers import small_tournament
 
 pytestmark = pytest.mark.django_db

@@ -6,10 +6,10 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from gameplay import selectors, services
 from gameplay.engine.checker import check
-from gameplay.errors import TournamentError
-from gameplay.models import Tournament, TournamentGame
+from gameplay.tournaments import selectors, services
+from gameplay.tournaments.errors import TournamentError
+from gameplay.tournaments.models import Tournament, TournamentGame
 from league.models import Deal, Game, Player
 from league.services import player_create
 from tests.tournaments.helpers import ENTRANTS, bot_club, small_tournament

@@ -7,8 +7,8 @@ from django.db import OperationalError
 from django.utils import timezone
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from gameplay import services, tasks
-from gameplay.models import Tournament
+from gameplay.tournaments import services, tasks
+from gameplay.tournaments.models import Tournament
 from tests.tournaments.helpers import small_tournament
 
 pytestmark = pytest.mark.django_db

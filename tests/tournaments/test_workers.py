@@ -10,8 +10,8 @@ import time
 
 import pytest
 
-from gameplay import selectors, services
-from gameplay.models import Tournament, TournamentGame
+from gameplay.tournaments import selectors, services
+from gameplay.tournaments.models import Tournament, TournamentGame
 from league.models import Game
 from tests.tournaments.helpers import small_tournament
 

@@ -1,13 +1,14 @@
 """Bot tournaments (issue #6): who plays, how they are paired, and which games are stored.
 
-Models stay thin; changes go through ``gameplay.services``, reads through
-``gameplay.selectors``. Every tournament game also lands in the league (a Game of the
+Models stay thin; changes go through ``gameplay.tournaments.services``, reads through
+``gameplay.tournaments.selectors``. Every tournament game also lands in the league (a Game of the
 tournament's Season), so league standings and ratings cover bots.
 """
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.urls import reverse
 
 from gameplay.bots.base import FAULT_ANSWER_MAX, FAULT_KINDS, FAULT_TEXT_MAX
 from gameplay.bots.outside import HttpBot
@@ -63,8 +64,6 @@ class Tournament(models.Model):
         return self.name
 
     def get_absolute_url(self):
-        from django.urls import reverse
-
         return reverse("gameplay:tournament", args=[self.pk])
 
 
@@ -112,7 +111,7 @@ class TournamentGame(models.Model):
 
 class GameFault(models.Model):
     """A bot's answer a tournament game could not use; its seat played a safe choice instead
-    (gameplay.bots.base.Seat). Stored with the game, in the same transaction."""
+    (gameplay.bots.base.BotDecider). Stored with the game, in the same transaction."""
 
     KIND_CHOICES = [(k, k) for k in FAULT_KINDS]
 
@@ -176,6 +175,9 @@ def outside_bot_presets(value) -> None:
                               f"{', '.join(PRESETS)}")
     if len(set(value)) != len(value):
         raise ValidationError("a preset is named twice")
+
+
+OUTSIDE = "outside:"  # an entrant's bot spec for a registered outside bot: outside:<name>
 
 
 def default_presets():

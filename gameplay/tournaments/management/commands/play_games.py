@@ -17,7 +17,7 @@ from gameplay.bots import make_bot
 from gameplay.engine.errors import OptionsError
 from gameplay.engine.options import PRESETS, preset
 from gameplay.engine.scoring import Scoring
-from gameplay.match import Tally, run, schedule
+from gameplay.runner.match import Tally, run, schedule
 
 
 class Command(BaseCommand):

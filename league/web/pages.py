@@ -12,8 +12,10 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from gameplay.engine.options import PRESETS
-from league import explain, selectors
+from gameplay.tournaments import selectors as tournament_selectors
+from league import selectors
 from league.models import Club, Player
+from league.web import explain
 
 # The rules as written for players (docs/rules/), one page per file; README.md is the index.
 RULES_DIR = settings.BASE_DIR / "docs" / "rules"
@@ -29,7 +31,7 @@ def home(request):
                                   player_count=Count("players", distinct=True))
     return render(request, "home.html", {
         "clubs": clubs,
-        "tournaments": selectors.running_tournaments(),
+        "tournaments": tournament_selectors.running_tournaments(),
         "recent_games": selectors.recent_games(),
     })
 
@@ -39,7 +41,7 @@ def club_detail(request, club_id):
     return render(request, "league/club_detail.html", {
         "club": club,
         "seasons": club.seasons.all(),
-        "tournaments": selectors.running_tournaments(club=club),
+        "tournaments": tournament_selectors.running_tournaments(club=club),
         "table": selectors.club_all_time(club=club),
         "recent_games": selectors.recent_games(club=club),
         "order": selectors.ALL_TIME_ORDER,

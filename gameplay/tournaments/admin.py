@@ -1,6 +1,6 @@
 """Tournaments in the admin: organisers see and change only their own clubs' tournaments
 (the league admin's rule); creating, starting, cancelling and resuming go through
-``gameplay.services``. Outside bots are for administrators (superusers) only."""
+``gameplay.tournaments.services``. Outside bots are for administrators (superusers) only."""
 
 from django import forms
 from django.contrib import admin, messages
@@ -8,11 +8,11 @@ from django.db import models
 from django.http import HttpResponseRedirect
 from django.utils.html import format_html
 
-from gameplay import selectors, services
 from gameplay.engine.errors import PresidentError
 from gameplay.engine.options import PRESETS, preset
 from gameplay.engine.scoring import Scoring
-from gameplay.models import Entrant, OutsideBot, Tournament, default_presets
+from gameplay.tournaments import selectors, services
+from gameplay.tournaments.models import Entrant, OutsideBot, Tournament, default_presets
 from league.admin import ClubScopedAdmin, ClubsFieldMixin
 from league.errors import LeagueError
 

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from gameplay import views
+from gameplay.tournaments.web import views
 
 app_name = "gameplay"
 

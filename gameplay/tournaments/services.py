@@ -25,14 +25,15 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError as KombuOperationalError
 from redis.exceptions import RedisError
 
-from gameplay import pairing
 from gameplay.bots import Bot, BotFault, make_bot
 from gameplay.engine.errors import PresidentError
 from gameplay.engine.options import preset
 from gameplay.engine.scoring import Scoring
-from gameplay.errors import TournamentError
-from gameplay.match import GameResult, play_game
-from gameplay.models import (
+from gameplay.runner import pairing
+from gameplay.runner.match import GameResult, play_game
+from gameplay.tournaments.errors import TournamentError
+from gameplay.tournaments.models import (
+    OUTSIDE,
     Entrant,
     GameFault,
     OutsideBot,
@@ -42,6 +43,8 @@ from gameplay.models import (
     default_presets,
     outside_bot_url,
 )
+from gameplay.tournaments.selectors import tournament_ratings
+from league import queue
 from league import services as league
 from league.errors import LeagueError
 from league.models import Club, Player, Season
@@ -50,10 +53,15 @@ from league.models import Club, Player, Season
 # when tasks run in its own process (no broker configured).
 game_stored = django.dispatch.Signal()
 
+# The tasks (gameplay.tournaments.tasks), sent by name; the names they had before the app moved
+# into gameplay/tournaments/, so tasks waiting in a queue across the move still run.
+START_TASK = "gameplay.tasks.tournament_start_task"
+PLAY_BATCH_TASK = "gameplay.tasks.tournament_play_batch_task"
+RECONCILE_TASK = "gameplay.tasks.tournaments_reconcile_task"
+
 logger = logging.getLogger(__name__)
 
 Key = tuple[int, int, int]  # (round, table, game number)
-OUTSIDE = "outside:"  # the spec of a registered outside bot: outside:<name>
 
 
 # Creating a tournament
@@ -253,8 +261,6 @@ def tournament_batches_send(*, tournament_id: int | None = None) -> int:
     short whatever the size; everything at once when tasks run in this process. A broker
     error is logged and the rest waits for the next reconcile: it never undoes a commit.
     Returns the number sent."""
-    from gameplay.tasks import send_batch
-
     eager = settings.CELERY_TASK_ALWAYS_EAGER
     to_send = _open_batches().filter(sent_at=None).order_by("id")
     if tournament_id is not None:
@@ -270,7 +276,10 @@ def tournament_batches_send(*, tournament_id: int | None = None) -> int:
         try:
             for pk, tournament, keys, starts_at in batches:
                 eta = starts_at if starts_at and starts_at > timezone.now() else None
-                send_batch(tournament, keys, batch_id=pk, eta=eta)
+                # Inside a task, to the queue it came from: a tournament started on a
+                # queue stays on it.
+                queue.send(PLAY_BATCH_TASK, tournament, keys, kwargs={"batch_id": pk}, eta=eta,
+                           queue=queue.current_queue())
                 done.append(pk)
         except BROKER_ERRORS as e:
             logger.warning("%d batch(es) not sent, the reconciler will send them: %r",
@@ -387,8 +396,6 @@ def _advance_after_commit(tournament_id: int) -> None:
 @transaction.atomic
 def tournament_advance(*, tournament: Tournament) -> Tournament:
     """When every scheduled game is stored: pair the next rating round, or finish."""
-    from gameplay.selectors import tournament_ratings
-
     tournament = _locked(tournament)
     if tournament.status != Tournament.RUNNING or _missing(tournament):
         return tournament

@@ -6,7 +6,7 @@ transient database or broker errors. Nobody reads their results, so none are sto
 sending one never waits on the result store).
 """
 
-from celery import current_task, shared_task
+from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
@@ -14,8 +14,8 @@ from kombu.exceptions import OperationalError as BrokerError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from gameplay import services
-from gameplay.models import Tournament
+from gameplay.tournaments import services
+from gameplay.tournaments.models import Tournament
 
 TRANSIENT = (OperationalError, InterfaceError, BrokerError, RedisConnectionError,
              RedisTimeoutError, ConnectionError)
@@ -29,7 +29,7 @@ TASK_OPTIONS = {"acks_late": True, "reject_on_worker_lost": True, "autoretry_for
                 "ignore_result": True}
 
 
-@shared_task(**TASK_OPTIONS)
+@shared_task(name=services.START_TASK, **TASK_OPTIONS)
 def tournament_start_task(tournament_id: int) -> int:
     """Start a scheduled tournament; a second delivery finds it started and does nothing."""
     tournament = Tournament.objects.get(pk=tournament_id)
@@ -38,7 +38,7 @@ def tournament_start_task(tournament_id: int) -> int:
     return services.tournament_start(tournament=tournament).total_games
 
 
-@shared_task(**TASK_OPTIONS)
+@shared_task(name=services.PLAY_BATCH_TASK, **TASK_OPTIONS)
 def tournament_play_batch_task(tournament_id: int, keys: list, batch_id: int | None = None) -> int:
     """Play and store a batch of games (round, table, number); stored ones are skipped. At
     the soft time limit the batch ends between games and is given back, so the reconciler
@@ -56,19 +56,9 @@ def tournament_play_batch_task(tournament_id: int, keys: list, batch_id: int | N
     return count
 
 
-@shared_task(ignore_result=True)
+@shared_task(name=services.RECONCILE_TASK, ignore_result=True)
 def tournaments_reconcile_task() -> dict:
     """Celery beat's periodic run of services.tournaments_reconcile; a run that fails (the
     database is down) is simply the next run's work, so it is not retried."""
     return services.tournaments_reconcile()
 
-
-def send_batch(tournament_id: int, keys: list, *, batch_id: int, eta=None) -> None:
-    """Send one batch's task. Inside a task, it goes to the queue that task came from, so a
-    tournament started on a queue stays on it."""
-    queue = None
-    request = getattr(current_task, "request", None)
-    if current_task and request is not None and not request.is_eager:
-        queue = (request.delivery_info or {}).get("routing_key")
-    tournament_play_batch_task.apply_async((tournament_id, keys), kwargs={"batch_id": batch_id},
-                                           eta=eta, queue=queue)

@@ -26,12 +26,18 @@ from rest_framework.throttling import BaseThrottle
 from gameplay.engine.errors import RuleViolation
 from gameplay.engine.roles import Role, exchange_pairs, role_names, roles_of
 from gameplay.engine.scoring import deal_points
-from league import entry, replays, selectors, services
-from league.api.permissions import organises
+from league import replays, selectors, services
 from league.errors import LeagueError
-from league.forms import FinishingOrderForm, SeatChangeForm, TranscriptUploadForm, deal_record_once
 from league.models import Club, Deal, Game, Player, Season
 from league.rules import options_of, scoring_of
+from league.selectors import organises
+from league.web import entry
+from league.web.forms import (
+    FinishingOrderForm,
+    SeatChangeForm,
+    TranscriptUploadForm,
+    deal_record_once,
+)
 
 
 def club_list(request):

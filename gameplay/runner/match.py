@@ -13,8 +13,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from gameplay.bots import make_bot
-from gameplay.bots.base import Seat, SeatStats
-from gameplay.bots.observation import Table
+from gameplay.bots.base import BotDecider, SeatStats
+from gameplay.bots.observation import GameLog
 from gameplay.engine import selfplay
 from gameplay.engine.game import Game
 from gameplay.engine.options import Options, from_ruleset, to_ruleset
@@ -42,8 +42,8 @@ def play_game(bots: list, options: Options, *, seed: int, scoring: Scoring | Non
     players = len(bots)
     rules = Rules(options, players)
     game = Game(rules, dealer=dealer, scoring=scoring)
-    table = Table()
-    seats = [Seat(bot, s, table, game) for s, bot in enumerate(bots)]
+    log = GameLog()
+    seats = [BotDecider(bot, s, log, game) for s, bot in enumerate(bots)]
     rng = random.Random(seed)
     try:
         while not game.over and len(game.records) < (selfplay.MAX_DEALS if scoring else 1):

@@ -15,9 +15,9 @@ from django.utils import timezone
 from tqdm import tqdm
 
 from config.celery_app import app
-from gameplay import selectors, services
 from gameplay.engine.options import PRESETS
-from gameplay.models import Tournament
+from gameplay.tournaments import selectors, services
+from gameplay.tournaments.models import Tournament
 from league import services as league
 from league.errors import LeagueError
 from league.models import Club

@@ -8,8 +8,9 @@ from django.db.models import Count, F, Max, Min, Q, Sum
 from django.utils import timezone
 
 from gameplay.bots.base import FAULT_KINDS
-from gameplay.match import Z95, interval
-from gameplay.models import (
+from gameplay.runner.match import Z95, interval
+from gameplay.tournaments.models import (
+    OUTSIDE,
     Entrant,
     GameFault,
     OutsideBot,
@@ -18,6 +19,7 @@ from gameplay.models import (
     TournamentGame,
 )
 from league.models import Place
+from league.ratings import ordinal, replay
 from league.selectors import season_standings
 
 
@@ -76,8 +78,6 @@ def tournament_ratings(*, tournament: Tournament) -> dict[int, float]:
     """OpenSkill ordinal of each entrant (by index) over the tournament's deals so far, in
     game-key order: the same stored games give the same ratings, whatever order workers
     stored them in (the league's own ratings follow storage order)."""
-    from league.ratings import ordinal, replay
-
     entrants = list(tournament.entrants.order_by("id").values_list("player_id", flat=True))
     index = {p: i for i, p in enumerate(entrants)}
     orders = defaultdict(list)
@@ -156,8 +156,6 @@ OUTSIDE_FAULTS_SHOWN = 100
 def outside_bot_faults(*, bot: OutsideBot) -> dict:
     """An outside bot's faults in tournament games: counts by tournament entry and kind, and
     the latest ``OUTSIDE_FAULTS_SHOWN`` with where they happened."""
-    from gameplay.services import OUTSIDE
-
     entries = with_fault_counts(Entrant.objects.filter(bot=OUTSIDE + bot.name)
                                 .select_related("tournament", "player")
                                 .order_by("-tournament__created_at", "id"))
@@ -165,3 +163,9 @@ def outside_bot_faults(*, bot: OutsideBot) -> dict:
               .select_related("game__tournament", "entrant__player")
               .order_by("-game__stored_at", "-id")[:OUTSIDE_FAULTS_SHOWN])
     return {"entries": list(entries), "latest": list(latest)}
+
+
+def running_tournaments(*, club=None):
+    """Bot tournaments being played now, newest first; of one club when given."""
+    tournaments = Tournament.objects.filter(status=Tournament.RUNNING).select_related("club")
+    return tournaments.filter(club=club) if club is not None else tournaments

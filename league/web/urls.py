@@ -1,6 +1,6 @@
 from django.urls import path
 
-from league import pages, views
+from league.web import pages, views
 
 app_name = "league"
 urlpatterns = [

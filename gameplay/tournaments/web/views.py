@@ -6,10 +6,10 @@ from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from gameplay import selectors, services
-from gameplay.errors import TournamentError
-from gameplay.models import OutsideBot, Tournament
-from league.api.permissions import organises
+from gameplay.tournaments import selectors, services
+from gameplay.tournaments.errors import TournamentError
+from gameplay.tournaments.models import OutsideBot, Tournament
+from league.selectors import organises
 
 
 def tournament_detail(request, pk):

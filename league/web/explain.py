@@ -1,5 +1,5 @@
 """What the pages' numbers and words mean: the role glossary of each preset and how fast a
-rating settles, for the help and rules pages (league.pages).
+rating settles, for the help and rules pages (league.web.pages).
 
 The glossary's words are one data table here. The preset's own names for the bottom roles
 come from the engine's presets (``Options.scum_name``, ``vice_scum_name``); the rest is read

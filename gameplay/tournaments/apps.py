@@ -1,0 +1,21 @@
+from django.apps import AppConfig
+from django.conf import settings
+
+from gameplay.bots import outside
+
+
+class TournamentsConfig(AppConfig):
+    name = "gameplay.tournaments"
+    # The label the tables and migrations were made under, before the app moved here.
+    label = "gameplay"
+    verbose_name = "Bot tournaments"
+
+    def ready(self):
+        # Outside bots read the administrator's allow-lists from Django's settings.
+        outside.settings_source = _django_setting
+        # The tasks register with Celery when imported: services send them by name.
+        from gameplay.tournaments import tasks  # noqa: F401
+
+
+def _django_setting(name: str):
+    return getattr(settings, name, None)

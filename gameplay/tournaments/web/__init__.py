@@ -1,0 +1,1 @@
+"""The tournaments' pages and API (the web layer)."""
