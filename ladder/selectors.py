@@ -1,12 +1,14 @@
 """Reads of the ladder for the API and the pages: the table from the entries' own aggregates
 (never recomputed from the deals), a bot's history, games and faults."""
 
+from collections import Counter
 from datetime import timedelta
 
 from django.conf import settings
 from django.db.models import Count, Prefetch, QuerySet
 from django.utils import timezone
 
+from gameplay.tournaments.models import OutsideBot
 from ladder import timing
 from ladder.models import Entry, Fault, Game, RatingPoint, Seat
 
@@ -115,3 +117,39 @@ def in_flight() -> dict[str, int]:
     """Games scheduled or running, by kind (operators, the dashboard)."""
     return dict(Game.objects.filter(status__in=(Game.SCHEDULED, Game.RUNNING))
                 .values_list("kind").annotate(n=Count("id")).values_list("kind", "n"))
+
+
+# The pages (ladder.web): an author's dashboard and a bot's challenge form.
+
+
+def author_waiting(*, user) -> list[tuple]:
+    """An author's enabled bots and the presets whose ladder they are not on yet: (bot,
+    preset) pairs the next ladder tick brings on (services.bots_sync)."""
+    on = set(Entry.objects.filter(outside_bot__owner=user)
+             .values_list("outside_bot_id", "preset"))
+    return [(bot, preset) for bot in OutsideBot.objects.filter(owner=user, enabled=True)
+            .order_by("name") for preset in bot.presets if (bot.pk, preset) not in on]
+
+
+def latest_faults_by_entry(*, entries, per_entry: int = 3) -> dict[int, list[Fault]]:
+    """Each entry's latest faults (at most ``per_entry``), newest first, in one query per
+    entry: an author has few entries (OUTSIDE_BOT_MAX_PER_AUTHOR bots times the presets)."""
+    return {e.pk: list(Fault.objects.filter(entry=e).select_related("game")
+                       .order_by("-id")[:per_entry]) for e in entries}
+
+
+def validation_faults(*, entries) -> dict[int, int]:
+    """How many faults each entry made in its latest validation game."""
+    games = {e.pk: e.validation_game_id for e in entries if e.validation_game_id}
+    counts = Counter()
+    for entry_id, game_id in (Fault.objects.filter(entry_id__in=games, game_id__in=games.values())
+                              .values_list("entry_id", "game_id")):
+        if games[entry_id] == game_id:
+            counts[entry_id] += 1
+    return {pk: counts[pk] for pk in games}
+
+
+def challenge_opponents(*, entry: Entry) -> QuerySet:
+    """The bots an author may challenge ``entry`` against: the rest of its ladder, best
+    first (the service checks again when the game is started)."""
+    return ladder_table(preset=entry.preset).exclude(pk=entry.pk)
