@@ -153,3 +153,8 @@ def challenge_opponents(*, entry: Entry) -> QuerySet:
     """The bots an author may challenge ``entry`` against: the rest of its ladder, best
     first (the service checks again when the game is started)."""
     return ladder_table(preset=entry.preset).exclude(pk=entry.pk)
+
+
+def author_bot_count(*, user) -> int:
+    """The outside bots the author registered (OUTSIDE_BOT_MAX_PER_AUTHOR at most)."""
+    return OutsideBot.objects.filter(owner=user).count()

@@ -30,6 +30,7 @@ DEFAULT_PRESET = "classic"
 ROWS_PER_PAGE = 100
 HISTORY_ROWS = 20  # the chart's text alternative: its latest points
 DASHBOARD_FAULTS = 3  # latest faults per bot on the author's dashboard
+FAULTS_PER_KIND = 5  # a bot's page lists this many of each kind's latest faults
 
 
 def _refuse(request, message: str, status: int = 403):
@@ -124,10 +125,13 @@ def _bot_page(request, entry: Entry, *, status: int = 200, error: str = "", form
     return render(request, "ladder/bot.html", {
         "entry": entry, "row": _row(entry), "author": author, "error": error, "form": form,
         "chart": _chart(points), "latest_points": points[::-1][:HISTORY_ROWS],
-        "games": [(g, _seat_of(g, entry)) for g in selectors.recent_games(entry=entry)],
+        "games": [(g, _seat_of(g, entry), [s for s in g.seats.all() if s.entry_id != entry.pk])
+                  for g in selectors.recent_games(entry=entry)],
         "validation": selectors.validation_game(entry=entry),
         "kinds": [(k, entry.fault_kinds.get(k, 0), len(by_kind.get(k, ()))) for k in kinds],
-        "faults_by_kind": by_kind.items(), "faults_shown": selectors.RECENT_FAULTS,
+        "faults_by_kind": [(k, f[:FAULTS_PER_KIND], len(f) - FAULTS_PER_KIND)
+                           for k, f in by_kind.items()],
+        "faults_shown": selectors.RECENT_FAULTS,
         "challenges_left": selectors.challenges_left(user=request.user) if author else None,
         "challenge_seats": settings.LADDER_CHALLENGE_MAX_SEATS - 1,
     }, status=status)
@@ -224,4 +228,6 @@ def mine(request):
                  for e in entries],
         "waiting": selectors.author_waiting(user=request.user),
         "tick": settings.LADDER_TICK_SECONDS,
-        "register_url": reverse("accounts:bot_create")})
+        "register_url": reverse("accounts:bot_create"),
+        "can_register": (selectors.author_bot_count(user=request.user)
+                         < settings.OUTSIDE_BOT_MAX_PER_AUTHOR)})

@@ -15,7 +15,7 @@
     data: {labels: data.labels, datasets: [
       {label: "rating (μ − 3σ)", data: data.ordinal, borderColor: accent, backgroundColor: accent,
        borderWidth: 3, pointRadius: 0, tension: 0.2},
-      {label: "μ", data: data.mu, borderColor: link, backgroundColor: link, borderDash: [6, 4],
+      {label: "μ", data: data.mu, borderColor: link, backgroundColor: link, borderWidth: 2,
        pointRadius: 0, tension: 0.2},
       {label: "μ's 95% range", data: data.high, borderColor: "transparent", backgroundColor: band + "33",
        pointRadius: 0, fill: "+1", tension: 0.2},
