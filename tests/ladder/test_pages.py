@@ -18,8 +18,9 @@ pytestmark = pytest.mark.django_db
 
 
 def text(response) -> str:
-    """The page's words, tags dropped and spaces squeezed."""
-    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", response.content.decode())))
+    """The page's words, tags dropped and spaces squeezed (none before punctuation)."""
+    words = re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", response.content.decode())))
+    return re.sub(r" ([,.:;)])", r"\1", words)
 
 
 def percent(part, whole) -> str:
@@ -99,7 +100,7 @@ def test_a_bots_page_shows_its_faults_and_chart_data(client, ladder):  # noqa: F
     shown = min(Fault.objects.filter(entry=entry).count(), selectors.RECENT_FAULTS)
     assert f"malformed {entry.fault_kinds['malformed']} {shown}" in page  # by kind
     assert "Malformed" in page  # the latest, under their kind
-    assert f"request {fault.number} ( {fault.decision} ): {fault.message}" in page
+    assert f"request {fault.number} ( {fault.decision}): {fault.message}" in page
     assert "its answer began: not json {" in page
     assert f"validation game: game {entry.validation_game_id}, no fault: passed" in page
     for game in Game.objects.filter(seats__entry=entry).order_by("-id")[:5]:
