@@ -155,6 +155,13 @@ def challenge_opponents(*, entry: Entry) -> QuerySet:
     return ladder_table(preset=entry.preset).exclude(pk=entry.pk)
 
 
+def challenge_choices(*, entry: Entry) -> list[tuple]:
+    """The same bots as (id, name, reference, ordinal, author's username) rows, for the form's
+    boxes: a ladder of hundreds of bots is read without building its rows as models."""
+    return list(challenge_opponents(entry=entry).values_list(
+        "pk", "name", "reference", "ordinal", "outside_bot__owner__username"))
+
+
 def author_bot_count(*, user) -> int:
     """The outside bots the author registered (OUTSIDE_BOT_MAX_PER_AUTHOR at most)."""
     return OutsideBot.objects.filter(owner=user).count()

@@ -3,11 +3,19 @@
 from django import forms
 
 
+def opponent_label(name: str, reference: bool, ordinal: float, author: str | None) -> str:
+    """An opponent as the challenge form lists it: its name, author and rating."""
+    who = "built-in" if reference else author or "no author"
+    return f"{name} ({who}, rating {ordinal:.2f})"
+
+
 class ChallengeForm(forms.Form):
-    """An unrated challenge game: the author's bot against the opponents ticked."""
+    """An unrated challenge game: the author's bot against the opponents ticked. The page
+    writes its boxes itself (a ladder of hundreds of bots: Django's widget renders each box
+    through a template)."""
 
     opponents = forms.ModelMultipleChoiceField(
-        queryset=None, widget=forms.CheckboxSelectMultiple, label="Opponents",
+        queryset=None, label="Opponents",
         error_messages={"required": "Tick at least one opponent.",
                         "invalid_choice": "%(value)s is not a bot on this ladder.",
                         "invalid_pk_value": "%(pk)s is not a bot's number."})
@@ -15,15 +23,10 @@ class ChallengeForm(forms.Form):
     def __init__(self, *args, opponents, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["opponents"].queryset = opponents
-        self.fields["opponents"].label_from_instance = _label
 
     def clean_opponents(self):
-        chosen = self.cleaned_data["opponents"]
-        return sorted(chosen, key=lambda e: (-e.ordinal, e.pk))
+        return sorted(self.cleaned_data["opponents"], key=lambda e: (-e.ordinal, e.pk))
 
-
-def _label(entry) -> str:
-    bot = entry.outside_bot
-    who = "built-in" if entry.reference else bot.owner.get_username() if bot and bot.owner_id \
-        else "no author"
-    return f"{entry.name} ({who}, rating {entry.ordinal:.2f})"
+    def chosen(self) -> set[str]:
+        """The boxes ticked, as posted (to tick them again when the page is shown again)."""
+        return set(self.data.getlist("opponents")) if self.is_bound else set()

@@ -5,6 +5,7 @@ Thin: selectors read (the table from the entries' stored aggregates, never recom
 read), ``ladder.services`` writes, and a LadderError's message is shown as it is with a 400.
 """
 
+from decimal import ROUND_HALF_UP, Decimal
 from itertools import groupby
 
 from django.conf import settings
@@ -20,7 +21,7 @@ from gameplay.bots.base import FAULT_KINDS
 from ladder import selectors, services
 from ladder.errors import LadderError
 from ladder.models import Entry
-from ladder.web.forms import ChallengeForm
+from ladder.web.forms import ChallengeForm, opponent_label
 from league import replays
 from league.errors import LeagueError
 from league.models import PRESET_CHOICES
@@ -44,20 +45,33 @@ def _entry_or_404(entry_id) -> Entry:
     return entry
 
 
-def _percent(rate):
-    return None if rate is None else 100 * rate
+def _fixed(value, places: int, unit: str = "") -> str:
+    """A number as the pages show it, rounded half up like the floatformat filter (which
+    costs too much in a table of a hundred rows); "–" for none."""
+    if value is None:
+        return "–"
+    return f"{Decimal(repr(value)).quantize(Decimal(1).scaleb(-places), ROUND_HALF_UP)}{unit}"
 
 
 def _row(entry: Entry) -> dict:
-    """A bot's figures as the pages show them: rates in per cent, its 95% range as ± half."""
+    """A bot's figures as the pages show them: rates in per cent, μ's 95% range as ± half,
+    decision times in ms."""
     figures = selectors.figures(entry)
     low, high = figures["interval"]
     bot = entry.outside_bot
+    spread = (high - low) / 2
+    rate = {k: None if figures[k] is None else 100 * figures[k]
+            for k in ("first_out_rate", "last_rate")}
     return {"entry": entry, "owner": bot.owner.get_username() if bot and bot.owner_id else "",
-            "spread": (high - low) / 2, "low": low, "high": high,
-            "first_out": _percent(figures["first_out_rate"]),
-            "last": _percent(figures["last_rate"]),
-            "mean_position": figures["mean_position"]}
+            "url": reverse("ladder:bot", args=[entry.pk]),
+            "rating": _fixed(entry.ordinal, 2),
+            "interval": f"{_fixed(entry.mu, 1)} ± {_fixed(spread, 1)}",
+            "interval_2": f"{_fixed(entry.mu, 2)} ± {_fixed(spread, 2)}",
+            "first_out": _fixed(rate["first_out_rate"], 0, "%"),
+            "last": _fixed(rate["last_rate"], 0, "%"),
+            "mean_position": _fixed(figures["mean_position"], 2),
+            "median_ms": _fixed(entry.decision_median_ms, 1),
+            "p95_ms": _fixed(entry.decision_p95_ms, 1)}
 
 
 # The table
@@ -120,10 +134,14 @@ def _bot_page(request, entry: Entry, *, status: int = 200, error: str = "", form
     kinds = sorted(set(entry.fault_kinds) | set(by_kind),
                    key=lambda k: FAULT_KINDS.index(k) if k in FAULT_KINDS else len(FAULT_KINDS))
     author = _is_author(request.user, entry)
-    if author and form is None and entry.status != Entry.RETIRED:
-        form = ChallengeForm(opponents=selectors.challenge_opponents(entry=entry))
+    opponents = []
+    if author and entry.status != Entry.RETIRED:
+        form = form or ChallengeForm(opponents=selectors.challenge_opponents(entry=entry))
+        opponents = [{"pk": str(pk), "label": opponent_label(*rest)}
+                     for pk, *rest in selectors.challenge_choices(entry=entry)]
     return render(request, "ladder/bot.html", {
         "entry": entry, "row": _row(entry), "author": author, "error": error, "form": form,
+        "opponents": opponents, "chosen": form.chosen() if form else set(),
         "chart": _chart(points), "latest_points": points[::-1][:HISTORY_ROWS],
         "games": [(g, _seat_of(g, entry), [s for s in g.seats.all() if s.entry_id != entry.pk])
                   for g in selectors.recent_games(entry=entry)],
