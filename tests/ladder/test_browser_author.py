@@ -127,5 +127,11 @@ def test_an_author_signs_up_registers_a_bot_and_finds_it_rated(browser, live_ser
         Entry.objects.get(outside_bot__name="cy-bot").pk]))
     assert "malformed" in view.locator("#fault-kinds").inner_text()
     shoot(view, "ladder-bot")
-    assert problems == []
     desk.close()
+    dark = browser.new_context(viewport=PHONE, color_scheme="dark")
+    view = dark.new_page()
+    view.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    view.goto(live_server.url + reverse("ladder:bot", args=[entry.pk]))
+    shoot(view, "ladder-bot-dark-phone")
+    assert problems == []
+    dark.close()
