@@ -6,16 +6,16 @@ read), ``ladder.services`` writes, and a LadderError's message is shown as it is
 """
 
 from decimal import ROUND_HALF_UP, Decimal
+from functools import wraps
 from itertools import groupby
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.http import Http404, JsonResponse
+from django.http import JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.views.decorators.http import require_POST
 
 from gameplay.bots.base import FAULT_KINDS
 from ladder import selectors, services
@@ -38,10 +38,36 @@ def _refuse(request, message: str, status: int = 403):
     return render(request, "ladder/refused.html", {"message": message}, status=status)
 
 
+class _Missing(Exception):  # noqa: N818 (a page's 404, in words)
+    """What a URL names is not there: answered with a 404 page saying what."""
+
+
+def _in_words(*, post: bool = False):
+    """A 404 page that says what is missing and, for a form's address (``post``) opened
+    without its form, a 405 that says so, rather than Django's bare pages."""
+
+    def decorate(view):
+        @wraps(view)
+        def wrapper(request, *args, **kwargs):
+            if post and request.method != "POST":
+                response = _refuse(request, "This address takes a form sent from a bot's "
+                                            "page; open the bot's page instead.", status=405)
+                response["Allow"] = "POST"
+                return response
+            try:
+                return view(request, *args, **kwargs)
+            except _Missing as e:
+                return _refuse(request, str(e), status=404)
+
+        return wrapper
+
+    return decorate
+
+
 def _entry_or_404(entry_id) -> Entry:
     entry = selectors.entry_get(entry_id)
     if entry is None:
-        raise Http404(f"There is no bot {entry_id} on the ladder.")
+        raise _Missing(f"There is no bot {entry_id} on the ladder.")
     return entry
 
 
@@ -155,11 +181,12 @@ def _bot_page(request, entry: Entry, *, status: int = 200, error: str = "", form
     }, status=status)
 
 
+@_in_words()
 def bot(request, entry_id):
     return _bot_page(request, _entry_or_404(entry_id))
 
 
-@require_POST
+@_in_words(post=True)
 def resume(request, entry_id):
     entry = _entry_or_404(entry_id)
     refused = _author_only(request, entry)
@@ -174,7 +201,7 @@ def resume(request, entry_id):
     return redirect("ladder:bot", entry.pk)
 
 
-@require_POST
+@_in_words(post=True)
 def challenge(request, entry_id):
     entry = _entry_or_404(entry_id)
     refused = _author_only(request, entry)
@@ -201,10 +228,11 @@ def challenge(request, entry_id):
 def _game_or_404(game_id):
     game = selectors.game_get(game_id)
     if game is None:
-        raise Http404(f"There is no ladder game {game_id}.")
+        raise _Missing(f"There is no ladder game {game_id}.")
     return game
 
 
+@_in_words()
 def game(request, game_id):
     game = _game_or_404(game_id)
     seats = list(game.seats.all())
@@ -222,6 +250,7 @@ def game(request, game_id):
         "steps": steps, "replay_error": replay_error, "title": f"ladder game {game.pk}"})
 
 
+@_in_words()
 def transcript(request, game_id):
     game = _game_or_404(game_id)
     if not game.transcript:

@@ -1,7 +1,8 @@
 """A bot author in chromium, from sign-up to the ladder (issue #20): signs up, registers an
 outside bot (a real HTTP bot server on 127.0.0.1, allow-listed), and once the ladder's tick has
 run (what celery beat does; tasks run eagerly in tests, so its games play in this process) finds
-on the dashboard and the bot page its validation game, passed, and its rating with the chart.
+on the dashboard and the bot page its validation game, passed, and its rating with the chart;
+starts a challenge game from the bot page's form and steps through the validation game's replay.
 Nothing wider than a 360 px phone and no Content-Security-Policy violation on the way."""
 
 from django.urls import reverse
@@ -94,6 +95,18 @@ def test_an_author_signs_up_registers_a_bot_and_finds_it_rated(browser, live_ser
     assert page.get_by_role("button", name="Start the challenge game").is_visible()
     fits("bot page")
     shoot(page, "ladder-bot-phone")
+
+    # A challenge game against bob's bot, started from the bot page's form.
+    page.get_by_label("bob-bot (bob,").check()
+    page.get_by_role("button", name="Start the challenge game").click()
+    challenge = Game.objects.get(kind=Game.CHALLENGE)
+    page.wait_for_url(f"**{reverse('ladder:game', args=[challenge.pk])}")
+    words = " ".join(page.locator("main").inner_text().split())
+    assert f"Challenge game {challenge.pk} started" in words
+    assert "A challenge game (unrated, started by ada)" in words
+    fits("challenge game")
+    page.go_back()
+    page.reload()
 
     page.get_by_role("link", name=f"game {validation.pk}").first.click()
     page.wait_for_url(f"**{reverse('ladder:game', args=[validation.pk])}")

@@ -143,11 +143,13 @@ def test_only_the_author_resumes(client, ladder, author, other):  # noqa: F811
     assert Entry.objects.get(pk=entry.pk).status == Entry.VALIDATING
     again = client.post(url)
     assert again.status_code == 400 and "only a paused bot resumes" in text(again)
-    assert client.get(url).status_code == 405
+    opened = client.get(url)
+    assert opened.status_code == 405 and "open the bot's page instead" in text(opened)
     reference = Entry.objects.get(preset="classic", name="heuristic")
     built_in = client.post(reverse("ladder:resume", args=[reference.pk]))
     assert built_in.status_code == 403 and "built-in reference bot" in text(built_in)
-    assert client.post(reverse("ladder:resume", args=[999999])).status_code == 404
+    missing = client.post(reverse("ladder:resume", args=[999999]))
+    assert missing.status_code == 404 and "There is no bot 999999 on the ladder" in text(missing)
 
 
 def test_only_the_author_challenges(client, ladder, ladder_settings, author, other):  # noqa: F811
@@ -205,7 +207,8 @@ def test_a_games_page_has_its_orders_replay_and_transcript(client, ladder):  # n
     missing = client.get(reverse("ladder:transcript", args=[waiting.pk]))
     assert missing.status_code == 404 and "no transcript yet" in text(missing)
     assert "Waiting for a worker" in text(client.get(reverse("ladder:game", args=[waiting.pk])))
-    assert client.get(reverse("ladder:game", args=[999999])).status_code == 404
+    missing = client.get(reverse("ladder:game", args=[999999]))
+    assert missing.status_code == 404 and "There is no ladder game 999999" in text(missing)
 
 
 def test_the_dashboard_lists_the_authors_bots(client, ladder, author, other):  # noqa: F811
