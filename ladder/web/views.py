@@ -96,8 +96,13 @@ def _row(entry: Entry) -> dict:
             "first_out": _fixed(rate["first_out_rate"], 0, "%"),
             "last": _fixed(rate["last_rate"], 0, "%"),
             "mean_position": _fixed(figures["mean_position"], 2),
-            "median_ms": _fixed(entry.decision_median_ms, 1),
-            "p95_ms": _fixed(entry.decision_p95_ms, 1)}
+            "median_ms": _milliseconds(entry.decision_median_ms),
+            "p95_ms": _milliseconds(entry.decision_p95_ms)}
+
+
+def _milliseconds(value) -> str:
+    # A built-in bot decides in microseconds: "0.0" would read as no figure.
+    return "<0.1" if value is not None and value < 0.05 else _fixed(value, 1)
 
 
 # The table
