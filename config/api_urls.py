@@ -4,6 +4,7 @@ from rest_framework.routers import DefaultRouter
 
 from accounts.api import BotViewSet
 from gameplay.tournaments.web import api as tournaments
+from ladder.api import LadderGameViewSet, LadderViewSet
 from league.api import views as league
 
 router = DefaultRouter()
@@ -15,6 +16,8 @@ router.register("deals", league.DealViewSet)
 router.register("tournaments", tournaments.TournamentViewSet)
 router.register("outside-bots", tournaments.OutsideBotViewSet)
 router.register("bots", BotViewSet, basename="bot")
+router.register("ladder", LadderViewSet, basename="ladder-entry")
+router.register("ladder-games", LadderGameViewSet, basename="ladder-game")
 
 app_name = "api"
 urlpatterns = router.urls

@@ -19,6 +19,7 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("league/", include("league.web.urls")),
     path("tournaments/", include("gameplay.tournaments.web.urls")),
+    path("ladder/", include("ladder.web.urls")),
     path("api/v1/", include("config.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # Swagger UI's inline script and style carry the Content-Security-Policy nonce.

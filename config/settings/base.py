@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "django_celery_beat",
     "gameplay.tournaments",
     "league",
+    "ladder",
     "accounts",  # before allauth: its templates win
     "allauth",
     "allauth.account",
@@ -207,6 +208,11 @@ SPECTACULAR_SETTINGS = {
         "GameStatusEnum": "league.models.Game.STATUS_CHOICES",
         "TournamentStatusEnum": "gameplay.tournaments.models.Tournament.STATUS_CHOICES",
         "PresetEnum": "league.models.PRESET_CHOICES",
+        "LadderEntryStatusEnum": "ladder.models.Entry.STATUS_CHOICES",
+        "LadderGameStatusEnum": "ladder.models.Game.STATUS_CHOICES",
+        "LadderGameKindEnum": "ladder.models.Game.KIND_CHOICES",
+        "FaultKindEnum": "gameplay.bots.base.FAULT_KINDS",
+        "KindEnum": "league.models.Player.KIND_CHOICES",  # its name before the ladder's kinds
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
@@ -264,9 +270,12 @@ TOURNAMENT_QUEUED_BATCHES = env.int("TOURNAMENT_QUEUED_BATCHES", default=500)
 # A tournament task meeting a database or broker error retries up to 100 times, waiting
 # longer each time, at most this many seconds.
 TOURNAMENT_TASK_RETRY_BACKOFF_MAX = env.int("TOURNAMENT_TASK_RETRY_BACKOFF_MAX", default=60)
+# The ladder's scheduler (ladder.tasks.ladder_tick_task; see LADDER_* below).
+LADDER_TICK_SECONDS = env.float("LADDER_TICK_SECONDS", default=10)
 CELERY_BEAT_SCHEDULE = {
     "ratings-reconcile": {"task": "league.tasks.ratings_reconcile_task", "schedule": RATINGS_RECONCILE_SECONDS},  # noqa: E501
     "tournaments-reconcile": {"task": "gameplay.tasks.tournaments_reconcile_task", "schedule": TOURNAMENT_RECONCILE_SECONDS, "options": {"expire_seconds": TOURNAMENT_RECONCILE_SECONDS}},  # noqa: E501
+    "ladder-tick": {"task": "ladder.tasks.ladder_tick_task", "schedule": LADDER_TICK_SECONDS, "options": {"expire_seconds": LADDER_TICK_SECONDS}},  # noqa: E501
 }
 
 # Per-process memory by default; CACHE_URL=redis://… shares it between processes. Cached
@@ -323,6 +332,29 @@ OUTSIDE_BOT_ALLOWED_PORTS = env.list("OUTSIDE_BOT_ALLOWED_PORTS", cast=int,
                                      default=[80, 443, 8000, 8080, 8443, 8765])
 # The most outside bots one author may register (accounts/: "My bots" and /api/v1/bots/).
 OUTSIDE_BOT_MAX_PER_AUTHOR = env.int("OUTSIDE_BOT_MAX_PER_AUTHOR", default=5)
+
+# The ladder (ladder/, docs/ladder.md). Celery beat runs ladder.tasks.ladder_tick_task every
+# LADDER_TICK_SECONDS (CELERY_BEAT_SCHEDULE above): it brings authors' outside bots onto the
+# ladder of each preset they play (a validation game first), sends again a game no worker stored
+# within LADDER_GAME_RESEND_SECONDS (above the tasks' hard time limit; after LADDER_GAME_ATTEMPTS
+# takes it fails), and starts rated games until LADDER_GAMES_IN_FLIGHT games are in flight.
+LADDER_GAMES_IN_FLIGHT = env.int("LADDER_GAMES_IN_FLIGHT", default=8)
+LADDER_TABLE_SIZES = env.list("LADDER_TABLE_SIZES", cast=int, default=[3, 4])
+LADDER_DEALS_PER_GAME = env.int("LADDER_DEALS_PER_GAME", default=4)
+LADDER_REFERENCES = env.list("LADDER_REFERENCES",
+                             default=["random", "greedy", "heuristic", "montecarlo"])
+LADDER_VALIDATION_OPPONENTS = env.list("LADDER_VALIDATION_OPPONENTS",
+                                       default=["random", "greedy", "heuristic"])
+LADDER_GAME_RESEND_SECONDS = env.float("LADDER_GAME_RESEND_SECONDS", default=600)
+LADDER_GAME_ATTEMPTS = env.int("LADDER_GAME_ATTEMPTS", default=3)
+# Matchmaking counts a bot's rated games started with this half-life (docs/ladder.md).
+LADDER_FAIR_HALF_LIFE_HOURS = env.float("LADDER_FAIR_HALF_LIFE_HOURS", default=12)
+# A bot with a fault in this share of its last LADDER_PAUSE_GAMES rated games is paused.
+LADDER_PAUSE_FAULT_RATE = env.float("LADDER_PAUSE_FAULT_RATE", default=0.5)
+LADDER_PAUSE_GAMES = env.int("LADDER_PAUSE_GAMES", default=10)
+# Unrated challenge games an author may start in 24 hours, and their largest table.
+LADDER_CHALLENGES_PER_DAY = env.int("LADDER_CHALLENGES_PER_DAY", default=20)
+LADDER_CHALLENGE_MAX_SEATS = env.int("LADDER_CHALLENGE_MAX_SEATS", default=6)
 
 # Django logs to the console only with DEBUG on; a server needs its errors on stderr too.
 LOGGING = {

@@ -1,0 +1,306 @@
+"""The ladder's API (docs/api.md "The ladder"), registered in league/api/urls.py:
+
+- ``/api/v1/ladder/?preset=classic``: the preset's ladder table, best first;
+- ``/api/v1/ladder/{id}/``: one bot on one ladder: rating, history points, recent games,
+  faults by kind and the latest faults, its validation game;
+- ``POST /api/v1/ladder/{id}/resume/``: its author asks a paused bot back (a validation game);
+- ``/api/v1/ladder-games/`` (``?entry=``, ``?kind=``) and ``/api/v1/ladder-games/{id}/`` with
+  the transcript; ``POST /api/v1/ladder-games/`` starts a challenge game.
+
+Everyone reads; only a bot's author resumes it or challenges with it. Views are thin: the
+selectors read, ``ladder.services`` writes, a LadderError answers 400.
+"""
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_field,
+    extend_schema_view,
+)
+from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.pagination import PageNumberPagination
+from rest_framework.permissions import SAFE_METHODS, BasePermission
+from rest_framework.response import Response
+
+from ladder import selectors, services
+from ladder.models import Entry, Fault, Game, RatingPoint, Seat
+from league.api.serializers import ErrorSerializer
+from league.models import PRESET_CHOICES
+
+ERRORS = {
+    400: OpenApiResponse(ErrorSerializer, description="the field that is wrong, or the "
+                                                      "ladder's refusal as `detail`"),
+    401: OpenApiResponse(ErrorSerializer, description="not signed in"),
+    403: OpenApiResponse(ErrorSerializer, description="not the bot's author"),
+    404: OpenApiResponse(ErrorSerializer, description="no such bot or game"),
+}
+PRESET = OpenApiParameter("preset", OpenApiTypes.STR, enum=[p for p, _ in PRESET_CHOICES],
+                          description="the ladder's preset; classic by default")
+
+
+class ReadsForEveryone(BasePermission):
+    """Everyone reads; writes take a signed-in user (the view checks that it is the author)."""
+
+    message = "sign in to change the ladder"
+
+    def has_permission(self, request, view):
+        return request.method in SAFE_METHODS or bool(
+            request.user and request.user.is_authenticated and request.user.is_active)
+
+
+def _check_author(user, entry: Entry) -> None:
+    bot = entry.outside_bot
+    if entry.reference or bot is None or bot.owner_id != user.pk:
+        raise PermissionDenied(f"only the author of {entry.name} may do this")
+
+
+# Serializers
+
+
+class LadderEntrySerializer(serializers.ModelSerializer):
+    """A row of the ladder table: the entry's rating and aggregates of its rated games."""
+
+    owner = serializers.SerializerMethodField(help_text="its author's username; empty for "
+                                                        "built-in bots")
+    interval = serializers.SerializerMethodField(help_text="mu's 95% interval")
+    first_out_rate = serializers.SerializerMethodField(help_text="share of its rated deals "
+                                                                 "it went out first")
+    last_rate = serializers.SerializerMethodField(help_text="share of its rated deals it "
+                                                            "went out last")
+    mean_position = serializers.SerializerMethodField()
+    fault_rate = serializers.SerializerMethodField(help_text="share of its rated games with "
+                                                             "a fault")
+
+    class Meta:
+        model = Entry
+        fields = ["id", "preset", "name", "reference", "owner", "status", "reason", "mu",
+                  "sigma", "ordinal", "interval", "games", "deals", "firsts", "lasts",
+                  "first_out_rate", "last_rate", "mean_position", "faults", "fault_kinds",
+                  "faulted_games", "fault_rate", "decisions", "decision_median_ms",
+                  "decision_p95_ms", "last_played_at", "created_at"]
+        read_only_fields = fields
+
+    def get_owner(self, entry) -> str:
+        bot = entry.outside_bot
+        return bot.owner.get_username() if bot is not None and bot.owner_id else ""
+
+    @extend_schema_field(serializers.ListField(child=serializers.FloatField(),
+                                               min_length=2, max_length=2))
+    def get_interval(self, entry):
+        return list(selectors.figures(entry)["interval"])
+
+    def get_first_out_rate(self, entry) -> float | None:
+        return selectors.figures(entry)["first_out_rate"]
+
+    def get_last_rate(self, entry) -> float | None:
+        return selectors.figures(entry)["last_rate"]
+
+    def get_mean_position(self, entry) -> float | None:
+        return selectors.figures(entry)["mean_position"]
+
+    def get_fault_rate(self, entry) -> float | None:
+        return selectors.figures(entry)["fault_rate"]
+
+
+class LadderPointSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = RatingPoint
+        fields = ["game", "at", "mu", "sigma", "ordinal", "deals"]
+
+
+class LadderSeatSerializer(serializers.ModelSerializer):
+    name = serializers.CharField(source="entry.name", read_only=True)
+
+    class Meta:
+        model = Seat
+        fields = ["seat", "entry", "name", "positions", "score", "decisions", "decision_ms",
+                  "faults", "mu_after", "sigma_after"]
+
+
+class LadderFaultSerializer(serializers.ModelSerializer):
+    name = serializers.CharField(source="entry.name", read_only=True)
+
+    class Meta:
+        model = Fault
+        fields = ["id", "game", "entry", "name", "seat", "deal", "number", "decision", "kind",
+                  "message", "answer"]
+
+
+class LadderGameSerializer(serializers.ModelSerializer):
+    seats = LadderSeatSerializer(many=True, read_only=True)
+
+    class Meta:
+        model = Game
+        fields = ["id", "kind", "preset", "status", "reason", "deals", "created_at",
+                  "stored_at", "seats"]
+
+
+class LadderGameDetailSerializer(LadderGameSerializer):
+    faults = LadderFaultSerializer(many=True, read_only=True)
+    transcript = serializers.JSONField(read_only=True, allow_null=True,
+                                       help_text="the engine's transcript (checker-valid), "
+                                                 "once stored")
+
+    class Meta(LadderGameSerializer.Meta):
+        fields = [*LadderGameSerializer.Meta.fields, "faults", "transcript"]
+
+
+class LadderEntryDetailSerializer(LadderEntrySerializer):
+    history = serializers.SerializerMethodField(help_text="its latest rating points, oldest "
+                                                          "first")
+    recent_games = serializers.SerializerMethodField(help_text="its latest games, newest "
+                                                               "first")
+    recent_faults = serializers.SerializerMethodField(help_text="its latest faults, newest "
+                                                                "first")
+    validation_game = serializers.SerializerMethodField(help_text="its latest validation "
+                                                                  "game, with its faults")
+
+    class Meta(LadderEntrySerializer.Meta):
+        fields = [*LadderEntrySerializer.Meta.fields, "history", "recent_games", "recent_faults",
+                  "validation_game"]
+        read_only_fields = fields
+
+    @extend_schema_field(LadderPointSerializer(many=True))
+    def get_history(self, entry):
+        return LadderPointSerializer(selectors.history(entry=entry), many=True).data
+
+    @extend_schema_field(LadderGameSerializer(many=True))
+    def get_recent_games(self, entry):
+        return LadderGameSerializer(selectors.recent_games(entry=entry), many=True).data
+
+    @extend_schema_field(LadderFaultSerializer(many=True))
+    def get_recent_faults(self, entry):
+        return LadderFaultSerializer(selectors.faults(entry=entry), many=True).data
+
+    @extend_schema_field(LadderGameDetailSerializer(allow_null=True))
+    def get_validation_game(self, entry):
+        game = selectors.validation_game(entry=entry)
+        if game is None:
+            return None
+        data = LadderGameDetailSerializer(game).data
+        data.pop("transcript")  # the game's own page has it
+        return data
+
+
+class LadderChallengeSerializer(serializers.Serializer):
+    entry = serializers.IntegerField(help_text="your bot's ladder entry (its id)")
+    opponents = serializers.ListField(child=serializers.IntegerField(), min_length=1,
+                                      max_length=20,
+                                      help_text="the opponents' ladder entries, same preset")
+
+
+# Views
+
+
+class LadderPagination(PageNumberPagination):
+    page_size = 100
+    page_size_query_param = "page_size"
+    max_page_size = 500
+
+
+@extend_schema_view(
+    list=extend_schema(parameters=[PRESET], responses={200: LadderEntrySerializer(many=True),
+                                                       400: ERRORS[400]},
+                       description="The preset's ladder table, best first (ordinal = mu - 3 "
+                                   "sigma): active, paused and validating bots."),
+    retrieve=extend_schema(responses={200: LadderEntryDetailSerializer, 404: ERRORS[404]},
+                           description="One bot on one ladder: rating, history, recent games "
+                                       "and faults, its validation game."),
+)
+class LadderViewSet(viewsets.ReadOnlyModelViewSet):
+    permission_classes = [ReadsForEveryone]
+    pagination_class = LadderPagination
+    filter_backends = []
+    serializer_class = LadderEntrySerializer
+    queryset = Entry.objects.none()
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return Entry.objects.none()
+        if self.action == "list":
+            preset = self.request.query_params.get("preset", "classic")
+            if preset not in dict(PRESET_CHOICES):
+                raise ValidationError({"preset": f"unknown preset {preset!r}; presets are "
+                                                 f"{', '.join(dict(PRESET_CHOICES))}"})
+            return selectors.ladder_table(preset=preset)
+        return Entry.objects.select_related("outside_bot__owner", "validation_game")
+
+    def get_serializer_class(self):
+        return LadderEntryDetailSerializer if self.action == "retrieve" else LadderEntrySerializer
+
+    @extend_schema(request=None, responses={200: LadderEntrySerializer, **ERRORS},
+                   description="Your paused bot asks to come back: it plays a validation "
+                               "game again, and is active once that game has no fault.")
+    @action(detail=True, methods=["post"])
+    def resume(self, request, pk=None):
+        entry = get_object_or_404(Entry.objects.select_related("outside_bot"), pk=pk)
+        _check_author(request.user, entry)
+        entry = services.entry_resume(entry=entry, by=request.user)
+        return Response(LadderEntrySerializer(selectors.entry_get(entry.pk)).data)
+
+
+@extend_schema_view(
+    list=extend_schema(parameters=[
+        OpenApiParameter("entry", OpenApiTypes.INT, description="games of this ladder entry"),
+        OpenApiParameter("kind", OpenApiTypes.STR, enum=[k for k, _ in Game.KIND_CHOICES])],
+        responses={200: LadderGameSerializer(many=True), 400: ERRORS[400]},
+        description="Ladder games, newest first."),
+    retrieve=extend_schema(responses={200: LadderGameDetailSerializer, 404: ERRORS[404]},
+                           description="A ladder game: seats, results, faults (the request's "
+                                       "decision and the start of the bot's answer) and the "
+                                       "transcript for the replay."),
+)
+class LadderGameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin,
+                        viewsets.GenericViewSet):
+    permission_classes = [ReadsForEveryone]
+    filter_backends = []
+    serializer_class = LadderGameSerializer
+    queryset = Game.objects.none()
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return Game.objects.none()
+        if self.action == "retrieve":
+            return selectors.game_get_queryset()
+        games = Game.objects.defer("transcript").order_by("-id")
+        params = self.request.query_params
+        if "entry" in params:
+            try:
+                entry = int(params["entry"])
+            except ValueError:
+                raise ValidationError({"entry": "an entry's id, a whole number"}) from None
+            games = games.filter(seats__entry_id=entry)
+        if "kind" in params:
+            if params["kind"] not in dict(Game.KIND_CHOICES):
+                raise ValidationError({"kind": "rated, validation or challenge"})
+            games = games.filter(kind=params["kind"])
+        return selectors.with_seats(games)
+
+    def get_serializer_class(self):
+        return LadderGameDetailSerializer if self.action == "retrieve" else LadderGameSerializer
+
+    @extend_schema(request=LadderChallengeSerializer,
+                   responses={201: LadderGameSerializer, **ERRORS},
+                   description="Start an unrated challenge game of your bot against chosen "
+                               "opponents on its ladder (LADDER_CHALLENGES_PER_DAY a day).")
+    def create(self, request, *args, **kwargs):
+        form = LadderChallengeSerializer(data=request.data)
+        form.is_valid(raise_exception=True)
+        data = form.validated_data
+        entry = Entry.objects.select_related("outside_bot").filter(pk=data["entry"]).first()
+        if entry is None:
+            raise ValidationError({"entry": f"no ladder entry {data['entry']}"})
+        _check_author(request.user, entry)
+        opponents = {e.pk: e for e in Entry.objects.filter(pk__in=data["opponents"])}
+        missing = [pk for pk in data["opponents"] if pk not in opponents]
+        if missing:
+            raise ValidationError({"opponents": f"no ladder entry {missing[0]}"})
+        game = services.challenge_create(by=request.user, entry=entry,
+                                         opponents=[opponents[pk] for pk in data["opponents"]])
+        game = selectors.game_get(game.pk)
+        return Response(LadderGameSerializer(game).data, status=status.HTTP_201_CREATED)

@@ -1,0 +1,204 @@
+"""The ladder (issue #20): bots playing continuously per preset, rated by OpenSkill per deal.
+
+An **entry** is one bot on one preset's ladder: a built-in reference bot (``random``,
+``greedy``, ``heuristic``, ``montecarlo``) or an author's outside bot. It carries its rating
+and every aggregate the ladder table shows, updated in the transaction that stores each game
+(``ladder.services``), so the table is read from the entries alone. Games are rated ladder
+games, validation games (a new or changed outside bot against built-ins) and challenge games an
+author starts (both unrated). Changes go through ``ladder.services``, reads through
+``ladder.selectors``.
+"""
+
+from django.conf import settings
+from django.db import models
+
+from gameplay.bots.base import FAULT_ANSWER_MAX, FAULT_KINDS, FAULT_TEXT_MAX
+from gameplay.tournaments.models import OutsideBot
+from league.models import PRESET_CHOICES
+from league.ratings import MODEL
+
+
+class Entry(models.Model):
+    VALIDATING, ACTIVE, PAUSED, RETIRED = "validating", "active", "paused", "retired"
+    STATUS_CHOICES = [(VALIDATING, "validating"), (ACTIVE, "active"), (PAUSED, "paused"),
+                      (RETIRED, "retired")]
+
+    preset = models.CharField(max_length=20, choices=PRESET_CHOICES)
+    name = models.CharField(max_length=50, help_text="the built-in bot, or the outside bot's "
+                                                     "name when it joined")
+    reference = models.BooleanField(default=False, help_text="a built-in reference bot")
+    spec = models.CharField(max_length=300, blank=True,
+                            help_text="a reference's bot spec (make_bot); empty for outside bots")
+    outside_bot = models.ForeignKey(OutsideBot, on_delete=models.SET_NULL, null=True,
+                                    blank=True, related_name="ladder_entries")
+    url = models.URLField(max_length=300, blank=True,
+                          help_text="the outside bot's URL its latest validation was for")
+    status = models.CharField(max_length=10, choices=STATUS_CHOICES, default=VALIDATING)
+    reason = models.CharField(max_length=500, blank=True,
+                              help_text="why it is paused or retired, for its author")
+    validation_game = models.ForeignKey("Game", on_delete=models.SET_NULL, null=True,
+                                        blank=True, related_name="+",
+                                        help_text="its latest validation game")
+    # The rating, OpenSkill (Plackett-Luce) over every rated deal's finishing order.
+    mu = models.FloatField(default=MODEL.mu)
+    sigma = models.FloatField(default=MODEL.sigma)
+    ordinal = models.FloatField(default=MODEL.mu - 3 * MODEL.sigma,
+                                help_text="mu - 3 sigma: the table's order")
+    # Aggregates of its rated games, updated as each game lands.
+    games = models.PositiveIntegerField(default=0)
+    deals = models.PositiveIntegerField(default=0)
+    firsts = models.PositiveIntegerField(default=0, help_text="deals it went out first")
+    lasts = models.PositiveIntegerField(default=0, help_text="deals it went out last")
+    positions = models.PositiveBigIntegerField(default=0, help_text="sum of its finishing "
+                                                                    "positions (1 = first)")
+    faults = models.PositiveIntegerField(default=0)
+    fault_kinds = models.JSONField(default=dict, blank=True, help_text="faults by kind")
+    faulted_games = models.PositiveIntegerField(default=0, help_text="games with a fault")
+    recent = models.CharField(max_length=200, blank=True, default="",
+                              help_text="its latest rated games, oldest first: 1 a game with a "
+                                        "fault, 0 one without (pausing)")
+    decisions = models.PositiveBigIntegerField(default=0)
+    decision_times = models.JSONField(default=list, blank=True,
+                                      help_text="histogram of decision times (ladder.timing)")
+    decision_median_ms = models.FloatField(null=True, blank=True)
+    decision_p95_ms = models.FloatField(null=True, blank=True)
+    last_played_at = models.DateTimeField(null=True, blank=True, help_text="its latest rated "
+                                                                           "game landed")
+    # Matchmaking: rated games it started, counted with a half-life (LADDER_FAIR_HALF_LIFE).
+    started = models.FloatField(default=0.0)
+    started_at = models.DateTimeField(null=True, blank=True,
+                                      help_text="when it last started a rated game")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name_plural = "entries"
+        ordering = ["preset", "-ordinal", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["preset", "outside_bot"],
+                                    condition=models.Q(outside_bot__isnull=False),
+                                    name="ladder_entry_bot_once_per_preset"),
+            models.UniqueConstraint(fields=["preset", "name"],
+                                    condition=models.Q(reference=True),
+                                    name="ladder_reference_once_per_preset"),
+        ]
+        indexes = [models.Index(fields=["preset", "-ordinal", "id"], name="ladder_table")]
+
+    def __str__(self):
+        return f"{self.name} ({self.preset})"
+
+    @property
+    def owner_id(self):
+        return self.outside_bot.owner_id if self.outside_bot_id else None
+
+
+class Game(models.Model):
+    """A ladder game: scheduled, sent to a worker, then stored once with its transcript."""
+
+    RATED, VALIDATION, CHALLENGE = "rated", "validation", "challenge"
+    KIND_CHOICES = [(RATED, "rated"), (VALIDATION, "validation"), (CHALLENGE, "challenge")]
+    SCHEDULED, RUNNING, DONE, FAILED = "scheduled", "running", "done", "failed"
+    STATUS_CHOICES = [(SCHEDULED, "scheduled"), (RUNNING, "running"), (DONE, "done"),
+                      (FAILED, "failed")]
+
+    kind = models.CharField(max_length=10, choices=KIND_CHOICES, default=RATED)
+    preset = models.CharField(max_length=20, choices=PRESET_CHOICES)
+    status = models.CharField(max_length=10, choices=STATUS_CHOICES, default=SCHEDULED)
+    seed = models.BigIntegerField()
+    deals = models.PositiveSmallIntegerField(help_text="deals the game plays")
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL,
+                                     null=True, blank=True, related_name="ladder_challenges",
+                                     help_text="the author who started a challenge game")
+    reason = models.CharField(max_length=500, blank=True, help_text="why it failed")
+    attempts = models.PositiveSmallIntegerField(default=0, help_text="workers that took it")
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True,
+                                   help_text="sent to the workers (or taken by one); empty: "
+                                             "to send")
+    stored_at = models.DateTimeField(null=True, blank=True, db_index=True)
+    transcript = models.JSONField(null=True, blank=True,
+                                  help_text="the whole game, checker-valid (the engine's "
+                                            "transcript)")
+
+    class Meta:
+        ordering = ["-id"]
+        indexes = [
+            models.Index(fields=["status", "sent_at"], name="ladder_game_open",
+                         condition=models.Q(status__in=["scheduled", "running"])),
+            models.Index(fields=["requested_by", "created_at"], name="ladder_challenges_by",
+                         condition=models.Q(kind="challenge")),
+        ]
+
+    def __str__(self):
+        return f"{self.kind} game {self.pk} ({self.preset})"
+
+
+class Seat(models.Model):
+    """One entry at one seat of a ladder game, and how it did there once the game landed."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="seats")
+    seat = models.PositiveSmallIntegerField()
+    bot = models.CharField(max_length=300, help_text="the bot that played: a built-in spec or "
+                                                     "the outside bot's URL at scheduling")
+    positions = models.JSONField(default=list, blank=True,
+                                 help_text="its finishing position in each deal, 1 = first")
+    score = models.IntegerField(null=True, blank=True)
+    decisions = models.PositiveIntegerField(default=0)
+    decision_ms = models.FloatField(default=0.0, help_text="its decisions' total time")
+    faults = models.PositiveIntegerField(default=0)
+    mu_after = models.FloatField(null=True, blank=True, help_text="rated games: after the game")
+    sigma_after = models.FloatField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "seat"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seat"], name="ladder_seat_once"),
+            models.UniqueConstraint(fields=["game", "entry"], name="ladder_entry_once_a_game"),
+        ]
+        indexes = [models.Index(fields=["entry", "-game"], name="ladder_seat_entry_games")]
+
+    def __str__(self):
+        return f"{self.game} seat {self.seat}: {self.entry}"
+
+
+class Fault(models.Model):
+    """An outside bot's answer a ladder game could not use (gameplay.bots.base.Seat), stored
+    with the game: which decision, what went wrong and the start of its answer."""
+
+    KIND_CHOICES = [(k, k) for k in FAULT_KINDS]
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="faults")
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="fault_rows")
+    seat = models.PositiveSmallIntegerField()
+    deal = models.PositiveIntegerField(help_text="the game's deal, from 0")
+    number = models.PositiveIntegerField(help_text="the seat's decision in the game, from 1")
+    decision = models.CharField(max_length=20)
+    kind = models.CharField(max_length=10, choices=KIND_CHOICES)
+    message = models.CharField(max_length=FAULT_TEXT_MAX)
+    answer = models.CharField(max_length=FAULT_ANSWER_MAX, blank=True)
+
+    class Meta:
+        ordering = ["game", "number", "seat"]
+        indexes = [models.Index(fields=["entry", "-id"], name="ladder_fault_entry")]
+
+    def __str__(self):
+        return f"{self.game} seat {self.seat} decision {self.number}: {self.kind}"
+
+
+class RatingPoint(models.Model):
+    """An entry's rating after one of its rated games: a point of its rating chart."""
+
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="history")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    at = models.DateTimeField()
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField()
+    deals = models.PositiveIntegerField(help_text="its rated deals so far")
+
+    class Meta:
+        ordering = ["entry", "id"]
+        indexes = [models.Index(fields=["entry", "-id"], name="ladder_history_latest")]
+
+    def __str__(self):
+        return f"{self.entry} after game {self.game_id}: {self.ordinal:.2f}"

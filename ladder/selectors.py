@@ -1,0 +1,167 @@
+"""Reads of the ladder for the API and the pages: the table from the entries' own aggregates
+(never recomputed from the deals), a bot's history, games and faults."""
+
+from collections import Counter
+from datetime import timedelta
+
+from django.conf import settings
+from django.db.models import Count, Prefetch, QuerySet
+from django.utils import timezone
+
+from gameplay.tournaments.models import OutsideBot
+from ladder import timing
+from ladder.models import Entry, Fault, Game, RatingPoint, Seat
+
+SHOWN = (Entry.ACTIVE, Entry.PAUSED, Entry.VALIDATING)
+HISTORY_POINTS = 500  # a rating chart's latest points at most
+RECENT_GAMES = 20
+RECENT_FAULTS = 50
+Z95 = 1.96
+
+
+def presets() -> list[str]:
+    """The presets whose ladder has an author's bot on it."""
+    return sorted(set(Entry.objects.filter(reference=False, status__in=SHOWN)
+                      .values_list("preset", flat=True)))
+
+
+def ladder_table(*, preset: str, statuses=SHOWN) -> QuerySet:
+    """The preset's ladder, best first by ordinal (mu - 3 sigma), then the oldest entry."""
+    return (Entry.objects.filter(preset=preset, status__in=statuses)
+            .select_related("outside_bot__owner").order_by("-ordinal", "id")
+            .defer("decision_times", "recent", "outside_bot__description"))
+
+
+def figures(entry: Entry) -> dict:
+    """An entry's derived figures: rates per deal, the rating's 95% interval."""
+    deals = entry.deals
+    return {
+        "interval": (entry.mu - Z95 * entry.sigma, entry.mu + Z95 * entry.sigma),
+        "first_out_rate": entry.firsts / deals if deals else None,
+        "last_rate": entry.lasts / deals if deals else None,
+        "mean_position": entry.positions / deals if deals else None,
+        "fault_rate": entry.faulted_games / entry.games if entry.games else None,
+    }
+
+
+def entry_get(entry_id) -> Entry | None:
+    return (Entry.objects.select_related("outside_bot__owner", "validation_game")
+            .filter(pk=entry_id).first())
+
+
+def author_entries(*, user) -> QuerySet:
+    """An author's bots on every ladder, for the dashboard."""
+    return (Entry.objects.filter(outside_bot__owner=user).select_related("outside_bot")
+            .order_by("name", "preset"))
+
+
+def history(*, entry: Entry, limit: int = HISTORY_POINTS) -> list[RatingPoint]:
+    """Its latest rating points, oldest first (the chart)."""
+    points = list(RatingPoint.objects.filter(entry=entry).order_by("-id")[:limit])
+    points.reverse()
+    return points
+
+
+def with_seats(games: QuerySet) -> QuerySet:
+    """Games without their transcripts, their seats prefetched (lists of games)."""
+    return games.defer("transcript").prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("entry").order_by("seat")))
+
+
+def recent_games(*, entry: Entry, limit: int = RECENT_GAMES, kinds=None) -> list[Game]:
+    """Its latest games (of ``kinds``, all by default), newest first, seats included."""
+    ids = Seat.objects.filter(entry=entry).order_by("-game_id")
+    if kinds:
+        ids = ids.filter(game__kind__in=kinds)
+    ids = list(ids.values_list("game_id", flat=True)[:limit])
+    return list(with_seats(Game.objects.filter(pk__in=ids)).order_by("-id"))
+
+
+def faults(*, entry: Entry, limit: int = RECENT_FAULTS) -> QuerySet:
+    """Its latest faults, newest first, with their game's kind."""
+    return Fault.objects.filter(entry=entry).select_related("game").order_by("-id")[:limit]
+
+
+def validation_game(*, entry: Entry) -> Game | None:
+    """Its latest validation game, seats and faults included."""
+    if entry.validation_game_id is None:
+        return None
+    return game_get(entry.validation_game_id)
+
+
+def game_get_queryset() -> QuerySet:
+    """Ladder games with their seats and faults (and their transcripts)."""
+    return Game.objects.prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("entry").order_by("seat")),
+        Prefetch("faults", queryset=Fault.objects.select_related("entry")))
+
+
+def game_get(game_id) -> Game | None:
+    return game_get_queryset().filter(pk=game_id).first()
+
+
+def decision_quantiles(entry: Entry) -> dict:
+    return {"median_ms": timing.quantile(entry.decision_times, 0.5),
+            "p95_ms": timing.quantile(entry.decision_times, 0.95)}
+
+
+def challenges_left(*, user) -> int:
+    """Challenge games the author may still start in the next 24 hours' count."""
+    since = timezone.now() - timedelta(days=1)
+    used = Game.objects.filter(kind=Game.CHALLENGE, requested_by=user,
+                               created_at__gte=since).count()
+    return max(0, settings.LADDER_CHALLENGES_PER_DAY - used)
+
+
+def in_flight() -> dict[str, int]:
+    """Games scheduled or running, by kind (operators, the dashboard)."""
+    return dict(Game.objects.filter(status__in=(Game.SCHEDULED, Game.RUNNING))
+                .values_list("kind").annotate(n=Count("id")).values_list("kind", "n"))
+
+
+# The pages (ladder.web): an author's dashboard and a bot's challenge form.
+
+
+def author_waiting(*, user) -> list[tuple]:
+    """An author's enabled bots and the presets whose ladder they are not on yet: (bot,
+    preset) pairs the next ladder tick brings on (services.bots_sync)."""
+    on = set(Entry.objects.filter(outside_bot__owner=user)
+             .values_list("outside_bot_id", "preset"))
+    return [(bot, preset) for bot in OutsideBot.objects.filter(owner=user, enabled=True)
+            .order_by("name") for preset in bot.presets if (bot.pk, preset) not in on]
+
+
+def latest_faults_by_entry(*, entries, per_entry: int = 3) -> dict[int, list[Fault]]:
+    """Each entry's latest faults (at most ``per_entry``), newest first, in one query per
+    entry: an author has few entries (OUTSIDE_BOT_MAX_PER_AUTHOR bots times the presets)."""
+    return {e.pk: list(Fault.objects.filter(entry=e).select_related("game")
+                       .order_by("-id")[:per_entry]) for e in entries}
+
+
+def validation_faults(*, entries) -> dict[int, int]:
+    """How many faults each entry made in its latest validation game."""
+    games = {e.pk: e.validation_game_id for e in entries if e.validation_game_id}
+    counts = Counter()
+    for entry_id, game_id in (Fault.objects.filter(entry_id__in=games, game_id__in=games.values())
+                              .values_list("entry_id", "game_id")):
+        if games[entry_id] == game_id:
+            counts[entry_id] += 1
+    return {pk: counts[pk] for pk in games}
+
+
+def challenge_opponents(*, entry: Entry) -> QuerySet:
+    """The bots an author may challenge ``entry`` against: the rest of its ladder, best
+    first (the service checks again when the game is started)."""
+    return ladder_table(preset=entry.preset).exclude(pk=entry.pk)
+
+
+def challenge_choices(*, entry: Entry) -> list[tuple]:
+    """The same bots as (id, name, reference, ordinal, author's username) rows, for the form's
+    boxes: a ladder of hundreds of bots is read without building its rows as models."""
+    return list(challenge_opponents(entry=entry).values_list(
+        "pk", "name", "reference", "ordinal", "outside_bot__owner__username"))
+
+
+def author_bot_count(*, user) -> int:
+    """The outside bots the author registered (OUTSIDE_BOT_MAX_PER_AUTHOR at most)."""
+    return OutsideBot.objects.filter(owner=user).count()

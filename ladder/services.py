@@ -1,0 +1,592 @@
+"""The ladder's one write path (issue #20, docs/ladder.md).
+
+- **Entries**: ``bots_sync`` brings each enabled outside bot onto the ladder of every preset it
+  plays; a new or changed bot (its URL) first plays a validation game against built-in bots
+  (``LADDER_VALIDATION_OPPONENTS``) and becomes active only if it made no fault there. A bot
+  whose rated games fault too often is paused; ``entry_resume`` validates it again.
+- **Scheduling**: ``games_schedule`` asks the matchmaker (``ladder.matchmaking``) for as many
+  rated games as there are free slots (``LADDER_GAMES_IN_FLIGHT``); each game is a row, sent to
+  the workers after commit (``games_send``), one task a game. ``games_recover`` sends again a
+  game no worker stored in time and fails one taken too often.
+- **Playing and storing**: ``game_run`` (the task's body) plays a game with the match runner,
+  outside bots through HttpBot and its network policy only, then ``game_store`` stores it once:
+  the game row is its natural key, locked first, then its entries in id order; a game already
+  stored is left as it is. A rated game updates each entry's rating (OpenSkill per deal, each
+  deal's finishing order one match), its aggregates and its rating history in that transaction.
+- **Challenges**: ``challenge_create``, an unrated game of an author's bot against chosen
+  opponents, at most ``LADDER_CHALLENGES_PER_DAY`` a day.
+"""
+
+import logging
+import math
+import random
+import time
+from collections import Counter
+from dataclasses import dataclass
+from datetime import timedelta
+from functools import partial
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+from kombu.exceptions import OperationalError as KombuOperationalError
+from redis.exceptions import RedisError
+
+from gameplay.bots import make_bot
+from gameplay.bots.base import Bot as EngineBot
+from gameplay.engine.errors import PresidentError
+from gameplay.engine.options import preset as preset_options
+from gameplay.engine.scoring import Scoring
+from gameplay.runner.match import GameResult, play_game
+from gameplay.tournaments.models import OutsideBot
+from gameplay.tournaments.services import UnavailableBot
+from ladder import timing
+from ladder.errors import LadderError
+from ladder.matchmaking import Bot as Candidate
+from ladder.matchmaking import Matchmaker
+from ladder.models import Entry, Fault, Game, RatingPoint, Seat
+from league import queue
+from league.ratings import MODEL, replay
+
+logger = logging.getLogger(__name__)
+
+OPEN = (Game.SCHEDULED, Game.RUNNING)
+BROKER_ERRORS = (KombuOperationalError, RedisError, OSError)
+SEND_AT_ONCE = 500  # games one games_send call sends at most
+SYNC_AT_ONCE = 200  # entries one bots_sync call changes at most
+
+
+def _seed(*parts) -> int:
+    return random.Random(":".join(map(str, parts))).getrandbits(63)
+
+
+def _ordinal(mu: float, sigma: float) -> float:
+    return mu - 3 * sigma
+
+
+def table_sizes(preset: str) -> tuple[int, ...]:
+    """The ladder's table sizes (LADDER_TABLE_SIZES) that the preset's rules can seat."""
+    options = preset_options(preset)
+    sizes = []
+    for size in settings.LADDER_TABLE_SIZES:
+        try:
+            options.validate(size)
+        except PresidentError:
+            continue
+        sizes.append(size)
+    return tuple(sorted(sizes))
+
+
+# Entries
+
+
+def references_ensure(preset: str) -> dict[str, Entry]:
+    """The built-in bots of the preset's ladder by name, created when missing: the reference
+    bots (LADDER_REFERENCES) and the validation opponents."""
+    names = list(dict.fromkeys([*settings.LADDER_REFERENCES,
+                                *settings.LADDER_VALIDATION_OPPONENTS]))
+    found = {e.name: e for e in Entry.objects.filter(preset=preset, reference=True,
+                                                     name__in=names)}
+    for name in names:
+        if name not in found:
+            found[name], _ = Entry.objects.get_or_create(
+                preset=preset, reference=True, name=name,
+                defaults={"spec": name, "status": Entry.ACTIVE})
+    return found
+
+
+def _validation_start(entry: Entry, url: str) -> Game:
+    """Schedule the entry's validation game (its caller holds the entry's row lock)."""
+    references = references_ensure(entry.preset)
+    opponents = [references[name] for name in settings.LADDER_VALIDATION_OPPONENTS]
+    rng = random.Random()
+    game = Game.objects.create(kind=Game.VALIDATION, preset=entry.preset,
+                               seed=rng.getrandbits(63), deals=settings.LADDER_DEALS_PER_GAME)
+    seated = [entry, *opponents]
+    rng.shuffle(seated)
+    Seat.objects.bulk_create(Seat(game=game, entry=e, seat=s, bot=url if e == entry else e.spec)
+                             for s, e in enumerate(seated))
+    if entry.url and entry.url != url and entry.games:
+        # A new version: its mu stays, its uncertainty is the new bot's; it counts as new.
+        entry.sigma = MODEL.sigma
+        entry.ordinal = _ordinal(entry.mu, entry.sigma)
+        entry.started_at = None
+    entry.status, entry.reason, entry.url, entry.validation_game = (
+        Entry.VALIDATING, "", url, game)
+    entry.save()
+    transaction.on_commit(partial(games_send, ids=[game.pk]))
+    return game
+
+
+def _retire(entry_id: int, reason: str) -> None:
+    with transaction.atomic():
+        entry = Entry.objects.select_for_update().get(pk=entry_id)
+        if entry.status != Entry.RETIRED:
+            entry.status, entry.reason = Entry.RETIRED, reason
+            entry.save(update_fields=["status", "reason"])
+
+
+def _join(bot: OutsideBot, preset: str, entry_id: int | None) -> None:
+    """Bring ``bot`` onto the preset's ladder, or back (retired, or a changed URL)."""
+    with transaction.atomic():
+        if entry_id is None:
+            entry = Entry.objects.create(preset=preset, name=bot.name, outside_bot=bot)
+        else:
+            entry = Entry.objects.select_for_update().get(pk=entry_id)
+        if entry.status == Entry.RETIRED or entry.url != bot.url or entry_id is None:
+            entry.name = bot.name
+            _validation_start(entry, bot.url)
+        elif entry.name != bot.name:
+            entry.name = bot.name
+            entry.save(update_fields=["name"])
+
+
+def bots_sync() -> dict[str, int]:
+    """Entries follow the outside bots: an enabled bot is on the ladder of each preset it
+    plays, validated again when its URL changed; an entry whose bot is removed, disabled or
+    no longer plays the preset retires (its games and history stay). At most SYNC_AT_ONCE
+    changes a call; the next tick does the rest."""
+    bots = {b.pk: b for b in OutsideBot.objects.only("id", "name", "url", "presets",
+                                                     "enabled")}
+    entries = Entry.objects.filter(reference=False).values_list(
+        "pk", "preset", "outside_bot_id", "status", "url", "name")
+    seen, joined, retired = set(), 0, 0
+    for pk, preset, bot_id, status, url, name in entries.iterator():
+        if joined + retired >= SYNC_AT_ONCE:
+            break
+        bot = bots.get(bot_id)
+        if bot is None or not bot.enabled or preset not in bot.presets:
+            if status != Entry.RETIRED:
+                why = ("its bot was removed" if bot is None else "its bot is disabled"
+                       if not bot.enabled else f"its bot no longer plays {preset}")
+                _retire(pk, why)
+                retired += 1
+            continue
+        seen.add((bot_id, preset))
+        if status == Entry.RETIRED or url != bot.url or name != bot.name:
+            _join(bot, preset, pk)
+            joined += status == Entry.RETIRED or url != bot.url
+    for bot in bots.values():
+        if not bot.enabled:
+            continue
+        for preset in bot.presets:
+            if (bot.pk, preset) not in seen and joined + retired < SYNC_AT_ONCE:
+                _join(bot, preset, None)
+                joined += 1
+    return {"joined": joined, "retired": retired}
+
+
+def entry_resume(*, entry: Entry, by=None) -> Entry:
+    """A paused bot's author asks to go on: it plays a validation game again."""
+    with transaction.atomic():
+        entry = Entry.objects.select_for_update().select_related("outside_bot").get(pk=entry.pk)
+        if entry.status != Entry.PAUSED:
+            raise LadderError(f"{entry.name} is {entry.status} on the {entry.preset} ladder: "
+                              "only a paused bot resumes")
+        bot = entry.outside_bot
+        if bot is None or not bot.enabled:
+            raise LadderError(f"{entry.name} is disabled: enable it first")
+        _validation_start(entry, bot.url)
+    logger.info("ladder: %s asked to resume %s", by, entry)
+    return entry
+
+
+# Scheduling
+
+
+def _started(entry: Entry, now) -> float:
+    """Its rated games started, each counted less as it ages (LADDER_FAIR_HALF_LIFE_HOURS)."""
+    if entry.started_at is None:
+        return entry.started
+    hours = max(0.0, (now - entry.started_at).total_seconds() / 3600)
+    return entry.started * 0.5 ** (hours / settings.LADDER_FAIR_HALF_LIFE_HOURS)
+
+
+def _open_games():
+    return Game.objects.filter(status__in=OPEN)
+
+
+def games_schedule(*, now=None, rng: random.Random | None = None) -> list[int]:
+    """Rated games for the free slots (LADDER_GAMES_IN_FLIGHT minus the games in flight),
+    shared among the presets with an author's bot active; their tasks are sent after commit.
+    Returns the new games' ids."""
+    now = now or timezone.now()
+    rng = rng or random.Random()
+    free = settings.LADDER_GAMES_IN_FLIGHT - _open_games().count()
+    presets = sorted(set(Entry.objects.filter(reference=False, status=Entry.ACTIVE)
+                         .values_list("preset", flat=True)))
+    rng.shuffle(presets)
+    ids: list[int] = []
+    for i, preset in enumerate(presets):
+        left = free - len(ids)
+        if left <= 0:
+            break
+        ids += _schedule_preset(preset, math.ceil(left / (len(presets) - i)), now, rng)
+    return ids
+
+
+@transaction.atomic
+def _schedule_preset(preset: str, slots: int, now, rng: random.Random) -> list[int]:
+    sizes = table_sizes(preset)
+    if not sizes:
+        return []
+    references_ensure(preset)
+    # Locked in id order, as game_store locks a game's entries: one tick at a time schedules
+    # the preset, and the counts it updates are not lost to a game landing.
+    entries = {e.pk: e for e in Entry.objects.select_for_update().filter(
+        preset=preset, status=Entry.ACTIVE).order_by("pk")}
+    busy = Counter(Seat.objects.filter(game__status__in=OPEN, game__preset=preset)
+                   .values_list("entry_id", flat=True))
+    candidates = [Candidate(id=e.pk, mu=e.mu, games=_started(e, now), last_played=e.started_at,
+                            new=e.started_at is None and not e.reference,
+                            reference=e.reference) for e in entries.values()]
+    # One reference a table, unless the authors' bots are too few to fill a table with them.
+    authors = sum(not e.reference for e in entries.values())
+    matchmaker = Matchmaker(sizes=sizes, references_per_table=max(1, max(sizes) - authors))
+    tables = matchmaker.next_games(candidates, busy, slots, now, rng)
+    ids = []
+    for table in tables:
+        game = Game.objects.create(kind=Game.RATED, preset=preset, seed=rng.getrandbits(63),
+                                   deals=settings.LADDER_DEALS_PER_GAME)
+        Seat.objects.bulk_create(
+            Seat(game=game, entry_id=pk, seat=s,
+                 bot=entries[pk].spec if entries[pk].reference else entries[pk].url)
+            for s, pk in enumerate(table))
+        ids.append(game.pk)
+    for pk in {pk for table in tables for pk in table}:
+        entry = entries[pk]
+        entry.started = _started(entry, now) + sum(pk in table for table in tables)
+        entry.started_at = now
+        entry.save(update_fields=["started", "started_at"])
+    if ids:
+        transaction.on_commit(partial(games_send, ids=ids))
+    return ids
+
+
+# The task that plays and stores one scheduled game (ladder.tasks), sent by name.
+GAME_TASK = "ladder.tasks.ladder_game_task"
+
+
+def games_send(*, ids: list[int] | None = None) -> int:
+    """Send the tasks of scheduled games not sent yet (``ids`` only, if given), at most
+    SEND_AT_ONCE. A broker that is down is logged; the next tick sends them."""
+    to_send = Game.objects.filter(status=Game.SCHEDULED, sent_at=None).order_by("pk")
+    if ids is not None:
+        to_send = to_send.filter(pk__in=ids)
+    done = []
+    try:
+        for pk in to_send.values_list("pk", flat=True)[:SEND_AT_ONCE]:
+            queue.send(GAME_TASK, pk)
+            done.append(pk)
+    except BROKER_ERRORS as e:
+        logger.warning("ladder: a game's task not sent, the next tick sends it: %r", e)
+    finally:
+        Game.objects.filter(pk__in=done, sent_at=None, status=Game.SCHEDULED).update(
+            sent_at=timezone.now())
+    return len(done)
+
+
+def games_recover(*, now=None) -> dict[str, int]:
+    """A game sent or taken LADDER_GAME_RESEND_SECONDS ago and not stored (its message or its
+    worker was lost) is sent again; after LADDER_GAME_ATTEMPTS takes, it fails."""
+    now = now or timezone.now()
+    late = _open_games().filter(
+        sent_at__lt=now - timedelta(seconds=settings.LADDER_GAME_RESEND_SECONDS))
+    failed = 0
+    for pk in late.filter(attempts__gte=settings.LADDER_GAME_ATTEMPTS).values_list(
+            "pk", flat=True)[:SEND_AT_ONCE]:
+        failed += game_fail(game_id=pk, reason=f"not stored after "
+                                               f"{settings.LADDER_GAME_ATTEMPTS} attempts")
+    resent = late.filter(attempts__lt=settings.LADDER_GAME_ATTEMPTS).update(
+        status=Game.SCHEDULED, sent_at=None)
+    return {"failed": failed, "resent": resent}
+
+
+def ladder_tick() -> dict[str, int]:
+    """What celery beat runs every LADDER_TICK_SECONDS: bots onto the ladder, lost games sent
+    again, new rated games for the free slots, and anything unsent sent."""
+    report = {**bots_sync(), **games_recover()}
+    report["scheduled"] = len(games_schedule())
+    report["sent"] = games_send()
+    return report
+
+
+# Playing
+
+
+class TimedBot:
+    """A bot whose every decision is timed: the seat's stats keep only the total, the ladder
+    keeps each decision's time in a histogram (ladder.timing)."""
+
+    DECISIONS = frozenset({"play", "name_cards", "give_back", "ask", "lead_and_direction"})
+
+    def __init__(self, bot: EngineBot):
+        self._bot = bot
+        self.times_ms: list[float] = []
+
+    def __getattr__(self, name):
+        attr = getattr(self._bot, name)
+        if name not in self.DECISIONS:
+            return attr
+
+        def timed(*args):
+            start = time.perf_counter()
+            try:
+                return attr(*args)
+            finally:
+                self.times_ms.append(1000 * (time.perf_counter() - start))
+
+        return timed
+
+
+@dataclass
+class Played:
+    """A played ladder game: the runner's result and each seat's decision times (ms)."""
+
+    result: GameResult
+    times_ms: list[list[float]]
+
+
+def _seat_bot(seat: Seat, seed: int) -> EngineBot:
+    if not seat.bot.startswith(("http://", "https://")):
+        return make_bot(seat.bot, seed=seed)
+    try:
+        return make_bot(seat.bot, seed=seed)  # HttpBot: the network policy checks the URL
+    except ValueError as e:
+        return UnavailableBot(seat.entry.name, f"{seat.entry.name}: {e}")
+
+
+def game_play(game: Game) -> Played:
+    """Play the game with the match runner: deterministic in its seed for built-in bots."""
+    seats = list(game.seats.select_related("entry").order_by("seat"))
+    bots = [TimedBot(_seat_bot(s, _seed("bot", game.seed, s.seat))) for s in seats]
+    result = play_game(bots, preset_options(game.preset), seed=_seed("deals", game.seed),
+                       scoring=Scoring.from_dict({"system": "fixed-rounds",
+                                                  "deals": game.deals}),
+                       names=[s.entry.name for s in seats])
+    return Played(result=result, times_ms=[b.times_ms for b in bots])
+
+
+def _unavailable(game: Game) -> str | None:
+    """Why the game cannot be played as scheduled: an outside bot removed, disabled or given
+    another URL since (that URL is not called)."""
+    for seat in game.seats.select_related("entry__outside_bot"):
+        if seat.entry.reference:
+            continue
+        bot = seat.entry.outside_bot
+        if bot is None or not bot.enabled or bot.url != seat.bot:
+            return f"{seat.entry.name} was removed, disabled or changed before the game"
+    return None
+
+
+def _take(game_id: int) -> Game | None:
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is None or game.status not in OPEN:
+            return None
+        game.status, game.sent_at = Game.RUNNING, timezone.now()
+        game.attempts += 1
+        game.save(update_fields=["status", "sent_at", "attempts"])
+        return game
+
+
+def game_release(*, game_id: int) -> None:
+    """Give a game back to be sent again (its worker reached the time limit)."""
+    Game.objects.filter(pk=game_id, status=Game.RUNNING).update(status=Game.SCHEDULED,
+                                                                sent_at=None)
+
+
+def game_run(*, game_id: int) -> bool:
+    """The game task's body: take the game, play it, store it. A game already stored or
+    failed, or taken too often, is left alone. True when this run stored it."""
+    game = _take(game_id)
+    if game is None:
+        return False
+    if game.attempts > settings.LADDER_GAME_ATTEMPTS:
+        game_fail(game_id=game_id, reason=f"taken {game.attempts - 1} times, never stored")
+        return False
+    problem = _unavailable(game)
+    if problem:
+        game_fail(game_id=game_id, reason=problem)
+        return False
+    return game_store(game_id=game_id, played=game_play(game))
+
+
+def game_fail(*, game_id: int, reason: str) -> bool:
+    """Give up a game; a validation game's bot is paused with the reason."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        if game.status not in OPEN:
+            return False
+        game.status, game.reason = Game.FAILED, reason[:500]
+        game.save(update_fields=["status", "reason"])
+        if game.kind == Game.VALIDATION:
+            for entry in Entry.objects.select_for_update().filter(
+                    validation_game=game, status=Entry.VALIDATING).order_by("pk"):
+                entry.status = Entry.PAUSED
+                entry.reason = f"its validation game could not be played: {reason}"[:500]
+                entry.save(update_fields=["status", "reason"])
+    logger.warning("ladder: game %s failed: %s", game_id, reason)
+    return True
+
+
+# Storing
+
+
+def game_store(*, game_id: int, played: Played) -> bool:
+    """Store a played game once: its transcript, each seat's result and faults, and for a
+    rated game every entry's new rating, aggregates and history point, in one transaction
+    (the game's row locked first, then its entries in id order). False when it was already
+    stored or failed: a second delivery of its task changes nothing."""
+    result = played.result
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        if game.status not in OPEN:
+            return False
+        seats = list(game.seats.order_by("seat"))
+        entries = {e.pk: e for e in Entry.objects.select_for_update().filter(
+            pk__in=[s.entry_id for s in seats]).order_by("pk")}
+        now = timezone.now()
+        faults = [Fault(game=game, entry_id=seats[s].entry_id, seat=s, deal=max(0, f["deal"]),
+                        number=f["number"], decision=f["decision"], kind=f["kind"],
+                        message=f["message"], answer=f["answer"] or "")
+                  for s, stats in enumerate(result.stats) for f in stats.faults]
+        Fault.objects.bulk_create(faults)
+        for seat in seats:
+            stats = result.stats[seat.seat]
+            seat.positions = [order.index(seat.seat) + 1 for order in result.finishing_orders]
+            seat.score = result.scores[seat.seat] if result.scores else None
+            seat.decisions = stats.decisions
+            seat.decision_ms = 1000 * stats.seconds
+            seat.faults = len(stats.faults)
+        if game.kind == Game.RATED:
+            _rate(game, seats, entries, played, now)
+        Seat.objects.bulk_update(seats, ["positions", "score", "decisions", "decision_ms",
+                                         "faults", "mu_after", "sigma_after"])
+        if game.kind == Game.VALIDATION:
+            _validated(game, entries, faults)
+        game.status, game.stored_at, game.transcript = Game.DONE, now, result.transcript
+        game.save(update_fields=["status", "stored_at", "transcript"])
+    return True
+
+
+def _rate(game: Game, seats: list[Seat], entries: dict[int, Entry], played: Played,
+          now) -> None:
+    """A rated game's ratings (each deal one OpenSkill match), aggregates, pausing and
+    history points."""
+    by_seat = [s.entry_id for s in seats]
+    state = {pk: (e.mu, e.sigma, e.deals) for pk, e in entries.items()}
+    _, state = replay(((i, [by_seat[s] for s in order])
+                       for i, order in enumerate(played.result.finishing_orders)), state)
+    points = []
+    for seat in seats:
+        entry = entries[seat.entry_id]
+        entry.mu, entry.sigma, entry.deals = state[entry.pk]
+        entry.ordinal = _ordinal(entry.mu, entry.sigma)
+        seat.mu_after, seat.sigma_after = entry.mu, entry.sigma
+        players = len(seats)
+        entry.games += 1
+        entry.firsts += seat.positions.count(1)
+        entry.lasts += seat.positions.count(players)
+        entry.positions += sum(seat.positions)
+        kinds = Counter(f["kind"] for f in played.result.stats[seat.seat].faults)
+        entry.faults += seat.faults
+        entry.fault_kinds = dict(Counter(entry.fault_kinds) + kinds)
+        entry.faulted_games += bool(seat.faults)
+        entry.recent = (entry.recent + ("1" if seat.faults else "0"))[-settings.LADDER_PAUSE_GAMES:]
+        entry.decisions += seat.decisions
+        entry.decision_times = timing.add(entry.decision_times, played.times_ms[seat.seat])
+        entry.decision_median_ms = timing.quantile(entry.decision_times, 0.5)
+        entry.decision_p95_ms = timing.quantile(entry.decision_times, 0.95)
+        entry.last_played_at = now
+        _pause_if_faulty(entry)
+        entry.save()
+        points.append(RatingPoint(entry=entry, game=game, at=now, mu=entry.mu, sigma=entry.sigma,
+                                  ordinal=entry.ordinal, deals=entry.deals))
+    RatingPoint.objects.bulk_create(points)
+
+
+def _pause_if_faulty(entry: Entry) -> None:
+    """Pause an author's bot with a fault in LADDER_PAUSE_FAULT_RATE of its last
+    LADDER_PAUSE_GAMES rated games (fewer games played count as games without one)."""
+    faulted = entry.recent.count("1")
+    window = settings.LADDER_PAUSE_GAMES
+    if entry.reference or entry.status != Entry.ACTIVE or not faulted:
+        return
+    if faulted / window >= settings.LADDER_PAUSE_FAULT_RATE:
+        kinds = ", ".join(f"{kind} {count}" for kind, count in sorted(entry.fault_kinds.items()))
+        entry.status = Entry.PAUSED
+        entry.reason = (f"paused: {faulted} of its last {len(entry.recent)} rated games had "
+                        f"faults (all its faults by kind: {kinds}); fix the bot and ask to "
+                        "resume, which plays a validation game again")[:500]
+
+
+def _validated(game: Game, entries: dict[int, Entry], faults: list[Fault]) -> None:
+    """The validated entry becomes active if it made no fault; otherwise it is paused."""
+    for entry in entries.values():
+        if entry.validation_game_id != game.pk or entry.status != Entry.VALIDATING:
+            continue  # a reference, or a bot validated again since
+        mine = Counter(f.kind for f in faults if f.entry_id == entry.pk)
+        if not mine:
+            entry.status, entry.reason = Entry.ACTIVE, ""
+        else:
+            kinds = ", ".join(f"{kind} {count}" for kind, count in sorted(mine.items()))
+            entry.status = Entry.PAUSED
+            entry.reason = (f"its validation game {game.pk} had {mine.total()} fault(s) "
+                            f"({kinds}); fix the bot and ask to resume")[:500]
+        entry.save(update_fields=["status", "reason"])
+
+
+# Challenges
+
+
+def challenge_create(*, by, entry: Entry, opponents: list[Entry]) -> Game:
+    """An unrated game of ``entry`` (an author's bot) against ``opponents`` on its preset,
+    at most LADDER_CHALLENGES_PER_DAY in 24 hours per author. Its task is sent after
+    commit."""
+    with transaction.atomic():
+        # The author's row lock: two challenges at once cannot both pass the count.
+        get_user_model().objects.select_for_update().filter(pk=by.pk).first()
+        since = timezone.now() - timedelta(days=1)
+        limit = settings.LADDER_CHALLENGES_PER_DAY
+        if Game.objects.filter(kind=Game.CHALLENGE, requested_by=by,
+                               created_at__gte=since).count() >= limit:
+            raise LadderError(f"you started {limit} challenge games in the last 24 hours, the "
+                              "most an author may (LADDER_CHALLENGES_PER_DAY)")
+        seated = [entry, *opponents]
+        if len({e.pk for e in seated}) != len(seated):
+            raise LadderError("a bot is named twice: each opponent plays once, and not your "
+                              "own bot")
+        most = settings.LADDER_CHALLENGE_MAX_SEATS
+        if not opponents or len(seated) > most:
+            raise LadderError(f"choose from 1 to {most - 1} opponents")
+        for e in seated:
+            if e.preset != entry.preset:
+                raise LadderError(f"{e.name} is on the {e.preset} ladder, not {entry.preset}")
+            if e.status == Entry.RETIRED:
+                raise LadderError(f"{e.name} is retired from the {e.preset} ladder")
+        try:
+            preset_options(entry.preset).validate(len(seated))
+        except PresidentError as e:
+            raise LadderError(f"{entry.preset} cannot seat {len(seated)}: {e.message}") from e
+        bots = {e.pk: e.outside_bot for e in Entry.objects.filter(
+            pk__in=[e.pk for e in seated]).select_related("outside_bot")}
+        rng = random.Random()
+        rng.shuffle(seated)
+        specs = []
+        for e in seated:
+            if e.reference:
+                specs.append(e.spec)
+                continue
+            bot = bots[e.pk]
+            if bot is None or not bot.enabled:
+                raise LadderError(f"{e.name} is disabled")
+            specs.append(bot.url)
+        game = Game.objects.create(kind=Game.CHALLENGE, preset=entry.preset,
+                                   seed=rng.getrandbits(63),
+                                   deals=settings.LADDER_DEALS_PER_GAME, requested_by=by)
+        Seat.objects.bulk_create(Seat(game=game, entry=e, seat=s, bot=spec)
+                                 for s, (e, spec) in enumerate(zip(seated, specs, strict=True)))
+        transaction.on_commit(partial(games_send, ids=[game.pk]))
+    return game

@@ -1,0 +1,29 @@
+// A ladder bot's rating chart (ladder/templates/ladder/bot.html) with the vendored Chart.js:
+// its rating (μ − 3σ), μ, and μ's 95% range as a band, after each rated game.
+(function () {
+  var source = document.getElementById("ladder-rating-data");
+  if (!source || typeof Chart === "undefined") return;
+  var data = JSON.parse(source.textContent);
+  var css = getComputedStyle(document.documentElement);
+  function colour(name, fallback) { return css.getPropertyValue(name).trim() || fallback; }
+  Chart.defaults.color = colour("--muted", Chart.defaults.color);
+  Chart.defaults.borderColor = colour("--line", Chart.defaults.borderColor);
+  var accent = colour("--accent", "#1b5e20"), link = colour("--link", "#0b57d0");
+  var band = colour("--line-strong", "#767f8c");
+  new Chart(document.getElementById("ladder-rating-chart"), {
+    type: "line",
+    data: {labels: data.labels, datasets: [
+      {label: "rating (μ − 3σ)", data: data.ordinal, borderColor: accent, backgroundColor: accent,
+       borderWidth: 3, pointRadius: 0, tension: 0.2},
+      {label: "μ", data: data.mu, borderColor: link, backgroundColor: link, borderWidth: 2,
+       pointRadius: 0, tension: 0.2},
+      {label: "μ's 95% range", data: data.high, borderColor: "transparent", backgroundColor: band + "33",
+       pointRadius: 0, fill: "+1", tension: 0.2},
+      {label: "low", data: data.low, borderColor: "transparent", pointRadius: 0, tension: 0.2}
+    ]},
+    options: {animation: false, maintainAspectRatio: false, interaction: {mode: "index", intersect: false},
+              plugins: {legend: {labels: {filter: function (item) { return item.text !== "low"; }}},
+                        tooltip: {filter: function (item) { return item.dataset.label !== "low"; }}},
+              scales: {x: {title: {display: true, text: "rated deals played"}}}}
+  });
+})();

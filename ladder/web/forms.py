@@ -1,0 +1,32 @@
+"""The forms of the ladder's pages: their fields in the services' shape."""
+
+from django import forms
+
+
+def opponent_label(name: str, reference: bool, ordinal: float, author: str | None) -> str:
+    """An opponent as the challenge form lists it: its name, author and rating."""
+    who = "built-in" if reference else author or "no author"
+    return f"{name} ({who}, rating {ordinal:.2f})"
+
+
+class ChallengeForm(forms.Form):
+    """An unrated challenge game: the author's bot against the opponents ticked. The page
+    writes its boxes itself (a ladder of hundreds of bots: Django's widget renders each box
+    through a template)."""
+
+    opponents = forms.ModelMultipleChoiceField(
+        queryset=None, label="Opponents",
+        error_messages={"required": "Tick at least one opponent.",
+                        "invalid_choice": "%(value)s is not a bot on this ladder.",
+                        "invalid_pk_value": "%(pk)s is not a bot's number."})
+
+    def __init__(self, *args, opponents, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["opponents"].queryset = opponents
+
+    def clean_opponents(self):
+        return sorted(self.cleaned_data["opponents"], key=lambda e: (-e.ordinal, e.pk))
+
+    def chosen(self) -> set[str]:
+        """The boxes ticked, as posted (to tick them again when the page is shown again)."""
+        return set(self.data.getlist("opponents")) if self.is_bound else set()

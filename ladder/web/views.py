@@ -1,0 +1,285 @@
+"""The ladder's pages: everyone reads the table, a bot's page and a game's page; a bot's author
+resumes it and starts challenge games from its page, and has a dashboard of their bots.
+
+Thin: selectors read (the table from the entries' stored aggregates, never recomputed per
+read), ``ladder.services`` writes, and a LadderError's message is shown as it is with a 400.
+"""
+
+from decimal import ROUND_HALF_UP, Decimal
+from functools import wraps
+from itertools import groupby
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.http import JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+
+from gameplay.bots.base import FAULT_KINDS
+from ladder import selectors, services
+from ladder.errors import LadderError
+from ladder.models import Entry
+from ladder.web.forms import ChallengeForm, opponent_label
+from league import replays
+from league.errors import LeagueError
+from league.models import PRESET_CHOICES
+
+PRESETS = [p for p, _ in PRESET_CHOICES]
+DEFAULT_PRESET = "classic"
+ROWS_PER_PAGE = 100
+HISTORY_ROWS = 20  # the chart's text alternative: its latest points
+DASHBOARD_FAULTS = 3  # latest faults per bot on the author's dashboard
+FAULTS_PER_KIND = 5  # a bot's page lists this many of each kind's latest faults
+
+
+def _refuse(request, message: str, status: int = 403):
+    return render(request, "ladder/refused.html", {"message": message}, status=status)
+
+
+class _Missing(Exception):  # noqa: N818 (a page's 404, in words)
+    """What a URL names is not there: answered with a 404 page saying what."""
+
+
+def _in_words(*, post: bool = False):
+    """A 404 page that says what is missing and, for a form's address (``post``) opened
+    without its form, a 405 that says so, rather than Django's bare pages."""
+
+    def decorate(view):
+        @wraps(view)
+        def wrapper(request, *args, **kwargs):
+            if post and request.method != "POST":
+                response = _refuse(request, "This address takes a form sent from a bot's "
+                                            "page; open the bot's page instead.", status=405)
+                response["Allow"] = "POST"
+                return response
+            try:
+                return view(request, *args, **kwargs)
+            except _Missing as e:
+                return _refuse(request, str(e), status=404)
+
+        return wrapper
+
+    return decorate
+
+
+def _entry_or_404(entry_id) -> Entry:
+    entry = selectors.entry_get(entry_id)
+    if entry is None:
+        raise _Missing(f"There is no bot {entry_id} on the ladder.")
+    return entry
+
+
+def _fixed(value, places: int, unit: str = "") -> str:
+    """A number as the pages show it, rounded half up like the floatformat filter (which
+    costs too much in a table of a hundred rows); "–" for none."""
+    if value is None:
+        return "–"
+    return f"{Decimal(repr(value)).quantize(Decimal(1).scaleb(-places), ROUND_HALF_UP)}{unit}"
+
+
+def _row(entry: Entry) -> dict:
+    """A bot's figures as the pages show them: rates in per cent, μ's 95% range as ± half,
+    decision times in ms."""
+    figures = selectors.figures(entry)
+    low, high = figures["interval"]
+    bot = entry.outside_bot
+    spread = (high - low) / 2
+    rate = {k: None if figures[k] is None else 100 * figures[k]
+            for k in ("first_out_rate", "last_rate")}
+    return {"entry": entry, "owner": bot.owner.get_username() if bot and bot.owner_id else "",
+            "url": reverse("ladder:bot", args=[entry.pk]),
+            "rating": _fixed(entry.ordinal, 2),
+            "interval": f"{_fixed(entry.mu, 1)} ± {_fixed(spread, 1)}",
+            "interval_2": f"{_fixed(entry.mu, 2)} ± {_fixed(spread, 2)}",
+            "first_out": _fixed(rate["first_out_rate"], 0, "%"),
+            "last": _fixed(rate["last_rate"], 0, "%"),
+            "mean_position": _fixed(figures["mean_position"], 2),
+            "median_ms": _milliseconds(entry.decision_median_ms),
+            "p95_ms": _milliseconds(entry.decision_p95_ms)}
+
+
+def _milliseconds(value) -> str:
+    # A built-in bot decides in microseconds: "0.0" would read as no figure.
+    return "<0.1" if value is not None and value < 0.05 else _fixed(value, 1)
+
+
+# The table
+
+
+def table(request):
+    preset = request.GET.get("preset", DEFAULT_PRESET)
+    if preset not in PRESETS:
+        return _refuse(request, f"There is no preset {preset[:40]!r}. The ladders are "
+                                f"{', '.join(PRESETS)}.", status=400)
+    page = Paginator(selectors.ladder_table(preset=preset), ROWS_PER_PAGE).get_page(
+        request.GET.get("page"))
+    rows = [{"place": page.start_index() + i, **_row(e)} for i, e in enumerate(page)]
+    return render(request, "ladder/table.html", {
+        "preset": preset, "presets": PRESETS, "page": page, "rows": rows,
+        "with_authors": set(selectors.presets())})
+
+
+# A bot's page
+
+
+def _is_author(user, entry: Entry) -> bool:
+    bot = entry.outside_bot
+    return bool(user.is_authenticated and not entry.reference and bot is not None
+                and bot.owner_id == user.pk)
+
+
+def _author_only(request, entry: Entry):
+    """None for the bot's author; otherwise the 403 page saying who may."""
+    if entry.reference:
+        return _refuse(request, f"{entry.name} is a built-in reference bot: it has no author "
+                                "to resume it or challenge with it.")
+    if not request.user.is_authenticated:
+        return _refuse(request, f"Sign in as the author of {entry.name} to resume it or start "
+                                "a challenge game with it.")
+    if not _is_author(request.user, entry):
+        return _refuse(request, f"Only the author of {entry.name} may resume it or start a "
+                                "challenge game with it.")
+    return None
+
+
+def _chart(points) -> dict:
+    return {"labels": [p.deals for p in points],
+            "ordinal": [round(p.ordinal, 3) for p in points],
+            "mu": [round(p.mu, 3) for p in points],
+            "low": [round(p.mu - selectors.Z95 * p.sigma, 3) for p in points],
+            "high": [round(p.mu + selectors.Z95 * p.sigma, 3) for p in points]}
+
+
+def _seat_of(game, entry: Entry):
+    return next((s for s in game.seats.all() if s.entry_id == entry.pk), None)
+
+
+def _bot_page(request, entry: Entry, *, status: int = 200, error: str = "", form=None):
+    points = selectors.history(entry=entry)
+    faults = list(selectors.faults(entry=entry))
+    by_kind = {kind: list(group) for kind, group in groupby(
+        sorted(faults, key=lambda f: (FAULT_KINDS.index(f.kind) if f.kind in FAULT_KINDS
+                                      else len(FAULT_KINDS), -f.pk)), key=lambda f: f.kind)}
+    kinds = sorted(set(entry.fault_kinds) | set(by_kind),
+                   key=lambda k: FAULT_KINDS.index(k) if k in FAULT_KINDS else len(FAULT_KINDS))
+    author = _is_author(request.user, entry)
+    opponents = []
+    if author and entry.status != Entry.RETIRED:
+        form = form or ChallengeForm(opponents=selectors.challenge_opponents(entry=entry))
+        opponents = [{"pk": str(pk), "label": opponent_label(*rest)}
+                     for pk, *rest in selectors.challenge_choices(entry=entry)]
+    return render(request, "ladder/bot.html", {
+        "entry": entry, "row": _row(entry), "author": author, "error": error, "form": form,
+        "opponents": opponents, "chosen": form.chosen() if form else set(),
+        "chart": _chart(points), "latest_points": points[::-1][:HISTORY_ROWS],
+        "games": [(g, _seat_of(g, entry), [s for s in g.seats.all() if s.entry_id != entry.pk])
+                  for g in selectors.recent_games(entry=entry)],
+        "validation": selectors.validation_game(entry=entry),
+        "kinds": [(k, entry.fault_kinds.get(k, 0), len(by_kind.get(k, ()))) for k in kinds],
+        "faults_by_kind": [(k, f[:FAULTS_PER_KIND], len(f) - FAULTS_PER_KIND)
+                           for k, f in by_kind.items()],
+        "faults_shown": selectors.RECENT_FAULTS,
+        "challenges_left": selectors.challenges_left(user=request.user) if author else None,
+        "challenge_seats": settings.LADDER_CHALLENGE_MAX_SEATS - 1,
+    }, status=status)
+
+
+@_in_words()
+def bot(request, entry_id):
+    return _bot_page(request, _entry_or_404(entry_id))
+
+
+@_in_words(post=True)
+def resume(request, entry_id):
+    entry = _entry_or_404(entry_id)
+    refused = _author_only(request, entry)
+    if refused:
+        return refused
+    try:
+        services.entry_resume(entry=entry, by=request.user)
+    except LadderError as e:
+        return _bot_page(request, entry, status=400, error=e.message)
+    messages.success(request, f"{entry.name} plays a validation game again; it is back on the "
+                              "ladder once that game has no fault.")
+    return redirect("ladder:bot", entry.pk)
+
+
+@_in_words(post=True)
+def challenge(request, entry_id):
+    entry = _entry_or_404(entry_id)
+    refused = _author_only(request, entry)
+    if refused:
+        return refused
+    form = ChallengeForm(request.POST, opponents=selectors.challenge_opponents(entry=entry))
+    if not form.is_valid():
+        return _bot_page(request, entry, status=400, form=form,
+                         error="The challenge was not started: " + " ".join(
+                             form.errors.get("opponents", [])))
+    try:
+        game = services.challenge_create(by=request.user, entry=entry,
+                                         opponents=form.cleaned_data["opponents"])
+    except LadderError as e:
+        return _bot_page(request, entry, status=400, form=form, error=e.message)
+    messages.success(request, f"Challenge game {game.pk} started: it plays when a worker is "
+                              "free, and is not rated.")
+    return redirect("ladder:game", game.pk)
+
+
+# A game's page
+
+
+def _game_or_404(game_id):
+    game = selectors.game_get(game_id)
+    if game is None:
+        raise _Missing(f"There is no ladder game {game_id}.")
+    return game
+
+
+@_in_words()
+def game(request, game_id):
+    game = _game_or_404(game_id)
+    seats = list(game.seats.all())
+    deals = max((len(s.positions) for s in seats), default=0)
+    orders = [[s for s in sorted(seats, key=lambda s: s.positions[d])]
+              for d in range(deals) if all(len(s.positions) > d for s in seats)]
+    steps, replay_error = None, ""
+    if game.transcript:
+        try:
+            steps = replays.transcript_steps(game.transcript, names=[s.entry.name for s in seats])
+        except LeagueError as e:
+            replay_error = e.message
+    return render(request, "ladder/game.html", {
+        "game": game, "seats": seats, "orders": orders, "faults": list(game.faults.all()),
+        "steps": steps, "replay_error": replay_error, "title": f"ladder game {game.pk}"})
+
+
+@_in_words()
+def transcript(request, game_id):
+    game = _game_or_404(game_id)
+    if not game.transcript:
+        return _refuse(request, f"Ladder game {game.pk} is {game.status}: it has no transcript "
+                                "yet.", status=404)
+    response = JsonResponse(game.transcript, json_dumps_params={"indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="ladder-game-{game.pk}.json"'
+    return response
+
+
+# The author's dashboard
+
+
+@login_required
+def mine(request):
+    entries = list(selectors.author_entries(user=request.user)
+                   .select_related("validation_game").defer("validation_game__transcript"))
+    faults = selectors.latest_faults_by_entry(entries=entries, per_entry=DASHBOARD_FAULTS)
+    validation = selectors.validation_faults(entries=entries)
+    return render(request, "ladder/mine.html", {
+        "rows": [{**_row(e), "faults": faults[e.pk], "validation_faults": validation.get(e.pk)}
+                 for e in entries],
+        "waiting": selectors.author_waiting(user=request.user),
+        "tick": settings.LADDER_TICK_SECONDS,
+        "register_url": reverse("accounts:bot_create"),
+        "can_register": (selectors.author_bot_count(user=request.user)
+                         < settings.OUTSIDE_BOT_MAX_PER_AUTHOR)})

@@ -1,0 +1,49 @@
+import pytest
+
+from gameplay.tournaments import services as gameplay_services
+from tests.ladder.helpers import BotServer
+from tests.league.factories import UserFactory
+
+
+@pytest.fixture
+def servers(settings):
+    """``servers(n)``: n outside bot servers on 127.0.0.1, allow-listed; closed at the end."""
+    started = []
+
+    def start(count=1):
+        new = [BotServer() for _ in range(count)]
+        started.extend(new)
+        settings.OUTSIDE_BOT_ALLOWED_HOSTS = [s.allowed for s in started]
+        return new
+
+    yield start
+    for server in started:
+        server.close()
+
+
+@pytest.fixture
+def ladder_settings(settings):
+    """A quick ladder: three fast reference bots, two-deal games, tables of 3 or 4."""
+    settings.LADDER_REFERENCES = ["random", "greedy", "heuristic"]
+    settings.LADDER_VALIDATION_OPPONENTS = ["random", "greedy", "heuristic"]
+    settings.LADDER_DEALS_PER_GAME = 2
+    settings.LADDER_TABLE_SIZES = [3, 4]
+    settings.LADDER_GAMES_IN_FLIGHT = 4
+    settings.LADDER_PAUSE_GAMES = 4
+    settings.LADDER_PAUSE_FAULT_RATE = 0.5
+    return settings
+
+
+@pytest.fixture
+def author(db):
+    return UserFactory(username="ada", is_staff=False)
+
+
+@pytest.fixture
+def other(db):
+    return UserFactory(username="bob", is_staff=False)
+
+
+def register(owner, server, name="ada-bot", presets=("classic",)):
+    return gameplay_services.outside_bot_create(name=name, url=server.url, owner=owner,
+                                                presets=list(presets))

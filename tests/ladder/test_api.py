@@ -1,0 +1,157 @@
+"""The ladder's API: everyone reads the table, a bot's page and its games; only a bot's author
+resumes it or starts a challenge with it; bad input is a 4xx naming what is wrong and changes
+nothing."""
+
+import random
+
+import pytest
+
+from ladder import services
+from ladder.models import Entry, Game
+from tests.api.conftest import client_for
+from tests.ladder.conftest import register
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def ladder(ladder_settings, servers, author, other, django_capture_on_commit_callbacks):
+    """Ada's two bots and Bob's one, validated, after a few rated games (one of Bob's answers
+    junk, so it has faults)."""
+    ladder_settings.LADDER_PAUSE_FAULT_RATE = 1.0
+    ladder_settings.LADDER_PAUSE_GAMES = 100
+    first, second, third = servers(3)
+    bots = [register(author, first, "ada-1"), register(author, second, "ada-2"),
+            register(other, third, "bob-1")]
+    with django_capture_on_commit_callbacks(execute=True):
+        services.bots_sync()
+    third.mode = "junk"
+    rng = random.Random(2)
+    while Game.objects.filter(kind=Game.RATED, status=Game.DONE).count() < 6:
+        with django_capture_on_commit_callbacks(execute=True):
+            services.games_schedule(rng=rng)
+    return {bot.name: Entry.objects.get(outside_bot=bot) for bot in bots}
+
+
+def test_anyone_reads_the_ladder_table_best_first(ladder):
+    answer = client_for().get("/api/v1/ladder/", {"preset": "classic"})
+
+    assert answer.status_code == 200
+    rows = answer.json()["results"]
+    assert answer.json()["count"] == len(rows) == 6  # three authors' bots, three references
+    assert [r["ordinal"] for r in rows] == sorted((r["ordinal"] for r in rows), reverse=True)
+    ada = next(r for r in rows if r["name"] == "ada-1")
+    entry = ladder["ada-1"]
+    assert ada["owner"] == "ada" and ada["status"] == "active" and not ada["reference"]
+    assert (ada["games"], ada["deals"], ada["mu"]) == (entry.games, entry.deals, entry.mu)
+    assert ada["first_out_rate"] == entry.firsts / entry.deals
+    low, high = ada["interval"]
+    assert low < ada["mu"] < high
+    bob = next(r for r in rows if r["name"] == "bob-1")
+    assert bob["faults"] > 0 and set(bob["fault_kinds"]) == {"malformed"}
+    references = [r for r in rows if r["reference"]]
+    assert {r["owner"] for r in references} == {""}
+    assert client_for().get("/api/v1/ladder/", {"preset": "friday"}).json()["count"] == 0
+
+
+def test_an_unknown_preset_is_refused_by_name(ladder):
+    answer = client_for().get("/api/v1/ladder/", {"preset": "poker"})
+
+    assert answer.status_code == 400
+    assert "unknown preset 'poker'" in answer.json()["preset"]
+
+
+def test_a_bots_page_has_its_rating_history_games_and_faults(ladder):
+    entry = ladder["bob-1"]
+
+    answer = client_for().get(f"/api/v1/ladder/{entry.pk}/")
+
+    assert answer.status_code == 200
+    page = answer.json()
+    assert len(page["history"]) == entry.games
+    assert page["history"][-1]["mu"] == entry.mu
+    assert [g["id"] for g in page["recent_games"]] == sorted(
+        (g["id"] for g in page["recent_games"]), reverse=True)
+    kinds = {g["kind"] for g in page["recent_games"]}
+    assert kinds == {"rated", "validation"}
+    assert page["recent_faults"] and all(f["kind"] == "malformed" and f["answer"] == "not json {"
+                                         for f in page["recent_faults"])
+    validation = page["validation_game"]
+    assert validation["kind"] == "validation" and validation["faults"] == []
+    assert "transcript" not in validation
+    assert client_for().get("/api/v1/ladder/999999/").status_code == 404
+
+
+def test_a_games_page_has_its_transcript_seats_and_faults(ladder):
+    entry = ladder["bob-1"]
+    listing = client_for().get("/api/v1/ladder-games/", {"entry": entry.pk, "kind": "rated"})
+    assert listing.status_code == 200
+    games = listing.json()["results"]
+    assert games and all(entry.pk in [s["entry"] for s in g["seats"]] for g in games)
+    assert all(g["kind"] == "rated" for g in games)
+
+    game = client_for().get(f"/api/v1/ladder-games/{games[0]['id']}/").json()
+
+    assert game["transcript"]["deals"]
+    faults = [f for f in game["faults"] if f["entry"] == entry.pk]
+    assert faults and faults[0]["decision"] and faults[0]["message"]
+    assert client_for().get("/api/v1/ladder-games/", {"entry": "x"}).status_code == 400
+    assert client_for().get("/api/v1/ladder-games/", {"kind": "x"}).status_code == 400
+
+
+def pause(entry):
+    Entry.objects.filter(pk=entry.pk).update(status=Entry.PAUSED, reason="paused: faults")
+
+
+def test_only_the_author_resumes_a_paused_bot(ladder, author, other):
+    entry = ladder["ada-1"]
+    pause(entry)
+    url = f"/api/v1/ladder/{entry.pk}/resume/"
+
+    assert client_for().post(url).status_code == 401
+    refused = client_for(other, token=True).post(url)
+    assert refused.status_code == 403 and "author of ada-1" in refused.json()["detail"]
+    assert Entry.objects.get(pk=entry.pk).status == Entry.PAUSED
+
+    answer = client_for(author, token=True).post(url)
+
+    assert answer.status_code == 200 and answer.json()["status"] == "validating"
+    entry.refresh_from_db()
+    assert entry.validation_game.status == Game.SCHEDULED  # sent to the workers on commit
+    again = client_for(author, token=True).post(url)
+    assert again.status_code == 400 and "only a paused bot resumes" in again.json()["detail"]
+    reference = Entry.objects.get(preset="classic", name="heuristic")
+    assert client_for(author).post(f"/api/v1/ladder/{reference.pk}/resume/").status_code == 403
+    assert client_for(author).post("/api/v1/ladder/999999/resume/").status_code == 404
+
+
+def test_only_the_author_challenges_with_a_bot(ladder, ladder_settings, author, other):
+    ladder_settings.LADDER_CHALLENGES_PER_DAY = 1
+    mine, theirs = ladder["ada-1"], ladder["bob-1"]
+    heuristic = Entry.objects.get(preset="classic", name="heuristic")
+    body = {"entry": mine.pk, "opponents": [theirs.pk, heuristic.pk]}
+    games = Game.objects.count()
+
+    assert client_for().post("/api/v1/ladder-games/", body, format="json").status_code == 401
+    refused = client_for(other, token=True).post("/api/v1/ladder-games/", body, format="json")
+    assert refused.status_code == 403
+    for bad, field in [({"entry": mine.pk, "opponents": [999999]}, "opponents"),
+                       ({"entry": 999999, "opponents": [heuristic.pk]}, "entry"),
+                       ({"entry": mine.pk, "opponents": []}, "opponents"),
+                       ({"entry": mine.pk}, "opponents")]:
+        answer = client_for(author).post("/api/v1/ladder-games/", bad, format="json")
+        assert answer.status_code == 400 and field in answer.json(), (bad, answer.json())
+    twice = client_for(author).post("/api/v1/ladder-games/",
+                                    {"entry": mine.pk, "opponents": [mine.pk]}, format="json")
+    assert twice.status_code == 400 and "named twice" in twice.json()["detail"]
+    assert Game.objects.count() == games
+
+    answer = client_for(author, token=True).post("/api/v1/ladder-games/", body, format="json")
+
+    assert answer.status_code == 201
+    game = answer.json()
+    assert game["kind"] == "challenge" and game["status"] == "scheduled"
+    assert sorted(s["entry"] for s in game["seats"]) == sorted([mine.pk, theirs.pk, heuristic.pk])
+    over = client_for(author).post("/api/v1/ladder-games/", body, format="json")
+    assert over.status_code == 400 and "LADDER_CHALLENGES_PER_DAY" in over.json()["detail"]
+    assert Game.objects.count() == games + 1

@@ -1,0 +1,300 @@
+"""The ladder's services against real outside bot servers on 127.0.0.1 (tasks run in this
+process: no broker): validation, pausing and resuming, storing a game once, ratings per deal
+and aggregates that agree with the stored games."""
+
+import random
+from collections import Counter
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from gameplay.engine import checker
+from gameplay.tournaments import services as gameplay_services
+from ladder import selectors, services
+from ladder.errors import LadderError
+from ladder.models import Entry, Fault, Game, RatingPoint, Seat
+from league.ratings import MODEL, replay
+from tests.ladder.conftest import register
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def commit(django_capture_on_commit_callbacks):
+    """``commit(fn, ...)`` runs a service and then what it left for after commit (sending a
+    game's task, which runs here at once), as a real commit would."""
+
+    def run(fn, *args, **kwargs):
+        with django_capture_on_commit_callbacks(execute=True):
+            return fn(*args, **kwargs)
+
+    return run
+
+
+def entry_of(bot, preset="classic") -> Entry:
+    return Entry.objects.get(outside_bot=bot, preset=preset)
+
+
+def test_a_clean_validation_game_makes_a_new_bot_active(ladder_settings, servers, author,
+                                                        commit):
+    (server,) = servers(1)
+    bot = register(author, server, presets=["classic", "modern"])
+
+    report = commit(services.bots_sync)
+
+    assert report == {"joined": 2, "retired": 0}
+    for preset in ("classic", "modern"):
+        entry = entry_of(bot, preset)
+        assert (entry.status, entry.reason, entry.url) == (Entry.ACTIVE, "", server.url)
+        game = entry.validation_game
+        assert (game.kind, game.status, game.preset) == (Game.VALIDATION, Game.DONE, preset)
+        seated = sorted(game.seats.values_list("entry__name", flat=True))
+        assert seated == sorted(["ada-bot", "random", "greedy", "heuristic"])
+        assert not game.faults.exists()
+        assert checker.check(game.transcript)[0] == 0  # the replay page can replay it
+        assert len(game.transcript["deals"]) == ladder_settings.LADDER_DEALS_PER_GAME
+        # Validation games are unrated.
+        assert (entry.games, entry.deals, entry.mu) == (0, 0, MODEL.mu)
+    assert server.requests > 0
+    assert commit(services.bots_sync) == {"joined": 0, "retired": 0}  # nothing changed
+
+
+def test_a_validation_game_with_faults_pauses_the_bot_and_shows_them(ladder_settings, servers,
+                                                                     author, commit):
+    (server,) = servers(1)
+    server.mode = "junk"
+    bot = register(author, server)
+
+    commit(services.bots_sync)
+
+    entry = entry_of(bot)
+    assert entry.status == Entry.PAUSED
+    assert "validation game" in entry.reason and "malformed" in entry.reason
+    game = selectors.validation_game(entry=entry)
+    assert game.status == Game.DONE
+    faults = list(game.faults.all())
+    assert faults and {f.entry_id for f in faults} == {entry.pk}
+    assert {f.kind for f in faults} == {"malformed"}
+    assert all(f.answer == "not json {" and f.message for f in faults)
+    assert f"had {len(faults)} fault(s)" in entry.reason
+    # A paused bot is given no rated game.
+    commit(services.games_schedule)
+    assert not Seat.objects.filter(entry=entry, game__kind=Game.RATED).exists()
+
+
+def active_bots(count, ladder_settings, servers, author, commit):
+    found = servers(count)
+    bots = [register(author, server, name=f"bot-{i}") for i, server in enumerate(found)]
+    commit(services.bots_sync)
+    assert all(entry_of(bot).status == Entry.ACTIVE for bot in bots)
+    return found, bots
+
+
+def test_a_bot_whose_rated_games_fault_is_paused_and_resumes_after_validation(
+        ladder_settings, servers, author, commit):
+    (server,), (bot,) = active_bots(1, ladder_settings, servers, author, commit)
+    entry = entry_of(bot)
+    server.mode = "junk"
+
+    rounds = 0
+    while entry_of(bot).status == Entry.ACTIVE:
+        assert commit(services.games_schedule), "an active bot gets games"
+        rounds += 1
+        assert rounds <= 10
+    entry.refresh_from_db()
+    # LADDER_PAUSE_GAMES = 4 at a rate of 0.5: the second faulty game pauses it.
+    assert entry.status == Entry.PAUSED and entry.games == 2 and entry.recent == "11"
+    assert "2 of its last 2 rated games had faults" in entry.reason
+    assert "malformed" in entry.reason
+
+    with pytest.raises(LadderError, match="only a paused bot resumes"):
+        services.entry_resume(entry=Entry.objects.get(name="random", preset="classic"))
+    server.mode = "good"
+    commit(services.entry_resume, entry=entry)
+
+    entry.refresh_from_db()
+    assert entry.status == Entry.ACTIVE and entry.reason == ""
+    assert entry.validation_game.status == Game.DONE
+    assert Game.objects.filter(kind=Game.VALIDATION, seats__entry=entry).count() == 2
+    with pytest.raises(LadderError, match="is active"):
+        services.entry_resume(entry=entry)
+
+
+def test_a_failed_resume_stays_paused(ladder_settings, servers, author, commit):
+    (server,) = servers(1)
+    server.mode = "junk"
+    bot = register(author, server)
+    commit(services.bots_sync)
+    entry = entry_of(bot)
+    first = entry.validation_game_id
+
+    commit(services.entry_resume, entry=entry)
+
+    entry.refresh_from_db()
+    assert entry.status == Entry.PAUSED and entry.validation_game_id != first
+
+
+def test_a_game_is_stored_once_whatever_the_deliveries(ladder_settings, servers, author, commit):
+    active_bots(2, ladder_settings, servers, author, commit)
+    with pytest.MonkeyPatch.context() as patch:  # schedule without sending
+        patch.setattr(services, "games_send", lambda **kwargs: 0)
+        (game_id,) = commit(services.games_schedule, rng=random.Random(3))[:1]
+    game = Game.objects.get(pk=game_id)
+    played = services.game_play(game)
+    before = list(Entry.objects.order_by("pk").values())
+
+    assert services.game_store(game_id=game_id, played=played) is True
+    after = list(Entry.objects.order_by("pk").values())
+    assert services.game_store(game_id=game_id, played=played) is False
+    assert services.game_run(game_id=game_id) is False  # a second delivery of its task
+
+    assert list(Entry.objects.order_by("pk").values()) == after != before
+    assert RatingPoint.objects.filter(game_id=game_id).count() == game.seats.count()
+    assert Game.objects.get(pk=game_id).attempts == 0  # never taken: stored directly
+
+
+def test_a_game_a_worker_lost_is_sent_again_and_fails_after_its_attempts(
+        ladder_settings, servers, author, commit):
+    (server,) = servers(1)
+    server.mode = "junk"
+    register(author, server)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(services, "game_store", lambda **kwargs: True)  # the worker dies
+        commit(services.bots_sync)
+    game = Game.objects.get()
+    assert (game.status, game.attempts) == (Game.RUNNING, 1)
+    later = timezone.now() + timedelta(seconds=ladder_settings.LADDER_GAME_RESEND_SECONDS + 1)
+
+    assert services.games_recover(now=later) == {"failed": 0, "resent": 1}
+    game.refresh_from_db()
+    assert (game.status, game.sent_at) == (Game.SCHEDULED, None)
+
+    Game.objects.filter(pk=game.pk).update(attempts=ladder_settings.LADDER_GAME_ATTEMPTS,
+                                           status=Game.RUNNING, sent_at=timezone.now())
+    assert services.games_recover(now=later) == {"failed": 1, "resent": 0}
+    game.refresh_from_db()
+    entry = Entry.objects.get(reference=False)
+    assert game.status == Game.FAILED and "attempts" in game.reason
+    assert entry.status == Entry.PAUSED and "could not be played" in entry.reason
+
+
+def play_rated(ladder_settings, servers, author, commit, *, games, faulty=0):
+    found, bots = active_bots(3, ladder_settings, servers, author, commit)
+    for server in found[:faulty]:
+        server.mode = "junk"
+    ladder_settings.LADDER_PAUSE_FAULT_RATE = 1.0  # the faulty bot keeps playing
+    ladder_settings.LADDER_PAUSE_GAMES = 100
+    rng = random.Random(5)
+    while Game.objects.filter(kind=Game.RATED, status=Game.DONE).count() < games:
+        assert commit(services.games_schedule, rng=rng)
+    return bots
+
+
+def test_every_deal_of_every_rated_game_is_rated_in_order(ladder_settings, servers, author,
+                                                          commit):
+    play_rated(ladder_settings, servers, author, commit, games=12)
+
+    rated = Game.objects.filter(kind=Game.RATED).order_by("stored_at", "pk")
+    deals = []
+    for game in rated:
+        # Each deal's finishing order as the checker reads it from the stored transcript.
+        status, verdict = checker.check(game.transcript)
+        assert status == checker.VALID and len(verdict["deals"]) == game.deals
+        by_seat = dict(game.seats.values_list("seat", "entry_id"))
+        deals += [(game.pk, [by_seat[s] for s in d["finishing_order"]])
+                  for d in verdict["deals"]]
+    _, state = replay(deals, {})
+
+    entries = Entry.objects.filter(seats__game__kind=Game.RATED).distinct()
+    assert entries.count() >= 4
+    for entry in entries:
+        mu, sigma, rated_deals = state[entry.pk]
+        assert entry.mu == pytest.approx(mu) and entry.sigma == pytest.approx(sigma)
+        assert entry.deals == rated_deals == sum(
+            len(p) for p in Seat.objects.filter(entry=entry, game__kind=Game.RATED)
+            .values_list("positions", flat=True))
+        assert entry.ordinal == pytest.approx(mu - 3 * sigma)
+        points = list(RatingPoint.objects.filter(entry=entry).order_by("id"))
+        assert len(points) == entry.games
+        assert (points[-1].mu, points[-1].sigma, points[-1].deals) == (entry.mu, entry.sigma,
+                                                                       entry.deals)
+
+
+def test_aggregates_agree_with_the_stored_games(ladder_settings, servers, author, commit):
+    play_rated(ladder_settings, servers, author, commit, games=10, faulty=1)
+
+    for entry in Entry.objects.filter(games__gt=0):
+        seats = list(Seat.objects.filter(entry=entry, game__kind=Game.RATED)
+                     .select_related("game"))
+        sizes = {s.game_id: s.game.seats.count() for s in seats}
+        positions = [(p, sizes[s.game_id]) for s in seats for p in s.positions]
+        faults = Fault.objects.filter(entry=entry, game__kind=Game.RATED)
+        assert entry.games == len(seats)
+        assert entry.deals == len(positions)
+        assert entry.firsts == sum(p == 1 for p, _ in positions)
+        assert entry.lasts == sum(p == n for p, n in positions)
+        assert entry.positions == sum(p for p, _ in positions)
+        assert entry.faults == faults.count() == sum(s.faults for s in seats)
+        assert entry.fault_kinds == dict(Counter(faults.values_list("kind", flat=True)))
+        assert entry.faulted_games == sum(s.faults > 0 for s in seats)
+        assert entry.decisions == sum(s.decisions for s in seats)
+        assert sum(entry.decision_times) == entry.decisions
+        assert entry.decision_median_ms <= entry.decision_p95_ms
+        assert entry.last_played_at == max(s.game.stored_at for s in seats)
+    faulty = Entry.objects.get(name="bot-0")
+    assert faulty.faults > 0 and faulty.fault_kinds.keys() == {"malformed"}
+    assert Entry.objects.get(name="bot-1").faults == 0
+
+
+def test_an_entry_follows_its_bot(ladder_settings, servers, author, commit):
+    first, second = servers(2)
+    bot = register(author, first, presets=["classic"])
+    commit(services.bots_sync)
+    play_rated_entry = entry_of(bot)
+    assert play_rated_entry.status == Entry.ACTIVE
+
+    gameplay_services.outside_bot_update(bot=bot, url=second.url, presets=["classic", "friday"])
+    commit(services.bots_sync)
+    classic, friday = entry_of(bot), entry_of(bot, "friday")
+    assert (classic.status, classic.url) == (Entry.ACTIVE, second.url)
+    assert classic.validation_game_id != play_rated_entry.validation_game_id  # again
+    assert friday.status == Entry.ACTIVE
+
+    gameplay_services.outside_bot_update(bot=bot, presets=["friday"])
+    gameplay_services.outside_bot_update(bot=bot, name="ada-bot-2")
+    commit(services.bots_sync)
+    classic.refresh_from_db()
+    friday.refresh_from_db()
+    assert (classic.status, classic.reason) == (Entry.RETIRED, "its bot no longer plays classic")
+    assert (friday.status, friday.name) == (Entry.ACTIVE, "ada-bot-2")
+
+    gameplay_services.outside_bot_update(bot=bot, enabled=False)
+    commit(services.bots_sync)
+    friday.refresh_from_db()
+    assert (friday.status, friday.reason) == (Entry.RETIRED, "its bot is disabled")
+
+
+def test_a_challenge_is_unrated_and_bounded_per_author_a_day(ladder_settings, servers, author,
+                                                            commit):
+    ladder_settings.LADDER_CHALLENGES_PER_DAY = 2
+    _, (mine, theirs) = active_bots(2, ladder_settings, servers, author, commit)
+    me, them = entry_of(mine), entry_of(theirs)
+    heuristic = Entry.objects.get(name="heuristic", preset="classic")
+    before = list(Entry.objects.order_by("pk").values())
+
+    game = commit(services.challenge_create, by=author, entry=me, opponents=[them, heuristic])
+
+    game.refresh_from_db()
+    assert (game.kind, game.status, game.requested_by) == (Game.CHALLENGE, Game.DONE, author)
+    assert sorted(game.seats.values_list("entry_id", flat=True)) == sorted(
+        [me.pk, them.pk, heuristic.pk])
+    assert list(Entry.objects.order_by("pk").values()) == before  # unrated
+    assert not RatingPoint.objects.exists()
+
+    with pytest.raises(LadderError, match="named twice"):
+        services.challenge_create(by=author, entry=me, opponents=[me])
+    commit(services.challenge_create, by=author, entry=me, opponents=[heuristic])
+    with pytest.raises(LadderError, match="2 challenge games in the last 24 hours"):
+        services.challenge_create(by=author, entry=me, opponents=[heuristic])
+    assert selectors.challenges_left(user=author) == 0

@@ -1,0 +1,77 @@
+"""The ladder end to end (issue #20): a real celery beat and a real worker on Redis and the
+PostgreSQL test database, two outside bot servers on 127.0.0.1 (allow-listed through
+OUTSIDE_BOT_ALLOWED_HOSTS, as an administrator would for a lab network). Nobody calls a
+service: beat's tick brings the registered bots in, their validation games and then rated
+games run on the worker, until both bots have ratings.
+
+Run with DATABASE_URL=postgres://… (the workers need the PostgreSQL test database). About
+half a minute.
+"""
+
+import time
+
+import pytest
+
+from gameplay.engine import checker
+from gameplay.tournaments import services as gameplay_services
+from ladder.models import Entry, Fault, Game, RatingPoint, Seat
+from league.ratings import MODEL
+from tests.conftest import stop
+from tests.ladder.helpers import BotServer
+from tests.league.factories import UserFactory
+from tests.tournaments.conftest import beat, tournament_queue, workers  # noqa: F401
+
+pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
+
+RATED_GAMES = 3  # each bot's rated games before the test is satisfied
+SECONDS = 120
+
+
+@pytest.fixture
+def bot_servers():
+    found = [BotServer(), BotServer()]
+    yield found
+    for server in found:
+        server.close()
+
+
+def test_beat_and_a_worker_play_rated_ladder_games_until_both_bots_have_ratings(
+        workers, beat, bot_servers, settings):  # noqa: F811
+    settings.OUTSIDE_BOT_ALLOWED_HOSTS = [s.allowed for s in bot_servers]
+    author = UserFactory(username="ada", is_staff=False)
+    env = {"OUTSIDE_BOT_ALLOWED_HOSTS": ",".join(s.allowed for s in bot_servers),
+           "LADDER_TICK_SECONDS": "1", "LADDER_REFERENCES": "random,greedy,heuristic",
+           "LADDER_DEALS_PER_GAME": "2", "LADDER_GAMES_IN_FLIGHT": "2"}
+    bots = [gameplay_services.outside_bot_create(name=f"ada-{i}", url=server.url, owner=author)
+            for i, server in enumerate(bot_servers)]
+    worker = workers(**env)
+    scheduler = beat(**env)
+
+    deadline = time.monotonic() + SECONDS
+    while time.monotonic() < deadline:
+        entries = list(Entry.objects.filter(outside_bot__in=bots))
+        if len(entries) == 2 and all(e.games >= RATED_GAMES for e in entries):
+            break
+        time.sleep(0.2)
+    else:
+        pytest.fail(f"entries {list(Entry.objects.values('name', 'status', 'games'))}\n"
+                    f"worker log:\n{worker.log()[-4000:]}\nbeat log:\n{scheduler.log()[-3000:]}")
+
+    stop(scheduler.process)
+    stop(worker.process)  # a warm shutdown: the game in hand is stored first
+    assert "ladder.tasks.ladder_tick_task" in scheduler.log()
+    assert "ladder_game_task" in worker.log()
+    for bot, server in zip(bots, bot_servers, strict=True):
+        entry = Entry.objects.get(outside_bot=bot)
+        assert entry.status == Entry.ACTIVE and server.requests > 0
+        validation = entry.validation_game
+        assert validation.status == Game.DONE and not validation.faults.exists()
+        # Rated: a rating with its uncertainty narrowed by every rated deal, and its history.
+        assert entry.sigma < MODEL.sigma
+        assert entry.deals == sum(len(p) for p in Seat.objects.filter(
+            entry=entry, game__kind=Game.RATED, game__status=Game.DONE)
+            .values_list("positions", flat=True))
+        assert RatingPoint.objects.filter(entry=entry).count() == entry.games
+    assert not Fault.objects.exists()
+    for game in Game.objects.filter(status=Game.DONE):
+        assert checker.check(game.transcript)[0] == checker.VALID
