@@ -32,7 +32,7 @@ def transcript_steps(data, *, names: list[str] | None = None, deal: int | None =
         count = sum(2 + len(entry.exchanges) + len(entry.moves) for entry in shown)
         if count > settings.REPLAY_MAX_STEPS:
             raise LeagueError(f"this transcript is too long to replay here: {count:,} steps "
-                              f"in {len(shown)} deals, over the "
+                              f"in {len(shown)} deal{'s' if len(shown) != 1 else ''}, over the "
                               f"{settings.REPLAY_MAX_STEPS:,} shown at most")
         players = transcript.players
         if names is None or len(names) != players:

@@ -10,6 +10,7 @@ from gameplay.engine.checker import VALID, check
 from gameplay.tournaments import services
 from gameplay.tournaments.models import GameFault, TournamentGame
 from league import replays
+from league.errors import LeagueError
 from tests.tournaments.helpers import ENTRANTS, small_tournament
 
 pytestmark = pytest.mark.django_db
@@ -157,3 +158,25 @@ def test_an_outside_bots_faults_link_the_replay_of_their_deal(client, settings):
         url = replay_url(stored, deal + 1)
         assert f'href="{url}"' in page
         assert client.get(url).status_code == 200
+
+
+def test_a_late_deal_of_a_game_too_long_to_replay_whole_replays_alone(client, settings):
+    tournament = small_tournament(seats=4, preset="friday",
+                                  scoring={"system": "fixed-rounds", "deals": DEALS})
+    stored = stored_game(tournament)
+    steps = [2 + len(d.get("exchanges", [])) + len(d["moves"])
+             for d in stored.transcript["deals"]]
+    # Room for the last deal's steps, not for the whole game's (docs/operations.md).
+    settings.REPLAY_MAX_STEPS = steps[-1]
+    assert sum(steps) > settings.REPLAY_MAX_STEPS
+    with pytest.raises(LeagueError, match="too long to replay here"):
+        replays.transcript_steps(stored.transcript)
+
+    page = client.get(replay_url(stored, DEALS))
+    assert page.status_code == 200 and len(replay_data(page)["steps"]) == steps[-1]
+
+    settings.REPLAY_MAX_STEPS = steps[-1] - 1
+    refused = client.get(replay_url(stored, DEALS))
+    assert refused.status_code == 422
+    assert (f"too long to replay here: {steps[-1]:,} steps in 1 deal, over the "
+            f"{steps[-1] - 1:,} shown at most") in refused.content.decode()
