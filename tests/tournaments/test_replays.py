@@ -102,7 +102,9 @@ def test_a_deal_the_game_does_not_have_is_a_404_that_says_so(client):
         assert (f"{stored.game} has 3 deals: there is no deal {number} to replay."
                 in page.content.decode())
     missing = TournamentGame.objects.order_by("-pk").first().pk + 1
-    assert client.get(reverse("gameplay:deal_replay", args=[missing, 1])).status_code == 404
+    page = client.get(reverse("gameplay:deal_replay", args=[missing, 1]))
+    assert page.status_code == 404
+    assert f"There is no tournament game {missing}." in page.content.decode()
 
 
 def test_the_season_export_lists_each_games_whole_transcript(client):

@@ -3,7 +3,7 @@ cancel and resume buttons; an outside bot's page of its faults; the replay of ea
 tournament game."""
 
 from django.contrib import messages
-from django.http import Http404, JsonResponse
+from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
@@ -72,18 +72,17 @@ def deal_replay(request, pk, number):
     one transcript (league.replays plays the game up to it)."""
     stored = selectors.tournament_game_with_transcript(pk=pk)
     if stored is None:
-        raise Http404(f"There is no tournament game {pk}.")
+        return _not_here(request, f"There is no tournament game {pk}.")
     game = stored.game
     deals = len(stored.transcript["deals"])
     if not 1 <= number <= deals:
-        return render(request, "league/refused.html", {
-            "message": f"{game} has {deals} deal{'s' if deals != 1 else ''}: there is no "
-                       f"deal {number} to replay."}, status=404)
+        return _not_here(request, f"{game} has {deals} deal{'s' if deals != 1 else ''}: "
+                                  f"there is no deal {number} to replay.")
     names = [seat.player.name for seat in game.seats.all()]
     try:
         steps = replays.transcript_steps(stored.transcript, names=names, deal=number)
     except LeagueError as e:
-        return render(request, "league/refused.html", {"message": e.message}, status=422)
+        return _not_here(request, e.message, status=422)
 
     def deal_url(n):
         return reverse("gameplay:deal_replay", args=[stored.pk, n]) if 1 <= n <= deals else None
@@ -92,3 +91,7 @@ def deal_replay(request, pk, number):
         "steps": steps, "title": f"{game}, deal {number} of {deals}",
         "back": reverse("league:game_detail", args=[game.pk]),
         "previous": deal_url(number - 1), "next": deal_url(number + 1)})
+
+
+def _not_here(request, message, status=404):
+    return render(request, "league/refused.html", {"message": message}, status=status)
