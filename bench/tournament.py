@@ -27,7 +27,7 @@ import uuid
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path[0] = str(ROOT)  # not bench/, whose http.py would hide the standard library's
 POSTGRES_URL = os.environ.get(
     "POSTGRES_BENCH_URL", "postgres://postgres@127.0.0.1:5432/president_league_tournament_bench")
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/14")
@@ -74,21 +74,20 @@ def make_tournament(name, args):
 def in_process(args):
     """The same games, played and stored here: the batches run one after the other."""
     from django.db import transaction
+    from django.utils import timezone
 
     from gameplay.tournaments import services
 
     tournament = make_tournament("In process", args)
-    batches = []
-    original = services._enqueue
-    services._enqueue = lambda tid, b, eta: batches.extend(b)
-    try:
-        with transaction.atomic():
-            services.tournament_start(tournament=tournament)
-    finally:
-        services._enqueue = original
+    with transaction.atomic():
+        services.tournament_start(tournament=tournament)
+        # Taken by this process, as a sender marks what it sent: after the commit, the
+        # start's sender finds nothing left to send to the broker.
+        tournament.batches.filter(sent_at=None).update(sent_at=timezone.now())
+    batches = list(tournament.batches.order_by("id").values_list("pk", "keys"))
     started = time.perf_counter()
-    for batch in batches:
-        services.tournament_play_batch(tournament_id=tournament.pk, keys=batch)
+    for pk, keys in batches:
+        services.tournament_play_batch(tournament_id=tournament.pk, keys=keys, batch_id=pk)
     seconds = time.perf_counter() - started
     tournament.refresh_from_db()
     assert tournament.status == tournament.FINISHED, tournament.status

@@ -17,22 +17,28 @@ from gameplay.engine.transcript import parse
 from league.errors import LeagueError
 
 
-def transcript_steps(data, *, names: list[str] | None = None) -> dict:
+def transcript_steps(data, *, names: list[str] | None = None, deal: int | None = None) -> dict:
     """{"players": [...], "steps": [...]} for a transcript (parsed JSON); LeagueError when the
     engine refuses it, or when it has more steps than settings.REPLAY_MAX_STEPS, counted
-    before any is played. Parsed once and played once: the checker's replay tells the steps."""
+    before any is played. Parsed once and played once: the checker's replay tells the steps.
+
+    With ``deal`` (from 1), the steps of that deal of a game's transcript only. A later deal
+    does not stand alone (its exchanges, leader and dealer follow from the deals before it),
+    so the game is played up to it and the deals before it are played without steps; only the
+    shown deal's steps count against REPLAY_MAX_STEPS."""
     try:
-        transcript = parse(data)
-        count = sum(2 + len(entry.exchanges) + len(entry.moves) for entry in transcript.deals)
+        transcript = parse(data if deal is None else _up_to(data, deal))
+        shown = transcript.deals if deal is None else transcript.deals[deal - 1:]
+        count = sum(2 + len(entry.exchanges) + len(entry.moves) for entry in shown)
         if count > settings.REPLAY_MAX_STEPS:
             raise LeagueError(f"this transcript is too long to replay here: {count:,} steps "
-                              f"in {len(transcript.deals)} deals, over the "
+                              f"in {len(shown)} deal{'s' if len(shown) != 1 else ''}, over the "
                               f"{settings.REPLAY_MAX_STEPS:,} shown at most")
         players = transcript.players
         if names is None or len(names) != players:
             names = [f"seat {s}" for s in range(players)]
         rules = Rules(transcript.options, players)
-        steps = _Steps(rules, names)
+        steps = _Steps(rules, names, first=0 if deal is None else deal - 1)
         replay(transcript, watch=steps)
     except PresidentError as e:
         where = "".join(f" ({k} {getattr(e, k)})" for k in ("deal", "move")
@@ -41,12 +47,21 @@ def transcript_steps(data, *, names: list[str] | None = None) -> dict:
     return {"players": names, "presidents": rules.presidents, "steps": steps.steps}
 
 
+def _up_to(data, deal: int):
+    """A game's transcript cut after its deal ``deal`` (from 1): the checker replays a game
+    from its first deal, and the deals after it are not needed."""
+    if isinstance(data, dict) and isinstance(data.get("deals"), list):
+        return {**data, "deals": data["deals"][:deal]}
+    return data
+
+
 class _Steps(Watcher):
     """Every hand, the pile, whose turn it is and which special rules fired, after each step
     of the checker's replay."""
 
-    def __init__(self, rules: Rules, names: list[str]):
+    def __init__(self, rules: Rules, names: list[str], first: int = 0):
         self.rules, self.names = rules, names
+        self.first = first  # the first deal shown (0 first): earlier ones are played unseen
         self.steps: list[dict] = []
         self.index = -1  # the deal being played, 0 first
         self.passed: set[int] = set()  # seats that passed on the pile as it stands
@@ -54,6 +69,10 @@ class _Steps(Watcher):
 
     def _cards(self, mask) -> list[str]:
         return self.rules.cards_text(C.mask_cards(mask))
+
+    @property
+    def unseen(self) -> bool:
+        return self.index < self.first
 
     def _snapshot(self, deal, hands, text, events, seat=None, action="deal"):
         self.steps.append({
@@ -72,20 +91,28 @@ class _Steps(Watcher):
     def dealt(self, game, hands):
         self.index += 1
         self.passed.clear()
+        if self.unseen:
+            return
         self._snapshot(None, hands, f"cards dealt, {self.names[game.dealer]} dealt", [])
 
     def exchanged(self, game, entry, hands):
+        if self.unseen:
+            return
         names = self.names
         self._snapshot(None, hands, f"{names[entry.giver]} gives {names[entry.receiver]} "
                                     f"{' '.join(self.rules.cards_text(entry.cards))}",
                        ["exchange"], seat=entry.giver, action="exchange")
 
     def led(self, deal):
+        if self.unseen:
+            return
         self._snapshot(deal, None, f"{self.names[deal.turn]} leads"
                        + (" (counter-clockwise)" if deal.direction == CCW else ""), [],
                        seat=deal.turn, action="lead")
 
     def played(self, seat, move, deal):
+        if self.unseen:
+            return
         name = self.names[seat]
         if move is PASS:
             text, action = f"{name} passes", "pass"

@@ -4,7 +4,7 @@ from collections import defaultdict
 from dataclasses import asdict, dataclass
 
 from django.conf import settings
-from django.db.models import Count, F, Max, Min, Q, Sum
+from django.db.models import Count, F, Max, Min, Prefetch, Q, Sum
 from django.utils import timezone
 
 from gameplay.bots.base import FAULT_KINDS
@@ -18,7 +18,7 @@ from gameplay.tournaments.models import (
     TournamentBatch,
     TournamentGame,
 )
-from league.models import Place
+from league.models import Place, Seat
 from league.ratings import ordinal, replay
 from league.selectors import season_standings
 
@@ -183,3 +183,27 @@ def running_tournaments(*, club=None):
     """Bot tournaments being played now, newest first; of one club when given."""
     tournaments = Tournament.objects.filter(status=Tournament.RUNNING).select_related("club")
     return tournaments.filter(club=club) if club is not None else tournaments
+
+
+def tournament_game_of(game) -> TournamentGame | None:
+    """The tournament game a league game was stored from, without its transcript; None for a
+    game of the league's own (entered by its organisers)."""
+    return TournamentGame.objects.defer("transcript").filter(game=game).first()
+
+
+def tournament_game_with_transcript(*, pk: int) -> TournamentGame | None:
+    """A tournament game with its transcript, its league game and the game's players by seat
+    (``game.seats``, in seat order); None when there is no such game."""
+    return (TournamentGame.objects.select_related("tournament", "game__season__club")
+            .prefetch_related(Prefetch("game__seats", queryset=Seat.objects.select_related(
+                "player").order_by("number")))
+            .filter(pk=pk).first())
+
+
+def season_game_transcripts(*, season):
+    """(league game number, round, table, game number at the table, transcript) of every
+    stored game of the tournament played in ``season``, in the tournament's order of games;
+    empty for a season with no tournament."""
+    return (TournamentGame.objects.filter(tournament__season=season)
+            .order_by("round", "table", "number")
+            .values_list("game__number", "round", "table", "number", "transcript"))

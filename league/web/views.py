@@ -26,6 +26,7 @@ from rest_framework.throttling import BaseThrottle
 from gameplay.engine.errors import RuleViolation
 from gameplay.engine.roles import Role, exchange_pairs, role_names, roles_of
 from gameplay.engine.scoring import deal_points
+from gameplay.tournaments import selectors as tournament_selectors
 from league import replays, selectors, services
 from league.errors import LeagueError
 from league.models import Club, Deal, Game, Player, Season
@@ -102,6 +103,8 @@ def game_detail(request, game_id):
         "winners": [seat.player for seat in sheet.seats if seat.is_winner],
         "next": _next_deal(game),
         "organiser": organises(request.user, game.season.club),
+        # A tournament game's deals replay from the game's one transcript.
+        "tournament_game": tournament_selectors.tournament_game_of(game),
     })
 
 
@@ -432,18 +435,30 @@ def export_results(request, season_id):
 
 
 def export_transcripts(request, season_id):
-    """JSON lines, one deal's transcript a line; a season with none gets a 404 that says so
-    (its deals were entered as finishing orders), not an empty file."""
+    """JSON lines: one game's whole transcript a line for a tournament's season, one deal's
+    transcript a line for a season whose deals were recorded with theirs; a season with none
+    gets a 404 that says so, not an empty file."""
     season = _season_or_404(season_id)
-    if not selectors.season_transcripts(season=season).exists():
-        return HttpResponse(f"{season} has no transcripts: its deals were recorded as "
-                            "finishing orders only.\n", status=404,
+    games = tournament_selectors.season_game_transcripts(season=season)
+    if games.exists():
+        # A game's transcript is up to ~0.5 MB (100 deals of 8 seats): few rows a fetch.
+        lines = (_json_line({"game": g, "round": r, "table": t, "number": n, "transcript": tr})
+                 for g, r, t, n, tr in games.iterator(chunk_size=20))
+    elif selectors.season_transcripts(season=season).exists():
+        lines = (_json_line({"game": g, "deal": d, "transcript": t}) for g, d, t in
+                 selectors.season_transcripts(season=season).iterator(chunk_size=500))
+    else:
+        why = ("its tournament has stored no game yet" if hasattr(season, "tournament")
+               else "its deals were recorded as finishing orders only")
+        return HttpResponse(f"{season} has no transcripts: {why}.\n", status=404,
                             content_type="text/plain; charset=utf-8")
-    lines = (json.dumps({"game": g, "deal": d, "transcript": t}, separators=(",", ":")) + "\n"
-             for g, d, t in selectors.season_transcripts(season=season).iterator(chunk_size=500))
     response = StreamingHttpResponse(lines, content_type="application/jsonl; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="season-{season.pk}-transcripts.jsonl"'
     return response
+
+
+def _json_line(record) -> str:
+    return json.dumps(record, separators=(",", ":")) + "\n"
 
 
 # Replay
@@ -461,8 +476,9 @@ def deal_replay(request, deal_id):
         steps = replays.transcript_steps(deal.transcript, names=names)
     except LeagueError as e:
         return _refuse(request, e.message, status=422)
-    return render(request, "league/replay.html", {"deal": deal, "steps": steps,
-                                                  "title": str(deal)})
+    return render(request, "league/replay.html", {
+        "steps": steps, "title": str(deal),
+        "back": reverse("league:game_detail", args=[deal.game_id])})
 
 
 def _anonymous_upload_rate(group, request):

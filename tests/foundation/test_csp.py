@@ -10,6 +10,7 @@ from league import services
 from tests.league.factories import make_game, seated_ids
 from tests.pages.test_reads import transcript_for
 from tests.tournaments.helpers import small_tournament
+from tests.tournaments.test_replays import stored_game
 
 pytestmark = pytest.mark.django_db
 
@@ -30,6 +31,7 @@ def pages():
     a = seated_ids(game)[0]
     deal = services.deal_record(game=game, transcript=transcript_for(4))
     tournament = small_tournament()
+    stored = stored_game(tournament)
     return ["/", reverse("league:club_list"),
             reverse("league:season_detail", args=[game.season.pk]),
             reverse("league:game_detail", args=[game.pk]),
@@ -37,6 +39,7 @@ def pages():
             reverse("league:deal_replay", args=[deal.pk]),
             reverse("league:replay_upload"),
             reverse("gameplay:tournament", args=[tournament.pk]),
+            reverse("gameplay:deal_replay", args=[stored.pk, 1]),
             "/api/docs/", "/admin/login/"]
 
 

@@ -15,7 +15,7 @@ import pytest
 from django.urls import reverse
 
 from gameplay.tournaments import services as tournaments
-from gameplay.tournaments.models import OutsideBot
+from gameplay.tournaments.models import OutsideBot, TournamentGame
 from league import services
 from league.models import Player
 from tests.league.factories import UserFactory, make_game, seated_ids
@@ -61,6 +61,8 @@ def site():
         "replay": reverse("league:deal_replay", args=[deal.pk]),
         "replay upload": reverse("league:replay_upload"),
         "tournament": reverse("gameplay:tournament", args=[tournament.pk]),
+        "tournament game replay": reverse("gameplay:deal_replay", args=[
+            TournamentGame.objects.filter(tournament=tournament).first().pk, 1]),
         "entry (organiser)": reverse("league:game_enter", args=[game.pk]),
         "admin login": reverse("admin:login"),
         "club": reverse("league:club_detail", args=[game.season.club.pk]),

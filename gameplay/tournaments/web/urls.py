@@ -9,5 +9,6 @@ urlpatterns = [
     path("<int:pk>/progress.json", views.tournament_progress, name="tournament_progress"),
     path("<int:pk>/cancel/", views.tournament_cancel, name="tournament_cancel"),
     path("<int:pk>/resume/", views.tournament_resume, name="tournament_resume"),
+    path("games/<int:pk>/deals/<int:number>/replay/", views.deal_replay, name="deal_replay"),
     path("outside-bots/<slug:name>/", views.outside_bot_detail, name="outside_bot"),
 ]
