@@ -79,7 +79,7 @@ class LadderEntrySerializer(serializers.ModelSerializer):
     class Meta:
         model = Entry
         fields = ["id", "preset", "name", "reference", "owner", "status", "reason", "mu",
-                  "sigma", "ordinal", "interval", "games", "deals", "firsts", "lasts",
+                  "sigma", "ordinal", "interval", "games", "deals", "firsts", "lasts", "positions",
                   "first_out_rate", "last_rate", "mean_position", "faults", "fault_kinds",
                   "faulted_games", "fault_rate", "decisions", "decision_median_ms",
                   "decision_p95_ms", "last_played_at", "created_at"]
@@ -227,11 +227,17 @@ class LadderViewSet(viewsets.ReadOnlyModelViewSet):
             if preset not in dict(PRESET_CHOICES):
                 raise ValidationError({"preset": f"unknown preset {preset!r}; presets are "
                                                  f"{', '.join(dict(PRESET_CHOICES))}"})
-            return selectors.ladder_table(preset=preset)
+            return selectors.ladder_rows(preset=preset)
         return Entry.objects.select_related("outside_bot__owner", "validation_game")
 
     def get_serializer_class(self):
         return LadderEntryDetailSerializer if self.action == "retrieve" else LadderEntrySerializer
+
+    def list(self, request, *args, **kwargs):
+        # Rows of plain values with their figures (selectors.ladder_rows), shaped as
+        # LadderEntrySerializer documents them: no model or serializer field per row.
+        page = self.paginate_queryset(self.get_queryset())
+        return self.get_paginated_response([selectors.row_figures(row) for row in page])
 
     @extend_schema(request=None, responses={200: LadderEntrySerializer, **ERRORS},
                    description="Your paused bot asks to come back: it plays a validation "
