@@ -179,7 +179,8 @@ def bots_sync() -> dict[str, int]:
 def entry_resume(*, entry: Entry, by=None) -> Entry:
     """A paused bot's author asks to go on: it plays a validation game again."""
     with transaction.atomic():
-        entry = Entry.objects.select_for_update().select_related("outside_bot").get(pk=entry.pk)
+        entry = Entry.objects.select_for_update(of=("self",)).select_related(
+            "outside_bot").get(pk=entry.pk)
         if entry.status != Entry.PAUSED:
             raise LadderError(f"{entry.name} is {entry.status} on the {entry.preset} ladder: "
                               "only a paused bot resumes")

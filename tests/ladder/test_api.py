@@ -103,6 +103,7 @@ def pause(entry):
     Entry.objects.filter(pk=entry.pk).update(status=Entry.PAUSED, reason="paused: faults")
 
 
+@pytest.mark.postgres  # row locks across an outer join: PostgreSQL refuses some SQLite allows
 def test_only_the_author_resumes_a_paused_bot(ladder, author, other):
     entry = ladder["ada-1"]
     pause(entry)
