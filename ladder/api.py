@@ -167,7 +167,7 @@ class LadderEntryDetailSerializer(LadderEntrySerializer):
 
     @extend_schema_field(LadderPointSerializer(many=True))
     def get_history(self, entry):
-        return LadderPointSerializer(selectors.history(entry=entry), many=True).data
+        return selectors.history(entry=entry)  # plain values, as LadderPointSerializer shows
 
     @extend_schema_field(LadderGameSerializer(many=True))
     def get_recent_games(self, entry):

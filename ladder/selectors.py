@@ -76,9 +76,11 @@ def author_entries(*, user) -> QuerySet:
             .order_by("name", "preset"))
 
 
-def history(*, entry: Entry, limit: int = HISTORY_POINTS) -> list[RatingPoint]:
-    """Its latest rating points, oldest first (the chart)."""
-    points = list(RatingPoint.objects.filter(entry=entry).order_by("-id")[:limit])
+def history(*, entry: Entry, limit: int = HISTORY_POINTS) -> list[dict]:
+    """Its latest rating points, oldest first (the chart): dicts of game, at, mu, sigma,
+    ordinal and deals (its rated deals so far)."""
+    points = list(RatingPoint.objects.filter(entry=entry).order_by("-id").values(
+        "game", "at", "mu", "sigma", "ordinal", "deals")[:limit])
     points.reverse()
     return points
 
