@@ -9,8 +9,10 @@ Builds one preset's ladder in a fresh database: the four references and authors'
 faults (bulk_create), and each entry's aggregates consistent with them (as the storing service
 keeps them). The bulk games carry a stub transcript: the table never reads games. Then, for
 ``--seconds``, ``--clients`` threads ask ``GET /api/v1/ladder/?preset=classic&page_size=200``
-(the whole table) through Django's test client, while another thread stores ``--landing``
-games a second through ``ladder.services.game_store`` (each a scheduled game row as the
+(the whole table) through Django's test client, while a lander stores ``--landing``
+games a second through ``ladder.services.game_store`` (a thread of another process, as the
+workers store games, or with ``--lander thread`` a thread of the serving process, which then
+shares its interpreter lock) (each a scheduled game row as the
 scheduler makes it, the played result one of a pool played beforehand by built-in bots).
 Prints one JSON line: the sizes, the landing rate reached, requests per second, the table's
 median and p99 latency, and the same for a bot's page (``/api/v1/ladder/{id}/``, sampled).
@@ -56,12 +58,19 @@ def main():
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--clients", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--lander", choices=("process", "thread"), default="process",
+                        help="store games from another process, as workers do (default), or "
+                             "from a thread of the serving process")
     parser.add_argument("--switch-interval", type=float, default=0.0005,
                         help="sys.setswitchinterval for the threads (seconds)")
     parser.add_argument("--database-url", default=os.environ.get(
         "LADDER_BENCH_URL", "postgres://postgres@127.0.0.1:5432/pl_ladder_bench"))
+    parser.add_argument("--reuse", action="store_true",
+                        help="keep the database of an earlier run with the same sizes: serve only")
     args = parser.parse_args()
-    if args.database_url.startswith("postgres"):
+    if args.reuse:
+        pass
+    elif args.database_url.startswith("postgres"):
         recreate_postgres(args.database_url)
     elif args.database_url.startswith("sqlite:///"):
         Path(args.database_url.removeprefix("sqlite:///")).unlink(missing_ok=True)
@@ -79,7 +88,13 @@ def main():
     call_command("migrate", verbosity=0)
     rng = random.Random(args.seed)
     started = time.perf_counter()
-    entry_ids, games = build(args.bots, args.deals, args.deals_per_game, rng)
+    if args.reuse:
+        from ladder.models import Entry, Game
+
+        entry_ids = list(Entry.objects.filter(preset=PRESET).values_list("pk", flat=True))
+        games = Game.objects.count()
+    else:
+        entry_ids, games = build(args.bots, args.deals, args.deals_per_game, rng)
     build_seconds = time.perf_counter() - started
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE")
@@ -254,6 +269,12 @@ def land(entry_ids, per_game, rate, stop: threading.Event, rng: random.Random, c
     connection.close()
 
 
+def land_in_process(entry_ids, per_game, rate, stop, seed, results):
+    counts: dict = {}
+    land(entry_ids, per_game, rate, stop, random.Random(seed), counts)
+    results.put(counts)
+
+
 def percentile(values, q):
     values = sorted(values)
     return values[min(len(values) - 1, int(q * len(values)))] if values else None
@@ -268,10 +289,19 @@ def serve_while_landing(entry_ids, args, rng):
     # The lander waits on the database between short steps; with the default 5 ms switch
     # interval each wake-up waits for a client thread's 5 ms slice (a GIL convoy).
     sys.setswitchinterval(args.switch_interval)
-    stop = threading.Event()
     counts: dict = {}
-    lander = threading.Thread(target=land, args=(entry_ids, args.deals_per_game, args.landing,
-                                                 stop, random.Random(args.seed + 1), counts))
+    land_args = (entry_ids, args.deals_per_game, args.landing)
+    if args.lander == "thread":
+        stop = threading.Event()
+        lander = threading.Thread(target=land, args=(*land_args, stop,
+                                                     random.Random(args.seed + 1), counts))
+    else:
+        import multiprocessing
+
+        context = multiprocessing.get_context("fork")
+        stop, results = context.Event(), context.Queue()
+        lander = context.Process(target=land_in_process,
+                                 args=(*land_args, stop, args.seed + 1, results))
     table_ms, detail_ms = [], []
     lock = threading.Lock()
     detail_ids = list(Entry.objects.filter(reference=False).values_list("pk", flat=True))
@@ -292,6 +322,10 @@ def serve_while_landing(entry_ids, args, rng):
         connection.close()
 
     Client().get(f"/api/v1/ladder/?preset={PRESET}&page_size=200")  # warm
+    if args.lander == "process":
+        from django.db import connections
+
+        connections.close_all()  # not shared with the forked lander, which opens its own
     lander.start()
     clients = [threading.Thread(target=client, args=(n,)) for n in range(args.clients)]
     began = time.perf_counter()
@@ -299,8 +333,11 @@ def serve_while_landing(entry_ids, args, rng):
         thread.start()
     time.sleep(args.seconds)
     stop.set()
-    for thread in [*clients, lander]:
+    for thread in clients:
         thread.join()
+    if args.lander == "process":
+        counts.update(results.get())
+    lander.join()
     elapsed = time.perf_counter() - began
     rows = len(Client().get(f"/api/v1/ladder/?preset={PRESET}&page_size=200")
                .json()["results"])
