@@ -95,10 +95,20 @@ def references_ensure(preset: str) -> dict[str, Entry]:
     return found
 
 
-def _validation_start(entry: Entry, url: str) -> Game:
-    """Schedule the entry's validation game (its caller holds the entry's row lock)."""
-    references = references_ensure(entry.preset)
+def _locked_for_validation(preset: str, entry_id: int) -> tuple[Entry, list[Entry]]:
+    """The entry and its validation opponents, row-locked together in id order: the order
+    game_store and the scheduler lock entries in, so none of them can deadlock with another
+    (the validation game's seats would otherwise wait on an opponent a store holds)."""
+    references = references_ensure(preset)
     opponents = [references[name] for name in settings.LADDER_VALIDATION_OPPONENTS]
+    locked = {e.pk: e for e in Entry.objects.select_for_update(of=("self",))
+              .select_related("outside_bot")
+              .filter(pk__in=[entry_id, *(o.pk for o in opponents)]).order_by("pk")}
+    return locked[entry_id], [locked[o.pk] for o in opponents]
+
+
+def _validation_start(entry: Entry, opponents: list[Entry], url: str) -> Game:
+    """Schedule the entry's validation game (rows locked by _locked_for_validation)."""
     rng = random.Random()
     game = Game.objects.create(kind=Game.VALIDATION, preset=entry.preset,
                                seed=rng.getrandbits(63), deals=settings.LADDER_DEALS_PER_GAME)
@@ -130,12 +140,11 @@ def _join(bot: OutsideBot, preset: str, entry_id: int | None) -> None:
     """Bring ``bot`` onto the preset's ladder, or back (retired, or a changed URL)."""
     with transaction.atomic():
         if entry_id is None:
-            entry = Entry.objects.create(preset=preset, name=bot.name, outside_bot=bot)
-        else:
-            entry = Entry.objects.select_for_update().get(pk=entry_id)
-        if entry.status == Entry.RETIRED or entry.url != bot.url or entry_id is None:
+            entry_id = Entry.objects.create(preset=preset, name=bot.name, outside_bot=bot).pk
+        entry, opponents = _locked_for_validation(preset, entry_id)
+        if entry.status == Entry.RETIRED or entry.url != bot.url:
             entry.name = bot.name
-            _validation_start(entry, bot.url)
+            _validation_start(entry, opponents, bot.url)
         elif entry.name != bot.name:
             entry.name = bot.name
             entry.save(update_fields=["name"])
@@ -179,15 +188,14 @@ def bots_sync() -> dict[str, int]:
 def entry_resume(*, entry: Entry, by=None) -> Entry:
     """A paused bot's author asks to go on: it plays a validation game again."""
     with transaction.atomic():
-        entry = Entry.objects.select_for_update(of=("self",)).select_related(
-            "outside_bot").get(pk=entry.pk)
+        entry, opponents = _locked_for_validation(entry.preset, entry.pk)
         if entry.status != Entry.PAUSED:
             raise LadderError(f"{entry.name} is {entry.status} on the {entry.preset} ladder: "
                               "only a paused bot resumes")
         bot = entry.outside_bot
         if bot is None or not bot.enabled:
             raise LadderError(f"{entry.name} is disabled: enable it first")
-        _validation_start(entry, bot.url)
+        _validation_start(entry, opponents, bot.url)
     logger.info("ladder: %s asked to resume %s", by, entry)
     return entry
 
