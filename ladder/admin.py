@@ -2,11 +2,14 @@
 Everything that changes the ladder goes through ``ladder.services`` (the tick, the API)."""
 
 from django.contrib import admin
+from django.db import models
 
 from ladder.models import Entry, Game
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
+    formfield_overrides = {models.URLField: {"assume_scheme": "https"}}
+
     def has_add_permission(self, request):
         return False
 
