@@ -478,6 +478,13 @@ def game_store(*, game_id: int, played: Played) -> bool:
     return True
 
 
+# What a rated game changes on an entry.
+RATED_FIELDS = ["mu", "sigma", "ordinal", "deals", "games", "firsts", "lasts", "positions",
+                "faults", "fault_kinds", "faulted_games", "recent", "decisions",
+                "decision_times", "decision_median_ms", "decision_p95_ms", "last_played_at",
+                "status", "reason"]
+
+
 def _rate(game: Game, seats: list[Seat], entries: dict[int, Entry], played: Played,
           now) -> None:
     """A rated game's ratings (each deal one OpenSkill match), aggregates, pausing and
@@ -508,7 +515,7 @@ def _rate(game: Game, seats: list[Seat], entries: dict[int, Entry], played: Play
         entry.decision_p95_ms = timing.quantile(entry.decision_times, 0.95)
         entry.last_played_at = now
         _pause_if_faulty(entry)
-        entry.save()
+        entry.save(update_fields=RATED_FIELDS)
         points.append(RatingPoint(entry=entry, game=game, at=now, mu=entry.mu, sigma=entry.sigma,
                                   ordinal=entry.ordinal, deals=entry.deals))
     RatingPoint.objects.bulk_create(points)
