@@ -150,6 +150,15 @@ class LadderGameDetailSerializer(LadderGameSerializer):
         fields = [*LadderGameSerializer.Meta.fields, "faults", "transcript"]
 
 
+class LadderGameFaultsSerializer(LadderGameSerializer):
+    """A game with its faults, without its transcript (a bot page's validation game)."""
+
+    faults = LadderFaultSerializer(many=True, read_only=True)
+
+    class Meta(LadderGameSerializer.Meta):
+        fields = [*LadderGameSerializer.Meta.fields, "faults"]
+
+
 class LadderEntryDetailSerializer(LadderEntrySerializer):
     history = serializers.SerializerMethodField(help_text="its latest rating points, oldest "
                                                           "first")
@@ -177,14 +186,10 @@ class LadderEntryDetailSerializer(LadderEntrySerializer):
     def get_recent_faults(self, entry):
         return LadderFaultSerializer(selectors.faults(entry=entry), many=True).data
 
-    @extend_schema_field(LadderGameDetailSerializer(allow_null=True))
+    @extend_schema_field(LadderGameFaultsSerializer(allow_null=True))
     def get_validation_game(self, entry):
         game = selectors.validation_game(entry=entry)
-        if game is None:
-            return None
-        data = LadderGameDetailSerializer(game).data
-        data.pop("transcript")  # the game's own page has it
-        return data
+        return None if game is None else LadderGameFaultsSerializer(game).data
 
 
 class LadderChallengeSerializer(serializers.Serializer):

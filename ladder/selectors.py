@@ -101,15 +101,15 @@ def recent_games(*, entry: Entry, limit: int = RECENT_GAMES, kinds=None) -> list
 
 
 def faults(*, entry: Entry, limit: int = RECENT_FAULTS) -> QuerySet:
-    """Its latest faults, newest first, with their game's kind."""
-    return Fault.objects.filter(entry=entry).select_related("game").order_by("-id")[:limit]
+    """Its latest faults, newest first."""
+    return Fault.objects.filter(entry=entry).select_related("entry").order_by("-id")[:limit]
 
 
 def validation_game(*, entry: Entry) -> Game | None:
-    """Its latest validation game, seats and faults included."""
+    """Its latest validation game, seats and faults included (not its transcript)."""
     if entry.validation_game_id is None:
         return None
-    return game_get(entry.validation_game_id)
+    return game_get_queryset().defer("transcript").filter(pk=entry.validation_game_id).first()
 
 
 def game_get_queryset() -> QuerySet:
