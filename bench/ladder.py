@@ -2,18 +2,19 @@
 API while games land.
 
     python bench/ladder.py [--bots 200] [--deals 1000000] [--deals-per-game 4]
-                           [--landing 20] [--seconds 20] [--clients 1] [--database-url URL]
+                           [--landing 20] [--landers 2] [--lander process|thread]
+                           [--seconds 20] [--clients 1] [--reuse] [--database-url URL]
 
 Builds one preset's ladder in a fresh database: the four references and authors' outside bots,
 ``deals / deals-per-game`` rated games of four seats with their seats, rating points and some
 faults (bulk_create), and each entry's aggregates consistent with them (as the storing service
 keeps them). The bulk games carry a stub transcript: the table never reads games. Then, for
 ``--seconds``, ``--clients`` threads ask ``GET /api/v1/ladder/?preset=classic&page_size=200``
-(the whole table) through Django's test client, while a lander stores ``--landing``
-games a second through ``ladder.services.game_store`` (a thread of another process, as the
-workers store games, or with ``--lander thread`` a thread of the serving process, which then
-shares its interpreter lock) (each a scheduled game row as the
-scheduler makes it, the played result one of a pool played beforehand by built-in bots).
+(the whole table) through Django's test client, while ``--landers`` landers store
+``--landing`` games a second between them through ``ladder.services.game_store``, at once as
+workers do: each in its own process, or with ``--lander thread`` threads of the serving
+process, which then share its interpreter lock. Each game is a scheduled game row as the
+scheduler makes it, its played result one of a pool played beforehand by built-in bots.
 Prints one JSON line: the sizes, the landing rate reached, requests per second, the table's
 median and p99 latency, and the same for a bot's page (``/api/v1/ladder/{id}/``, sampled).
 
@@ -61,6 +62,9 @@ def main():
     parser.add_argument("--lander", choices=("process", "thread"), default="process",
                         help="store games from another process, as workers do (default), or "
                              "from a thread of the serving process")
+    parser.add_argument("--landers", type=int, default=2,
+                        help="landers storing at once, --landing / landers games a second each "
+                             "(workers store concurrently)")
     parser.add_argument("--switch-interval", type=float, default=0.0005,
                         help="sys.setswitchinterval for the threads (seconds)")
     parser.add_argument("--database-url", default=os.environ.get(
@@ -289,19 +293,22 @@ def serve_while_landing(entry_ids, args, rng):
     # The lander waits on the database between short steps; with the default 5 ms switch
     # interval each wake-up waits for a client thread's 5 ms slice (a GIL convoy).
     sys.setswitchinterval(args.switch_interval)
-    counts: dict = {}
-    land_args = (entry_ids, args.deals_per_game, args.landing)
+    rate = args.landing / args.landers
+    land_args = (entry_ids, args.deals_per_game, rate)
     if args.lander == "thread":
         stop = threading.Event()
-        lander = threading.Thread(target=land, args=(*land_args, stop,
-                                                     random.Random(args.seed + 1), counts))
+        counts = [{} for _ in range(args.landers)]
+        landers = [threading.Thread(target=land, args=(*land_args, stop,
+                                                       random.Random(args.seed + n), counts[n]))
+                   for n in range(args.landers)]
     else:
         import multiprocessing
 
         context = multiprocessing.get_context("fork")
         stop, results = context.Event(), context.Queue()
-        lander = context.Process(target=land_in_process,
-                                 args=(*land_args, stop, args.seed + 1, results))
+        landers = [context.Process(target=land_in_process,
+                                   args=(*land_args, stop, args.seed + n, results))
+                   for n in range(args.landers)]
     table_ms, detail_ms = [], []
     lock = threading.Lock()
     detail_ids = list(Entry.objects.filter(reference=False).values_list("pk", flat=True))
@@ -326,7 +333,8 @@ def serve_while_landing(entry_ids, args, rng):
         from django.db import connections
 
         connections.close_all()  # not shared with the forked lander, which opens its own
-    lander.start()
+    for lander in landers:
+        lander.start()
     clients = [threading.Thread(target=client, args=(n,)) for n in range(args.clients)]
     began = time.perf_counter()
     for thread in clients:
@@ -336,15 +344,19 @@ def serve_while_landing(entry_ids, args, rng):
     for thread in clients:
         thread.join()
     if args.lander == "process":
-        counts.update(results.get())
-    lander.join()
+        counts = [results.get() for _ in landers]
+    for lander in landers:
+        lander.join()
+    stored = sum(c["stored"] for c in counts)
+    store_ms = [ms for c in counts for ms in c["store_ms"]]
     elapsed = time.perf_counter() - began
     rows = len(Client().get(f"/api/v1/ladder/?preset={PRESET}&page_size=200")
                .json()["results"])
     return {
-        "games_per_s_landing": round(counts["stored"] / counts["seconds"], 1),
-        "store_ms_p50": round(statistics.median(counts["store_ms"]), 1),
-        "store_ms_p99": round(percentile(counts["store_ms"], 0.99), 1),
+        "games_per_s_landing": round(stored / max(c["seconds"] for c in counts), 1),
+        "landers": args.landers,
+        "store_ms_p50": round(statistics.median(store_ms), 1),
+        "store_ms_p99": round(percentile(store_ms, 0.99), 1),
         "table_rows": rows,
         "requests": len(table_ms) + len(detail_ms),
         "requests_per_s": round((len(table_ms) + len(detail_ms)) / elapsed, 1),
