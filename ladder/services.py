@@ -251,6 +251,8 @@ def _schedule_preset(preset: str, slots: int, now, rng: random.Random) -> list[i
                             reference=e.reference) for e in entries.values()]
     # One reference a table, unless the authors' bots are too few to fill a table with them.
     authors = sum(not e.reference for e in entries.values())
+    if not authors:
+        return []  # references alone would learn nothing new
     matchmaker = Matchmaker(sizes=sizes, references_per_table=max(1, max(sizes) - authors))
     tables = matchmaker.next_games(candidates, busy, slots, now, rng)
     ids = []
