@@ -176,7 +176,7 @@ class LadderEntryDetailSerializer(LadderEntrySerializer):
 
     @extend_schema_field(LadderPointSerializer(many=True))
     def get_history(self, entry):
-        return selectors.history(entry=entry)  # plain values, as LadderPointSerializer shows
+        return selectors.history_values(entry=entry)  # as LadderPointSerializer shows them
 
     @extend_schema_field(LadderGameSerializer(many=True))
     def get_recent_games(self, entry):

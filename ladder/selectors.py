@@ -76,9 +76,16 @@ def author_entries(*, user) -> QuerySet:
             .order_by("name", "preset"))
 
 
-def history(*, entry: Entry, limit: int = HISTORY_POINTS) -> list[dict]:
-    """Its latest rating points, oldest first (the chart): dicts of game, at, mu, sigma,
-    ordinal and deals (its rated deals so far)."""
+def history(*, entry: Entry, limit: int = HISTORY_POINTS) -> list[RatingPoint]:
+    """Its latest rating points, oldest first (the chart)."""
+    points = list(RatingPoint.objects.filter(entry=entry).order_by("-id")[:limit])
+    points.reverse()
+    return points
+
+
+def history_values(*, entry: Entry, limit: int = HISTORY_POINTS) -> list[dict]:
+    """The same points as dicts of game, at, mu, sigma, ordinal and deals (its rated deals so
+    far), without building a model per point (the API)."""
     points = list(RatingPoint.objects.filter(entry=entry).order_by("-id").values(
         "game", "at", "mu", "sigma", "ordinal", "deals")[:limit])
     points.reverse()
@@ -101,8 +108,9 @@ def recent_games(*, entry: Entry, limit: int = RECENT_GAMES, kinds=None) -> list
 
 
 def faults(*, entry: Entry, limit: int = RECENT_FAULTS) -> QuerySet:
-    """Its latest faults, newest first."""
-    return Fault.objects.filter(entry=entry).select_related("entry").order_by("-id")[:limit]
+    """Its latest faults, newest first, with their game (not its transcript)."""
+    return (Fault.objects.filter(entry=entry).select_related("entry", "game")
+            .defer("game__transcript").order_by("-id")[:limit])
 
 
 def validation_game(*, entry: Entry) -> Game | None:
