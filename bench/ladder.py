@@ -19,7 +19,7 @@ Prints one JSON line: the sizes, the landing rate reached, requests per second, 
 median and p99 latency, and the same for a bot's page (``/api/v1/ladder/{id}/``, sampled).
 
 The database: --database-url, else LADDER_BENCH_URL, else
-postgres://postgres@127.0.0.1:5432/pl_ladder_bench (dropped and created again); a sqlite:///
+postgres://postgres@127.0.0.1:5432/president_league_ladder_bench (dropped and created again); a sqlite:///
 URL works for small sizes.
 """
 
@@ -68,7 +68,7 @@ def main():
     parser.add_argument("--switch-interval", type=float, default=0.0005,
                         help="sys.setswitchinterval for the threads (seconds)")
     parser.add_argument("--database-url", default=os.environ.get(
-        "LADDER_BENCH_URL", "postgres://postgres@127.0.0.1:5432/pl_ladder_bench"))
+        "LADDER_BENCH_URL", "postgres://postgres@127.0.0.1:5432/president_league_ladder_bench"))
     parser.add_argument("--reuse", action="store_true",
                         help="keep the database of an earlier run with the same sizes: serve only")
     args = parser.parse_args()
