@@ -79,7 +79,7 @@ class LadderEntrySerializer(serializers.ModelSerializer):
     class Meta:
         model = Entry
         fields = ["id", "preset", "name", "reference", "owner", "status", "reason", "mu",
-                  "sigma", "ordinal", "interval", "games", "deals", "firsts", "lasts",
+                  "sigma", "ordinal", "interval", "games", "deals", "firsts", "lasts", "positions",
                   "first_out_rate", "last_rate", "mean_position", "faults", "fault_kinds",
                   "faulted_games", "fault_rate", "decisions", "decision_median_ms",
                   "decision_p95_ms", "last_played_at", "created_at"]
@@ -150,6 +150,15 @@ class LadderGameDetailSerializer(LadderGameSerializer):
         fields = [*LadderGameSerializer.Meta.fields, "faults", "transcript"]
 
 
+class LadderGameFaultsSerializer(LadderGameSerializer):
+    """A game with its faults, without its transcript (a bot page's validation game)."""
+
+    faults = LadderFaultSerializer(many=True, read_only=True)
+
+    class Meta(LadderGameSerializer.Meta):
+        fields = [*LadderGameSerializer.Meta.fields, "faults"]
+
+
 class LadderEntryDetailSerializer(LadderEntrySerializer):
     history = serializers.SerializerMethodField(help_text="its latest rating points, oldest "
                                                           "first")
@@ -167,7 +176,7 @@ class LadderEntryDetailSerializer(LadderEntrySerializer):
 
     @extend_schema_field(LadderPointSerializer(many=True))
     def get_history(self, entry):
-        return LadderPointSerializer(selectors.history(entry=entry), many=True).data
+        return selectors.history_values(entry=entry)  # as LadderPointSerializer shows them
 
     @extend_schema_field(LadderGameSerializer(many=True))
     def get_recent_games(self, entry):
@@ -177,14 +186,10 @@ class LadderEntryDetailSerializer(LadderEntrySerializer):
     def get_recent_faults(self, entry):
         return LadderFaultSerializer(selectors.faults(entry=entry), many=True).data
 
-    @extend_schema_field(LadderGameDetailSerializer(allow_null=True))
+    @extend_schema_field(LadderGameFaultsSerializer(allow_null=True))
     def get_validation_game(self, entry):
         game = selectors.validation_game(entry=entry)
-        if game is None:
-            return None
-        data = LadderGameDetailSerializer(game).data
-        data.pop("transcript")  # the game's own page has it
-        return data
+        return None if game is None else LadderGameFaultsSerializer(game).data
 
 
 class LadderChallengeSerializer(serializers.Serializer):
@@ -227,11 +232,17 @@ class LadderViewSet(viewsets.ReadOnlyModelViewSet):
             if preset not in dict(PRESET_CHOICES):
                 raise ValidationError({"preset": f"unknown preset {preset!r}; presets are "
                                                  f"{', '.join(dict(PRESET_CHOICES))}"})
-            return selectors.ladder_table(preset=preset)
+            return selectors.ladder_rows(preset=preset)
         return Entry.objects.select_related("outside_bot__owner", "validation_game")
 
     def get_serializer_class(self):
         return LadderEntryDetailSerializer if self.action == "retrieve" else LadderEntrySerializer
+
+    def list(self, request, *args, **kwargs):
+        # Rows of plain values with their figures (selectors.ladder_rows), shaped as
+        # LadderEntrySerializer documents them: no model or serializer field per row.
+        page = self.paginate_queryset(self.get_queryset())
+        return self.get_paginated_response([selectors.row_figures(row) for row in page])
 
     @extend_schema(request=None, responses={200: LadderEntrySerializer, **ERRORS},
                    description="Your paused bot asks to come back: it plays a validation "

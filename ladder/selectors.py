@@ -5,7 +5,7 @@ from collections import Counter
 from datetime import timedelta
 
 from django.conf import settings
-from django.db.models import Count, Prefetch, QuerySet
+from django.db.models import Count, F, Prefetch, QuerySet
 from django.utils import timezone
 
 from gameplay.tournaments.models import OutsideBot
@@ -32,16 +32,39 @@ def ladder_table(*, preset: str, statuses=SHOWN) -> QuerySet:
             .defer("decision_times", "recent", "outside_bot__description"))
 
 
+# A table row's stored fields: read as plain values, no model built per row, so that serving
+# the table stays a few milliseconds however many games have landed.
+ROW_FIELDS = ("id", "preset", "name", "reference", "status", "reason", "mu", "sigma",
+              "ordinal", "games", "deals", "firsts", "lasts", "positions", "faults",
+              "fault_kinds", "faulted_games", "decisions", "decision_median_ms",
+              "decision_p95_ms", "last_played_at", "created_at")
+
+
+def ladder_rows(*, preset: str, statuses=SHOWN) -> QuerySet:
+    """The ladder table as dicts of ROW_FIELDS and ``owner`` (the author's username, None for
+    built-in bots), best first; ``row_figures`` adds the derived figures to a page of them."""
+    return (Entry.objects.filter(preset=preset, status__in=statuses).order_by("-ordinal", "id")
+            .values(*ROW_FIELDS, owner=F("outside_bot__owner__username")))
+
+
+def row_figures(row: dict) -> dict:
+    """A table row (ladder_rows) with its rates and interval (``figures``)."""
+    deals, games = row["deals"], row["games"]
+    sigma = Z95 * row["sigma"]
+    row.update(interval=[row["mu"] - sigma, row["mu"] + sigma],
+               first_out_rate=row["firsts"] / deals if deals else None,
+               last_rate=row["lasts"] / deals if deals else None,
+               mean_position=row["positions"] / deals if deals else None,
+               fault_rate=row["faulted_games"] / games if games else None)
+    row["owner"] = row["owner"] or ""
+    return row
+
+
 def figures(entry: Entry) -> dict:
     """An entry's derived figures: rates per deal, the rating's 95% interval."""
-    deals = entry.deals
-    return {
-        "interval": (entry.mu - Z95 * entry.sigma, entry.mu + Z95 * entry.sigma),
-        "first_out_rate": entry.firsts / deals if deals else None,
-        "last_rate": entry.lasts / deals if deals else None,
-        "mean_position": entry.positions / deals if deals else None,
-        "fault_rate": entry.faulted_games / entry.games if entry.games else None,
-    }
+    return {k: v for k, v in row_figures({**{f: getattr(entry, f) for f in ROW_FIELDS},
+                                          "owner": None}).items()
+            if k in ("interval", "first_out_rate", "last_rate", "mean_position", "fault_rate")}
 
 
 def entry_get(entry_id) -> Entry | None:
@@ -62,6 +85,15 @@ def history(*, entry: Entry, limit: int = HISTORY_POINTS) -> list[RatingPoint]:
     return points
 
 
+def history_values(*, entry: Entry, limit: int = HISTORY_POINTS) -> list[dict]:
+    """The same points as dicts of game, at, mu, sigma, ordinal and deals (its rated deals so
+    far), without building a model per point (the API)."""
+    points = list(RatingPoint.objects.filter(entry=entry).order_by("-id").values(
+        "game", "at", "mu", "sigma", "ordinal", "deals")[:limit])
+    points.reverse()
+    return points
+
+
 def with_seats(games: QuerySet) -> QuerySet:
     """Games without their transcripts, their seats prefetched (lists of games)."""
     return games.defer("transcript").prefetch_related(
@@ -78,15 +110,16 @@ def recent_games(*, entry: Entry, limit: int = RECENT_GAMES, kinds=None) -> list
 
 
 def faults(*, entry: Entry, limit: int = RECENT_FAULTS) -> QuerySet:
-    """Its latest faults, newest first, with their game's kind."""
-    return Fault.objects.filter(entry=entry).select_related("game").order_by("-id")[:limit]
+    """Its latest faults, newest first, with their game (not its transcript)."""
+    return (Fault.objects.filter(entry=entry).select_related("entry", "game")
+            .defer("game__transcript").order_by("-id")[:limit])
 
 
 def validation_game(*, entry: Entry) -> Game | None:
-    """Its latest validation game, seats and faults included."""
+    """Its latest validation game, seats and faults included (not its transcript)."""
     if entry.validation_game_id is None:
         return None
-    return game_get(entry.validation_game_id)
+    return game_get_queryset().defer("transcript").filter(pk=entry.validation_game_id).first()
 
 
 def game_get_queryset() -> QuerySet:

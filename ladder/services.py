@@ -96,10 +96,20 @@ def references_ensure(preset: str) -> dict[str, Entry]:
     return found
 
 
-def _validation_start(entry: Entry, url: str) -> Game:
-    """Schedule the entry's validation game (its caller holds the entry's row lock)."""
-    references = references_ensure(entry.preset)
+def _locked_for_validation(preset: str, entry_id: int) -> tuple[Entry, list[Entry]]:
+    """The entry and its validation opponents, row-locked together in id order: the order
+    game_store and the scheduler lock entries in, so none of them can deadlock with another
+    (the validation game's seats would otherwise wait on an opponent a store holds)."""
+    references = references_ensure(preset)
     opponents = [references[name] for name in settings.LADDER_VALIDATION_OPPONENTS]
+    locked = {e.pk: e for e in Entry.objects.select_for_update(of=("self",))
+              .select_related("outside_bot")
+              .filter(pk__in=[entry_id, *(o.pk for o in opponents)]).order_by("pk")}
+    return locked[entry_id], [locked[o.pk] for o in opponents]
+
+
+def _validation_start(entry: Entry, opponents: list[Entry], url: str) -> Game:
+    """Schedule the entry's validation game (rows locked by _locked_for_validation)."""
     rng = random.Random()
     game = Game.objects.create(kind=Game.VALIDATION, preset=entry.preset,
                                seed=rng.getrandbits(63), deals=settings.LADDER_DEALS_PER_GAME)
@@ -131,12 +141,11 @@ def _join(bot: OutsideBot, preset: str, entry_id: int | None) -> None:
     """Bring ``bot`` onto the preset's ladder, or back (retired, or a changed URL)."""
     with transaction.atomic():
         if entry_id is None:
-            entry = Entry.objects.create(preset=preset, name=bot.name, outside_bot=bot)
-        else:
-            entry = Entry.objects.select_for_update().get(pk=entry_id)
-        if entry.status == Entry.RETIRED or entry.url != bot.url or entry_id is None:
+            entry_id = Entry.objects.create(preset=preset, name=bot.name, outside_bot=bot).pk
+        entry, opponents = _locked_for_validation(preset, entry_id)
+        if entry.status == Entry.RETIRED or entry.url != bot.url:
             entry.name = bot.name
-            _validation_start(entry, bot.url)
+            _validation_start(entry, opponents, bot.url)
         elif entry.name != bot.name:
             entry.name = bot.name
             entry.save(update_fields=["name"])
@@ -180,14 +189,14 @@ def bots_sync() -> dict[str, int]:
 def entry_resume(*, entry: Entry, by=None) -> Entry:
     """A paused bot's author asks to go on: it plays a validation game again."""
     with transaction.atomic():
-        entry = Entry.objects.select_for_update().select_related("outside_bot").get(pk=entry.pk)
+        entry, opponents = _locked_for_validation(entry.preset, entry.pk)
         if entry.status != Entry.PAUSED:
             raise LadderError(f"{entry.name} is {entry.status} on the {entry.preset} ladder: "
                               "only a paused bot resumes")
         bot = entry.outside_bot
         if bot is None or not bot.enabled:
             raise LadderError(f"{entry.name} is disabled: enable it first")
-        _validation_start(entry, bot.url)
+        _validation_start(entry, opponents, bot.url)
     logger.info("ladder: %s asked to resume %s", by, entry)
     return entry
 
@@ -243,6 +252,8 @@ def _schedule_preset(preset: str, slots: int, now, rng: random.Random) -> list[i
                             reference=e.reference) for e in entries.values()]
     # One reference a table, unless the authors' bots are too few to fill a table with them.
     authors = sum(not e.reference for e in entries.values())
+    if not authors:
+        return []  # references alone would learn nothing new
     matchmaker = Matchmaker(sizes=sizes, references_per_table=max(1, max(sizes) - authors))
     tables = matchmaker.next_games(candidates, busy, slots, now, rng)
     ids = []
@@ -462,13 +473,21 @@ def game_store(*, game_id: int, played: Played) -> bool:
             seat.faults = len(stats.faults)
         if game.kind == Game.RATED:
             _rate(game, seats, entries, played, now)
-        Seat.objects.bulk_update(seats, ["positions", "score", "decisions", "decision_ms",
-                                         "faults", "mu_after", "sigma_after"])
+        for seat in seats:  # a few plain UPDATEs: cheaper than bulk_update's CASE per field
+            seat.save(update_fields=["positions", "score", "decisions", "decision_ms",
+                                     "faults", "mu_after", "sigma_after"])
         if game.kind == Game.VALIDATION:
             _validated(game, entries, faults)
         game.status, game.stored_at, game.transcript = Game.DONE, now, result.transcript
         game.save(update_fields=["status", "stored_at", "transcript"])
     return True
+
+
+# What a rated game changes on an entry.
+RATED_FIELDS = ["mu", "sigma", "ordinal", "deals", "games", "firsts", "lasts", "positions",
+                "faults", "fault_kinds", "faulted_games", "recent", "decisions",
+                "decision_times", "decision_median_ms", "decision_p95_ms", "last_played_at",
+                "status", "reason"]
 
 
 def _rate(game: Game, seats: list[Seat], entries: dict[int, Entry], played: Played,
@@ -501,7 +520,7 @@ def _rate(game: Game, seats: list[Seat], entries: dict[int, Entry], played: Play
         entry.decision_p95_ms = timing.quantile(entry.decision_times, 0.95)
         entry.last_played_at = now
         _pause_if_faulty(entry)
-        entry.save()
+        entry.save(update_fields=RATED_FIELDS)
         points.append(RatingPoint(entry=entry, game=game, at=now, mu=entry.mu, sigma=entry.sigma,
                                   ordinal=entry.ordinal, deals=entry.deals))
     RatingPoint.objects.bulk_create(points)

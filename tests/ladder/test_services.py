@@ -91,6 +91,7 @@ def active_bots(count, ladder_settings, servers, author, commit):
     return found, bots
 
 
+@pytest.mark.postgres  # row locks across an outer join: PostgreSQL refuses some SQLite allows
 def test_a_bot_whose_rated_games_fault_is_paused_and_resumes_after_validation(
         ladder_settings, servers, author, commit):
     (server,), (bot,) = active_bots(1, ladder_settings, servers, author, commit)
@@ -298,3 +299,28 @@ def test_a_challenge_is_unrated_and_bounded_per_author_a_day(ladder_settings, se
     with pytest.raises(LadderError, match="2 challenge games in the last 24 hours"):
         services.challenge_create(by=author, entry=me, opponents=[heuristic])
     assert selectors.challenges_left(user=author) == 0
+
+
+def test_the_scheduler_fills_the_free_slots_and_seats_a_bot_in_one_game_at_a_time(
+        ladder_settings, servers, author, commit, monkeypatch):
+    ladder_settings.OUTSIDE_BOT_MAX_PER_AUTHOR = 6
+    active_bots(6, ladder_settings, servers, author, commit)
+    ladder_settings.LADDER_GAMES_IN_FLIGHT = 2
+    monkeypatch.setattr(services, "games_send", lambda **kwargs: 0)  # games stay in flight
+    rng = random.Random(4)
+
+    first = services.games_schedule(rng=rng)
+    assert len(first) == 2
+    assert services.games_schedule(rng=rng) == []  # no free slot
+    seated = list(Seat.objects.filter(game__in=first).values_list("entry_id", flat=True))
+    assert len(seated) == len(set(seated))  # nobody at two tables
+    assert all(Entry.objects.get(pk=pk).status == Entry.ACTIVE for pk in seated)
+    assert sum(Entry.objects.get(pk=pk).reference for pk in seated) <= 2  # one a table
+
+    Game.objects.filter(pk=first[0]).update(status=Game.DONE)
+    (third,) = services.games_schedule(rng=rng)
+    busy = set(Seat.objects.filter(game=first[1]).values_list("entry_id", flat=True))
+    assert busy.isdisjoint(Seat.objects.filter(game=third).values_list("entry_id", flat=True))
+    # Matchmaking counted the games each bot started.
+    started = Entry.objects.filter(seats__game__in=[*first, third]).distinct()
+    assert all(e.started >= 0.99 and e.started_at is not None for e in started)
