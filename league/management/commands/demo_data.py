@@ -37,12 +37,14 @@ class Command(BaseCommand):
         organiser.set_password(ORGANISER_PASSWORD)
         organiser.save()
         self.stdout.write(
-            f"Demo organiser: log in at /admin/ as {ORGANISER_USERNAME} / {ORGANISER_PASSWORD}"
+            f"Demo organiser: log in at /accounts/login/ as {ORGANISER_USERNAME} / "
+            f"{ORGANISER_PASSWORD}"
         )
-        if Club.objects.filter(name=CLUB_NAME).exists():
-            return
-        self._create_league(organiser)
-        self.stdout.write(f"Demo league: {CLUB_NAME}, {SEASON_NAME}, {len(GAMES)} games")
+        club = Club.objects.filter(name=CLUB_NAME).first()
+        if club is None:
+            club = self._create_league(organiser)
+            self.stdout.write(f"Demo league: {CLUB_NAME}, {SEASON_NAME}, {len(GAMES)} games")
+        self.stdout.write(f"Organise it at /league/clubs/{club.pk}/organise/")
 
     def _create_league(self, organiser):
         club = services.club_create(name=CLUB_NAME, organisers=[organiser], by=organiser)
@@ -63,3 +65,4 @@ class Command(BaseCommand):
                 services.deal_record(
                     game=game, finishing_order=[table[s].pk for s in deal["finishing_order"]],
                     by=organiser)
+        return club
