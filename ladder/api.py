@@ -29,6 +29,7 @@ from rest_framework.response import Response
 
 from ladder import selectors, services
 from ladder.models import Entry, Fault, Game, RatingPoint, Seat
+from league.api.filters import id_param
 from league.api.serializers import ErrorSerializer
 from league.models import PRESET_CHOICES
 
@@ -280,11 +281,8 @@ class LadderGameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin,
             return selectors.game_get_queryset()
         games = Game.objects.defer("transcript").order_by("-id")
         params = self.request.query_params
-        if "entry" in params:
-            try:
-                entry = int(params["entry"])
-            except ValueError:
-                raise ValidationError({"entry": "an entry's id, a whole number"}) from None
+        entry = id_param(self.request, "entry")
+        if entry is not None:
             games = games.filter(seats__entry_id=entry)
         if "kind" in params:
             if params["kind"] not in dict(Game.KIND_CHOICES):

@@ -15,7 +15,7 @@ from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 
-from league import selectors, services
+from league import rating_jobs, selectors, services
 from league.errors import LeagueError
 from league.models import AuditEntry, Club, Deal, Game, Player, Season, SeatChange
 from league.rules import options_of, rating_scope, scoring_of
@@ -301,7 +301,7 @@ class SeasonAdmin(ClubsFieldMixin, ClubScopedAdmin):
     @admin.action(description="Recompute ratings from the first deal")
     def recompute_ratings(self, request, queryset):
         for season in queryset:
-            services.ratings_request(scope=rating_scope(season))
+            rating_jobs.ratings_request(scope=rating_scope(season))
         self.message_user(request, f"Ratings of {queryset.count()} season(s) are updating.")
 
 

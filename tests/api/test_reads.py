@@ -3,7 +3,7 @@
 import pytest
 from rest_framework.test import APIClient
 
-from league import services
+from league import rating_jobs, services
 from league.models import RatingHistory
 from league.rules import rating_scope
 from tests.league.factories import ClubFactory, PlayerFactory, make_game, seated_ids
@@ -96,8 +96,8 @@ def test_standings_state_their_tie_break_order(game, anonymous):
 
 def recompute_ratings(season):
     """What the Celery task does after commit (tests run inside one transaction)."""
-    services.ratings_recompute(scope=rating_scope(season))
-    services.ratings_recompute(scope=rating_scope(None))
+    rating_jobs.ratings_recompute(scope=rating_scope(season))
+    rating_jobs.ratings_recompute(scope=rating_scope(None))
 
 
 def test_rating_history_after_each_deal(game, anonymous):

@@ -180,3 +180,11 @@ def test_only_the_author_challenges_with_a_bot(ladder, ladder_settings, author, 
     over = client_for(author).post("/api/v1/ladder-games/", body, format="json")
     assert over.status_code == 400 and "LADDER_CHALLENGES_PER_DAY" in over.json()["detail"]
     assert Game.objects.count() == games + 1
+
+
+@pytest.mark.parametrize("value", ["70540504729549358971748352", "-1", "7x", "²"])
+def test_a_games_entry_filter_that_is_not_an_id_is_refused_by_name(ladder, value):
+    """Found by schemathesis: an id too large for the database answered 500."""
+    answer = client_for(None).get("/api/v1/ladder-games/", {"entry": value})
+    assert answer.status_code == 400
+    assert "entry" in answer.json()

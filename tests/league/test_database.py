@@ -6,7 +6,7 @@ from unittest import mock
 import pytest
 from django.db import IntegrityError, connection, connections, transaction
 
-from league import services
+from league import rating_jobs, services
 from league.errors import LeagueError
 from league.models import Deal, Game, Place, RatingHistory, RatingJob, Seat
 from league.rules import rating_scope
@@ -50,7 +50,7 @@ def run_together(*calls):
     process-wide "join would block" flag (celery.result.denied_join_result) can be left set,
     which breaks a later result.get() in this process (tests/foundation's worker test).
     """
-    with mock.patch("league.services._enqueue_recompute"):
+    with mock.patch("league.rating_jobs._enqueue_recompute"):
         return _run_together(calls)
 
 
@@ -123,7 +123,7 @@ def test_concurrent_recomputations_apply_once():
     scope = rating_scope(game.season)
     RatingJob.objects.filter(scope=scope).update(dirty_from=0, runs=0)
 
-    results = run_together(*[lambda: services.ratings_recompute(scope=scope)] * 4)
+    results = run_together(*[lambda: rating_jobs.ratings_recompute(scope=scope)] * 4)
 
     assert sorted(results) == [0, 0, 0, 2]
     assert RatingJob.objects.get(scope=scope).runs == 1

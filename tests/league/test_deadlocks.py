@@ -8,7 +8,7 @@ import threading
 import pytest
 from django.db import connection, connections
 
-from league import services
+from league import rating_jobs, services
 from league.models import Deal, RatingJob
 from league.rules import rating_scope
 from tests.league.factories import PlayerFactory, make_game, make_season
@@ -71,7 +71,7 @@ def test_deleting_and_recording_deals_during_recomputes_never_deadlocks():
         def job():
             for _ in range(ROUNDS):
                 RatingJob.objects.filter(scope=scope).update(dirty_from=0)
-                services.ratings_recompute(scope=scope)
+                rating_jobs.ratings_recompute(scope=scope)
         return job
 
     def delete(game):

@@ -4,7 +4,7 @@ from unittest import mock
 
 import pytest
 
-from league import services
+from league import rating_jobs, services
 from league.models import Rating, RatingHistory, RatingJob
 from league.ratings import replay
 from league.rules import rating_scope
@@ -63,8 +63,8 @@ def test_ten_quick_edits_enqueue_one_recomputation_per_scope_and_it_matches_a_fr
     assert ratings_updating(season=season)
 
     for scope in (rating_scope(season), rating_scope(None)):
-        assert services.ratings_recompute(scope=scope) == 2
-        assert services.ratings_recompute(scope=scope) == 0  # idempotent: nothing left to do
+        assert rating_jobs.ratings_recompute(scope=scope) == 2
+        assert rating_jobs.ratings_recompute(scope=scope) == 0  # idempotent: nothing left to do
     runs_after = dict(RatingJob.objects.values_list("scope", "runs"))
     assert {k: runs_after[k] - runs_before[k] for k in runs_after} == {
         rating_scope(season): 1, rating_scope(None): 1}
@@ -116,7 +116,7 @@ def test_a_lost_recomputation_can_be_requested_again(django_capture_on_commit_ca
     RatingHistory.objects.all().delete()
 
     with django_capture_on_commit_callbacks(execute=True):
-        services.ratings_request(scope=rating_scope(season))
+        rating_jobs.ratings_request(scope=rating_scope(season))
 
     assert current(season) == expected_ratings([order])
 

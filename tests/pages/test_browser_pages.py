@@ -5,7 +5,7 @@ import pytest
 from django.urls import reverse
 
 from gameplay.tournaments.models import Tournament
-from league import services
+from league import rating_jobs, services
 from tests.league.factories import ClubFactory, PlayerFactory, make_game, make_season
 from tests.pages.test_browser import browser, pytestmark, shoot, visit  # noqa: F401
 from tests.tournaments.helpers import small_tournament
@@ -28,8 +28,8 @@ def league():
             if game.status == game.OPEN:
                 services.deal_record(game=game, finishing_order=order)
     make_season(club=ClubFactory(name="Bots"), name="Ladder")
-    services.ratings_recompute(scope=f"season:{season.pk}")
-    services.ratings_recompute(scope="all-time")
+    rating_jobs.ratings_recompute(scope=f"season:{season.pk}")
+    rating_jobs.ratings_recompute(scope="all-time")
     cup = small_tournament(name="Autumn bot cup")
     Tournament.objects.filter(pk=cup.pk).update(status=Tournament.RUNNING)
     return club

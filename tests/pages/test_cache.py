@@ -8,7 +8,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from league import selectors, services
+from league import rating_jobs, selectors, services
 from league.models import Rating, RatingHistory
 from league.rules import rating_scope
 from league.web import views
@@ -72,7 +72,7 @@ def test_recomputed_ratings_show_at_once_on_the_page_and_the_api(client):
     assert "Ratings are still updating" in before
     assert {rating for _, _, rating in standings_on_page(before)} == {"–"}
 
-    services.ratings_recompute(scope=rating_scope(season))
+    rating_jobs.ratings_recompute(scope=rating_scope(season))
 
     after = page_of(client, season)
     assert "Ratings are still updating" not in after
@@ -87,10 +87,10 @@ def test_recomputed_ratings_show_at_once_on_the_page_and_the_api(client):
 def test_a_requested_recompute_shows_the_ratings_as_updating_at_once(client):
     game = make_game(season_kwargs={"scoring_limit": 20})
     services.deal_record(game=game, finishing_order=seated_ids(game))
-    services.ratings_recompute(scope=rating_scope(game.season))
+    rating_jobs.ratings_recompute(scope=rating_scope(game.season))
     assert "Ratings are still updating" not in page_of(client, game.season)
 
-    services.ratings_request(scope=rating_scope(game.season))  # the results do not change
+    rating_jobs.ratings_request(scope=rating_scope(game.season))  # the results do not change
 
     assert "Ratings are still updating" in page_of(client, game.season)
 
@@ -175,7 +175,7 @@ def test_the_rating_chart_shows_the_best_rated_players_at_spaced_deals(client, m
     ids = seated_ids(game)
     for i in range(10):
         services.deal_record(game=game, finishing_order=ids[i % 4:] + ids[:i % 4])
-    services.ratings_recompute(scope=rating_scope(season))
+    rating_jobs.ratings_recompute(scope=rating_scope(season))
 
     text = page_of(client, season)
 

@@ -7,7 +7,7 @@ import io
 import pytest
 from django.urls import reverse
 
-from league import services
+from league import rating_jobs, services
 from league.models import Rating
 from tests.league.factories import make_game, seated_ids
 from tests.pages.test_reads import transcript_for
@@ -26,7 +26,7 @@ def test_the_standings_csv_has_each_players_season_rating(client):
     ids = seated_ids(game)
     services.deal_record(game=game, finishing_order=ids)
     services.deal_record(game=game, finishing_order=ids[1:] + ids[:1])
-    services.ratings_recompute(scope=f"season:{game.season.pk}")
+    rating_jobs.ratings_recompute(scope=f"season:{game.season.pk}")
 
     rows = rows_of(client, "league:export_standings", game.season)
 

@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from gameplay.engine.options import PRESETS
-from league import services
+from league import rating_jobs, services
 from league.ratings import MODEL
 from league.web.explain import START_SIGMA, last_in_first_deal, settling
 from tests.league.factories import make_game, seated_ids
@@ -44,8 +44,8 @@ def test_every_rating_on_the_pages_links_to_the_help(client):
     game = make_game()
     ids = seated_ids(game)
     services.deal_record(game=game, finishing_order=ids)
-    services.ratings_recompute(scope=f"season:{game.season.pk}")
-    services.ratings_recompute(scope="all-time")
+    rating_jobs.ratings_recompute(scope=f"season:{game.season.pk}")
+    rating_jobs.ratings_recompute(scope="all-time")
     help_url = reverse("league:rating_help")
 
     for url in (reverse("league:season_detail", args=[game.season.pk]),

@@ -5,7 +5,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from league import services
+from league import rating_jobs, services
 from tests.league.factories import UserFactory, make_game, make_season, seated_ids
 
 pytestmark = pytest.mark.django_db
@@ -18,9 +18,9 @@ def league_of(players, deals):
     for i in range(deals):
         services.deal_record(game=game, finishing_order=ids[i % players:] + ids[:i % players],
                              transcript=None)
-    services.ratings_request(scope=f"season:{season.pk}")
-    services.ratings_recompute(scope=f"season:{season.pk}")
-    services.ratings_recompute(scope="all-time")
+    rating_jobs.ratings_request(scope=f"season:{season.pk}")
+    rating_jobs.ratings_recompute(scope=f"season:{season.pk}")
+    rating_jobs.ratings_recompute(scope="all-time")
     organiser = UserFactory()
     season.club.organisers.add(organiser)
     return game, ids, organiser

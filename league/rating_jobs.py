@@ -1,0 +1,141 @@
+"""Ratings kept up to date: a season's and the all-time ratings (OpenSkill Plackett-Luce,
+league.ratings) are recomputed by a Celery task from the earliest deal a change touched.
+
+A deal's writer marks both scopes stale (``mark_stale``, under the league's one lock order:
+game row, season's job, all-time job); the first mark sends the recompute after commit, so quick
+edits coalesce into one task; celery beat's reconcile sends what a lost task or an outage left.
+"""
+
+import logging
+from collections import defaultdict
+from functools import partial
+
+from django.db import connection, transaction
+from django.db.models import Count, Max
+
+from league import queue
+from league.errors import LeagueError
+from league.models import Deal, Place, Rating, RatingHistory, RatingJob, Season
+from league.ratings import ordinal, replay
+from league.rules import rating_scope
+
+logger = logging.getLogger(__name__)
+
+
+def jobs_locked(season: Season) -> list[RatingJob]:
+    """The season's and the all-time RatingJob rows, locked in that order (league's one lock
+    order: game row, season's job, all-time job)."""
+    jobs = []
+    for scope, scope_season in ((rating_scope(season), season), (rating_scope(None), None)):
+        job, _ = RatingJob.objects.get_or_create(scope=scope, defaults={"season": scope_season})
+        jobs.append(RatingJob.objects.select_for_update(no_key=True).get(pk=job.pk))
+    return jobs
+
+
+def mark_stale(season: Season, deal_id: int) -> None:
+    """Mark a season's and the all-time ratings stale from a deal on; enqueue a recomputation
+    after commit only when the scope was up to date, so quick edits coalesce into one task."""
+    for job in jobs_locked(season):
+        scope = job.scope
+        was_clean = job.dirty_from is None
+        if was_clean or deal_id < job.dirty_from:
+            job.dirty_from = deal_id
+            job.save(update_fields=["dirty_from"])
+        if was_clean:
+            transaction.on_commit(partial(_enqueue_recompute, scope))
+
+
+# The task that brings a rating scope up to date (league.tasks).
+RATINGS_RECOMPUTE_TASK = "league.tasks.ratings_recompute_task"
+
+
+def _enqueue_recompute(scope: str) -> bool:
+    """Send a scope's recompute task; after commit, so a broker that is down must not turn the
+    stored change into an error: the failure is logged, the scope stays stale and
+    ratings_reconcile sends it later. (In-process, with no broker, the task's own errors
+    propagate as the settings say.)"""
+    try:
+        queue.send(RATINGS_RECOMPUTE_TASK, scope)
+    except Exception:
+        if queue.eager():
+            raise
+        logger.exception("ratings %s: recompute not enqueued; the reconciler will retry", scope)
+        return False
+    return True
+
+
+def ratings_reconcile() -> int:
+    """Enqueue a recompute of every stale scope (run periodically by celery beat): catches up
+    after a lost task or a broker outage. Returns how many were enqueued."""
+    scopes = RatingJob.objects.filter(dirty_from__isnull=False).order_by("pk")
+    return sum(_enqueue_recompute(scope) for scope in scopes.values_list("scope", flat=True))
+
+
+@transaction.atomic
+def ratings_request(*, scope: str) -> None:
+    """Recompute a scope's ratings from its first deal (after a lost task, or on demand)."""
+    job = RatingJob.objects.select_for_update(no_key=True).filter(scope=scope).first()
+    if job is None:
+        raise LeagueError(f"no ratings called {scope!r}")
+    job.dirty_from = 0
+    job.save(update_fields=["dirty_from"])
+    transaction.on_commit(partial(_enqueue_recompute, scope))
+
+
+@transaction.atomic
+def ratings_recompute(*, scope: str) -> int:
+    """Bring a scope's ratings up to date from its earliest stale deal; returns the number of
+    deals replayed (0 when another run already did it). Holding the job's row lock, concurrent
+    runs take turns and the second finds nothing to do."""
+    if connection.vendor == "postgresql":
+        # Ratings are derived data: if a crash loses this commit it loses the cleared marker
+        # with it, so the scope stays stale and is recomputed; no need to wait for the disk.
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL synchronous_commit TO OFF")
+    job = RatingJob.objects.select_for_update(no_key=True).filter(scope=scope).first()
+    if job is None or job.dirty_from is None:
+        return 0
+    season_id = job.season_id
+    if scope != rating_scope(None) and season_id is None:
+        job.delete()  # its season is gone
+        return 0
+    start = job.dirty_from
+    history = RatingHistory.objects.filter(season_id=season_id, deal_id__gte=start)
+    deals = Deal.objects.filter(pk__gte=start)
+    if season_id is not None:
+        deals = deals.filter(game__season_id=season_id)
+    orders = defaultdict(list)
+    for deal_id, player_id in (Place.objects.filter(deal__in=deals)
+                               .order_by("deal_id", "position")
+                               .values_list("deal_id", "player_id")):
+        orders[deal_id].append(player_id)
+    touched = set(history.values_list("player_id", flat=True).distinct())
+    touched.update(p for order in orders.values() for p in order)
+    history.delete()
+    before = (RatingHistory.objects.filter(season_id=season_id, player_id__in=touched,
+                                           deal_id__lt=start)
+              .values("player_id").annotate(last=Max("deal_id"), n=Count("id")))
+    last_deal = {row["player_id"]: (row["last"], row["n"]) for row in before}
+    state = {}
+    for row in RatingHistory.objects.filter(
+            season_id=season_id, player_id__in=list(last_deal),
+            deal_id__in={d for d, _ in last_deal.values()}):
+        if last_deal[row.player_id][0] == row.deal_id:
+            state[row.player_id] = (row.mu, row.sigma, last_deal[row.player_id][1])
+    rows, state = replay([(d, orders[d]) for d in sorted(orders)], state)
+    RatingHistory.objects.bulk_create(
+        RatingHistory(player_id=p, season_id=season_id, deal_id=d, mu=mu, sigma=sigma,
+                      ordinal=ordinal) for d, p, mu, sigma, ordinal in rows)
+    Rating.objects.filter(season_id=season_id, player_id__in=touched).delete()
+    Rating.objects.bulk_create(
+        Rating(player_id=p, season_id=season_id, mu=mu, sigma=sigma,
+               ordinal=_ordinal(mu, sigma), deals=n)
+        for p, (mu, sigma, n) in state.items() if p in touched)
+    job.dirty_from = None
+    job.runs += 1
+    job.save(update_fields=["dirty_from", "runs"])
+    return len(orders)
+
+
+def _ordinal(mu: float, sigma: float) -> float:
+    return ordinal(mu, sigma)
