@@ -1,16 +1,16 @@
 """Bots that play President through the engine's public API (issue #4, docs/bots.md).
 
 ``make_bot(spec, seed=…)`` builds a bot from its spec: a built-in name (``random``,
-``greedy``, ``heuristic``, ``montecarlo``) with optional ``:key=value,…`` parameters
-(``montecarlo:playouts=200``), an ``http://`` or ``https://`` URL of an outside bot (its host
-must be allowed by the administrator), or the name of a local program that trusted code
-passed in ``programs``.
+``greedy``, ``heuristic``, ``spender``, ``hoarder``, ``montecarlo``) with optional
+``:key=value,…`` parameters (``montecarlo:playouts=200``), an ``http://`` or ``https://``
+URL of an outside bot (its host must be allowed by the administrator), or the name of a local
+program that trusted code passed in ``programs``.
 """
 
 from gameplay.bots.base import Bot, BotDecider, BotError, BotFault
 from gameplay.bots.observation import Observation
 
-BUILT_IN = ("random", "greedy", "heuristic", "montecarlo")
+BUILT_IN = ("random", "greedy", "heuristic", "spender", "hoarder", "montecarlo")
 
 __all__ = ["BUILT_IN", "SETTINGS", "Bot", "BotError", "BotFault", "Observation", "BotDecider",
            "bot_settings", "make_bot"]
@@ -21,7 +21,7 @@ __all__ = ["BUILT_IN", "SETTINGS", "Bot", "BotError", "BotFault", "Observation",
 # other caller of make_bot are held to. A montecarlo decision takes budget_ms or, with
 # ``playouts``, about 2-4 ms a playout on one core: either way a few seconds at most.
 SETTINGS = {
-    "random": {}, "greedy": {}, "heuristic": {},
+    "random": {}, "greedy": {}, "heuristic": {}, "spender": {}, "hoarder": {},
     "montecarlo": {
         "budget_ms": (False, 1, 2_000),
         "playouts": (True, 1, 2_000),
@@ -96,6 +96,14 @@ def make_bot(spec: str, *, seed: int = 0, programs: dict | None = None) -> Bot:
         from gameplay.bots.heuristic import HeuristicBot
 
         return HeuristicBot(seed, **params)
+    if name == "spender":
+        from gameplay.bots.styles import SpenderBot
+
+        return SpenderBot(seed, **params)
+    if name == "hoarder":
+        from gameplay.bots.styles import HoarderBot
+
+        return HoarderBot(seed, **params)
     if name == "montecarlo":
         from gameplay.bots.montecarlo import MonteCarloBot
 

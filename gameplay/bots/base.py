@@ -83,6 +83,11 @@ class Bot:
     def close(self) -> None:
         """Release what the bot holds (an outside bot's process or connection)."""
 
+    def figures(self) -> dict[str, int]:
+        """Counts of the bot's own work so far (montecarlo: the decisions it searched and their
+        playouts), which the match runner keeps with each game; none by default."""
+        return {}
+
 
 # --- card and play values, shared by the built-in bots -----------------------------------
 def card_value(obs_or_rules, card: int, reversed_: bool | None = None) -> int:
@@ -131,6 +136,7 @@ class SeatStats:
     decisions: int = 0
     seconds: float = 0.0
     faults: list[dict] = field(default_factory=list)
+    figures: dict[str, int] = field(default_factory=dict)  # the bot's own, at the game's end
 
     @property
     def mean_ms(self) -> float:

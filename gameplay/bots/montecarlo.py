@@ -101,6 +101,7 @@ class MonteCarloBot(HeuristicBot):
     def __init__(self, seed: int = 0, config: SearchConfig | None = None, **settings):
         self.config = config if config is not None else SearchConfig.of(settings)
         self.rng = random.Random(seed)
+        self.searches = self.playouts_run = 0  # decisions searched and their playouts (figures)
         # kept from decision to decision through a deal; rounds take them in turn
         self.chains = [Worlds(self.rng) for _ in range(self.config.chains)]
         self.policy = PLAYOUT_POLICIES[self.config.policy]
@@ -177,11 +178,16 @@ class MonteCarloBot(HeuristicBot):
                 alive = [i for i in alive if sums[i] >= top - margin]
             if self.spent(done, deadline):
                 break
+        self.searches += 1
+        self.playouts_run += done
         # the heuristic's choice wins ties and near-ties: within half a playout for the plain
         # style's, within ``lean`` of the mean finish for a tuned style's
         bonus = 0.5 if style is PLAIN else config.lean * runs
         best = max(alive, key=lambda i: (sums[i] + (bonus if candidates[i] is prior else 0), -i))
         return candidates[best]
+
+    def figures(self) -> dict[str, int]:
+        return {"searches": self.searches, "playouts": self.playouts_run}
 
     def style(self, rules) -> Style:
         """How it expects to play its own later moves."""

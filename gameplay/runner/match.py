@@ -48,6 +48,8 @@ def play_game(bots: list, options: Options, *, seed: int, scoring: Scoring | Non
     seats = [BotDecider(bot, s, log, game) for s, bot in enumerate(bots)]
     try:
         selfplay.play_game(game, seats, random.Random(seed))
+        for seat in seats:
+            seat.stats.figures = dict(seat.bot.figures())
     finally:
         for bot in bots:
             bot.close()
@@ -167,6 +169,7 @@ class PlayerTally:
     seconds: float = 0.0
     faults: int = 0
     fault_kinds: Counter = field(default_factory=Counter)
+    figures: Counter = field(default_factory=Counter)  # the bot's own counts (Bot.figures)
 
     def add(self, seat: int, result: GameResult) -> None:
         self.games += 1
@@ -183,6 +186,7 @@ class PlayerTally:
         self.seconds += stats.seconds
         self.faults += len(stats.faults)
         self.fault_kinds.update(f["kind"] for f in stats.faults)
+        self.figures.update(stats.figures)
 
     def summary(self) -> dict:
         n = len(self.positions)
@@ -203,6 +207,7 @@ class PlayerTally:
             "mean_decision_ms": 1000 * self.seconds / self.decisions if self.decisions else 0.0,
             "decisions": self.decisions,
             "faults": self.faults, "fault_kinds": dict(self.fault_kinds),
+            "figures": dict(self.figures),
         }
 
 

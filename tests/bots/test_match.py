@@ -11,7 +11,7 @@ from gameplay.engine.plays import PASS
 from gameplay.engine.scoring import Scoring
 from gameplay.runner.match import Tally, interval, play_game, run, schedule
 
-FAST_BOTS = ["random", "greedy", "heuristic", "montecarlo:playouts=6"]
+FAST_BOTS = ["random", "greedy", "heuristic", "spender", "hoarder", "montecarlo:playouts=6"]
 
 
 def _checked(result):

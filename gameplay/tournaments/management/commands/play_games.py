@@ -27,8 +27,8 @@ class Command(BaseCommand):
         parser.add_argument("--preset", required=True, choices=sorted(PRESETS))
         parser.add_argument("--bots", required=True,
                             help="one bot per seat, comma separated: random, greedy, heuristic, "
-                                 "montecarlo[:budget_ms=50|playouts=N], an allowed http(s) URL, "
-                                 "or a --program name")
+                                 "spender, hoarder, montecarlo[:budget_ms=50|playouts=N], an "
+                                 "allowed http(s) URL, or a --program name")
         parser.add_argument("--games", type=int, default=100)
         parser.add_argument("--seed", type=int, default=0)
         parser.add_argument("--scoring", default='{"system": "penalty"}',
