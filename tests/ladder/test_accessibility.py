@@ -13,9 +13,9 @@ from tests.pages.test_accessibility import (
     FOCUSABLE,
     FOCUSED,
     PHONE,
-    axe_violations,
     browser,  # noqa: F401
     pytestmark,  # noqa: F401
+    violations_by_page,
 )
 from tests.pages.test_browser import signed_in
 
@@ -45,18 +45,8 @@ def pages(ladder, author):  # noqa: F811
                          ids=["light-360", "dark-1280"])
 def test_no_ladder_page_has_serious_axe_violations(browser, live_server, client, pages,  # noqa: F811
                                                    author, scheme, viewport):
-    ctx = signed_in(browser, live_server, client, author, viewport=viewport,
-                    color_scheme=scheme, bypass_csp=True)
-    page = ctx.new_page()
-    found = {}
-    for name, url in pages.items():
-        page.goto(live_server.url + url)
-        page.wait_for_load_state("load")
-        violations = axe_violations(page)
-        if violations:
-            found[name] = violations
-    ctx.close()
-    assert found == {}
+    assert violations_by_page(browser, live_server, client, author, pages, scheme=scheme,
+                              viewport=viewport) == {}
 
 
 def test_every_ladder_page_fits_a_360_px_phone(browser, live_server, client, pages,  # noqa: F811

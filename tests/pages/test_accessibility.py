@@ -91,14 +91,11 @@ def axe_violations(page):
             for v in results["violations"] if v["impact"] in IMPACTS]
 
 
-# Each scheme once; the phone in light, the desktop in dark, so both layouts are checked too.
-@pytest.mark.parametrize(("scheme", "viewport"), [("light", PHONE), ("dark", DESKTOP)],
-                         ids=["light-360", "dark-1280"])
-def test_no_page_has_serious_axe_violations(browser, live_server, client, site, scheme,
-                                            viewport):
-    pages, organiser = site
-    ctx = signed_in(browser, live_server, client, organiser, viewport=viewport,
-                    color_scheme=scheme, bypass_csp=True)
+def violations_by_page(browser, live_server, client, user, pages: dict, *, scheme: str,
+                       viewport: dict) -> dict:
+    """axe's serious and critical violations of each page (name: url), seen by ``user``."""
+    ctx = signed_in(browser, live_server, client, user, viewport=viewport, color_scheme=scheme,
+                    bypass_csp=True)
     page = ctx.new_page()
     found = {}
     for name, url in pages.items():
@@ -108,7 +105,17 @@ def test_no_page_has_serious_axe_violations(browser, live_server, client, site, 
         if violations:
             found[name] = violations
     ctx.close()
-    assert found == {}
+    return found
+
+
+# Each scheme once; the phone in light, the desktop in dark, so both layouts are checked too.
+@pytest.mark.parametrize(("scheme", "viewport"), [("light", PHONE), ("dark", DESKTOP)],
+                         ids=["light-360", "dark-1280"])
+def test_no_page_has_serious_axe_violations(browser, live_server, client, site, scheme,
+                                            viewport):
+    pages, organiser = site
+    assert violations_by_page(browser, live_server, client, organiser, pages, scheme=scheme,
+                              viewport=viewport) == {}
 
 
 def test_every_page_fits_a_360_px_phone(browser, live_server, client, site):

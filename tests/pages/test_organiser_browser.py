@@ -11,7 +11,13 @@ from league import services
 from league.models import Player, Season
 from tests.league.factories import ClubFactory, PlayerFactory, UserFactory, make_game, make_season
 from tests.pages import test_browser
-from tests.pages.test_accessibility import DESKTOP, FOCUSABLE, FOCUSED, PHONE, axe_violations
+from tests.pages.test_accessibility import (
+    DESKTOP,
+    FOCUSABLE,
+    FOCUSED,
+    PHONE,
+    violations_by_page,
+)
 from tests.pages.test_browser import pytestmark, shoot, signed_in  # noqa: F401
 
 browser = test_browser.browser  # the module's chromium, shared; so are the marks
@@ -126,18 +132,8 @@ def pages(club):
 def test_the_organiser_pages_have_no_serious_axe_violations(browser, live_server, client,
                                                             pages, scheme, viewport):
     urls, organiser = pages
-    ctx = signed_in(browser, live_server, client, organiser, viewport=viewport,
-                    color_scheme=scheme, bypass_csp=True)
-    page = ctx.new_page()
-    found = {}
-    for name, url in urls.items():
-        page.goto(live_server.url + url)
-        page.wait_for_load_state("load")
-        violations = axe_violations(page)
-        if violations:
-            found[name] = violations
-    ctx.close()
-    assert found == {}
+    assert violations_by_page(browser, live_server, client, organiser, urls, scheme=scheme,
+                              viewport=viewport) == {}
 
 
 def test_the_organiser_pages_fit_a_phone_and_the_policy_refuses_nothing(
