@@ -15,12 +15,14 @@ from accounts.forms import BotForm
 from gameplay.tournaments import services
 from gameplay.tournaments.errors import TournamentError
 from gameplay.tournaments.models import OutsideBot
+from league import selectors
 
 
 @login_required
 def profile(request):
     token, _ = Token.objects.get_or_create(user=request.user)
-    return render(request, "accounts/profile.html", {"token": token})
+    return render(request, "accounts/profile.html", {
+        "token": token, "clubs": selectors.organised_clubs(request.user)})
 
 
 @login_required

@@ -28,7 +28,18 @@ from gameplay.engine.errors import RuleViolation
 from gameplay.engine.roles import Role, exchange_pairs, rank_shift
 from gameplay.engine.scoring import PENALTY, ScoreSheet
 from league.errors import LeagueError
-from league.models import Deal, Game, Place, Player, Rating, RatingHistory, RatingJob, Season, Seat
+from league.models import (
+    Club,
+    Deal,
+    Game,
+    Place,
+    Player,
+    Rating,
+    RatingHistory,
+    RatingJob,
+    Season,
+    Seat,
+)
 from league.rules import deal_dealer, options_of, rating_scope, scoring_of
 
 ROLE_COUNTS = ("presidents", "vice_presidents", "citizens", "vice_scums", "scums")
@@ -410,6 +421,13 @@ def organises(user, club) -> bool:
     if not _active(user):
         return False
     return user.is_superuser or club.organisers.filter(pk=user.pk).exists()
+
+
+def organised_clubs(user):
+    """The clubs ``user`` is an organiser of, by name."""
+    if not _active(user):
+        return Club.objects.none()
+    return Club.objects.filter(organisers=user).order_by("name")
 
 
 def may_change_player(user, player: Player) -> bool:

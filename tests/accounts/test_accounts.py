@@ -10,6 +10,8 @@ from django.conf import settings
 from django.core import mail
 from rest_framework.authtoken.models import Token
 
+from tests.league.factories import ClubFactory, UserFactory
+
 pytestmark = pytest.mark.django_db
 
 PASSWORD = "a long and right password"
@@ -105,3 +107,16 @@ def test_the_pages_follow_the_site_layout(client):
         text = page.content.decode()
         assert 'class="site-header"' in text and "league.css" in text
         assert "<style" not in text and "style=" not in text
+
+
+def test_an_organiser_finds_the_clubs_they_organise_on_their_profile(client):
+    organiser = UserFactory(username="olga")
+    mine = ClubFactory(name="Thursday Club")
+    ClubFactory(name="Other Club")
+    mine.organisers.add(organiser)
+    client.force_login(organiser)
+
+    page = client.get("/accounts/profile/").content.decode()
+
+    assert f'href="/league/clubs/{mine.pk}/organise/"' in page
+    assert "Organise Thursday Club" in page and "Other Club" not in page

@@ -4,12 +4,14 @@ from django.contrib.staticfiles import finders
 pytestmark = pytest.mark.django_db  # the home page lists clubs, tournaments and results
 
 
-def test_home_page_links_to_the_organiser_login_and_health(client):
+def test_home_page_links_to_the_log_in_the_ladder_and_health(client):
     response = client.get("/")
 
     assert response.status_code == 200
     assert [template.name for template in response.templates][:2] == ["home.html", "base.html"]
-    assert b'href="/admin/"' in response.content
+    assert b'href="/accounts/login/"' in response.content
+    assert b'href="/ladder/"' in response.content
+    assert b'href="/admin/"' not in response.content  # the admin is for site administrators
     assert b'href="/healthz"' in response.content
 
 
