@@ -1,7 +1,7 @@
 import pytest
 
 from gameplay.tournaments import services as gameplay_services
-from tests.ladder.helpers import BotServer
+from tests.bots.test_outside import Server as BotServer
 from tests.league.factories import UserFactory
 
 

@@ -11,10 +11,10 @@ from tests.ladder.test_api import ladder  # noqa: F401  (a played ladder: ada's 
 from tests.pages.test_accessibility import (
     DESKTOP,
     FOCUSABLE,
-    FOCUSED,
     PHONE,
     browser,  # noqa: F401
     pytestmark,  # noqa: F401
+    tab_through,
     violations_by_page,
 )
 from tests.pages.test_browser import signed_in
@@ -82,13 +82,7 @@ def test_the_bot_page_by_keyboard_and_touch(browser, live_server, client, pages,
     page.evaluate("document.querySelector('details').open = true")  # the chart's figures
     controls = page.evaluate(FOCUSABLE)
     assert any("Resume" in c for c in controls) and any('type="checkbox"' in c for c in controls)
-    reached, unseen = [], []
-    for _ in range(len(controls)):
-        page.keyboard.press("Tab")
-        element, width, style = page.evaluate(FOCUSED)
-        reached.append(element)
-        if width < 2 or style == "none":
-            unseen.append(element)
+    reached, unseen = tab_through(page, len(controls))
     assert [c for c in controls if c not in reached] == []
     assert any(r.startswith("<summary") for r in reached)
     assert unseen == [], "focused without a visible outline"

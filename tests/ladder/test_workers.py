@@ -16,8 +16,8 @@ from gameplay.engine import checker
 from gameplay.tournaments import services as gameplay_services
 from ladder.models import Entry, Fault, Game, RatingPoint, Seat
 from league.ratings import MODEL
+from tests.bots.test_outside import Server as BotServer
 from tests.conftest import stop
-from tests.ladder.helpers import BotServer
 from tests.league.factories import UserFactory
 from tests.tournaments.conftest import beat, tournament_queue, workers  # noqa: F401
 
@@ -63,7 +63,7 @@ def test_beat_and_a_worker_play_rated_ladder_games_until_both_bots_have_ratings(
     assert "ladder_game_task" in worker.log()
     for bot, server in zip(bots, bot_servers, strict=True):
         entry = Entry.objects.get(outside_bot=bot)
-        assert entry.status == Entry.ACTIVE and server.requests > 0
+        assert entry.status == Entry.ACTIVE and len(server.requests) > 0
         validation = entry.validation_game
         assert validation.status == Game.DONE and not validation.faults.exists()
         # Rated: a rating with its uncertainty narrowed by every rated deal, and its history.

@@ -14,8 +14,8 @@ from tests.pages import test_browser
 from tests.pages.test_accessibility import (
     DESKTOP,
     FOCUSABLE,
-    FOCUSED,
     PHONE,
+    tab_through,
     violations_by_page,
 )
 from tests.pages.test_browser import pytestmark, shoot, signed_in  # noqa: F401
@@ -165,15 +165,7 @@ def test_the_keyboard_reaches_every_control_with_a_visible_focus(browser, live_s
     page.wait_for_load_state("load")
     controls = page.evaluate(FOCUSABLE)
     assert len(controls) > 10
-    reached, unseen = [], []
-    for _ in controls:
-        page.keyboard.press("Tab")
-        element, width, style = page.evaluate(FOCUSED)
-        if element.startswith("<body"):
-            break  # past the last control (a group of radios is one stop)
-        reached.append(element)
-        if width < 2 or style == "none":
-            unseen.append(element)
+    reached, unseen = tab_through(page, len(controls))  # a group of radios is one stop
     # radios of one group take one Tab stop: the arrow keys move between them
     radios = [c for c in controls if 'type="radio"' in c]
     missed = [c for c in controls if c not in reached and c not in radios]
