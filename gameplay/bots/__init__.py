@@ -32,6 +32,9 @@ SETTINGS = {
         "lean": (False, 0, 10),
         "chains": (True, 1, 16),
         "kernel": (True, 0, 1),
+        "keep": (True, 0, 40),
+        "halving": (False, 0, 10),
+        "looks": (True, 0, 8),
     },
 }
 

@@ -8,7 +8,7 @@ import pytest
 from gameplay.bots import kernel, make_bot
 from gameplay.bots.base import BotDecider
 from gameplay.bots.heuristic import PLAIN, HeuristicBot, heuristic_move
-from gameplay.bots.montecarlo import TUNED, SearchConfig, heuristic_policy, playout
+from gameplay.bots.montecarlo import TUNED, MonteCarloBot, heuristic_policy, playout
 from gameplay.bots.observation import GameLog, observe
 from gameplay.bots.simple import RandomBot
 from gameplay.engine import selfplay
@@ -175,6 +175,59 @@ def test_kernel_playouts_end_as_the_engines(name):
     assert played >= 30
 
 
+def looking_playout(d: Deal, seat: int, style, looks: int) -> float:
+    """The kernel's playout with look-ahead, on the engine: at ``seat``'s first ``looks``
+    decisions with a choice each of the first 24 legal moves is played out and the best kept
+    (the policy's move on ties)."""
+    while looks and not d.over and d.active >> seat & 1:
+        legal = d.legal_moves()
+        pick = heuristic_policy(d, legal, 0, None, style if d.turn == seat else PLAIN)
+        if d.turn == seat and len(legal) > 1:
+            looks -= 1
+
+            def value(move):
+                after = d.copy()
+                after.apply(move)
+                return playout(after, seat, None, heuristic_policy, style)
+
+            best = value(pick)
+            for move in legal[:24]:
+                if move is not pick and (v := value(move)) > best:
+                    best, pick = v, move
+        d.apply(pick)
+    return playout(d, seat, None, heuristic_policy, style)
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_kernel_playouts_that_look_ahead_end_as_the_engines(name):
+    """With ``looks``, the seat's own later decisions try each move: the kernel's playout
+    scores what the same look-ahead on the engine scores, and never less than the plain
+    playout from the same position (the policy's move is one of those tried)."""
+    rules = Rules(preset(name), 4)
+    style = TUNED.get(name, PLAIN)
+    rng = random.Random(11)
+    played = better = 0
+    for _ in range(3):
+        d = new_deal(rules, rng)
+        while not d.over:
+            legal = d.legal_moves()
+            if rng.random() < 0.15:
+                state = kernel.state(d)
+                for move in legal[:6]:
+                    after = d.copy()
+                    after.apply(move)
+                    expected = looking_playout(after.copy(), d.turn, style, 2)
+                    code = kernel.move(rules, move)
+                    assert kernel.playout(rules, state, code, d.turn, style, 2) == expected
+                    plain = kernel.playout(rules, state, code, d.turn, style)
+                    assert expected >= plain
+                    better += expected > plain
+                    played += 1
+            d.apply(heuristic_policy(d, legal, 0, rng))
+    assert played >= 20
+    assert better  # looking ahead finds better later moves than the policy somewhere
+
+
 @pytest.mark.parametrize("name", PRESET_NAMES)
 def test_montecarlo_with_the_kernel_plays_legal_moves_and_the_same_ones(name):
     """montecarlo with ``kernel=1`` plays legal moves (its seat raises on any other), the same
@@ -193,7 +246,7 @@ def test_montecarlo_with_the_kernel_plays_legal_moves_and_the_same_ones(name):
 
     with_kernel = moves("montecarlo:playouts=16,kernel=1", 3)
     assert with_kernel == moves("montecarlo:playouts=16,kernel=1", 3)
-    assert with_kernel == moves("montecarlo:playouts=16", 3)
+    assert with_kernel == moves("montecarlo:playouts=16,kernel=0", 3)
 
 
 def test_montecarlo_with_the_kernel_falls_back_where_it_does_not_play():
@@ -210,5 +263,6 @@ def test_montecarlo_with_the_kernel_falls_back_where_it_does_not_play():
 
 
 def test_the_kernel_plays_only_the_heuristic_policy():
-    with pytest.raises(ValueError, match="heuristic policy only"):
-        SearchConfig(kernel=True, policy="fast")
+    """The ``fast`` policy's playouts stay in Python, kernel or not."""
+    assert MonteCarloBot(policy="fast").fast(Rules(preset("classic"), 4)) is None
+    assert MonteCarloBot().fast(Rules(preset("classic"), 4)) is kernel

@@ -143,11 +143,11 @@ def test_an_unknown_playout_policy_is_refused_by_name():
 
 
 def test_an_unknown_setting_is_refused_by_name():
-    with pytest.raises(ValueError, match="montecarlo takes budget_ms, playouts, .*not 'halving'"):
-        make_bot("montecarlo:playouts=10,halving=0")
-    with pytest.raises(ValueError, match="montecarlo has no setting halving; its settings are "
+    with pytest.raises(ValueError, match="montecarlo takes budget_ms, playouts, .*not 'bandit'"):
+        make_bot("montecarlo:playouts=10,bandit=0")
+    with pytest.raises(ValueError, match="montecarlo has no setting bandit; its settings are "
                                          "budget_ms, playouts, chains"):
-        MonteCarloBot(halving=0)
+        MonteCarloBot(bandit=0)
     assert make_bot("montecarlo:playouts=10,lean=0.2").config == SearchConfig(playouts=10,
                                                                               lean=0.2)
 
@@ -214,14 +214,13 @@ def test_a_tuned_style_leads_its_largest_group_and_keeps_more_controls():
     assert choice(1, Style(controls_below_top=2)) is PASS
 
 
-def test_montecarlo_leans_on_the_tuned_style_where_the_preset_has_one(monkeypatch):
+def test_montecarlo_leans_on_the_tuned_style_where_the_preset_has_one():
     """Where a tuned style is known (presidents-deck) montecarlo's own later moves follow it
     and its choice wins unless another move beats it by ``lean``: with a lean no playout can
     overcome (and no candidate dropped early), montecarlo plays exactly what the tuned style
     plays; elsewhere (classic) it uses the plain style."""
     compared = 0
-    monkeypatch.setattr(montecarlo, "HALVING", 0)
-    bot = MonteCarloBot(seed=3, playouts=30, lean=2)
+    bot = MonteCarloBot(seed=3, playouts=30, lean=2, halving=0)
 
     def check(obs, deal):
         nonlocal compared

@@ -107,11 +107,12 @@ def style_of(style: Style) -> tuple:
     return found
 
 
-def playout(rules, s: bytes, m: int, seat: int, own: Style = PLAIN) -> float:
+def playout(rules, s: bytes, m: int, seat: int, own: Style = PLAIN, looks: int = 0) -> float:
     """``montecarlo.playout`` in the kernel: apply move ``m`` (NO_MOVE: none) to state ``s``,
     play to the end with the heuristic policy, ``seat`` in the ``own`` style; 1 for ``seat``
-    out first … 0 for last."""
-    return _kernel.playout(compiled(rules), s, m, seat, style_of(own))
+    out first … 0 for last.  At ``seat``'s first ``looks`` decisions with a choice, each move
+    is played out and the best kept instead of the policy's."""
+    return _kernel.playout(compiled(rules), s, m, seat, style_of(own), looks)
 
 
 def legal(rules, s: bytes) -> list[int]:

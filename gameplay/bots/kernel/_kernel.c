@@ -584,6 +584,38 @@ static double playout(const Rules *r, State *s, int seat, const Style *own) {
     return (double)(n - 1 - position) / (n - 1);
 }
 
+/* A playout in which `seat` looks ahead at its first `looks` decisions with a choice: each of
+ * its first LOOK_WIDTH legal moves is played out plainly and the best kept (the policy's move
+ * on ties).  The policy alone plays its own later moves badly where the search would not. */
+#define LOOK_WIDTH 24
+static double playout_looking(const Rules *r, State *s, int seat, const Style *own, int looks) {
+    uint64_t legal[MAXMOVES];
+    for (int i = 0; i < PLAYOUT_MOVES && looks > 0; i++) {
+        if (s->over || !(s->active >> seat & 1)) break;
+        if (s->turn != seat) {
+            apply_move(r, s, policy_move(r, s, &PLAIN));
+            continue;
+        }
+        int n = legal_moves(r, s, legal);
+        uint64_t pick = n == 1 ? legal[0] : heuristic_move(r, s, own, legal, n);
+        if (n > 1) {
+            looks--;
+            State t = *s;
+            apply_move(r, &t, pick);
+            double best = playout(r, &t, seat, own);
+            for (int k = 0; k < n && k < LOOK_WIDTH; k++) {
+                if (legal[k] == pick) continue;
+                t = *s;
+                apply_move(r, &t, legal[k]);
+                double v = playout(r, &t, seat, own);
+                if (v > best) { best = v; pick = legal[k]; }
+            }
+        }
+        apply_move(r, s, pick);
+    }
+    return playout(r, s, seat, own);
+}
+
 /* --- the Python interface --------------------------------------------------------------- */
 #define RULES_CAPSULE "president kernel rules"
 
@@ -774,20 +806,22 @@ static PyObject *k_choose(PyObject *self, PyObject *args) {
     return PyLong_FromUnsignedLongLong(policy_move(r, s, &style));
 }
 
-/* playout(rules, state, move, seat, own_style) -> float: apply `move` (all ones: none), then
- * play out */
+/* playout(rules, state, move, seat, own_style[, looks]) -> float: apply `move` (all ones:
+ * none), then play out, `seat` looking ahead at its first `looks` decisions */
 static PyObject *k_playout(PyObject *self, PyObject *args) {
     PyObject *capsule, *obj, *style_obj;
     unsigned long long move;
-    int seat;
-    if (!PyArg_ParseTuple(args, "OOKiO", &capsule, &obj, &move, &seat, &style_obj)) return NULL;
+    int seat, looks = 0;
+    if (!PyArg_ParseTuple(args, "OOKiO|i", &capsule, &obj, &move, &seat, &style_obj, &looks))
+        return NULL;
     const Rules *r = get_rules(capsule);
     const State *s = r ? get_state(obj) : NULL;
     Style style;
     if (!s || read_style(style_obj, &style) < 0) return NULL;
     State copy = *s;
     if (move != ~0ULL) apply_move(r, &copy, move);
-    return PyFloat_FromDouble(playout(r, &copy, seat, &style));
+    return PyFloat_FromDouble(looks > 0 ? playout_looking(r, &copy, seat, &style, looks)
+                                        : playout(r, &copy, seat, &style));
 }
 
 /* unpack(rules, move) -> (kind, face, count, wilds, reverses, 68-byte mask of the cards) */
