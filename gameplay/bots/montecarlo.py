@@ -13,6 +13,7 @@ another beats it by ``lean``.  Its knobs are one ``SearchConfig``.
 
 import random
 import time
+from collections import Counter
 from dataclasses import dataclass, fields
 
 from gameplay.bots import cardset as C
@@ -74,6 +75,10 @@ class SearchConfig:
     # playouts, so the same moves at fixed playouts, many times faster (bench/kernel.py).  Off
     # until what the extra playouts are worth at 50 ms is measured (issue #21).
     kernel: bool = False
+    # The exact endgame (kernel only): with two players left and every card known, the node
+    # limit of a win/loss search over both players' moves; a winning move found is played,
+    # else the search goes on as usual (0: off).  MEASURED below.
+    endgame: int = 0
 
     def __post_init__(self):
         if self.chains < 1:
@@ -102,6 +107,7 @@ class MonteCarloBot(HeuristicBot):
         self.config = config if config is not None else SearchConfig.of(settings)
         self.rng = random.Random(seed)
         self.searches = self.playouts_run = 0  # decisions searched and their playouts (figures)
+        self.endgames = Counter()  # exact endgames searched, their results and nodes (figures)
         # kept from decision to decision through a deal; rounds take them in turn
         self.chains = [Worlds(self.rng) for _ in range(self.config.chains)]
         self.policy = PLAYOUT_POLICIES[self.config.policy]
@@ -127,6 +133,9 @@ class MonteCarloBot(HeuristicBot):
             if (p is not PASS and p is not BLIND and p.count == total
                     and not obs.blind_held[obs.seat] and p.kind != LONE_DOPPELGANGER):
                 return p
+        won = self.solved(obs, legal) if self.config.endgame else None
+        if won is not None:
+            return won
         n = len(candidates)
         fast = self.fast(rules)
         if fast is not None:
@@ -187,7 +196,27 @@ class MonteCarloBot(HeuristicBot):
         return candidates[best]
 
     def figures(self) -> dict[str, int]:
-        return {"searches": self.searches, "playouts": self.playouts_run}
+        return {"searches": self.searches, "playouts": self.playouts_run, **self.endgames}
+
+    def solved(self, obs, legal):
+        """The exact endgame's winning move when two players are left and the other's hand is
+        exactly the unseen cards (nothing in blind piles), else None."""
+        fast = self.fast(obs.rules)
+        if fast is None or len(obs.active) != 2 or any(obs.blind_held):
+            return None
+        other = obs.active[0] if obs.active[1] == obs.seat else obs.active[1]
+        unseen = obs.unseen()
+        if C.mask_count(unseen) != obs.held[other]:
+            return None
+        hands = [0] * obs.players
+        hands[obs.seat], hands[other] = obs.hand, unseen
+        result, code, nodes = fast.solve(obs.rules, fast.state(obs.deal_with(hands)),
+                                         self.config.endgame)
+        outcome = {fast.WON: "won", fast.LOST: "lost", fast.UNKNOWN: "unknown"}[result]
+        self.endgames.update({"endgames": 1, "endgames_" + outcome: 1, "endgame_nodes": nodes})
+        if result != fast.WON:
+            return None
+        return next(m for m in legal if fast.move(obs.rules, m) == code)
 
     def style(self, rules) -> Style:
         """How it expects to play its own later moves."""
