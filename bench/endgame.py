@@ -41,9 +41,10 @@ def measure(name: str, deals: int, seed: int, limit: int) -> dict:
     for bucket in sorted(by_total):
         found = by_total[bucket]
         settled = [n for r, n in found if r != kernel.UNKNOWN]
-        rows[f"{4 * bucket + 1}-{4 * bucket + 4}"] = {"positions": len(found), "settled": round(len(settled) / len(found), 3),
-                       "mean_nodes": round(sum(settled) / len(settled)) if settled else None,
-                       "max_nodes": max(settled) if settled else None}
+        rows[f"{4 * bucket + 1}-{4 * bucket + 4}"] = {
+            "positions": len(found), "settled": round(len(settled) / len(found), 3),
+            "mean_nodes": round(sum(settled) / len(settled)) if settled else None,
+            "max_nodes": max(settled) if settled else None}
     return {"preset": name, "deals": deals, "seed": seed, "limit": limit, "by_cards": rows}
 
 

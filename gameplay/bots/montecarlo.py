@@ -31,7 +31,7 @@ HALVING = 0.8  # after 4 worlds drop candidates more than HALVING·√worlds beh
 SETTLE = 200  # swaps tried at most to bring a followed world to one the history allows
 # The exact endgame is tried from this many cards held by the two players left: within 20000
 # nodes it settled every two-player position of 16 cards or fewer on every preset, 59–93% of
-# those of 17–20 and at most 8% beyond (school-scum 58% of 21–24): ``bench/endgame.py``.
+# those of 17–20 and 4–58% of those of 21–24 (``bench/endgame.py --deals 20 --seed 1``).
 ENDGAME_CARDS = 20
 
 # Styles that beat three plain heuristic players (``python bench/style.py --tune``), by preset.
@@ -82,10 +82,9 @@ class SearchConfig:
     # The exact endgame (kernel only): with two players left holding ENDGAME_CARDS or fewer
     # and every card known, the node limit of a win/loss search over both players' moves; a
     # winning move found is played, else the search goes on as usual (0: off).  100 playouts,
-    # 400 deals against three heuristic bots, every preset: the same or better last place and
-    # mean position (modern last place 0.080 → 0.0775, the others unchanged), 41–144 nodes a
-    # search there; two seats, classic, 200 deals: unchanged, 2,327 nodes a search, 29 of 908
-    # not settled.  Costs nothing in strength, and a won endgame needs no playouts.
+    # 400 deals against three heuristic bots: last place school-scum 0.125 → 0.115,
+    # wild-jokers 0.115 → 0.110, modern 0.080 → 0.0775, the other three unchanged; 26–445
+    # nodes a search.  Two seats, classic, 200 deals: unchanged, 29 of 908 not settled.
     endgame: int = 20000
 
     def __post_init__(self):
