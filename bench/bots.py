@@ -130,6 +130,8 @@ def measure(preset: str, lineup: list[str], *, games: int, seed: int, workers: i
          "playouts_per_decision": (round(figures["playouts"] / figures["searches"], 1)
                                    if figures.get("searches") else None),
          "faults": s["faults"], "seconds": round(time.perf_counter() - start, 1)}
+    if figures.get("endgames"):  # montecarlo's exact endgames: how often, what, how many nodes
+        r["endgames"] = {k: v for k, v in figures.items() if k.startswith("endgame")}
     if scoring:
         r.update(scoring=scoring, wins=s["wins"], win_rate=s["win_rate"],
                  win_rate_ci=s["win_rate_ci"])

@@ -35,6 +35,7 @@ SETTINGS = {
         "keep": (True, 0, 40),
         "halving": (False, 0, 10),
         "looks": (True, 0, 8),
+        "endgame": (True, 0, 1_000_000),
     },
 }
 

@@ -29,6 +29,7 @@ MAX_PLAYERS = _kernel.MAX_PLAYERS
 HAND_BYTES = _kernel.HAND_BYTES
 PASS_MOVE, BLIND_MOVE = 0, 1
 NO_MOVE = (1 << 64) - 1  # playout(): play out from the state as it is
+WON, LOST, UNKNOWN = 1, 0, -1  # solve()'s results
 
 _compiled: dict = {}  # by (options, players)
 _by_rules: WeakKeyDictionary = WeakKeyDictionary()  # the same, by Rules object: a fast lookup
@@ -126,6 +127,13 @@ def apply(rules, s: bytes, m: int) -> bytes:
 def choose(rules, s: bytes, style: Style = PLAIN) -> int:
     """The heuristic policy's move at state ``s`` (``heuristic_policy``)."""
     return _kernel.choose(compiled(rules), s, style_of(style))
+
+
+def solve(rules, s: bytes, limit: int) -> tuple[int, int, int]:
+    """The exact endgame at state ``s`` with two players left: (WON, a winning move, nodes)
+    when the seat to move goes out first whatever the other does, (LOST, 0, nodes) when it
+    cannot, (UNKNOWN, 0, limit) when ``limit`` nodes did not settle it."""
+    return _kernel.solve(compiled(rules), s, limit)
 
 
 def unpack(rules, m: int) -> tuple:

@@ -616,6 +616,109 @@ static double playout_looking(const Rules *r, State *s, int seat, const Style *o
     return playout(r, s, seat, own);
 }
 
+/* --- the exact endgame: two players left, every card known (montecarlo's `endgame`) ------
+ * Who of the two goes out first under best play by both: a win/loss search over the legal
+ * moves (apply_move above, so every rule the playouts know), a transposition table of proven
+ * positions and a node limit that bounds the work. */
+#define SOLVE_UNKNOWN (-1)
+#define SOLVE_MOVES (1 << 17) /* moves held by the search's path at once */
+#define SOLVE_TABLE (1 << 18) /* positions remembered (one size whatever the limit: the same
+                               * search, node for node, under any limit) */
+
+typedef struct {
+    const Rules *r;
+    uint64_t *table, mask; /* entries: the position's hash with its result in the low bit */
+    uint64_t *moves;
+    int used;
+    long nodes, limit;
+} Solver;
+
+static inline uint64_t mix64(uint64_t h, uint64_t v) {
+    uint64_t z = h ^ (v + 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static uint64_t position_hash(const Rules *r, const State *s) {
+    uint64_t h = mix64(0, s->active);
+    for (int seat = 0; seat < r->players; seat++) {
+        if (!(s->active >> seat & 1)) continue;
+        for (int f = 0; f < FACES; f++)
+            if (s->hand[seat][f]) h = mix64(h, (uint64_t)s->hand[seat][f] << 16 | (uint64_t)f << 8 | (uint64_t)seat);
+    }
+    h = mix64(h, s->last);
+    h = mix64(h, s->before_last);
+    h = mix64(h, (uint64_t)s->passed << 32 | (uint64_t)(uint32_t)s->opening);
+    return mix64(h, (uint64_t)s->turn | (uint64_t)s->last_seat << 8 | (uint64_t)(s->direction + 1) << 16
+                        | (uint64_t)s->mode << 20 | (uint64_t)s->mode_count << 24
+                        | (uint64_t)s->reversed << 32);
+}
+
+#define PROBES 4
+
+static int table_get(const Solver *v, uint64_t h) {
+    uint64_t key = (h & ~1ull) | 2;
+    for (int i = 0; i < PROBES; i++) {
+        uint64_t e = v->table[(h + i) & v->mask];
+        if (!e) return SOLVE_UNKNOWN;
+        if ((e & ~1ull) == key) return (int)(e & 1);
+    }
+    return SOLVE_UNKNOWN;
+}
+
+static void table_put(Solver *v, uint64_t h, int won) {
+    uint64_t key = (h & ~1ull) | 2, *slot = &v->table[h & v->mask];
+    for (int i = 0; i < PROBES; i++) {
+        uint64_t *e = &v->table[(h + i) & v->mask];
+        if (!*e || (*e & ~1ull) == key) { slot = e; break; }
+    }
+    *slot = key | (uint64_t)won;
+}
+
+/* does the seat to move at `s` (two players left) go out first?  1, 0, or SOLVE_UNKNOWN once
+ * the node limit is passed; `best` (when not NULL) gets a winning move */
+static int solve(Solver *v, const State *s, uint64_t *best) {
+    if (++v->nodes > v->limit) return SOLVE_UNKNOWN;
+    uint64_t h = position_hash(v->r, s);
+    if (!best) {
+        int known = table_get(v, h);
+        if (known != SOLVE_UNKNOWN) return known;
+    }
+    if (v->used + MAXMOVES > SOLVE_MOVES) return SOLVE_UNKNOWN;
+    uint64_t *moves = v->moves + v->used;
+    int n = legal_moves(v->r, s, moves);
+    v->used += n;
+    int mover = s->turn, result = 0;
+    State c, *child = &c;
+    /* moves that empty the hand first: they end the search at once */
+    for (int pass = 0; pass < 2 && result == 0; pass++) {
+        for (int i = 0; i < n; i++) {
+            uint64_t m = moves[i];
+            int out = KIND(m) >= K_GROUP && COUNT(m) == s->held[mover];
+            if (out != (pass == 0)) continue;
+            *child = *s;
+            apply_move(v->r, child, m);
+            int won;
+            if (!(child->active >> mover & 1)) won = 1;
+            else if (child->over) won = 0;
+            else {
+                int sub = solve(v, child, NULL);
+                if (sub == SOLVE_UNKNOWN) { result = SOLVE_UNKNOWN; break; }
+                won = child->turn == mover ? sub : !sub;
+            }
+            if (won) {
+                result = 1;
+                if (best) *best = m;
+                break;
+            }
+        }
+    }
+    v->used -= n;
+    if (result != SOLVE_UNKNOWN) table_put(v, h, result);
+    return result;
+}
+
 /* --- the Python interface --------------------------------------------------------------- */
 #define RULES_CAPSULE "president kernel rules"
 
@@ -824,6 +927,36 @@ static PyObject *k_playout(PyObject *self, PyObject *args) {
                                         : playout(r, &copy, seat, &style));
 }
 
+/* solve(rules, state, limit) -> (result, move, nodes): with two players left, does the seat to
+ * move go out first under best play (1, with a winning move; 0: it cannot) or is it not known
+ * within `limit` nodes (-1)? */
+static PyObject *k_solve(PyObject *self, PyObject *args) {
+    PyObject *capsule, *obj;
+    long limit;
+    if (!PyArg_ParseTuple(args, "OOl", &capsule, &obj, &limit)) return NULL;
+    const Rules *r = get_rules(capsule);
+    const State *s = r ? get_state(obj) : NULL;
+    if (!s) return NULL;
+    uint32_t rest = s->active & (s->active - 1);
+    if (s->over || !rest || (rest & (rest - 1))) {
+        PyErr_SetString(PyExc_ValueError, "the endgame search takes two players left");
+        return NULL;
+    }
+    Solver v = {r, PyMem_Calloc(SOLVE_TABLE, sizeof(uint64_t)), SOLVE_TABLE - 1,
+                PyMem_Malloc(SOLVE_MOVES * sizeof(uint64_t)), 0, 0, limit};
+    if (!v.table || !v.moves) {
+        PyMem_Free(v.table);
+        PyMem_Free(v.moves);
+        return PyErr_NoMemory();
+    }
+    uint64_t best = 0;
+    int result = solve(&v, s, &best);
+    PyMem_Free(v.table);
+    PyMem_Free(v.moves);
+    return Py_BuildValue("(iKl)", result, (unsigned long long)(result == 1 ? best : 0),
+                         v.nodes < limit ? v.nodes : limit);
+}
+
 /* unpack(rules, move) -> (kind, face, count, wilds, reverses, 68-byte mask of the cards) */
 static PyObject *k_unpack(PyObject *self, PyObject *args) {
     PyObject *capsule;
@@ -894,6 +1027,7 @@ static PyMethodDef methods[] = {
     {"apply", k_apply, METH_VARARGS, "the state after a move"},
     {"choose", k_choose, METH_VARARGS, "the heuristic policy's move"},
     {"playout", k_playout, METH_VARARGS, "apply a move, play out, score a seat's finish"},
+    {"solve", k_solve, METH_VARARGS, "the exact endgame of two players left"},
     {"unpack", k_unpack, METH_VARARGS, "a move's fields and cards"},
     {"pack", k_pack, METH_VARARGS, "a move from an engine play's fields"},
     {NULL, NULL, 0, NULL},
