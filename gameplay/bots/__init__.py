@@ -32,6 +32,7 @@ SETTINGS = {
         "lean": (False, 0, 10),
         "chains": (True, 1, 16),
         "kernel": (True, 0, 1),
+        "exchange": (True, 0, 1),
     },
 }
 

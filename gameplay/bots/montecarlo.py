@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass, fields
 
 from gameplay.bots import cardset as C
-from gameplay.bots import inference
+from gameplay.bots import giving, inference
 from gameplay.bots.heuristic import PLAIN, HeuristicBot, Style, control_at, heuristic_move
 from gameplay.bots.observation import Observation
 from gameplay.bots.worlds import History, Worlds
@@ -74,6 +74,8 @@ class SearchConfig:
     # playouts, so the same moves at fixed playouts, many times faster (bench/kernel.py).  Off
     # until what the extra playouts are worth at 50 ms is measured (issue #21).
     kernel: bool = False
+    # Choose the give-back (and seed 004's asks) by search over the coming deal (giving.py).
+    exchange: bool = False
 
     def __post_init__(self):
         if self.chains < 1:
@@ -105,6 +107,7 @@ class MonteCarloBot(HeuristicBot):
         # kept from decision to decision through a deal; rounds take them in turn
         self.chains = [Worlds(self.rng) for _ in range(self.config.chains)]
         self.policy = PLAYOUT_POLICIES[self.config.policy]
+        self._asked: dict[int, list[str]] = {}  # seed 004: this deal's asks, chosen at the first
         self.kernel = None
         if self.config.kernel:
             from gameplay.bots import kernel
@@ -185,6 +188,29 @@ class MonteCarloBot(HeuristicBot):
         bonus = 0.5 if style is PLAIN else config.lean * runs
         best = max(alive, key=lambda i: (sums[i] + (bonus if candidates[i] is prior else 0), -i))
         return candidates[best]
+
+    def give_back(self, obs, count, allowed):
+        prior = super().give_back(obs, count, allowed)
+        if not self.config.exchange:
+            return prior
+        return giving.give_back(self, obs, count, allowed, prior, self._asked.get(
+            obs.deal_number, []), self.play_out)
+
+    def ask(self, obs, index):
+        if not self.config.exchange:
+            return super().ask(obs, index)
+        if index == 0 or obs.deal_number not in self._asked:
+            self._asked = {obs.deal_number: giving.asks(self, obs, self.play_out) or []}
+        asked = self._asked[obs.deal_number]
+        return asked[index] if index < len(asked) else super().ask(obs, index)
+
+    def play_out(self, deal, seat: int) -> float:
+        """One playout of ``deal`` from its start for ``seat`` (the exchange search)."""
+        rules = deal.rules
+        fast = self.fast(rules)
+        if fast is not None:
+            return fast.playout(rules, fast.state(deal), fast.NO_MOVE, seat, self.style(rules))
+        return playout(deal, seat, self.rng, self.policy, self.style(rules))
 
     def figures(self) -> dict[str, int]:
         return {"searches": self.searches, "playouts": self.playouts_run}
