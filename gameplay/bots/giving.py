@@ -8,7 +8,7 @@ count and consistent with what it received and from whom (a Scum who gave its hi
 keeps none higher; a Turd asked high or low keeps none beyond the card it gave).  The rest of
 the exchange follows the rules as the heuristic players answer them (the lower seat's highest
 cards or the asked ones, the heuristic's give-back and asks), then the deal is played out from
-its first leader with the kernel's heuristic policy (or ``playout`` in Python).
+its first leader with the kernel's heuristic policy (montecarlo searches only with the kernel).
 """
 
 import time
@@ -237,6 +237,7 @@ def _keeps(obs, received, asked):
     if not received:
         return None
     if kind == EXCHANGE_ASK:  # each card the giver's highest or lowest left when asked
+        asked = asked or [heuristic_ask(rules, i) for i in range(len(received))]
         high = [exchange.ask_order(c) for c, a in zip(received, asked) if a == exchange.HIGH]
         low = [exchange.ask_order(c) for c, a in zip(received, asked) if a == exchange.LOW]
         top, bottom = min(high, default=99), max(low, default=-1)

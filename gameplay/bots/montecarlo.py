@@ -74,7 +74,8 @@ class SearchConfig:
     # playouts, so the same moves at fixed playouts, many times faster (bench/kernel.py).  Off
     # until what the extra playouts are worth at 50 ms is measured (issue #21).
     kernel: bool = False
-    # Choose the give-back (and seed 004's asks) by search over the coming deal (giving.py).
+    # Choose the give-back (and seed 004's asks) by search over the coming deal (giving.py;
+    # with the kernel only: a whole deal per playout is too slow in Python).
     exchange: bool = False
 
     def __post_init__(self):
@@ -191,13 +192,13 @@ class MonteCarloBot(HeuristicBot):
 
     def give_back(self, obs, count, allowed):
         prior = super().give_back(obs, count, allowed)
-        if not self.config.exchange:
+        if not self.config.exchange or self.fast(obs.rules) is None:
             return prior
         return giving.give_back(self, obs, count, allowed, prior, self._asked.get(
             obs.deal_number, []), self.play_out)
 
     def ask(self, obs, index):
-        if not self.config.exchange:
+        if not self.config.exchange or self.fast(obs.rules) is None:
             return super().ask(obs, index)
         if index == 0 or obs.deal_number not in self._asked:
             self._asked = {obs.deal_number: giving.asks(self, obs, self.play_out) or []}
@@ -205,12 +206,10 @@ class MonteCarloBot(HeuristicBot):
         return asked[index] if index < len(asked) else super().ask(obs, index)
 
     def play_out(self, deal, seat: int) -> float:
-        """One playout of ``deal`` from its start for ``seat`` (the exchange search)."""
-        rules = deal.rules
-        fast = self.fast(rules)
-        if fast is not None:
-            return fast.playout(rules, fast.state(deal), fast.NO_MOVE, seat, self.style(rules))
-        return playout(deal, seat, self.rng, self.policy, self.style(rules))
+        """One kernel playout of ``deal`` from its start for ``seat`` (the exchange search)."""
+        fast = self.fast(deal.rules)
+        return fast.playout(deal.rules, fast.state(deal), fast.NO_MOVE, seat,
+                            self.style(deal.rules))
 
     def figures(self) -> dict[str, int]:
         return {"searches": self.searches, "playouts": self.playouts_run}

@@ -36,7 +36,7 @@ class Counting(MonteCarloBot):
 
     def ask(self, obs, index):
         answer = super().ask(obs, index)
-        self.asks.append(answer)
+        self.asks.append((index, answer))
         return answer
 
 
@@ -69,7 +69,9 @@ def test_presidents_deck_asks_are_high_or_low_and_searched():
     for seed in range(6):
         bot, _ = _game("presidents-deck", seed)
         asks += bot.asks
-    assert asks and set(asks) <= {exchange.HIGH, exchange.LOW}
+    assert asks and {a for _, a in asks} <= {exchange.HIGH, exchange.LOW}
+    rules = Rules(preset("presidents-deck"), 4)
+    assert any(a != giving.heuristic_ask(rules, i) for i, a in asks)
 
 
 @pytest.mark.parametrize("name", ["presidents-deck", "wild-jokers"])
