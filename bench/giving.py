@@ -9,8 +9,8 @@ the same in both, so the second starts from the same cards and roles; where the 
 in its exchange (it was President or Vice President) the two runs differ only by what it gave
 (and, after that, by its own random numbers).  Prints per preset the mean finish (1 first out …
 0 last) in those second deals without and with the search, the paired difference with its 95%
-interval, and how often its exchange differed (other asks or cards given back).  Fixed playouts: the same
-figures on every run and machine.
+interval, and how often its exchange differed (other asks or cards given back).  Fixed
+playouts: the same figures on every run and machine.
 """
 
 import argparse

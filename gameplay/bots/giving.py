@@ -238,8 +238,9 @@ def _keeps(obs, received, asked):
         return None
     if kind == EXCHANGE_ASK:  # each card the giver's highest or lowest left when asked
         asked = asked or [heuristic_ask(rules, i) for i in range(len(received))]
-        high = [exchange.ask_order(c) for c, a in zip(received, asked) if a == exchange.HIGH]
-        low = [exchange.ask_order(c) for c, a in zip(received, asked) if a == exchange.LOW]
+        pairs = list(zip(received, asked, strict=False))  # a Turd short of cards gave fewer
+        high = [exchange.ask_order(c) for c, a in pairs if a == exchange.HIGH]
+        low = [exchange.ask_order(c) for c, a in pairs if a == exchange.LOW]
         top, bottom = min(high, default=99), max(low, default=-1)
         return lambda c: bottom <= exchange.ask_order(c) <= top
     if kind == EXCHANGE_NAMED:

@@ -6,12 +6,10 @@ import random
 import pytest
 
 from gameplay.bots import giving
-from gameplay.bots.base import BotDecider
 from gameplay.bots.heuristic import HeuristicBot
 from gameplay.bots.montecarlo import MonteCarloBot
-from gameplay.bots.observation import GameLog, pre_deal
+from gameplay.bots.observation import pre_deal
 from gameplay.engine import cards as C
-from gameplay.engine import selfplay
 from gameplay.engine.game import Game
 from gameplay.engine.options import PRESETS, preset
 from gameplay.engine.rules import exchange
