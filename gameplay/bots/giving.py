@@ -24,7 +24,7 @@ from gameplay.engine.rules.exchange import ExchangeStep
 
 WIDTH = 3  # give-back candidates: every set of the count due among the lowest count + WIDTH
 SPEND = 4  # an exchange search spends SPEND times a play decision's playouts (or budget)
-LEAN = 0.0  # another candidate must beat the heuristic's by this much in mean finish
+LEAN = 0.03  # another candidate must beat the heuristic's by this much in mean finish
 ROLE_ORDER = list(Role)  # best first
 
 
