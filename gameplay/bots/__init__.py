@@ -36,6 +36,7 @@ SETTINGS = {
         "halving": (False, 0, 10),
         "looks": (True, 0, 8),
         "endgame": (True, 0, 1_000_000),
+        "exchange": (True, 0, 1),
     },
 }
 

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from gameplay.bots import inference, make_bot, montecarlo
+from gameplay.bots import inference, make_bot
 from gameplay.bots.base import BotDecider
 from gameplay.bots.heuristic import PLAIN, HeuristicBot, Style, heuristic_move
 from gameplay.bots.montecarlo import TUNED, MonteCarloBot, SearchConfig, heuristic_policy
