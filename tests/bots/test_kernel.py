@@ -246,8 +246,9 @@ def test_montecarlo_with_the_kernel_plays_legal_moves_and_the_same_ones(name):
 
     with_kernel = moves("montecarlo:playouts=16,kernel=1", 3)
     assert with_kernel == moves("montecarlo:playouts=16,kernel=1", 3)
-    # the exact endgame is the kernel's only: without it the moves are the Python playouts'
-    assert moves("montecarlo:playouts=16,kernel=1,endgame=0", 3) == moves(
+    # the exact endgame and looking ahead are the kernel's only: without them the moves are the
+    # Python playouts'
+    assert moves("montecarlo:playouts=16,kernel=1,endgame=0,looks=0", 3) == moves(
         "montecarlo:playouts=16,kernel=0", 3)
 
 
