@@ -150,6 +150,18 @@ def test_kernel_policy_picks_the_heuristic_bots_move(name):
     assert sum(n > 1 for n in tally) >= 200  # real choices, not forced moves
 
 
+def positions(rules: Rules, rng: random.Random, share: float, deals: int = 3):
+    """A ``share`` of the positions of ``deals`` deals of four heuristic players, with their
+    legal moves (a position is looked at before the deal moves on)."""
+    for _ in range(deals):
+        d = new_deal(rules, rng)
+        while not d.over:
+            legal = d.legal_moves()
+            if rng.random() < share:
+                yield d, legal
+            d.apply(heuristic_policy(d, legal, 0, rng))
+
+
 @pytest.mark.parametrize("name", PRESET_NAMES)
 def test_kernel_playouts_end_as_the_engines(name):
     """From positions of real deals, each legal move played out in the kernel scores what
@@ -158,20 +170,15 @@ def test_kernel_playouts_end_as_the_engines(name):
     style = TUNED.get(name, PLAIN)
     rng = random.Random(5)
     played = 0
-    for _ in range(3):
-        d = new_deal(rules, rng)
-        while not d.over:
-            legal = d.legal_moves()
-            if rng.random() < 0.2:
-                state = kernel.state(d)
-                for move in legal:
-                    after = d.copy()
-                    after.apply(move)
-                    expected = playout(after, d.turn, rng, heuristic_policy, style)
-                    assert kernel.playout(rules, state, kernel.move(rules, move), d.turn,
-                                          style) == expected
-                    played += 1
-            d.apply(heuristic_policy(d, legal, 0, rng))
+    for d, legal in positions(rules, rng, 0.2):
+        state = kernel.state(d)
+        for move in legal:
+            after = d.copy()
+            after.apply(move)
+            expected = playout(after, d.turn, rng, heuristic_policy, style)
+            assert kernel.playout(rules, state, kernel.move(rules, move), d.turn,
+                                  style) == expected
+            played += 1
     assert played >= 30
 
 
@@ -207,23 +214,18 @@ def test_kernel_playouts_that_look_ahead_end_as_the_engines(name):
     style = TUNED.get(name, PLAIN)
     rng = random.Random(11)
     played = better = 0
-    for _ in range(3):
-        d = new_deal(rules, rng)
-        while not d.over:
-            legal = d.legal_moves()
-            if rng.random() < 0.15:
-                state = kernel.state(d)
-                for move in legal[:6]:
-                    after = d.copy()
-                    after.apply(move)
-                    expected = looking_playout(after.copy(), d.turn, style, 2)
-                    code = kernel.move(rules, move)
-                    assert kernel.playout(rules, state, code, d.turn, style, 2) == expected
-                    plain = kernel.playout(rules, state, code, d.turn, style)
-                    assert expected >= plain
-                    better += expected > plain
-                    played += 1
-            d.apply(heuristic_policy(d, legal, 0, rng))
+    for d, legal in positions(rules, rng, 0.15):
+        state = kernel.state(d)
+        for move in legal[:6]:
+            after = d.copy()
+            after.apply(move)
+            expected = looking_playout(after, d.turn, style, 2)
+            code = kernel.move(rules, move)
+            assert kernel.playout(rules, state, code, d.turn, style, 2) == expected
+            plain = kernel.playout(rules, state, code, d.turn, style)
+            assert expected >= plain
+            better += expected > plain
+            played += 1
     assert played >= 20
     assert better  # looking ahead finds better later moves than the policy somewhere
 
