@@ -25,8 +25,9 @@ from gameplay.engine.deal import CCW, CW, Deal
 from gameplay.engine.plays import BLIND, BOMB, LONE_DOPPELGANGER, PASS
 
 PLAYOUT_MOVES = 2000  # a playout never runs longer than this (a deal ends far sooner)
-# Fixed parts of the search, never measured on their own (bench/README.md has what was):
-SETTLE = 200  # swaps tried at most to bring a followed world to one the history allows
+# Fixed parts of the search (bench/README.md has the measurements):
+SETTLE = 200  # swaps tried at most to bring a followed world to one the history allows (not
+# measured on its own)
 # The exact endgame is tried from this many cards held by the two players left: within 20000
 # nodes it settled every two-player position of 16 cards or fewer on every preset, 59–93% of
 # those of 17–20 and 4–58% of those of 21–24 (``bench/endgame.py --deals 20 --seed 1``).
