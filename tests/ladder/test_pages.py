@@ -78,6 +78,9 @@ def test_the_table_says_which_preset_is_unknown(client, ladder):  # noqa: F811
     assert "There is no preset 'poker'" in text(answer) and "classic" in text(answer)
     empty = client.get(reverse("ladder:table"), {"preset": "friday"})
     assert empty.status_code == 200 and "No bot on the friday ladder yet" in text(empty)
+    # said as a paragraph, not in a cell of the sideways-scrolling table, where a phone at
+    # 360 px showed only its first words
+    assert 'id="ladder"' not in empty.content.decode()
 
 
 def test_a_bots_page_shows_its_faults_and_chart_data(client, ladder):  # noqa: F811
