@@ -65,6 +65,6 @@ def test_a_rating_recompute_runs_while_slow_ladder_games_fill_the_ladder_queue(
              "recompute", *logs)
     assert Game.objects.filter(pk__in=[g.pk for g in playing], status=Game.RUNNING).count() == \
         len(playing), "the recompute waited for the ladder game"
-    assert "ratings_recompute_task" in club_worker.log()
-    assert "ladder_game_task" in ladder_worker.log()
-    assert "ladder_game_task" not in club_worker.log()
+    assert "ratings_recompute_task[" in club_worker.log()
+    assert "ladder_game_task[ladder-game-" in ladder_worker.log()
+    assert "ladder_game_task[" not in club_worker.log()
