@@ -118,4 +118,6 @@ def _stop_beating(task_id=None, **_):
     stop, thread = _beating.pop(task_id, (None, None))
     if stop is not None:
         stop.set()
-        thread.join()
+        # A beat waiting on a database that is down finishes by itself, without holding the
+        # worker.
+        thread.join(timeout=settings.TASK_HEARTBEAT_SECONDS)
