@@ -241,8 +241,8 @@ CELERY_IMPORTS = ["config.metrics"]
 # Three queues, so club work never waits behind the ladder's games, which an author's slow bots
 # can make last a minute each: the default queue for the short tasks (rating recomputes, the
 # periodic reconcilers and the ladder's tick), one for tournament batches and one for ladder
-# games. Run a worker for each (docs/operations.md, "Workers and queues"); `make worker`
-# consumes all three.
+# games. Run a worker for each (docs/operations.md, "Workers, queues and their
+# supervision"); `make worker` consumes all three.
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_TASK_DEFAULT_QUEUE", default="celery")
 
 
