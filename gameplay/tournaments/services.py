@@ -340,8 +340,11 @@ def _lost_batches(now) -> int:
     lost = set(untaken.filter(sent_at__lt=queued_since).exclude(
         tournament__starts_at__gt=queued_since).values_list("pk", flat=True))
     sent_before = now - timedelta(seconds=settings.TASK_SENT_GRACE_SECONDS)
-    waiting = {batch_task_id(pk): pk for pk in untaken.filter(sent_at__lt=sent_before)
-               .order_by("sent_at").values_list("pk", flat=True)[:LOST_CHECKED]}
+    # A tournament still to start is left to the last resort: its batches wait for their ETA
+    # on a worker, which may be too busy to answer.
+    waiting = {batch_task_id(pk): pk for pk in untaken.filter(sent_at__lt=sent_before).exclude(
+        tournament__starts_at__gt=sent_before).order_by("sent_at").values_list(
+        "pk", flat=True)[:LOST_CHECKED]}
     held = queue.held(waiting) if waiting else set()
     if held is not None:
         lost |= {pk for task_id, pk in waiting.items() if task_id not in held}

@@ -69,4 +69,6 @@ def test_a_worker_through_repeated_redis_cuts_recovers_or_is_restarted(
             pytest.fail(f"cut {cut}: no answer ({e!r}); worker log:\n"
                         f"{log_path.read_text(errors='replace')[-6000:]}")
 
-    assert "exited with status 0" not in log_path.read_text(errors="replace")
+    log = log_path.read_text(errors="replace")
+    assert "exited with status 0" not in log
+    assert "Error on restarting Gossip" not in log  # off: where kombu's Redis transport fails
