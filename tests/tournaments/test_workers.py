@@ -115,8 +115,7 @@ def test_a_slow_game_is_not_stalled_and_a_killed_workers_batch_is_stalled_at_onc
         "Slow cup", entrants=[("A", "outside:slow-a"), ("B", "outside:slow-b"),
                               ("C", "outside:slow-c")], games_per_table=3, batch_size=3)
     worker.app.send_task(START_TASK, args=[tournament.pk])
-    batch = tournament.batches
-    wait_until(tournament, lambda p: batch.exclude(beat_at=None).exists(), worker)
+    wait_until(tournament, lambda p: tournament.batches.exclude(beat_at=None).exists(), worker)
 
     # The first game: longer than the stall time, and never stalled.
     taken = time.monotonic()
