@@ -39,12 +39,14 @@ serve: venv kernel
 	DJANGO_SETTINGS_MODULE=config.settings.production $(BIN)/gunicorn config.wsgi \
 		--bind $${BIND:-127.0.0.1:8000} --workers $${WEB_CONCURRENCY:-2} --access-logfile -
 
+# One worker of every queue, started again whenever it exits (deploy/forever, as the systemd
+# units in deploy/ do): on several machines, one worker per queue (docs/operations.md).
 worker: venv kernel
-	$(BIN)/celery -A config.celery_app worker -l info
+	deploy/forever deploy/worker celery,tournaments,ladder
 
 # The periodic tasks (CELERY_BEAT_SCHEDULE, kept in the database): run exactly one beat.
 beat: venv
-	$(BIN)/celery -A config.celery_app beat -l info
+	deploy/forever $(BIN)/celery -A config.celery_app beat -l info
 
 lint: venv
 	$(BIN)/ruff check .

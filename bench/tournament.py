@@ -47,7 +47,9 @@ def fresh_database(url):
 def setup_django():
     os.environ.update({"DJANGO_SETTINGS_MODULE": "config.settings.test",
                        "DATABASE_URL": POSTGRES_URL, "CELERY_BROKER_URL": REDIS_URL,
-                       "CELERY_RESULT_BACKEND": REDIS_URL, "LOG_LEVEL": "WARNING"})
+                       "CELERY_RESULT_BACKEND": REDIS_URL, "LOG_LEVEL": "WARNING",
+                       # the worker's own sends (the batches) stay on its queue
+                       "CELERY_TASK_DEFAULT_QUEUE": QUEUE})
     import django
 
     django.setup()

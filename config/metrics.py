@@ -31,6 +31,8 @@ from prometheus_client import REGISTRY, CollectorRegistry, generate_latest, mult
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
+from league.queue import queue_names
+
 logger = logging.getLogger(__name__)
 
 TASK_COUNTS_KEY = "president:metrics:task-outcomes"
@@ -97,14 +99,6 @@ def task_counts() -> dict[tuple[str, str], int]:
         name, _, outcome = field.decode().rpartition("|")
         counts[(name, outcome)] = int(value)
     return counts
-
-
-def queue_names() -> list[str]:
-    names = {getattr(settings, "CELERY_TASK_DEFAULT_QUEUE", "celery")}
-    for route in (getattr(settings, "CELERY_TASK_ROUTES", None) or {}).values():
-        if isinstance(route, dict) and route.get("queue"):
-            names.add(route["queue"])
-    return sorted(names)
 
 
 def queue_depths() -> dict[str, int]:

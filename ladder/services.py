@@ -29,6 +29,7 @@ from functools import partial
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from kombu.exceptions import OperationalError as KombuOperationalError
 from redis.exceptions import RedisError
@@ -279,6 +280,18 @@ def _schedule_preset(preset: str, slots: int, now, rng: random.Random) -> list[i
 GAME_TASK = "ladder.tasks.ladder_game_task"
 
 
+def game_task_id(game_id: int) -> str:
+    """The id of a game's task, every time it is sent: games_recover asks the broker and the
+    workers for it."""
+    return f"ladder-game-{game_id}"
+
+
+def game_beat(*, game_id: int) -> None:
+    """The worker playing the game is alive (its heartbeat, every TASK_HEARTBEAT_SECONDS):
+    a running game's ``sent_at`` is its worker's last sign of life."""
+    Game.objects.filter(pk=game_id, status=Game.RUNNING).update(sent_at=timezone.now())
+
+
 def games_send(*, ids: list[int] | None = None) -> int:
     """Send the tasks of scheduled games not sent yet (``ids`` only, if given), at most
     SEND_AT_ONCE. A broker that is down is logged; the next tick sends them."""
@@ -288,7 +301,7 @@ def games_send(*, ids: list[int] | None = None) -> int:
     done = []
     try:
         for pk in to_send.values_list("pk", flat=True)[:SEND_AT_ONCE]:
-            queue.send(GAME_TASK, pk)
+            queue.send(GAME_TASK, pk, task_id=game_task_id(pk))
             done.append(pk)
     except BROKER_ERRORS as e:
         logger.warning("ladder: a game's task not sent, the next tick sends it: %r", e)
@@ -299,11 +312,26 @@ def games_send(*, ids: list[int] | None = None) -> int:
 
 
 def games_recover(*, now=None) -> dict[str, int]:
-    """A game sent or taken LADDER_GAME_RESEND_SECONDS ago and not stored (its message or its
-    worker was lost) is sent again; after LADDER_GAME_ATTEMPTS takes, it fails."""
+    """Send again a game whose worker died (running with no heartbeat for
+    LADDER_GAME_STALL_SECONDS), one whose message was lost (sent, and neither in a queue nor
+    held by a worker TASK_SENT_GRACE_SECONDS later) and, whatever the broker says, one sent
+    LADDER_GAME_RESEND_SECONDS ago and never taken; after LADDER_GAME_ATTEMPTS takes, it
+    fails."""
     now = now or timezone.now()
-    late = _open_games().filter(
-        sent_at__lt=now - timedelta(seconds=settings.LADDER_GAME_RESEND_SECONDS))
+    sent_before = now - timedelta(seconds=settings.TASK_SENT_GRACE_SECONDS)
+    late = (Q(status=Game.RUNNING,
+              sent_at__lt=now - timedelta(seconds=settings.LADDER_GAME_STALL_SECONDS)) |
+            Q(status=Game.SCHEDULED,
+              sent_at__lt=now - timedelta(seconds=settings.LADDER_GAME_RESEND_SECONDS)))
+    lost = set(_open_games().filter(late).values_list("pk", flat=True))
+    waiting = {game_task_id(pk): pk for pk in _open_games().filter(
+        status=Game.SCHEDULED, sent_at__lt=sent_before).values_list("pk", flat=True)[:SEND_AT_ONCE]}
+    held = queue.held(waiting) if waiting else set()
+    if held is not None:
+        lost |= {pk for task_id, pk in waiting.items() if task_id not in held}
+    # Still as found: a game taken meanwhile is running with a fresh heartbeat.
+    late = _open_games().filter(late | Q(status=Game.SCHEDULED, sent_at__lt=sent_before),
+                                pk__in=lost)
     failed = 0
     for pk in late.filter(attempts__gte=settings.LADDER_GAME_ATTEMPTS).values_list(
             "pk", flat=True)[:SEND_AT_ONCE]:

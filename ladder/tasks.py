@@ -12,6 +12,16 @@ from celery.exceptions import SoftTimeLimitExceeded
 
 from gameplay.tournaments.tasks import TASK_OPTIONS
 from ladder import services
+from league import queue
+
+
+def _game_beat(game_id: int) -> None:
+    services.game_beat(game_id=game_id)
+
+
+# A game's heartbeat goes on while its slowest bots think, so a game whose worker died is sent
+# again within LADDER_GAME_STALL_SECONDS.
+queue.heartbeat(services.GAME_TASK, _game_beat)
 
 
 @shared_task(name=services.GAME_TASK, **TASK_OPTIONS)

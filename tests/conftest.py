@@ -55,6 +55,9 @@ def celery_worker_process(request, tmp_path):
         "DJANGO_SETTINGS_MODULE": "config.settings.test",
         "CELERY_BROKER_URL": TEST_REDIS_URL,
         "CELERY_RESULT_BACKEND": TEST_REDIS_URL,
+        # What the worker's tasks send stays on its queue (config/settings/test.py routes
+        # nothing elsewhere).
+        "CELERY_TASK_DEFAULT_QUEUE": queue,
         **extra_env,
     }
     log_path = tmp_path / "celery-worker.log"

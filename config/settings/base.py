@@ -238,6 +238,25 @@ CELERY_TIMEZONE = TIME_ZONE
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Workers count their tasks' outcomes for /metrics (config/metrics.py).
 CELERY_IMPORTS = ["config.metrics"]
+# Three queues, so club work never waits behind the ladder's games, which an author's slow bots
+# can make last a minute each: the default queue for the short tasks (rating recomputes, the
+# periodic reconcilers and the ladder's tick), one for tournament batches and one for ladder
+# games. Run a worker for each (docs/operations.md, "Workers, queues and their
+# supervision"); `make worker` consumes all three.
+CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_TASK_DEFAULT_QUEUE", default="celery")
+
+
+def task_routes(tournaments: str, ladder: str) -> dict:
+    """Celery's routes of the tournaments' and the ladder's game-playing tasks; a queue given
+    as "" is the default queue."""
+    routes = {"gameplay.tasks.tournament_start_task": tournaments,
+              "gameplay.tasks.tournament_play_batch_task": tournaments,
+              "ladder.tasks.ladder_game_task": ladder}
+    return {task: {"queue": queue} for task, queue in routes.items() if queue}
+
+
+CELERY_TASK_ROUTES = task_routes(env.str("CELERY_TOURNAMENTS_QUEUE", default="tournaments"),
+                                 env.str("CELERY_LADDER_QUEUE", default="ladder"))
 # Sending a task to a broker that is down fails within seconds, not after Celery's ~19 s of
 # result-store retries: a request that sends after its commit answers at once, the failure is
 # logged, and a reconciler under celery beat sends what was not sent (league.tasks).
@@ -258,13 +277,19 @@ CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=300
 CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=360)
 # `make beat` runs celery beat with the schedule kept in the database (django-celery-beat).
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+# A worker playing a tournament batch or a ladder game gives a heartbeat on its row this often,
+# however long a game lasts (league.queue.heartbeat).
+TASK_HEARTBEAT_SECONDS = env.float("TASK_HEARTBEAT_SECONDS", default=5)
+# A task sent this long ago that is neither in a queue nor held by a worker was lost (with a
+# worker or with Redis's data): the reconcilers send it again.
+TASK_SENT_GRACE_SECONDS = env.float("TASK_SENT_GRACE_SECONDS", default=30)
 # Tournaments recover by themselves (gameplay.tournaments.services.tournaments_reconcile, every
-# TOURNAMENT_RECONCILE_SECONDS): a batch whose worker gave no sign of life for
-# TOURNAMENT_STALL_SECONDS (set it above the longest game) is sent again, as is one left
-# untaken in the queue for TOURNAMENT_QUEUED_SECONDS; at most TOURNAMENT_QUEUED_BATCHES
+# TOURNAMENT_RECONCILE_SECONDS): a batch whose worker gave no heartbeat for
+# TOURNAMENT_STALL_SECONDS is sent again, as is one the broker lost (above) and, as a last
+# resort, one left untaken for TOURNAMENT_QUEUED_SECONDS; at most TOURNAMENT_QUEUED_BATCHES
 # batches wait in the queue, so starting a tournament stays quick whatever its size.
 TOURNAMENT_RECONCILE_SECONDS = env.float("TOURNAMENT_RECONCILE_SECONDS", default=30)
-TOURNAMENT_STALL_SECONDS = env.float("TOURNAMENT_STALL_SECONDS", default=120)
+TOURNAMENT_STALL_SECONDS = env.float("TOURNAMENT_STALL_SECONDS", default=30)
 TOURNAMENT_QUEUED_SECONDS = env.float("TOURNAMENT_QUEUED_SECONDS", default=3600)
 TOURNAMENT_QUEUED_BATCHES = env.int("TOURNAMENT_QUEUED_BATCHES", default=500)
 # A tournament task meeting a database or broker error retries up to 100 times, waiting
@@ -335,9 +360,11 @@ OUTSIDE_BOT_MAX_PER_AUTHOR = env.int("OUTSIDE_BOT_MAX_PER_AUTHOR", default=5)
 
 # The ladder (ladder/, docs/ladder.md). Celery beat runs ladder.tasks.ladder_tick_task every
 # LADDER_TICK_SECONDS (CELERY_BEAT_SCHEDULE above): it brings authors' outside bots onto the
-# ladder of each preset they play (a validation game first), sends again a game no worker stored
-# within LADDER_GAME_RESEND_SECONDS (above the tasks' hard time limit; after LADDER_GAME_ATTEMPTS
-# takes it fails), and starts rated games until LADDER_GAMES_IN_FLIGHT games are in flight.
+# ladder of each preset they play (a validation game first), sends again a game whose worker gave
+# no heartbeat for LADDER_GAME_STALL_SECONDS, one the broker lost (TASK_SENT_GRACE_SECONDS) and,
+# as a last resort, one sent LADDER_GAME_RESEND_SECONDS ago and never taken (after
+# LADDER_GAME_ATTEMPTS takes it fails), and starts rated games until LADDER_GAMES_IN_FLIGHT games
+# are in flight.
 LADDER_GAMES_IN_FLIGHT = env.int("LADDER_GAMES_IN_FLIGHT", default=8)
 LADDER_TABLE_SIZES = env.list("LADDER_TABLE_SIZES", cast=int, default=[3, 4])
 LADDER_DEALS_PER_GAME = env.int("LADDER_DEALS_PER_GAME", default=4)
@@ -346,6 +373,7 @@ LADDER_REFERENCES = env.list("LADDER_REFERENCES",
 LADDER_VALIDATION_OPPONENTS = env.list("LADDER_VALIDATION_OPPONENTS",
                                        default=["random", "greedy", "heuristic"])
 LADDER_GAME_RESEND_SECONDS = env.float("LADDER_GAME_RESEND_SECONDS", default=600)
+LADDER_GAME_STALL_SECONDS = env.float("LADDER_GAME_STALL_SECONDS", default=30)
 LADDER_GAME_ATTEMPTS = env.int("LADDER_GAME_ATTEMPTS", default=3)
 # Matchmaking counts a bot's rated games started with this half-life (docs/ladder.md).
 LADDER_FAIR_HALF_LIFE_HOURS = env.float("LADDER_FAIR_HALF_LIFE_HOURS", default=12)

@@ -1,7 +1,7 @@
 """Settings for the test suite: fast password hashing, a fixed throwaway secret key."""
 
 from .base import *  # noqa: F403
-from .base import secret_key
+from .base import env, secret_key, task_routes
 
 SECRET_KEY = secret_key(default="django-insecure-test-only-do-not-use-elsewhere")
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
@@ -11,3 +11,7 @@ WHITENOISE_AUTOREFRESH = True
 # lower them (tests/foundation/test_throttles.py).
 REST_FRAMEWORK = {**REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"anon": "100000/minute",
                                                                "user": "100000/minute"}}
+# Every worker of the suite consumes one queue of its own (tests/conftest.py), which is its
+# default queue: every task goes there unless a test names the other queues (the queue tests).
+CELERY_TASK_ROUTES = task_routes(env.str("CELERY_TOURNAMENTS_QUEUE", default=""),
+                                 env.str("CELERY_LADDER_QUEUE", default=""))

@@ -61,6 +61,8 @@ RECONCILE_TASK = "gameplay.tasks.tournaments_reconcile_task"
 logger = logging.getLogger(__name__)
 
 Key = tuple[int, int, int]  # (round, table, game number)
+# The most batches one reconciler run asks the broker about.
+LOST_CHECKED = 1000
 
 
 # Creating a tournament
@@ -275,10 +277,8 @@ def tournament_batches_send(*, tournament_id: int | None = None) -> int:
         try:
             for pk, tournament, keys, starts_at in batches:
                 eta = starts_at if starts_at and starts_at > timezone.now() else None
-                # Inside a task, to the queue it came from: a tournament started on a
-                # queue stays on it.
                 queue.send(PLAY_BATCH_TASK, tournament, keys, kwargs={"batch_id": pk}, eta=eta,
-                           queue=queue.current_queue())
+                           task_id=batch_task_id(pk))
                 done.append(pk)
         except BROKER_ERRORS as e:
             logger.warning("%d batch(es) not sent, the reconciler will send them: %r",
@@ -293,6 +293,19 @@ def tournament_batches_send(*, tournament_id: int | None = None) -> int:
             return sent
 
 
+def batch_task_id(batch_id: int) -> str:
+    """The id of a batch's task, every time it is sent: the reconciler asks the broker and the
+    workers for it."""
+    return f"tournament-batch-{batch_id}"
+
+
+def tournament_batch_beat(*, batch_id: int | None) -> None:
+    """A worker playing the batch is alive (its heartbeat, every TASK_HEARTBEAT_SECONDS, from
+    the task's own thread): a batch given back or done meanwhile is left as it is."""
+    TournamentBatch.objects.filter(pk=batch_id, done_at=None, beat_at__isnull=False).update(
+        beat_at=timezone.now())
+
+
 def tournament_batch_release(*, batch_id: int | None) -> None:
     """Give a batch back, to be sent again (its stored games are skipped then)."""
     TournamentBatch.objects.filter(pk=batch_id, done_at=None).update(sent_at=None, beat_at=None)
@@ -300,23 +313,43 @@ def tournament_batch_release(*, batch_id: int | None) -> None:
 
 def tournaments_reconcile() -> dict[str, int]:
     """Recover running tournaments, without anyone acting: a batch a worker took and gave no
-    sign of life for TOURNAMENT_STALL_SECONDS (the worker was killed or lost its database) and
-    one that waited TOURNAMENT_QUEUED_SECONDS in the queue untaken (the broker lost it) are
-    sent again; a tournament with no batch left is scheduled its missing games or advanced;
-    then what is not sent is sent. Running a game twice stores it once."""
+    heartbeat for TOURNAMENT_STALL_SECONDS (the worker was killed or lost its database) and
+    one sent and never taken that the broker lost are sent again; a tournament with no batch
+    left is scheduled its missing games or advanced; then what is not sent is sent. Running
+    a game twice stores it once."""
     now = timezone.now()
     stalled = _open_batches().filter(
         beat_at__lt=now - timedelta(seconds=settings.TOURNAMENT_STALL_SECONDS)
     ).update(sent_at=None, beat_at=None)
-    queued_since = now - timedelta(seconds=settings.TOURNAMENT_QUEUED_SECONDS)
-    lost = _open_batches().filter(beat_at=None, sent_at__lt=queued_since).exclude(
-        tournament__starts_at__gt=queued_since).update(sent_at=None)
+    lost = _lost_batches(now)
     idle = (Tournament.objects.filter(status=Tournament.RUNNING)
             .annotate(open=Count("batches", filter=Q(batches__done_at=None))).filter(open=0)
             .values_list("pk", flat=True))
     for pk in idle:
         _catch_up(pk)
     return {"stalled": stalled, "lost": lost, "sent": tournament_batches_send()}
+
+
+def _lost_batches(now) -> int:
+    """Mark to send again the batches sent and never taken that neither a queue nor a worker
+    holds TASK_SENT_GRACE_SECONDS after they were sent (a message lost with a worker or with
+    Redis's data), and, whatever the broker says, those untaken for TOURNAMENT_QUEUED_SECONDS.
+    Returns how many."""
+    untaken = _open_batches().filter(beat_at=None, sent_at__isnull=False)
+    queued_since = now - timedelta(seconds=settings.TOURNAMENT_QUEUED_SECONDS)
+    lost = set(untaken.filter(sent_at__lt=queued_since).exclude(
+        tournament__starts_at__gt=queued_since).values_list("pk", flat=True))
+    sent_before = now - timedelta(seconds=settings.TASK_SENT_GRACE_SECONDS)
+    # A tournament still to start is left to the last resort: its batches wait for their ETA
+    # on a worker, which may be too busy to answer.
+    waiting = {batch_task_id(pk): pk for pk in untaken.filter(sent_at__lt=sent_before).exclude(
+        tournament__starts_at__gt=sent_before).order_by("sent_at").values_list(
+        "pk", flat=True)[:LOST_CHECKED]}
+    held = queue.held(waiting) if waiting else set()
+    if held is not None:
+        lost |= {pk for task_id, pk in waiting.items() if task_id not in held}
+    # Still untaken now: one a worker took meanwhile has its heartbeat.
+    return untaken.filter(pk__in=lost, sent_at__lt=sent_before).update(sent_at=None)
 
 
 @transaction.atomic

@@ -16,6 +16,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from gameplay.tournaments import services
 from gameplay.tournaments.models import Tournament
+from league import queue
 
 TRANSIENT = (OperationalError, InterfaceError, BrokerError, RedisConnectionError,
              RedisTimeoutError, ConnectionError)
@@ -54,6 +55,15 @@ def tournament_play_batch_task(tournament_id: int, keys: list, batch_id: int | N
         # sender already plays every batch in turn).
         services.tournament_batches_send(tournament_id=tournament_id)
     return count
+
+
+def _batch_beat(tournament_id: int, keys: list, batch_id: int | None = None) -> None:
+    services.tournament_batch_beat(batch_id=batch_id)
+
+
+# A batch's heartbeat goes on during a long game, so a batch whose worker died goes quiet
+# within seconds, whatever its bots' speed.
+queue.heartbeat(services.PLAY_BATCH_TASK, _batch_beat)
 
 
 @shared_task(name=services.RECONCILE_TASK, ignore_result=True)

@@ -155,6 +155,29 @@ def test_a_game_is_stored_once_whatever_the_deliveries(ladder_settings, servers,
     assert Game.objects.get(pk=game_id).attempts == 0  # never taken: stored directly
 
 
+def test_a_game_held_by_a_killed_worker_is_sent_again_once_its_heartbeat_stops(
+        ladder_settings, servers, author, commit):
+    """Issue #26: it waited LADDER_GAME_RESEND_SECONDS (600 s); a running game's worker beats
+    every TASK_HEARTBEAT_SECONDS, so silence for LADDER_GAME_STALL_SECONDS means it died."""
+    (server,) = servers(1)
+    register(author, server)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(services, "game_store", lambda **kwargs: True)  # the worker dies
+        commit(services.bots_sync)
+    game = Game.objects.get()
+    assert game.status == Game.RUNNING
+    beating = timezone.now() + timedelta(seconds=ladder_settings.LADDER_GAME_STALL_SECONDS - 1)
+    silent = timezone.now() + timedelta(seconds=ladder_settings.LADDER_GAME_STALL_SECONDS + 1)
+
+    services.game_beat(game_id=game.pk)  # what its worker's thread does while it plays
+    assert Game.objects.get(pk=game.pk).sent_at > game.sent_at
+
+    assert services.games_recover(now=beating) == {"failed": 0, "resent": 0}
+    assert services.games_recover(now=silent) == {"failed": 0, "resent": 1}
+    game.refresh_from_db()
+    assert (game.status, game.sent_at) == (Game.SCHEDULED, None)
+
+
 def test_a_game_a_worker_lost_is_sent_again_and_fails_after_its_attempts(
         ladder_settings, servers, author, commit):
     (server,) = servers(1)

@@ -42,21 +42,22 @@ def _env(queue: str, extra: dict) -> dict:
 @pytest.fixture
 def workers(tmp_path, tournament_queue):
     """``workers(**env)`` starts a worker process on the test queue (``env`` overrides its
-    environment, e.g. DATABASE_URL or CELERY_BROKER_URL through a proxy); all are stopped at
-    the end. Their client app sends straight to the test Redis, on that queue."""
+    environment, e.g. DATABASE_URL or CELERY_BROKER_URL through a proxy; ``queues=`` names
+    other queues for it to consume); all are stopped at the end. Their client app sends
+    straight to the test Redis, on the test queue."""
     queue = tournament_queue
     app = Celery("tournament_test_client", broker=TEST_REDIS_URL, backend=TEST_REDIS_URL,
                  set_as_current=False)
     app.conf.task_default_queue = queue
     started = []
 
-    def start(**env) -> CeleryWorker:
+    def start(queues: str = queue, **env) -> CeleryWorker:
         node = f"{queue}-{len(started)}@localhost"
         log_path = tmp_path / f"worker-{len(started)}.log"
         with log_path.open("wb") as log:
             process = subprocess.Popen(
                 [sys.executable, "-m", "celery", "-A", "config.celery_app", "worker",
-                 "--pool=solo", "-Q", queue, "-n", node, "--without-gossip",
+                 "--pool=solo", "-Q", queues, "-n", node, "--without-gossip",
                  "--without-mingle", "--loglevel=info"],
                 cwd=PROJECT_DIR, env=_env(queue, env), stdout=log, stderr=subprocess.STDOUT)
         worker = CeleryWorker(process=process, app=app, node_name=node, log_path=log_path)

@@ -68,3 +68,22 @@ def test_a_start_while_redis_is_down_answers_and_its_games_are_sent_when_it_is_b
     direct = redis.Redis.from_url(TEST_REDIS_URL)
     assert direct.llen(queue) == 6
     direct.close()
+
+
+def test_a_batch_whose_message_vanished_from_the_queue_is_sent_again_after_the_grace_time(
+        queue, settings):
+    """Issue #26: a batch sent whose message Redis lost waited TOURNAMENT_QUEUED_SECONDS (an
+    hour); one still waiting in the queue must not be sent twice."""
+    settings.TASK_SENT_GRACE_SECONDS = 0
+    tournament = small_tournament(batch_size=3)  # 16 games: 6 batches
+    services.tournament_start(tournament=tournament)  # sent after commit, no worker takes them
+    direct = redis.Redis.from_url(TEST_REDIS_URL)
+    assert direct.llen(queue) == 6
+
+    assert services.tournaments_reconcile() == {"stalled": 0, "lost": 0, "sent": 0}
+    assert direct.llen(queue) == 6
+
+    direct.delete(queue)  # Redis lost its data
+    assert services.tournaments_reconcile() == {"stalled": 0, "lost": 6, "sent": 6}
+    assert direct.llen(queue) == 6
+    direct.close()

@@ -13,6 +13,7 @@ import pytest
 from gameplay.tournaments import selectors, services
 from gameplay.tournaments.models import Tournament, TournamentGame
 from league.models import Game
+from tests.bots.test_outside import Server as BotServer
 from tests.tournaments.helpers import small_tournament
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
@@ -88,3 +89,44 @@ def test_a_tournament_survives_a_killed_worker(workers):
     wait_until(tournament, finished, second)
 
     assert_same_as_uninterrupted(tournament)
+
+
+@pytest.fixture
+def slow_bots(settings):
+    """Three outside bots on one server that takes half a second a decision: a one-deal game
+    of three of them lasts several seconds, longer than the workers' stall time (5 s)."""
+    server = BotServer()
+    server.mode = "slow"
+    settings.OUTSIDE_BOT_ALLOWED_HOSTS = [server.allowed]
+    for name in ("slow-a", "slow-b", "slow-c"):
+        services.outside_bot_create(name=name, url=server.url)
+    yield server
+    server.close()
+
+
+def test_a_slow_game_is_not_stalled_and_a_killed_workers_batch_is_stalled_at_once(
+        workers, slow_bots, settings):
+    """Issue #26: a batch's heartbeat came only after each game, so a game longer than
+    TOURNAMENT_STALL_SECONDS showed as stalled (and was sent again) while its worker lived,
+    and a killed worker's tournament showed a tiny ETA. Now the worker beats while it plays."""
+    settings.TOURNAMENT_STALL_SECONDS = 5  # as the workers' (worker_settings)
+    worker = workers(OUTSIDE_BOT_ALLOWED_HOSTS=slow_bots.allowed)
+    tournament = small_tournament(
+        "Slow cup", entrants=[("A", "outside:slow-a"), ("B", "outside:slow-b"),
+                              ("C", "outside:slow-c")], games_per_table=3, batch_size=3)
+    worker.app.send_task(START_TASK, args=[tournament.pk])
+    wait_until(tournament, lambda p: tournament.batches.exclude(beat_at=None).exists(), worker)
+
+    # The first game: longer than the stall time, and never stalled.
+    taken = time.monotonic()
+    while time.monotonic() - taken < settings.TOURNAMENT_STALL_SECONDS + 2:
+        progress = selectors.tournament_progress(tournament=tournament)
+        assert progress.done == 0, "a game was quicker than the stall time"
+        assert not progress.stalled, worker.log()
+        time.sleep(0.2)
+
+    os.kill(worker.process.pid, signal.SIGKILL)
+    worker.process.wait()
+    progress = wait_until(tournament, lambda p: p.stalled, worker,
+                          seconds=settings.TOURNAMENT_STALL_SECONDS + 10)
+    assert progress.eta_seconds is None and progress.status == Tournament.RUNNING

@@ -1,8 +1,9 @@
 """Settings of the tournament tests' worker and beat processes: the test settings, plus a
 short Redis visibility timeout so a task whose worker was killed is delivered again within
 seconds (the default is an hour; TOURNAMENT_TEST_VISIBILITY_TIMEOUT sets another), a
-reconciler every second that sends again a batch silent for 5 s, retries at most 4 s apart
-after an outage, and everything they send stays on their test queue."""
+reconciler every second that sends again a batch silent for 5 s (heartbeats every second) or
+lost by the broker 3 s after it was sent, retries at most 4 s apart after an outage, and
+everything they send stays on their test queue."""
 
 import os
 
@@ -15,6 +16,8 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 CELERY_TASK_DEFAULT_QUEUE = os.environ["TOURNAMENT_TEST_QUEUE"]
 TOURNAMENT_RECONCILE_SECONDS = 1
 TOURNAMENT_STALL_SECONDS = 5
+TASK_HEARTBEAT_SECONDS = 1
+TASK_SENT_GRACE_SECONDS = 3
 TOURNAMENT_TASK_RETRY_BACKOFF_MAX = 4
 CELERY_BEAT_SCHEDULE = {**CELERY_BEAT_SCHEDULE, "tournaments-reconcile": {
     **CELERY_BEAT_SCHEDULE["tournaments-reconcile"], "schedule": TOURNAMENT_RECONCILE_SECONDS,
