@@ -109,7 +109,7 @@ def season_ratings(*, season=None):
 
 def rating_history(*, player, season=None):
     """(deal id, mu, sigma, ordinal) after each of a player's deals, for a chart."""
-    return list(RatingHistory.objects.filter(player=player, season=season)
+    return list(RatingHistory.objects.filter(player=player, season=season, deal__isnull=False)
                 .order_by("deal_id").values_list("deal_id", "mu", "sigma", "ordinal"))
 
 
@@ -327,7 +327,7 @@ def season_rating_chart(*, season, ratings=None) -> dict:
                  .order_by("n").values_list("n", "pk"))
     history = defaultdict(list)
     for player_id, deal_id, ordinal in (
-            RatingHistory.objects.filter(season=season, player_id__in=names)
+            RatingHistory.objects.filter(season=season, player_id__in=names, deal__isnull=False)
             .order_by("player_id", "deal_id").values_list("player_id", "deal_id", "ordinal")):
         history[player_id].append((deal_id, ordinal))
     series = []
