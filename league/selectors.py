@@ -430,22 +430,30 @@ def organised_clubs(user):
     return Club.objects.filter(organisers=user).order_by("name")
 
 
+def player_clubs(player: Player):
+    """The clubs a player plays in or has played in (a seat at one of its games, kept after
+    they left its list): each shows the player's name in its game sheets."""
+    return Club.objects.filter(
+        Q(players=player) | Q(seasons__games__seats__player=player)).distinct()
+
+
 def may_change_player(user, player: Player) -> bool:
-    """Only who organises every club a player plays in renames them or changes their kind,
-    since each of those clubs shows the change; an administrator always may."""
+    """Only who organises every club of the player's (player_clubs) renames them or changes
+    their kind, since each of those clubs shows the change; an administrator always may."""
     if not _active(user):
         return False
-    clubs = player.clubs.all()
+    clubs = player_clubs(player)
     return user.is_superuser or (clubs.exists() and not clubs.exclude(organisers=user).exists())
 
 
 def may_bring_into_club(user, player: Player, club) -> bool:
-    """An organiser of ``club`` brings in a player of no club, or of a club they organise too."""
+    """An organiser of ``club`` brings in a player of no club (player_clubs: never played in
+    one either), or of a club they organise too."""
     if not _active(user):
         return False
     if user.is_superuser:
         return True
-    clubs = player.clubs.all()
+    clubs = player_clubs(player)
     return club.organisers.filter(pk=user.pk).exists() and (
         not clubs.exists() or clubs.filter(organisers=user).exists())
 

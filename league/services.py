@@ -40,6 +40,7 @@ from league.selectors import (
     game_next_ranking,
     may_bring_into_club,
     may_change_player,
+    player_clubs,
     undoable_deal,
 )
 
@@ -157,7 +158,7 @@ def player_name_check(*, name: str, clubs: Sequence[Club], player: Player | None
 
 
 def _club_names(player: Player) -> str:
-    return ", ".join(sorted(c.name for c in player.clubs.all()))
+    return ", ".join(sorted(c.name for c in player_clubs(player)))
 
 
 @transaction.atomic
@@ -167,8 +168,9 @@ def player_join_club(*, player: Player, club: Club, by=None) -> None:
     if player.clubs.filter(pk=club.pk).exists():
         raise LeagueError(f"{player} already plays in {club}")
     if by is not None and not may_bring_into_club(by, player, club):
-        raise LeagueError(f"{player} plays in clubs you do not organise ({_club_names(player)}): "
-                          f"only an organiser of one of their clubs may bring them into {club}")
+        raise LeagueError(f"{player} plays or played in clubs you do not organise "
+                          f"({_club_names(player)}): only an organiser of one of their clubs "
+                          f"may bring them into {club}")
     player_name_check(name=player.name, clubs=[club], player=player, joining=True)
     player.clubs.add(club)
     _audit(by=by, club=club, action="player joined club", target=player)
@@ -211,9 +213,9 @@ def player_update(*, player: Player, name: str | None = None, kind: str | None =
     """Rename a player or correct their kind; the audit row goes to each of their clubs.
     ``by`` (when given) must organise every one of them (league.selectors.may_change_player)."""
     if by is not None and not may_change_player(by, player):
-        raise LeagueError(f"{player} plays in {_club_names(player) or 'no club'}: only an "
-                          "organiser of every club they play in may rename them or change "
-                          "their kind")
+        raise LeagueError(f"{player} plays or played in {_club_names(player) or 'no club'}: "
+                          "only an organiser of every club they play or played in may rename "
+                          "them or change their kind")
     changed = {}
     if name is not None:
         name = name_checked(name, "a player")
