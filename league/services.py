@@ -35,6 +35,7 @@ from league.models import (
     Seat,
     SeatChange,
 )
+from league.names import look_alike
 from league.rules import deal_dealer, options_of, rating_scope, scoring_of
 from league.selectors import (
     game_next_ranking,
@@ -79,15 +80,19 @@ def audit_record(*, by, club, action: str, target, details: dict[str, Any] | Non
 # (Cc), format characters such as zero-width spaces and right-to-left overrides (Cf), line and
 # paragraph separators. "\u202eevil\u202c Ada" shows as "live Ada".
 HIDDEN_CATEGORIES = {"Cc", "Cf", "Zl", "Zp"}
+NAME_LONGEST = 100  # the name fields of Club, Season and Player
 
 
 def name_checked(name: str, what: str) -> str:
-    """``name`` without surrounding spaces, refused if empty or holding a character that hides
-    itself or turns the text around it (zero-width, right-to-left and other controls); ``what``
-    names what is named ("a club"). Every service that takes a name checks it here."""
+    """``name`` without surrounding spaces, refused if empty, longer than a name field holds,
+    or holding a character that hides itself or turns the text around it (zero-width,
+    right-to-left and other controls); ``what`` names what is named ("a club"). Every service
+    that takes a name checks it here."""
     name = name.strip()
     if not name:
         raise LeagueError(f"{what} needs a name")
+    if len(name) > NAME_LONGEST:
+        raise LeagueError(f"{what}'s name is at most {NAME_LONGEST} characters, not {len(name)}")
     hidden = [c for c in dict.fromkeys(name) if unicodedata.category(c) in HIDDEN_CATEGORIES]
     if hidden:
         listed = ", ".join(f"U+{ord(c):04X} {unicodedata.name(c, 'control character')}"
@@ -135,7 +140,8 @@ def player_create(*, name: str, kind: str = Player.PERSON, clubs: Sequence[Club]
 
 def player_name_check(*, name: str, clubs: Sequence[Club], player: Player | None = None,
                       joining: bool = False) -> None:
-    """Refuse ``name`` if another player of one of ``clubs`` already has it (case-insensitive).
+    """Refuse ``name`` if another player of one of ``clubs`` already has it, or one that looks
+    the same (any case, look-alike letters: league.names.look_alike).
 
     Names are unique within a club, not across the site (docs/league.md "Player names"): the
     clubs' rows are locked first, in id order, so two requests naming a player of the same club
@@ -145,12 +151,15 @@ def player_name_check(*, name: str, clubs: Sequence[Club], player: Player | None
         return
     list(Club.objects.select_for_update(no_key=True).filter(pk__in=ids).order_by("pk")
          .values_list("pk", flat=True))
-    clashes = Player.clubs.through.objects.filter(club_id__in=ids, player__name__iexact=name)
+    members = Player.clubs.through.objects.filter(club_id__in=ids)
     if player is not None:
-        clashes = clashes.exclude(player_id=player.pk)
-    taken = list(clashes.order_by("club__name").values_list("club__name", "player__name"))
+        members = members.exclude(player_id=player.pk)
+    taken = [(club, other) for club, other in members.order_by("club__name", "player__name")
+             .values_list("club__name", "player__name") if look_alike(name, other)]
     if taken:
-        where = "; ".join(f"{club} already has a player called {other!r}" for club, other in taken)
+        where = "; ".join(f"{club} already has a player called {other!r}" + (
+            "" if other.casefold() == name.casefold() else f", which looks the same as {name!r}")
+            for club, other in taken)
         if joining:
             raise LeagueError(f"{player} cannot join {taken[0][0]}: names are unique within a "
                               f"club and {where}; rename one of them first")
