@@ -224,7 +224,7 @@ class Writes:
         for _ in range(steps):
             write = self.rng.choice([self.record] * 6 + [
                 self.new_game, self.played, self.edit, self.delete, self.undo,
-                self.seat_change, self.time_called])
+                self.seat_change, self.time_called, self.player_removed])
             with self.capture(execute=True):
                 try:
                     write()
@@ -287,6 +287,14 @@ class Writes:
 
     def time_called(self):
         services.game_time_called(game=self.open_game())
+
+    def player_removed(self):
+        player = self.rng.choice(self.players)
+        club = self.seasons[0].club
+        if player.clubs.filter(pk=club.pk).exists():
+            services.player_leave_club(player=player, club=club)
+        else:
+            services.player_join_club(player=player, club=club)
 
 
 @pytest.mark.parametrize("seed", range(6))
