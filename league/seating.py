@@ -168,13 +168,13 @@ def plan_night(present: Sequence[Collection[Person]], sizes: TableSizes,
     plan = [[[people[i] for i in table] for table in tables] for tables in night]
     planned = _seat(plan, history, first, rng)
     # Seats are chosen round by round, so a lucky random seating can cost less: keep it then.
-    tries = [_first_dealers_again(random_night(present, sizes, history, first_round=first,
+    tries = [_with_first_dealers(random_night(present, sizes, history, first_round=first,
                                                seed=seed + k), history, rng)
              for k in range(RANDOM_TRIES)]
-    return min([planned, *tries], key=lambda night: score(night, history).cost)
+    return min([planned, *tries], key=lambda tried: score(tried, history).cost)
 
 
-def _first_dealers_again(night: list[Round], history: History, rng) -> list[Round]:
+def _with_first_dealers(night: list[Round], history: History, rng) -> list[Round]:
     """The night with the same seats and its first dealers chosen as the planner's are."""
     tables = [[table.seats for table in played.tables] for played in night]
     dealers = iter(_first_dealers(tables, Counter(history.dealers), rng))

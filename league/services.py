@@ -219,8 +219,9 @@ def club_update(*, club: Club, name: str, by=None) -> Club:
 @transaction.atomic
 def player_update(*, player: Player, name: str | None = None, kind: str | None = None,
                   by=None) -> Player:
-    """Rename a player or correct their kind; the audit row goes to each of their clubs.
-    ``by`` (when given) must organise every one of them (league.selectors.may_change_player)."""
+    """Rename a player or correct their kind; the audit row goes to each of their clubs (those
+    they played in too, league.selectors.player_clubs). ``by`` (when given) must organise every
+    one of them (league.selectors.may_change_player)."""
     if by is not None and not may_change_player(by, player):
         raise LeagueError(f"{player} plays or played in {_club_names(player) or 'no club'}: "
                           "only an organiser of every club they play or played in may rename "
@@ -243,7 +244,7 @@ def player_update(*, player: Player, name: str | None = None, kind: str | None =
         for season_id in (Seat.objects.filter(player=player).order_by()
                           .values_list("game__season_id", flat=True).distinct()):
             _results_changed(season_id)
-    for club in player.clubs.all():
+    for club in player_clubs(player):
         _audit(by=by, club=club, action="player changed", target=player, details=details)
     return player
 

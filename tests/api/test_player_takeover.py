@@ -7,7 +7,7 @@ from django.urls import reverse
 from gameplay.tournaments import services as tournaments
 from league import services
 from league.errors import LeagueError
-from league.models import Player
+from league.models import AuditEntry, Player
 from tests.api.conftest import client_for
 from tests.league.factories import ClubFactory, PlayerFactory, UserFactory, make_game, make_season
 
@@ -134,5 +134,6 @@ def test_a_player_who_left_a_club_stays_that_clubs_to_rename_and_bring_back(club
     joined = client.post(f"/api/v1/players/{ada.pk}/join-club/", {"club": a.pk}, format="json")
 
     assert renamed.status_code == 200 and renamed.json()["name"] == "Ada L."
+    assert AuditEntry.objects.filter(club=a, action="player changed").exists()
     assert joined.status_code == 200
     assert list(ada.clubs.all()) == [a]
