@@ -147,6 +147,7 @@ def night(request, season_id):
             return redirect(reverse("league:night_plan", args=[season.pk]) + "?" + asked.query())
         except LeagueError as e:
             context["error"] = e.message
+            context["name_refused"] = action == "add_player"
             status = 400
     board = nights.night_board(season, tonight)
     context.update({"board": board, "players": list(selectors.club_players(club=season.club)),

@@ -364,6 +364,7 @@ def test_a_name_longer_than_a_name_can_be_is_refused_and_nothing_stored(
     page = client.post(url("night", season), {"action": "add_player", "name": "x" * 300})
     assert page.status_code == 400
     assert "a player&#x27;s name is at most 100 characters, not 300" in page.text
+    assert 'aria-invalid="true" aria-describedby="night-error"' in page.text  # at the field
     assert Player.objects.count() == 9
 
 
