@@ -433,8 +433,9 @@ def organised_clubs(user):
 def player_clubs(player: Player):
     """The clubs a player plays in or has played in (a seat at one of its games, kept after
     they left its list): each shows the player's name in its game sheets."""
-    return Club.objects.filter(
-        Q(players=player) | Q(seasons__games__seats__player=player)).distinct()
+    member = Player.clubs.through.objects.filter(player=player).values("club_id")
+    played = Seat.objects.filter(player=player).values("game__season__club_id")
+    return Club.objects.filter(Q(pk__in=member) | Q(pk__in=played))
 
 
 def may_change_player(user, player: Player) -> bool:
