@@ -265,12 +265,15 @@ class Rating(models.Model):
 
 
 class RatingHistory(models.Model):
-    """A player's rating right after a deal, per season and all-time, for charts."""
+    """A player's rating right after a deal, per season and all-time, for charts.
+
+    Deleting a deal leaves its rows with no deal until the recompute its deletion sends removes
+    them: they name the players whose ratings no longer count it (league.rating_jobs)."""
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
     season = models.ForeignKey(Season, null=True, blank=True, on_delete=models.CASCADE,
                                related_name="+")
-    deal = models.ForeignKey(Deal, on_delete=models.CASCADE, related_name="+")
+    deal = models.ForeignKey(Deal, null=True, on_delete=models.SET_NULL, related_name="+")
     mu = models.FloatField()
     sigma = models.FloatField()
     ordinal = models.FloatField()

@@ -11,7 +11,7 @@ from collections import defaultdict
 from functools import partial
 
 from django.db import connection, transaction
-from django.db.models import Count, Max
+from django.db.models import Count, Max, Q
 
 from league import queue
 from league.errors import LeagueError
@@ -84,9 +84,10 @@ def ratings_request(*, scope: str) -> None:
 
 @transaction.atomic
 def ratings_recompute(*, scope: str) -> int:
-    """Bring a scope's ratings up to date from its earliest stale deal; returns the number of
-    deals replayed (0 when another run already did it). Holding the job's row lock, concurrent
-    runs take turns and the second finds nothing to do."""
+    """Bring a scope's ratings up to date from its earliest stale deal (from scratch when that
+    is 0, ratings_request), so that they equal a replay of the deals that exist; returns the
+    number of deals replayed (0 when another run already did it). Holding the job's row lock,
+    concurrent runs take turns and the second finds nothing to do."""
     if connection.vendor == "postgresql":
         # Ratings are derived data: if a crash loses this commit it loses the cleared marker
         # with it, so the scope stays stale and is recomputed; no need to wait for the disk.
@@ -100,7 +101,9 @@ def ratings_recompute(*, scope: str) -> int:
         job.delete()  # its season is gone
         return 0
     start = job.dirty_from
-    history = RatingHistory.objects.filter(season_id=season_id, deal_id__gte=start)
+    # A deleted deal's rows have no deal left (models.RatingHistory): they too are stale.
+    history = RatingHistory.objects.filter(Q(deal_id__gte=start) | Q(deal__isnull=True),
+                                           season_id=season_id)
     deals = Deal.objects.filter(pk__gte=start)
     if season_id is not None:
         deals = deals.filter(game__season_id=season_id)
@@ -126,7 +129,10 @@ def ratings_recompute(*, scope: str) -> int:
     RatingHistory.objects.bulk_create(
         RatingHistory(player_id=p, season_id=season_id, deal_id=d, mu=mu, sigma=sigma,
                       ordinal=ordinal) for d, p, mu, sigma, ordinal in rows)
-    Rating.objects.filter(season_id=season_id, player_id__in=touched).delete()
+    ratings = Rating.objects.filter(season_id=season_id)
+    if start > 0:
+        ratings = ratings.filter(player_id__in=touched)
+    ratings.delete()  # a rebuild from scratch (start 0) replaces every rating of the scope
     Rating.objects.bulk_create(
         Rating(player_id=p, season_id=season_id, mu=mu, sigma=sigma,
                ordinal=_ordinal(mu, sigma), deals=n)

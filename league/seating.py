@@ -13,6 +13,9 @@ are any sortable, hashable values (player ids). How it works and why is in docs/
    people least often sat in the same seat before. First dealers: at each table the one who has
    dealt first least often, then first deals handed on along chains of tables until no one has
    dealt first two times more than someone who could take one over.
+4. The cheapest of that plan and of RANDOM_TRIES random seatings (``random_night`` from the
+   seed and the next ones, their first dealers chosen as in 3), so the plan never costs more
+   than those random seatings; the plan itself wins a tie.
 
 A meeting is two people at one table in one round. Its cost is REPEAT when the pair has met
 before (earlier tonight or earlier in the season), plus EARLIER_MEETING for each earlier
@@ -33,6 +36,7 @@ EARLIER_MEETING = 1
 BACK_TO_BACK = 15
 STEPS = 500  # annealing steps per person and round
 HOT, COLD = 8.0, 4.0  # annealing temperatures, in units of cost (a repeat costs 11 or more)
+RANDOM_TRIES = 3  # random seatings the plan is compared with (step 4 below)
 
 Person = Hashable
 
@@ -162,7 +166,21 @@ def plan_night(present: Sequence[Collection[Person]], sizes: TableSizes,
              for number, (persons, table_sizes) in enumerate(rounds)]
     _anneal(meetings, night, rng)
     plan = [[[people[i] for i in table] for table in tables] for tables in night]
-    return _seat(plan, history, first, rng)
+    planned = _seat(plan, history, first, rng)
+    # Seats are chosen round by round, so a lucky random seating can cost less: keep it then.
+    tries = [_with_first_dealers(random_night(present, sizes, history, first_round=first,
+                                               seed=seed + k), history, rng)
+             for k in range(RANDOM_TRIES)]
+    return min([planned, *tries], key=lambda tried: score(tried, history).cost)
+
+
+def _with_first_dealers(night: list[Round], history: History, rng) -> list[Round]:
+    """The night with the same seats and its first dealers chosen as the planner's are."""
+    tables = [[table.seats for table in played.tables] for played in night]
+    dealers = iter(_first_dealers(tables, Counter(history.dealers), rng))
+    return [Round(number=played.number,
+                  tables=tuple(Table(seats=table.seats, dealer=next(dealers))
+                               for table in played.tables)) for played in night]
 
 
 def random_night(present: Sequence[Collection[Person]], sizes: TableSizes,

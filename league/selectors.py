@@ -109,7 +109,7 @@ def season_ratings(*, season=None):
 
 def rating_history(*, player, season=None):
     """(deal id, mu, sigma, ordinal) after each of a player's deals, for a chart."""
-    return list(RatingHistory.objects.filter(player=player, season=season)
+    return list(RatingHistory.objects.filter(player=player, season=season, deal__isnull=False)
                 .order_by("deal_id").values_list("deal_id", "mu", "sigma", "ordinal"))
 
 
@@ -327,7 +327,7 @@ def season_rating_chart(*, season, ratings=None) -> dict:
                  .order_by("n").values_list("n", "pk"))
     history = defaultdict(list)
     for player_id, deal_id, ordinal in (
-            RatingHistory.objects.filter(season=season, player_id__in=names)
+            RatingHistory.objects.filter(season=season, player_id__in=names, deal__isnull=False)
             .order_by("player_id", "deal_id").values_list("player_id", "deal_id", "ordinal")):
         history[player_id].append((deal_id, ordinal))
     series = []
@@ -430,22 +430,31 @@ def organised_clubs(user):
     return Club.objects.filter(organisers=user).order_by("name")
 
 
+def player_clubs(player: Player):
+    """The clubs a player plays in or has played in (a seat at one of its games, kept after
+    they left its list): each shows the player's name in its game sheets."""
+    member = Player.clubs.through.objects.filter(player=player).values("club_id")
+    played = Seat.objects.filter(player=player).values("game__season__club_id")
+    return Club.objects.filter(Q(pk__in=member) | Q(pk__in=played))
+
+
 def may_change_player(user, player: Player) -> bool:
-    """Only who organises every club a player plays in renames them or changes their kind,
-    since each of those clubs shows the change; an administrator always may."""
+    """Only who organises every club of the player's (player_clubs) renames them or changes
+    their kind, since each of those clubs shows the change; an administrator always may."""
     if not _active(user):
         return False
-    clubs = player.clubs.all()
+    clubs = player_clubs(player)
     return user.is_superuser or (clubs.exists() and not clubs.exclude(organisers=user).exists())
 
 
 def may_bring_into_club(user, player: Player, club) -> bool:
-    """An organiser of ``club`` brings in a player of no club, or of a club they organise too."""
+    """An organiser of ``club`` brings in a player of no club (player_clubs: never played in
+    one either), or of a club they organise too."""
     if not _active(user):
         return False
     if user.is_superuser:
         return True
-    clubs = player.clubs.all()
+    clubs = player_clubs(player)
     return club.organisers.filter(pk=user.pk).exists() and (
         not clubs.exists() or clubs.filter(organisers=user).exists())
 

@@ -35,11 +35,13 @@ from league.models import (
     Seat,
     SeatChange,
 )
+from league.names import look_alike
 from league.rules import deal_dealer, options_of, rating_scope, scoring_of
 from league.selectors import (
     game_next_ranking,
     may_bring_into_club,
     may_change_player,
+    player_clubs,
     undoable_deal,
 )
 
@@ -78,15 +80,19 @@ def audit_record(*, by, club, action: str, target, details: dict[str, Any] | Non
 # (Cc), format characters such as zero-width spaces and right-to-left overrides (Cf), line and
 # paragraph separators. "\u202eevil\u202c Ada" shows as "live Ada".
 HIDDEN_CATEGORIES = {"Cc", "Cf", "Zl", "Zp"}
+NAME_LONGEST = 100  # the name fields of Club, Season and Player
 
 
 def name_checked(name: str, what: str) -> str:
-    """``name`` without surrounding spaces, refused if empty or holding a character that hides
-    itself or turns the text around it (zero-width, right-to-left and other controls); ``what``
-    names what is named ("a club"). Every service that takes a name checks it here."""
+    """``name`` without surrounding spaces, refused if empty, longer than a name field holds,
+    or holding a character that hides itself or turns the text around it (zero-width,
+    right-to-left and other controls); ``what`` names what is named ("a club"). Every service
+    that takes a name checks it here."""
     name = name.strip()
     if not name:
         raise LeagueError(f"{what} needs a name")
+    if len(name) > NAME_LONGEST:
+        raise LeagueError(f"{what}'s name is at most {NAME_LONGEST} characters, not {len(name)}")
     hidden = [c for c in dict.fromkeys(name) if unicodedata.category(c) in HIDDEN_CATEGORIES]
     if hidden:
         listed = ", ".join(f"U+{ord(c):04X} {unicodedata.name(c, 'control character')}"
@@ -134,7 +140,8 @@ def player_create(*, name: str, kind: str = Player.PERSON, clubs: Sequence[Club]
 
 def player_name_check(*, name: str, clubs: Sequence[Club], player: Player | None = None,
                       joining: bool = False) -> None:
-    """Refuse ``name`` if another player of one of ``clubs`` already has it (case-insensitive).
+    """Refuse ``name`` if another player of one of ``clubs`` already has it, or one that looks
+    the same (any case, look-alike letters: league.names.look_alike).
 
     Names are unique within a club, not across the site (docs/league.md "Player names"): the
     clubs' rows are locked first, in id order, so two requests naming a player of the same club
@@ -144,12 +151,15 @@ def player_name_check(*, name: str, clubs: Sequence[Club], player: Player | None
         return
     list(Club.objects.select_for_update(no_key=True).filter(pk__in=ids).order_by("pk")
          .values_list("pk", flat=True))
-    clashes = Player.clubs.through.objects.filter(club_id__in=ids, player__name__iexact=name)
+    members = Player.clubs.through.objects.filter(club_id__in=ids)
     if player is not None:
-        clashes = clashes.exclude(player_id=player.pk)
-    taken = list(clashes.order_by("club__name").values_list("club__name", "player__name"))
+        members = members.exclude(player_id=player.pk)
+    taken = [(club, other) for club, other in members.order_by("club__name", "player__name")
+             .values_list("club__name", "player__name") if look_alike(name, other)]
     if taken:
-        where = "; ".join(f"{club} already has a player called {other!r}" for club, other in taken)
+        where = "; ".join(f"{club} already has a player called {other!r}" + (
+            "" if other.casefold() == name.casefold() else f", which looks the same as {name!r}")
+            for club, other in taken)
         if joining:
             raise LeagueError(f"{player} cannot join {taken[0][0]}: names are unique within a "
                               f"club and {where}; rename one of them first")
@@ -157,7 +167,7 @@ def player_name_check(*, name: str, clubs: Sequence[Club], player: Player | None
 
 
 def _club_names(player: Player) -> str:
-    return ", ".join(sorted(c.name for c in player.clubs.all()))
+    return ", ".join(sorted(c.name for c in player_clubs(player)))
 
 
 @transaction.atomic
@@ -167,8 +177,9 @@ def player_join_club(*, player: Player, club: Club, by=None) -> None:
     if player.clubs.filter(pk=club.pk).exists():
         raise LeagueError(f"{player} already plays in {club}")
     if by is not None and not may_bring_into_club(by, player, club):
-        raise LeagueError(f"{player} plays in clubs you do not organise ({_club_names(player)}): "
-                          f"only an organiser of one of their clubs may bring them into {club}")
+        raise LeagueError(f"{player} plays or played in clubs you do not organise "
+                          f"({_club_names(player)}): only an organiser of one of their clubs "
+                          f"may bring them into {club}")
     player_name_check(name=player.name, clubs=[club], player=player, joining=True)
     player.clubs.add(club)
     _audit(by=by, club=club, action="player joined club", target=player)
@@ -208,12 +219,13 @@ def club_update(*, club: Club, name: str, by=None) -> Club:
 @transaction.atomic
 def player_update(*, player: Player, name: str | None = None, kind: str | None = None,
                   by=None) -> Player:
-    """Rename a player or correct their kind; the audit row goes to each of their clubs.
-    ``by`` (when given) must organise every one of them (league.selectors.may_change_player)."""
+    """Rename a player or correct their kind; the audit row goes to each of their clubs (those
+    they played in too, league.selectors.player_clubs). ``by`` (when given) must organise every
+    one of them (league.selectors.may_change_player)."""
     if by is not None and not may_change_player(by, player):
-        raise LeagueError(f"{player} plays in {_club_names(player) or 'no club'}: only an "
-                          "organiser of every club they play in may rename them or change "
-                          "their kind")
+        raise LeagueError(f"{player} plays or played in {_club_names(player) or 'no club'}: "
+                          "only an organiser of every club they play or played in may rename "
+                          "them or change their kind")
     changed = {}
     if name is not None:
         name = name_checked(name, "a player")
@@ -232,7 +244,7 @@ def player_update(*, player: Player, name: str | None = None, kind: str | None =
         for season_id in (Seat.objects.filter(player=player).order_by()
                           .values_list("game__season_id", flat=True).distinct()):
             _results_changed(season_id)
-    for club in player.clubs.all():
+    for club in player_clubs(player):
         _audit(by=by, club=club, action="player changed", target=player, details=details)
     return player
 

@@ -49,8 +49,9 @@ class OrganiserWritesOthersRead(BasePermission):
         if isinstance(obj, Player):
             if may_change_player(request.user, obj):
                 return True
-            raise PermissionDenied(f"{obj} plays in clubs you do not organise: only an "
-                                   "organiser of every club they play in may change them")
+            raise PermissionDenied(f"{obj} plays or played in clubs you do not organise: only "
+                                   "an organiser of every club they play or played in may "
+                                   "change them")
         return organises(request.user, club_of(obj))
 
 

@@ -147,6 +147,7 @@ def night(request, season_id):
             return redirect(reverse("league:night_plan", args=[season.pk]) + "?" + asked.query())
         except LeagueError as e:
             context["error"] = e.message
+            context["name_refused"] = action == "add_player"
             status = 400
     board = nights.night_board(season, tonight)
     context.update({"board": board, "players": list(selectors.club_players(club=season.club)),
@@ -281,9 +282,14 @@ def _night_asked(request):
     if not text:
         return nights.night_of()
     try:
-        return datetime.date.fromisoformat(text)
+        night = datetime.date.fromisoformat(text)
     except ValueError:
         raise LeagueError(f"a night is a date written YYYY-MM-DD, not {text[:20]!r}") from None
+    if not datetime.MINYEAR < night.year < datetime.MAXYEAR:  # its hours must fit the calendar
+        raise LeagueError(f"no club night can be shown for {night.isoformat()}: a night is a "
+                          f"date from {datetime.MINYEAR + 1:04}-01-01 to "
+                          f"{datetime.MAXYEAR - 1}-12-31")
+    return night
 
 
 def _board_context(season, night):

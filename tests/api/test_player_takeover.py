@@ -5,9 +5,11 @@ import pytest
 from django.urls import reverse
 
 from gameplay.tournaments import services as tournaments
-from league.models import Player
+from league import services
+from league.errors import LeagueError
+from league.models import AuditEntry, Player
 from tests.api.conftest import client_for
-from tests.league.factories import ClubFactory, PlayerFactory, UserFactory
+from tests.league.factories import ClubFactory, PlayerFactory, UserFactory, make_game, make_season
 
 pytestmark = pytest.mark.django_db
 
@@ -95,3 +97,43 @@ def test_the_admin_shows_a_shared_players_name_and_kind_read_only(client, clubs)
     ada.refresh_from_db()
     assert (ada.name, ada.kind) == ("Ada", "person")
     assert set(ada.clubs.all()) == {a, b}
+
+
+@pytest.fixture
+def ada_left_a(clubs):
+    """Ada played a game in club A, then was taken off A's list: she is of no club now."""
+    a, _, org_a, _, ada, _ = clubs
+    make_game(season=make_season(club=a), players=[ada, *PlayerFactory.create_batch(3, clubs=[a])])
+    services.player_leave_club(player=ada, club=a, by=org_a)
+    return ada
+
+
+def test_a_player_who_left_a_club_cannot_be_claimed_by_another(clubs, ada_left_a):
+    _, b, _, org_b, ada, _ = clubs
+    client = client_for(org_b, token=True)
+
+    joined = client.post(f"/api/v1/players/{ada.pk}/join-club/", {"club": b.pk}, format="json")
+    renamed = client.patch(f"/api/v1/players/{ada.pk}/", {"name": "Mallory"}, format="json")
+
+    assert joined.status_code == 400
+    assert "plays or played in clubs you do not organise (A)" in joined.json()["detail"]
+    assert renamed.status_code == 403
+    with pytest.raises(LeagueError, match="only an organiser of one of their clubs"):
+        services.player_join_club(player=ada, club=b, by=org_b)
+    with pytest.raises(LeagueError, match=r"plays or played in A: only an organiser of every"):
+        services.player_update(player=ada, name="Mallory", by=org_b)
+    ada.refresh_from_db()
+    assert (ada.name, list(ada.clubs.all())) == ("Ada", [])
+
+
+def test_a_player_who_left_a_club_stays_that_clubs_to_rename_and_bring_back(clubs, ada_left_a):
+    a, _, org_a, _, ada, _ = clubs
+    client = client_for(org_a, token=True)
+
+    renamed = client.patch(f"/api/v1/players/{ada.pk}/", {"name": "Ada L."}, format="json")
+    joined = client.post(f"/api/v1/players/{ada.pk}/join-club/", {"club": a.pk}, format="json")
+
+    assert renamed.status_code == 200 and renamed.json()["name"] == "Ada L."
+    assert AuditEntry.objects.filter(club=a, action="player changed").exists()
+    assert joined.status_code == 200
+    assert list(ada.clubs.all()) == [a]

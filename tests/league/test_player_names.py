@@ -188,3 +188,40 @@ def test_two_requests_naming_a_player_of_one_club_at_once_leave_one_name():
 
         assert north.players.filter(name__iexact=name).count() == 1
         assert len(errors) == 2 and all(isinstance(e, LeagueError) for e in errors)
+
+
+@pytest.mark.parametrize("name", [
+    "\u0410nna",  # Cyrillic capital A
+    "\u0430nna",  # Cyrillic small a
+    "Ann\u0430",
+    "\uff21nna",  # fullwidth A (NFKC)
+    "A\u0578\u0578a",  # Armenian vo, like n
+    "ANNA",
+])
+def test_a_name_that_looks_like_another_players_in_the_club_is_refused(clubs, name):
+    north, south = clubs
+    services.player_create(name="Anna", clubs=[north])
+
+    with pytest.raises(LeagueError, match="Northside already has a player called 'Anna'"):
+        services.player_create(name=name, clubs=[north])
+    bea = services.player_create(name="Bea", clubs=[north])
+    with pytest.raises(LeagueError, match="Northside already has a player called 'Anna'"):
+        services.player_update(player=bea, name=name)
+
+    assert services.player_create(name=name, clubs=[south]).name == name  # another club's
+    assert sorted(north.players.values_list("name", flat=True)) == ["Anna", "Bea"]
+
+
+def test_names_that_only_share_letters_are_not_look_alikes(clubs):
+    north, _ = clubs
+    for name in ("Anna", "Anne", "Ana", "Hanna", "Jo", "Jö"):
+        services.player_create(name=name, clubs=[north])
+    assert north.players.count() == 6
+
+
+def test_capitals_that_look_alike_clash_too(clubs):
+    north, _ = clubs
+    services.player_create(name="Hanna", clubs=[north])
+
+    with pytest.raises(LeagueError, match="'Hanna', which looks the same as '\u041danna'"):
+        services.player_create(name="\u041danna", clubs=[north])  # Cyrillic capital En

@@ -1,15 +1,17 @@
 """OpenSkill ratings per season and all-time, recomputed by coalesced Celery tasks."""
 
+import random
 from unittest import mock
 
 import pytest
 
 from league import rating_jobs, services
-from league.models import Rating, RatingHistory, RatingJob
+from league.errors import LeagueError
+from league.models import Deal, Game, Rating, RatingHistory, RatingJob
 from league.ratings import replay
 from league.rules import rating_scope
 from league.selectors import rating_history, ratings_updating, season_ratings
-from tests.league.factories import make_game, make_season, seated_ids
+from tests.league.factories import ClubFactory, PlayerFactory, make_game, make_season, seated_ids
 
 pytestmark = pytest.mark.django_db
 
@@ -144,3 +146,164 @@ def test_the_reconciler_brings_every_stale_scope_up_to_date(settings):
     beat = settings.CELERY_BEAT_SCHEDULE["ratings-reconcile"]
     assert beat["task"] == tasks.ratings_reconcile_task.name
     assert beat["task"] in app.tasks
+
+
+def replayed_from_scratch(season):
+    """Every rating of a scope (a season, or all-time when None) as a from-scratch replay of
+    the deals that exist gives them: player -> (mu, sigma, deals rated)."""
+    deals = Deal.objects.all() if season is None else Deal.objects.filter(game__season=season)
+    orders = [(deal.pk, [p.player_id for p in deal.places.order_by("position")])
+              for deal in deals.order_by("pk")]
+    _, state = replay(orders, {})
+    return {p: (pytest.approx(mu), pytest.approx(sigma), n) for p, (mu, sigma, n) in state.items()}
+
+
+def test_a_player_whose_only_deal_is_deleted_has_no_rating_left(
+        django_capture_on_commit_callbacks):
+    season = make_season()
+    game = make_game(season=season)
+    with django_capture_on_commit_callbacks(execute=True):
+        only = services.deal_record(game=game, finishing_order=seated_ids(game))
+    with django_capture_on_commit_callbacks(execute=True):
+        services.deal_delete(deal=only)
+
+    assert current(season) == {}
+    assert current(None) == {}
+    assert not RatingHistory.objects.exists()
+
+
+def test_undoing_the_third_deal_leaves_two_rated_deals(django_capture_on_commit_callbacks):
+    season = make_season(scoring_limit=6)
+    game = make_game(season=season)
+    a, b, c, d = seated_ids(game)
+    orders = [[a, b, c, d], [b, a, d, c], [a, c, b, d]]
+    with django_capture_on_commit_callbacks(execute=True):
+        for order in orders:
+            last = services.deal_record(game=game, finishing_order=order)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.deal_undo(game=game, deal_id=last.pk)
+
+    assert {n for *_, n in current(season).values()} == {2}
+    assert current(season) == expected_ratings(orders[:2])
+    assert current(None) == expected_ratings(orders[:2])
+
+
+def test_the_full_rebuild_removes_a_rating_no_deal_backs(django_capture_on_commit_callbacks):
+    """A rating left behind by an earlier defect (its player's only deal deleted) is gone
+    after ratings_request, the documented rebuild of a scope from scratch."""
+    season = make_season()
+    game = make_game(season=season)
+    order = seated_ids(game)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.deal_record(game=game, finishing_order=order)
+    stray = PlayerFactory(clubs=[season.club])
+    for scope_season in (season, None):
+        Rating.objects.create(player=stray, season=scope_season, mu=30, sigma=5, ordinal=15,
+                              deals=1)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        for scope_season in (season, None):
+            rating_jobs.ratings_request(scope=rating_scope(scope_season))
+
+    assert current(season) == replayed_from_scratch(season) == expected_ratings([order])
+    assert current(None) == replayed_from_scratch(None)
+
+
+class Writes:
+    """Random writes to two seasons of one club, each as the site makes it (services), with
+    the tasks the writes send run on commit as the worker would."""
+
+    def __init__(self, rng, capture):
+        self.rng = rng
+        self.capture = capture
+        club = ClubFactory()
+        self.players = [PlayerFactory(clubs=[club]) for _ in range(7)]
+        self.seasons = [make_season(club=club, scoring_limit=40) for _ in range(2)]
+
+    def run(self, steps):
+        for _ in range(steps):
+            write = self.rng.choice([self.record] * 6 + [
+                self.new_game, self.played, self.edit, self.delete, self.undo,
+                self.seat_change, self.time_called, self.player_removed])
+            with self.capture(execute=True):
+                try:
+                    write()
+                except LeagueError:
+                    pass  # refused as a whole: nothing changed
+
+    def open_game(self):
+        games = list(Game.objects.filter(status=Game.OPEN).order_by("pk"))
+        return self.rng.choice(games) if games else self.new_game()
+
+    def some_deal(self):
+        deals = list(Deal.objects.order_by("pk"))
+        return self.rng.choice(deals) if deals else None
+
+    def new_game(self):
+        table = self.rng.sample(self.players, self.rng.choice([3, 4, 5]))
+        return services.game_create(season=self.rng.choice(self.seasons), players=table)
+
+    def record(self):
+        game = self.open_game()
+        number = (game.deal_set.count() or 0) + 1
+        seated = [s.player_id for s in game.seats.all() if s.plays_in(number)]
+        self.rng.shuffle(seated)
+        services.deal_record(game=game, finishing_order=seated)
+
+    def played(self):
+        table = self.rng.sample(self.players, 4)
+        orders = [self.rng.sample(range(4), 4) for _ in range(self.rng.randint(1, 3))]
+        services.game_store_played(season=self.rng.choice(self.seasons), players=table,
+                                   dealer=0, finishing_orders=orders, totals=[0] * 4,
+                                   winners=[], over=True)
+
+    def edit(self):
+        deal = self.some_deal()
+        if deal is not None:
+            order = [p.player_id for p in deal.places.all()]
+            self.rng.shuffle(order)
+            services.deal_edit(deal=deal, finishing_order=order)
+
+    def delete(self):
+        deal = self.some_deal()
+        if deal is not None:
+            services.deal_delete(deal=deal)
+
+    def undo(self):
+        game = self.open_game()
+        last = game.deal_set.order_by("-number").first()
+        if last is not None:
+            services.deal_undo(game=game, deal_id=last.pk)
+
+    def seat_change(self):
+        game = self.open_game()
+        number = game.deal_set.count() + 1
+        seated = [s.player for s in game.seats.select_related("player") if s.plays_in(number)]
+        others = [p for p in self.players if p.pk not in {s.player_id for s in game.seats.all()}]
+        if self.rng.random() < 0.5 or not others:
+            services.seat_change_apply(game=game, leaving=[self.rng.choice(seated)])
+        else:
+            services.seat_change_apply(game=game, joining=[self.rng.choice(others)])
+
+    def time_called(self):
+        services.game_time_called(game=self.open_game())
+
+    def player_removed(self):
+        player = self.rng.choice(self.players)
+        club = self.seasons[0].club
+        if player.clubs.filter(pk=club.pk).exists():
+            services.player_leave_club(player=player, club=club)
+        else:
+            services.player_join_club(player=player, club=club)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_after_any_writes_every_rating_equals_a_replay_from_scratch(
+        seed, django_capture_on_commit_callbacks):
+    writes = Writes(random.Random(seed), django_capture_on_commit_callbacks)
+    for _ in range(4):
+        writes.run(steps=8)
+        for season in (*writes.seasons, None):
+            assert current(season) == replayed_from_scratch(season), (seed, season)
+            assert RatingHistory.objects.filter(season=season).count() == sum(
+                n for *_, n in current(season).values())

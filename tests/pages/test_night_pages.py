@@ -343,3 +343,35 @@ def test_tonight_reads_the_same_number_of_rows_for_two_tables_or_six(client, sea
         services.deal_record(game=game, finishing_order=seated_ids(game))
         services.deal_record(game=game, finishing_order=seated_ids(game)[::-1])
     assert queries() == two
+
+
+@pytest.mark.parametrize("night", ["9999-12-31", "0001-01-01"])
+def test_tonight_refuses_a_night_at_the_ends_of_the_calendar_naming_it(client, season, night):
+    page = client.get(url("tonight", season, f"?night={night}"))
+    news = client.get(url("tonight_json", season, f"?night={night}"))
+
+    assert page.status_code == news.status_code == 400
+    assert f"no club night can be shown for {night}" in page.text
+    assert news.json()["error"].startswith(f"no club night can be shown for {night}")
+    for first_or_last in ("0002-01-01", "9998-12-31"):
+        assert client.get(url("tonight_json", season, f"?night={first_or_last}")).json()[
+            "tables"] == []
+
+
+def test_a_name_longer_than_a_name_can_be_is_refused_and_nothing_stored(
+        client, season, organiser, people):
+    client.force_login(organiser)
+    page = client.post(url("night", season), {"action": "add_player", "name": "x" * 300})
+    assert page.status_code == 400
+    assert "a player&#x27;s name is at most 100 characters, not 300" in page.text
+    assert 'aria-invalid="true" aria-describedby="night-error"' in page.text  # at the field
+    assert Player.objects.count() == 9
+
+
+def test_a_name_that_looks_like_one_the_club_has_is_refused(client, season, organiser, people):
+    client.force_login(organiser)
+    anna = services.player_create(name="Anna", clubs=[season.club])
+    page = client.post(url("night", season), {"action": "add_player", "name": "\u0410nna"})
+    assert page.status_code == 400
+    assert "already has a player called &#x27;Anna&#x27;" in page.text
+    assert list(Player.objects.filter(name__endswith="nna")) == [anna]

@@ -411,7 +411,7 @@ def test_a_player_of_a_club_the_organiser_does_not_organise_too_is_not_renamed(s
     answer = signed_in.post(reverse("league:organise_player_rename", args=[club.pk, shared.pk]),
                             {"name": "Beatrice"})
     assert answer.status_code == 400
-    assert "only an organiser of every club they play in may rename them" in \
+    assert "only an organiser of every club they play or played in may rename them" in \
         answer.content.decode()
     shared.refresh_from_db()
     assert shared.name == "Bea"

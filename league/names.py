@@ -1,0 +1,31 @@
+"""When two names look the same: a player's name clashes with another's in the club when they
+look alike (league.services.player_name_check; docs/league.md "Player names")."""
+
+import unicodedata
+from functools import cache
+
+from confusable_homoglyphs.confusables import confusables_data
+
+
+def look_alike(name: str, other: str) -> bool:
+    """Whether the two names read the same to the eye, in lower case or in capitals."""
+    return any(a == b for a, b in zip(_skeletons(name), _skeletons(other), strict=True))
+
+
+def _skeletons(name: str) -> tuple[str, str]:
+    """The name NFKC-normalised (fullwidth "Ａ" is "A"), case-folded and in capitals, each
+    character replaced by its look-alike of the lowest code point in Unicode's confusables
+    table: Cyrillic "а" is Latin "a", Armenian "ո" is "n", Cyrillic "Н" is "H". Both cases,
+    since letters may look alike in one case only (Cyrillic "н" is not "h")."""
+    name = unicodedata.normalize("NFKC", name)
+    return _look_alikes(name.casefold()), _look_alikes(name.upper())
+
+
+def _look_alikes(text: str) -> str:
+    return "".join(_prototype(c) for c in text)
+
+
+@cache
+def _prototype(character: str) -> str:
+    alike = [h["c"] for h in confusables_data.get(character, ()) if len(h["c"]) == 1]
+    return min([character, *alike])
