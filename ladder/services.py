@@ -33,7 +33,7 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError as KombuOperationalError
 from redis.exceptions import RedisError
 
-from gameplay.bots import make_bot
+from gameplay.bots import is_url, make_bot
 from gameplay.bots.base import Bot as EngineBot
 from gameplay.engine.errors import PresidentError
 from gameplay.engine.options import preset as preset_options
@@ -360,7 +360,7 @@ class Played:
 
 
 def _seat_bot(seat: Seat, seed: int) -> EngineBot:
-    if not seat.bot.startswith(("http://", "https://")):
+    if not is_url(seat.bot):
         return make_bot(seat.bot, seed=seed)
     try:
         return make_bot(seat.bot, seed=seed)  # HttpBot: the network policy checks the URL
@@ -440,6 +440,16 @@ def game_fail(*, game_id: int, reason: str) -> bool:
                 entry.save(update_fields=["status", "reason"])
     logger.warning("ladder: game %s failed: %s", game_id, reason)
     return True
+
+
+def game_crashed(*, game_id: int, error: Exception) -> bool:
+    """A game our own code could not play or store (a bug, not a bot's fault): logged as an
+    error with its traceback, and the game fails at once with the reason in words, so its
+    seats are free and its bots' records are untouched."""
+    logger.error("ladder: game %s stopped by an error in our code", game_id, exc_info=error)
+    return game_fail(game_id=game_id, reason=(
+        f"stopped by an error in the ladder's own code, not your bot's fault "
+        f"({type(error).__name__}: {error}); the administrators are told"))
 
 
 # Storing

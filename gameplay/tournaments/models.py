@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from gameplay.bots.base import FAULT_ANSWER_MAX, FAULT_KINDS, FAULT_TEXT_MAX
 from gameplay.bots.outside import HttpBot
+from gameplay.bots.policy import normal_url
 from gameplay.engine.options import PRESETS
 from league.models import PRESET_CHOICES, Club, Game, Player, Season
 
@@ -212,3 +213,6 @@ class OutsideBot(models.Model):
 
     def __str__(self):
         return self.name
+
+    def clean(self):
+        self.url = normal_url(self.url)

@@ -24,7 +24,7 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError as KombuOperationalError
 from redis.exceptions import RedisError
 
-from gameplay.bots import Bot, BotFault, make_bot
+from gameplay.bots import Bot, BotFault, is_url, make_bot
 from gameplay.engine.errors import PresidentError
 from gameplay.engine.options import preset
 from gameplay.engine.scoring import Scoring
@@ -75,7 +75,7 @@ def _check_bot(spec: str) -> str:
     if spec.startswith(OUTSIDE):
         _entered_outside_bot(spec.removeprefix(OUTSIDE))
         return spec
-    if spec.startswith(("http://", "https://")):
+    if is_url(spec):
         raise TournamentError(f"bot {spec!r}: an outside bot is entered by its registered name, "
                               f"{OUTSIDE}NAME; an administrator registers its URL")
     try:

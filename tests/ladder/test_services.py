@@ -324,3 +324,40 @@ def test_the_scheduler_fills_the_free_slots_and_seats_a_bot_in_one_game_at_a_tim
     # Matchmaking counted the games each bot started.
     started = Entry.objects.filter(seats__game__in=[*first, third]).distinct()
     assert all(e.started >= 0.99 and e.started_at is not None for e in started)
+
+
+def test_a_bot_whose_url_has_an_upper_case_scheme_plays_like_any_other(ladder_settings, servers,
+                                                                        author, commit):
+    (server,) = servers(1)
+    bot = gameplay_services.outside_bot_create(
+        name="ada-bot", url=server.url.replace("http://", "HTTP://"), owner=author)
+
+    commit(services.bots_sync)
+
+    entry = entry_of(bot)
+    assert (entry.status, entry.validation_game.status) == (Entry.ACTIVE, Game.DONE)
+    assert len(server.requests) > 0
+
+
+def test_a_game_our_own_code_cannot_play_fails_at_once_and_frees_its_seats(
+        ladder_settings, servers, author, commit, caplog):
+    """A bug in a built-in component (here a reference whose spec no longer builds) ends
+    that one game with its reason, logged as an error, and is not counted against the
+    outside bot."""
+    references = services.references_ensure("classic")
+    Entry.objects.filter(pk=references["greedy"].pk).update(spec="greedy:depth=3")
+    (server,) = servers(1)
+    bot = register(author, server)
+
+    with caplog.at_level("ERROR", logger="ladder"):
+        commit(services.bots_sync)
+
+    game = Game.objects.get()
+    assert game.status == Game.FAILED and game.attempts == 1
+    assert "error in the ladder's own code" in game.reason and "depth" in game.reason
+    assert not Game.objects.filter(status__in=services.OPEN).exists()  # its seats are free
+    assert any(r.levelname == "ERROR" and f"game {game.pk}" in r.getMessage()
+               for r in caplog.records)
+    entry = entry_of(bot)
+    assert not Fault.objects.exists() and entry.faults == 0
+    assert entry.status == Entry.PAUSED and "not your bot's fault" in entry.reason
