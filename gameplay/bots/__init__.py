@@ -3,8 +3,8 @@
 ``make_bot(spec, seed=…)`` builds a bot from its spec: a built-in name (``random``,
 ``greedy``, ``heuristic``, ``spender``, ``hoarder``, ``montecarlo``) with optional
 ``:key=value,…`` parameters (``montecarlo:playouts=200``), an ``http://`` or ``https://``
-URL of an outside bot (the scheme in any case, as URLs have it) (its host must be allowed by the administrator), or the name of a local
-program that trusted code passed in ``programs``.
+URL of an outside bot (the scheme in any case; its host must be allowed by the
+administrator), or the name of a local program that trusted code passed in ``programs``.
 """
 
 from gameplay.bots.base import Bot, BotDecider, BotError, BotFault
