@@ -137,11 +137,34 @@ def _retire(entry_id: int, reason: str) -> None:
             entry.save(update_fields=["status", "reason"])
 
 
+def _entry_for(bot: OutsideBot, preset: str) -> int:
+    """The id of the bot's new entry on the preset's ladder: the record its author's removed
+    bot of the same name left there, which it continues, or else a new one."""
+    left = Entry.objects.filter(preset=preset, reference=False, outside_bot=None,
+                                name=bot.name, author=bot.owner).values_list("pk", flat=True)
+    for pk in left[:1]:
+        if Entry.objects.filter(pk=pk, outside_bot=None).update(outside_bot=bot):
+            return pk
+    return Entry.objects.create(preset=preset, name=bot.name, outside_bot=bot,
+                                author=bot.owner).pk
+
+
+def bot_name_refusal(name: str, owner) -> str | None:
+    """Why ``owner`` (None: an administrator) may not name a bot ``name``: the ladder record
+    of another author's removed bot carries it (gameplay.tournaments.services.name_checks)."""
+    held = Entry.objects.filter(reference=False, outside_bot=None, name=name)
+    held = held.exclude(author=None) if owner is None else held.exclude(author=owner)
+    if held.exists():
+        return (f"{name} is the name of a bot of another author on the ladder (removed, its "
+                "record kept): choose another name")
+    return None
+
+
 def _join(bot: OutsideBot, preset: str, entry_id: int | None) -> None:
     """Bring ``bot`` onto the preset's ladder, or back (retired, or a changed URL)."""
     with transaction.atomic():
         if entry_id is None:
-            entry_id = Entry.objects.create(preset=preset, name=bot.name, outside_bot=bot).pk
+            entry_id = _entry_for(bot, preset)
         entry, opponents = _locked_for_validation(preset, entry_id)
         if entry.status == Entry.RETIRED or entry.url != bot.url:
             entry.name = bot.name
@@ -523,7 +546,7 @@ def _rate(game: Game, seats: list[Seat], entries: dict[int, Entry], played: Play
         entry.faults += seat.faults
         entry.fault_kinds = dict(Counter(entry.fault_kinds) + kinds)
         entry.faulted_games += bool(seat.faults)
-        entry.recent = (entry.recent + ("1" if seat.faults else "0"))[-settings.LADDER_PAUSE_GAMES:]
+        entry.recent = (entry.recent + ("1" if seat.faults else "0"))[-_recent_kept():]
         entry.decisions += seat.decisions
         entry.decision_times = timing.add(entry.decision_times, played.times_ms[seat.seat])
         entry.decision_median_ms = timing.quantile(entry.decision_times, 0.5)
@@ -537,18 +560,36 @@ def _rate(game: Game, seats: list[Seat], entries: dict[int, Entry], played: Play
 
 
 def _pause_if_faulty(entry: Entry) -> None:
-    """Pause an author's bot with a fault in LADDER_PAUSE_FAULT_RATE of its last
-    LADDER_PAUSE_GAMES rated games (fewer games played count as games without one)."""
-    faulted = entry.recent.count("1")
-    window = settings.LADDER_PAUSE_GAMES
-    if entry.reference or entry.status != Entry.ACTIVE or not faulted:
+    """Pause an author's bot whose rated games since its last passed validation fault too
+    often (``_too_faulty``)."""
+    if entry.reference or entry.status != Entry.ACTIVE:
         return
-    if faulted / window >= settings.LADDER_PAUSE_FAULT_RATE:
+    why = _too_faulty(entry.recent)
+    if why:
         kinds = ", ".join(f"{kind} {count}" for kind, count in sorted(entry.fault_kinds.items()))
         entry.status = Entry.PAUSED
-        entry.reason = (f"paused: {faulted} of its last {len(entry.recent)} rated games had "
-                        f"faults (all its faults by kind: {kinds}); fix the bot and ask to "
-                        "resume, which plays a validation game again")[:500]
+        entry.reason = (f"paused: {why} (all its faults by kind: {kinds}); fix the bot and "
+                        "ask to resume, which plays a validation game again")[:500]
+
+
+def _recent_kept() -> int:
+    """How many of its latest rated games an entry keeps in ``recent`` (at most its size)."""
+    return min(Entry._meta.get_field("recent").max_length,
+               max(settings.LADDER_PAUSE_GAMES, settings.LADDER_PAUSE_WINDOW_GAMES))
+
+
+def _too_faulty(recent: str) -> str | None:
+    """Why a bot with these rated games since its last passed validation (oldest first, 1 a
+    game with a fault) is paused, or None. A broken bot: a fault in LADDER_PAUSE_FAULT_RATE of
+    its last LADDER_PAUSE_GAMES; an unreliable one: in LADDER_PAUSE_WINDOW_RATE of its last
+    LADDER_PAUSE_WINDOW_GAMES. Games not played yet count as games without a fault."""
+    for games, rate in ((settings.LADDER_PAUSE_GAMES, settings.LADDER_PAUSE_FAULT_RATE),
+                        (settings.LADDER_PAUSE_WINDOW_GAMES, settings.LADDER_PAUSE_WINDOW_RATE)):
+        last = recent[-games:]
+        faulted = last.count("1")
+        if faulted and faulted >= rate * games:
+            return f"{faulted} of its last {len(last)} rated games had faults"
+    return None
 
 
 def _validated(game: Game, entries: dict[int, Entry], faults: list[Fault]) -> None:
@@ -557,14 +598,14 @@ def _validated(game: Game, entries: dict[int, Entry], faults: list[Fault]) -> No
         if entry.validation_game_id != game.pk or entry.status != Entry.VALIDATING:
             continue  # a reference, or a bot validated again since
         mine = Counter(f.kind for f in faults if f.entry_id == entry.pk)
-        if not mine:
-            entry.status, entry.reason = Entry.ACTIVE, ""
+        if not mine:  # pausing counts its rated games from here (a fixed bot starts afresh)
+            entry.status, entry.reason, entry.recent = Entry.ACTIVE, "", ""
         else:
             kinds = ", ".join(f"{kind} {count}" for kind, count in sorted(mine.items()))
             entry.status = Entry.PAUSED
             entry.reason = (f"its validation game {game.pk} had {mine.total()} fault(s) "
                             f"({kinds}); fix the bot and ask to resume")[:500]
-        entry.save(update_fields=["status", "reason"])
+        entry.save(update_fields=["status", "reason", "recent"])
 
 
 # Challenges

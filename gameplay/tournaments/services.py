@@ -10,7 +10,7 @@ reconciler sends again what the broker never took or a worker dropped (issue #16
 """
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from functools import partial
 
@@ -550,6 +550,18 @@ def _outside_bot_check(bot: OutsideBot) -> None:
                                         for field, messages in e.message_dict.items())) from e
 
 
+# What the apps above may add (ladder.apps): each takes a bot's name and its author (None for
+# an administrator) and says why that author may not take the name, or None.
+name_checks: list[Callable[[str, object], str | None]] = []
+
+
+def _check_name(name: str, owner) -> None:
+    for check in name_checks:
+        refusal = check(name, owner)
+        if refusal:
+            raise TournamentError(refusal)
+
+
 def outside_bot_entries(*, bot: OutsideBot):
     """The tournament entries that name the bot: while there are any, it keeps its name."""
     return Entrant.objects.filter(bot=OUTSIDE + bot.name)
@@ -566,6 +578,7 @@ def outside_bot_create(*, name: str, url: str, description: str = "", enabled: b
                      enabled=enabled, owner=owner,
                      presets=list(presets) if presets is not None else default_presets())
     _outside_bot_check(bot)
+    _check_name(bot.name, owner)
     bot.save()
     league.audit_record(by=by, club=None, action="outside bot registered", target=bot,
                         details={"url": bot.url, "enabled": enabled, "presets": bot.presets,
@@ -596,6 +609,8 @@ def outside_bot_update(*, bot: OutsideBot, by=None, **fields) -> OutsideBot:
     for key, value in changed.items():
         setattr(bot, key, value)
     _outside_bot_check(bot)
+    if "name" in changed:
+        _check_name(bot.name, bot.owner)
     bot.save()
     league.audit_record(by=by, club=None, action="outside bot changed", target=bot,
                         details={k: str(v) for k, v in changed.items()})

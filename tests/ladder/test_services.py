@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from gameplay.engine import checker
 from gameplay.tournaments import services as gameplay_services
+from gameplay.tournaments.errors import TournamentError
 from ladder import selectors, services
 from ladder.errors import LadderError
 from ladder.models import Entry, Fault, Game, RatingPoint, Seat
@@ -185,6 +186,7 @@ def play_rated(ladder_settings, servers, author, commit, *, games, faulty=0):
     for server in found[:faulty]:
         server.mode = "junk"
     ladder_settings.LADDER_PAUSE_FAULT_RATE = 1.0  # the faulty bot keeps playing
+    ladder_settings.LADDER_PAUSE_WINDOW_RATE = 1.0
     ladder_settings.LADDER_PAUSE_GAMES = 100
     rng = random.Random(5)
     while Game.objects.filter(kind=Game.RATED, status=Game.DONE).count() < games:
@@ -361,3 +363,91 @@ def test_a_game_our_own_code_cannot_play_fails_at_once_and_frees_its_seats(
     entry = entry_of(bot)
     assert not Fault.objects.exists() and entry.faults == 0
     assert entry.status == Entry.PAUSED and "not your bot's fault" in entry.reason
+
+
+def play_one_rated_game(commit, rng=None):
+    assert len(commit(services.games_schedule, rng=rng)) == 1
+
+
+@pytest.mark.postgres
+def test_a_fixed_bot_that_resumed_is_judged_by_its_games_since(ladder_settings, servers, author,
+                                                               commit):
+    """Issue #26: paused, fixed, resumed and validated, it was paused again after one clean
+    rated game, by the faulty games from before its fix."""
+    (server,), (bot,) = active_bots(1, ladder_settings, servers, author, commit)
+    server.mode = "junk"
+    while entry_of(bot).status == Entry.ACTIVE:
+        play_one_rated_game(commit)
+    server.mode = "good"
+    commit(services.entry_resume, entry=entry_of(bot))
+    assert entry_of(bot).status == Entry.ACTIVE
+
+    for _ in range(3):
+        play_one_rated_game(commit)
+
+    entry = entry_of(bot)
+    assert (entry.status, entry.recent, entry.faulted_games) == (Entry.ACTIVE, "000", 2)
+
+
+def test_a_bot_down_a_third_of_the_time_is_paused_and_one_hiccup_is_not(ladder_settings,
+                                                                       servers, author, commit):
+    """Issue #26: a fault in 13 of 61 games never reached the 50% of the last 10."""
+    ladder_settings.LADDER_PAUSE_GAMES = 10
+    ladder_settings.LADDER_PAUSE_WINDOW_GAMES = 9
+    ladder_settings.LADDER_PAUSE_WINDOW_RATE = 0.3
+    (server,), (bot,) = active_bots(1, ladder_settings, servers, author, commit)
+    for mode in ["junk", *["good"] * 12]:  # one hiccup, then clean games
+        server.mode = mode
+        play_one_rated_game(commit)
+    assert entry_of(bot).status == Entry.ACTIVE
+
+    played = 0
+    while entry_of(bot).status == Entry.ACTIVE:
+        server.mode = "junk" if played % 3 == 0 else "good"
+        play_one_rated_game(commit)
+        played += 1
+        assert played <= 9
+
+    entry = entry_of(bot)
+    assert entry.status == Entry.PAUSED and entry.recent.count("1") == 3
+    assert "3 of its last 9 rated games had faults" in entry.reason
+
+
+def test_a_bot_removed_and_registered_again_by_its_author_keeps_its_record(
+        ladder_settings, servers, author, commit):
+    """Issue #26: 61 games and 1,088 faults became 1 game and 0 faults, with a new bot's
+    priority, 25 s after a delete and a registration under the same name."""
+    ladder_settings.LADDER_PAUSE_GAMES = 100
+    (server,), (bot,) = active_bots(1, ladder_settings, servers, author, commit)
+    server.mode = "junk"
+    for _ in range(2):
+        play_one_rated_game(commit)
+    server.mode = "good"
+    before = entry_of(bot)
+    assert before.games == 2 and before.faults > 0
+
+    gameplay_services.outside_bot_delete(bot=bot)
+    commit(services.bots_sync)
+    again = gameplay_services.outside_bot_create(name=bot.name, url=server.url, owner=author)
+    commit(services.bots_sync)
+
+    entry = entry_of(again)
+    assert entry.pk == before.pk and entry.status == Entry.ACTIVE
+    assert (entry.games, entry.faults, entry.faulted_games, entry.fault_kinds, entry.mu,
+            entry.started_at) == (before.games, before.faults, before.faulted_games,
+                                  before.fault_kinds, before.mu, before.started_at)
+    assert Entry.objects.filter(reference=False).count() == 1
+
+
+def test_another_author_cannot_take_a_removed_bots_name(ladder_settings, servers, author, other,
+                                                       commit):
+    (server,), (bot,) = active_bots(1, ladder_settings, servers, author, commit)
+    gameplay_services.outside_bot_delete(bot=bot)
+    commit(services.bots_sync)
+
+    with pytest.raises(TournamentError, match="bot-0 is the name of a bot of another author"):
+        gameplay_services.outside_bot_create(name="bot-0", url=server.url, owner=other)
+    theirs = gameplay_services.outside_bot_create(name="bob-bot", url=server.url, owner=other)
+    with pytest.raises(TournamentError, match="another author"):
+        gameplay_services.outside_bot_update(bot=theirs, name="bot-0")
+    assert Entry.objects.get(name="bot-0").status == Entry.RETIRED
