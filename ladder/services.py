@@ -44,7 +44,7 @@ from gameplay.tournaments.services import UnavailableBot
 from ladder import timing
 from ladder.errors import LadderError
 from ladder.matchmaking import Bot as Candidate
-from ladder.matchmaking import Matchmaker
+from ladder.matchmaking import Matchmaker, fair_shares
 from ladder.models import Entry, Fault, Game, RatingPoint, Seat
 from league import queue
 from league.ratings import MODEL, replay
@@ -241,25 +241,37 @@ def _open_games():
 
 def games_schedule(*, now=None, rng: random.Random | None = None) -> list[int]:
     """Rated games for the free slots (LADDER_GAMES_IN_FLIGHT minus the games in flight),
-    shared among the presets with an author's bot active; their tasks are sent after commit.
-    Returns the new games' ids."""
+    shared among the presets with an author's bot active, each author's bots in at most the
+    author's fair share of the slots at once (an administrator's bots have no author); their
+    tasks are sent after commit. Returns the new games' ids."""
     now = now or timezone.now()
     rng = rng or random.Random()
     free = settings.LADDER_GAMES_IN_FLIGHT - _open_games().count()
     presets = sorted(set(Entry.objects.filter(reference=False, status=Entry.ACTIVE)
                          .values_list("preset", flat=True)))
     rng.shuffle(presets)
+    shares = fair_shares(Counter(Entry.objects.filter(status=Entry.ACTIVE, author__isnull=False)
+                                 .values_list("author_id", flat=True)),
+                         settings.LADDER_GAMES_IN_FLIGHT)
     ids: list[int] = []
     for i, preset in enumerate(presets):
         left = free - len(ids)
         if left <= 0:
             break
-        ids += _schedule_preset(preset, math.ceil(left / (len(presets) - i)), now, rng)
+        ids += _schedule_preset(preset, math.ceil(left / (len(presets) - i)), now, rng, shares)
     return ids
 
 
+def _authors_busy() -> Counter:
+    """The open games (any kind, every preset) with each author's bots, a game once each."""
+    return Counter(author for _, author in Seat.objects.filter(
+        game__status__in=OPEN, entry__author__isnull=False).order_by().values_list(
+        "game_id", "entry__author_id").distinct())
+
+
 @transaction.atomic
-def _schedule_preset(preset: str, slots: int, now, rng: random.Random) -> list[int]:
+def _schedule_preset(preset: str, slots: int, now, rng: random.Random,
+                     shares: dict) -> list[int]:
     sizes = table_sizes(preset)
     if not sizes:
         return []
@@ -272,13 +284,15 @@ def _schedule_preset(preset: str, slots: int, now, rng: random.Random) -> list[i
                    .values_list("entry_id", flat=True))
     candidates = [Candidate(id=e.pk, mu=e.mu, games=_started(e, now), last_played=e.started_at,
                             new=e.started_at is None and not e.reference,
-                            reference=e.reference) for e in entries.values()]
+                            reference=e.reference, author=e.author_id)
+                  for e in entries.values()]
     # One reference a table, unless the authors' bots are too few to fill a table with them.
     authors = sum(not e.reference for e in entries.values())
     if not authors:
         return []  # references alone would learn nothing new
-    matchmaker = Matchmaker(sizes=sizes, references_per_table=max(1, max(sizes) - authors))
-    tables = matchmaker.next_games(candidates, busy, slots, now, rng)
+    matchmaker = Matchmaker(sizes=sizes, references_per_table=max(1, max(sizes) - authors),
+                            author_games=shares)
+    tables = matchmaker.next_games(candidates, busy, slots, now, rng, _authors_busy())
     ids = []
     for table in tables:
         game = Game.objects.create(kind=Game.RATED, preset=preset, seed=rng.getrandbits(63),

@@ -17,6 +17,7 @@ from ladder.errors import LadderError
 from ladder.models import Entry, Fault, Game, RatingPoint, Seat
 from league.ratings import MODEL, replay
 from tests.ladder.conftest import register
+from tests.league.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -451,3 +452,29 @@ def test_another_author_cannot_take_a_removed_bots_name(ladder_settings, servers
     with pytest.raises(TournamentError, match="another author"):
         gameplay_services.outside_bot_update(bot=theirs, name="bot-0")
     assert Entry.objects.get(name="bot-0").status == Entry.RETIRED
+
+
+def test_no_author_s_bots_take_more_than_a_fair_share_of_the_games_in_flight(
+        ladder_settings, servers, author, other, commit, monkeypatch):
+    """Issue #26: one free account's slow bots took the workers from everything else. Here
+    three slots and three authors: the author of five bots gets one game at a time (before:
+    two, all that its bots could fill)."""
+    ladder_settings.OUTSIDE_BOT_MAX_PER_AUTHOR = 5
+    (server,) = servers(1)
+    carol = UserFactory(username="carol", is_staff=False)
+    for n in range(5):
+        register(author, server, name=f"ada-{n}")
+    register(other, server, name="bob-bot")
+    register(carol, server, name="carol-bot")
+    monkeypatch.setattr(services, "games_send", lambda **kwargs: 0)  # games stay in flight
+    services.bots_sync()
+    Game.objects.update(status=Game.DONE)  # validated (not the point here)
+    Entry.objects.update(status=Entry.ACTIVE)
+    ladder_settings.LADDER_GAMES_IN_FLIGHT = 3
+
+    for seed in range(3):
+        services.games_schedule(rng=random.Random(seed))
+
+    open_games = Game.objects.filter(status__in=services.OPEN)
+    assert open_games.exists()
+    assert open_games.filter(seats__entry__author=author).distinct().count() == 1
