@@ -156,6 +156,29 @@ class TournamentBatch(models.Model):
         return f"{self.tournament} batch {self.pk}"
 
 
+class UnplayedGame(models.Model):
+    """A tournament game our own code could not play or store (a bug, not a bot's fault): the
+    reason in words for the organiser; the tournament goes on without it."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE,
+                                   related_name="unplayed")
+    round = models.PositiveIntegerField()
+    table = models.PositiveIntegerField()
+    number = models.PositiveIntegerField()
+    reason = models.CharField(max_length=500)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament", "round", "table", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "round", "table", "number"],
+                                    name="tournament_unplayed_once"),
+        ]
+
+    def __str__(self):
+        return f"{self.tournament} unplayed game {self.round}/{self.table}/{self.number}"
+
+
 def outside_bot_url(url: str) -> None:
     """An http(s) URL the outside-bot network policy allows (gameplay.bots.policy: a public
     address or a host in OUTSIDE_BOT_ALLOWED_HOSTS, a port in OUTSIDE_BOT_ALLOWED_PORTS): the
