@@ -26,7 +26,8 @@ def ladders(draw):
                 last_played=draw(st.none() | st.integers(0, 100)),
                 new=draw(st.booleans()),
                 paused=draw(st.booleans()),
-                reference=draw(st.booleans()))
+                reference=draw(st.booleans()),
+                author=draw(st.none() | st.integers(0, 3)))
             for n in range(count)]
     matchmaker = Matchmaker(
         sizes=tuple(draw(st.sets(st.integers(2, 7), min_size=1))),
@@ -34,21 +35,24 @@ def ladders(draw):
         references_per_table=draw(st.none() | st.integers(0, 3)),
         games_at_once=draw(st.integers(1, 3)),
         lead=draw(st.integers(0, 3)),
-        reserve=draw(st.sampled_from([0.0, 0.1]) | st.floats(0, 0.5)))
+        reserve=draw(st.sampled_from([0.0, 0.1]) | st.floats(0, 0.5)),
+        author_games=draw(st.dictionaries(st.integers(0, 3), st.integers(1, 3))))
     busy = {bot.id: draw(st.integers(0, 3)) for bot in bots if draw(st.booleans())}
     return bots, busy, matchmaker
 
 
-def free(bots, busy, matchmaker):
+def free(bots, busy, matchmaker, authors_busy=None):
     """The bots that may sit at a table now."""
+    authors_busy = authors_busy or {}
     return [bot for bot in bots
             if not bot.paused and busy.get(bot.id, 0) < matchmaker.games_at_once
+            and authors_busy.get(bot.author, 0) < matchmaker.author_games.get(bot.author, 99)
             and not (bot.reference and matchmaker.references_per_table == 0)]
 
 
-def seatable(bots, busy, matchmaker):
+def seatable(bots, busy, matchmaker, authors_busy=None):
     """How many free bots one table may seat: the cap on references, less the reserve."""
-    free_bots = free(bots, busy, matchmaker)
+    free_bots = free(bots, busy, matchmaker, authors_busy)
     references = sum(bot.reference for bot in free_bots)
     cap = matchmaker.references_per_table
     room = len(free_bots) - references + (references if cap is None else min(references, cap))
@@ -96,12 +100,16 @@ def test_a_batch_fills_the_slots_legally_and_seats_new_bots_before_any_other_tab
     bots, busy, matchmaker = state
     tables = matchmaker.next_games(bots, busy, slots, now=1000, rng=rng)
     assert len(tables) <= slots
-    running = Counter(busy)
+    running, authors_running = Counter(busy), Counter()
+    by_id = {bot.id: bot for bot in bots}
     for table in tables:
         assert_legal(table, bots, running, matchmaker)
         running.update(table)
+        authors_running.update({by_id[bot_id].author for bot_id in table} - {None})
+    assert all(n <= matchmaker.author_games.get(author, n)
+               for author, n in authors_running.items()), "an author over its share"
     if len(tables) < slots:  # no more room: the bots still free cannot fill a table
-        assert seatable(bots, running, matchmaker) < min(matchmaker.sizes)
+        assert seatable(bots, running, matchmaker, authors_running) < min(matchmaker.sizes)
     waiting = {bot.id for bot in free(bots, busy, matchmaker) if bot.new}
     # A table seats a new bot if it seats one for its first game (one may play twice at once).
     seated, new_tables = set(), []
