@@ -51,8 +51,7 @@ class Bot:
     new: bool = False  # on the ladder but no game yet (just validated, or a new version)
     paused: bool = False
     reference: bool = False  # a built-in bot: random, greedy, heuristic, montecarlo
-    author: Hashable = None  # whose bot it is (its games count for the author's share); None:
-    # nobody's (a built-in bot)
+    author: Hashable = None  # whose bot (its games count for the author's share); None: nobody's
 
 
 Table = tuple  # the bots' ids in seat order

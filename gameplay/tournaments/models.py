@@ -88,19 +88,28 @@ class Entrant(models.Model):
         return f"{self.player} ({self.bot})"
 
 
-class TournamentGame(models.Model):
-    """A stored tournament game; its natural key makes storing it twice impossible."""
+class KeyedGame(models.Model):
+    """A tournament game by its natural key (tournament, round, table, number): the key's
+    parts after the tournament, and their order."""
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="games")
     round = models.PositiveIntegerField()
     table = models.PositiveIntegerField()
     number = models.PositiveIntegerField()
+
+    class Meta:
+        abstract = True
+        ordering = ["tournament", "round", "table", "number"]
+
+
+class TournamentGame(KeyedGame):
+    """A stored tournament game; its natural key makes storing it twice impossible."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="games")
     game = models.OneToOneField(Game, on_delete=models.PROTECT, related_name="tournament_game")
     transcript = models.JSONField(help_text="the whole game, checker-valid")
     stored_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
-    class Meta:
-        ordering = ["tournament", "round", "table", "number"]
+    class Meta(KeyedGame.Meta):
         constraints = [
             models.UniqueConstraint(fields=["tournament", "round", "table", "number"],
                                     name="tournament_game_once"),
@@ -156,20 +165,16 @@ class TournamentBatch(models.Model):
         return f"{self.tournament} batch {self.pk}"
 
 
-class UnplayedGame(models.Model):
+class UnplayedGame(KeyedGame):
     """A tournament game our own code could not play or store (a bug, not a bot's fault): the
     reason in words for the organiser; the tournament goes on without it."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE,
                                    related_name="unplayed")
-    round = models.PositiveIntegerField()
-    table = models.PositiveIntegerField()
-    number = models.PositiveIntegerField()
     reason = models.CharField(max_length=500)
     at = models.DateTimeField(auto_now_add=True)
 
-    class Meta:
-        ordering = ["tournament", "round", "table", "number"]
+    class Meta(KeyedGame.Meta):
         constraints = [
             models.UniqueConstraint(fields=["tournament", "round", "table", "number"],
                                     name="tournament_unplayed_once"),
