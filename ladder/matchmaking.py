@@ -15,12 +15,16 @@ The rule the arenas learnt (Halite's matchmaker, Kaggle simulations), in this la
   other bot free, would sit down together again and again; waiting bots mix the tables.
 - Built-in reference bots play like the others (they anchor and they count for fairness), but at
   most ``references_per_table`` of them sit at one table, so they never crowd out authors' bots.
+- No author's bots are in more than the author's share of the games at once
+  (``author_games``, from ``fair_shares``): the workers a game holds are shared among authors,
+  not bots, so one author's many or slow bots cannot take the workers from the others.
 
 Fair share: over a stretch of play with the same bots on the ladder, each bot not paused is owed
 the same number of games, seats played / bots (docs/ladder.md; bench/ladder_fairness.py).
 """
 
 import dataclasses
+import math
 import random
 from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping
@@ -47,6 +51,7 @@ class Bot:
     new: bool = False  # on the ladder but no game yet (just validated, or a new version)
     paused: bool = False
     reference: bool = False  # a built-in bot: random, greedy, heuristic, montecarlo
+    author: Hashable = None  # whose bot (its games count for the author's share); None: nobody's
 
 
 Table = tuple  # the bots' ids in seat order
@@ -62,6 +67,8 @@ class Matchmaker:
     games_at_once: int = 1  # running games one bot may be in
     lead: int = 1  # opponents ahead of the anchor by more games are drawn only to fill a table
     reserve: float = 0.1  # share of the bots not paused left waiting, so that tables mix
+    # Most running games with an author's bots, by author (fair_shares); others: no limit.
+    author_games: Mapping[Hashable, int] = dataclasses.field(default_factory=dict)
 
     def __post_init__(self):
         if not self.sizes or any(size < 2 for size in self.sizes):
@@ -72,13 +79,16 @@ class Matchmaker:
             raise ValueError("reserve is a share of the bots, from 0 up to 1")
 
     def next_game(self, bots: Iterable[Bot], busy: Mapping[Hashable, int],
-                  rng: random.Random) -> Table | None:
+                  rng: random.Random,
+                  authors_busy: Mapping[Hashable, int] | None = None) -> Table | None:
         """The next table, or None if the free bots cannot fill any allowed size.
 
-        ``busy`` counts each bot's running games (bots not in it are idle).
+        ``busy`` counts each bot's running games (bots not in it are idle), ``authors_busy``
+        the running games with each author's bots (a game counted once per author).
         """
         bots = list(bots)
-        free = [bot for bot in bots if self._free(bot, busy)]
+        authors_busy = authors_busy or {}
+        free = [bot for bot in bots if self._free(bot, busy, authors_busy)]
         waiting = int(self.reserve * sum(not bot.paused for bot in bots))
         size = self._size(free, waiting)
         if size is None:
@@ -91,28 +101,35 @@ class Matchmaker:
         return tuple(seats)
 
     def next_games(self, bots: Iterable[Bot], busy: Mapping[Hashable, int], slots: int,
-                   now: Any, rng: random.Random) -> list[Table]:
+                   now: Any, rng: random.Random,
+                   authors_busy: Mapping[Hashable, int] | None = None) -> list[Table]:
         """Up to ``slots`` tables for free workers at once.
 
         Each table counts for the next: its bots are busy, have one more game and last played
-        ``now``, so the next table goes to the bots owed a game most after it.
+        ``now``, and its authors have one more game running, so the next table goes to the
+        bots owed a game most after it.
         """
         by_id = {bot.id: bot for bot in bots}
         busy = Counter(busy)
+        authors_busy = Counter(authors_busy or {})
         tables = []
         while len(tables) < slots:
-            table = self.next_game(by_id.values(), busy, rng)
+            table = self.next_game(by_id.values(), busy, rng, authors_busy)
             if table is None:
                 break
             tables.append(table)
+            authors_busy.update({by_id[bot_id].author for bot_id in table} - {None})
             for bot_id in table:
                 busy[bot_id] += 1
                 by_id[bot_id] = dataclasses.replace(by_id[bot_id], games=by_id[bot_id].games + 1,
                                                     last_played=now, new=False)
         return tables
 
-    def _free(self, bot: Bot, busy: Mapping[Hashable, int]) -> bool:
+    def _free(self, bot: Bot, busy: Mapping[Hashable, int],
+              authors_busy: Mapping[Hashable, int]) -> bool:
         if bot.paused or busy.get(bot.id, 0) >= self.games_at_once:
+            return False
+        if authors_busy.get(bot.author, 0) >= self.author_games.get(bot.author, math.inf):
             return False
         return not bot.reference or self.references_per_table != 0
 
@@ -155,6 +172,20 @@ class Matchmaker:
 
     def _ahead(self, bot: Bot, anchor: Bot) -> bool:
         return bot.games > anchor.games + self.lead
+
+
+def fair_shares(wants: Mapping[Hashable, int], slots: int) -> dict[Hashable, int]:
+    """Each author's share of ``slots`` games at once, max-min fair: ``wants`` is the most
+    games each author's bots could be in at once (its bots not paused); authors wanting less
+    than an equal share get what they want, the others share the rest equally. Every author
+    gets at least one game, so nobody's bots wait for ever."""
+    shares = {}
+    left = slots
+    ordered = sorted(wants.items(), key=lambda item: item[1])
+    for i, (author, want) in enumerate(ordered):
+        shares[author] = max(1, min(want, math.ceil(left / (len(ordered) - i))))
+        left -= shares[author]
+    return shares
 
 
 def _idle_order(bot: Bot) -> tuple:

@@ -31,6 +31,10 @@ class Entry(models.Model):
                             help_text="a reference's bot spec (make_bot); empty for outside bots")
     outside_bot = models.ForeignKey(OutsideBot, on_delete=models.SET_NULL, null=True,
                                     blank=True, related_name="ladder_entries")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True,
+                               blank=True, related_name="ladder_entries",
+                               help_text="the outside bot's owner, kept when the bot is "
+                                         "removed: its name and record stay theirs")
     url = models.URLField(max_length=300, blank=True,
                           help_text="the outside bot's URL its latest validation was for")
     status = models.CharField(max_length=10, choices=STATUS_CHOICES, default=VALIDATING)
@@ -55,7 +59,8 @@ class Entry(models.Model):
     fault_kinds = models.JSONField(default=dict, blank=True, help_text="faults by kind")
     faulted_games = models.PositiveIntegerField(default=0, help_text="games with a fault")
     recent = models.CharField(max_length=200, blank=True, default="",
-                              help_text="its latest rated games, oldest first: 1 a game with a "
+                              help_text="its latest rated games since its last passed validation, "
+                                        "oldest first: 1 a game with a "
                                         "fault, 0 one without (pausing)")
     decisions = models.PositiveBigIntegerField(default=0)
     decision_times = models.JSONField(default=list, blank=True,
@@ -85,10 +90,6 @@ class Entry(models.Model):
 
     def __str__(self):
         return f"{self.name} ({self.preset})"
-
-    @property
-    def owner_id(self):
-        return self.outside_bot.owner_id if self.outside_bot_id else None
 
 
 class Game(models.Model):

@@ -34,7 +34,7 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError as KombuOperationalError
 from redis.exceptions import RedisError
 
-from gameplay.bots import make_bot
+from gameplay.bots import is_url, make_bot
 from gameplay.bots.base import Bot as EngineBot
 from gameplay.engine.errors import PresidentError
 from gameplay.engine.options import preset as preset_options
@@ -45,7 +45,7 @@ from gameplay.tournaments.services import UnavailableBot
 from ladder import timing
 from ladder.errors import LadderError
 from ladder.matchmaking import Bot as Candidate
-from ladder.matchmaking import Matchmaker
+from ladder.matchmaking import Matchmaker, fair_shares
 from ladder.models import Entry, Fault, Game, RatingPoint, Seat
 from league import queue
 from league.ratings import MODEL, replay
@@ -138,11 +138,34 @@ def _retire(entry_id: int, reason: str) -> None:
             entry.save(update_fields=["status", "reason"])
 
 
+def _entry_for(bot: OutsideBot, preset: str) -> int:
+    """The id of the bot's new entry on the preset's ladder: the record its author's removed
+    bot of the same name left there, which it continues, or else a new one."""
+    left = Entry.objects.filter(preset=preset, reference=False, outside_bot=None,
+                                name=bot.name, author=bot.owner).values_list("pk", flat=True)
+    for pk in left[:1]:
+        if Entry.objects.filter(pk=pk, outside_bot=None).update(outside_bot=bot):
+            return pk
+    return Entry.objects.create(preset=preset, name=bot.name, outside_bot=bot,
+                                author=bot.owner).pk
+
+
+def bot_name_refusal(name: str, owner) -> str | None:
+    """Why ``owner`` (None: an administrator) may not name a bot ``name``: the ladder record
+    of another author's removed bot carries it (gameplay.tournaments.services.name_checks)."""
+    held = Entry.objects.filter(reference=False, outside_bot=None, name=name)
+    held = held.exclude(author=None) if owner is None else held.exclude(author=owner)
+    if held.exists():
+        return (f"{name} is the name of a bot of another author on the ladder (removed, its "
+                "record kept): choose another name")
+    return None
+
+
 def _join(bot: OutsideBot, preset: str, entry_id: int | None) -> None:
     """Bring ``bot`` onto the preset's ladder, or back (retired, or a changed URL)."""
     with transaction.atomic():
         if entry_id is None:
-            entry_id = Entry.objects.create(preset=preset, name=bot.name, outside_bot=bot).pk
+            entry_id = _entry_for(bot, preset)
         entry, opponents = _locked_for_validation(preset, entry_id)
         if entry.status == Entry.RETIRED or entry.url != bot.url:
             entry.name = bot.name
@@ -219,25 +242,37 @@ def _open_games():
 
 def games_schedule(*, now=None, rng: random.Random | None = None) -> list[int]:
     """Rated games for the free slots (LADDER_GAMES_IN_FLIGHT minus the games in flight),
-    shared among the presets with an author's bot active; their tasks are sent after commit.
-    Returns the new games' ids."""
+    shared among the presets with an author's bot active, each author's bots in at most the
+    author's fair share of the slots at once (an administrator's bots have no author); their
+    tasks are sent after commit. Returns the new games' ids."""
     now = now or timezone.now()
     rng = rng or random.Random()
     free = settings.LADDER_GAMES_IN_FLIGHT - _open_games().count()
     presets = sorted(set(Entry.objects.filter(reference=False, status=Entry.ACTIVE)
                          .values_list("preset", flat=True)))
     rng.shuffle(presets)
+    shares = fair_shares(Counter(Entry.objects.filter(status=Entry.ACTIVE, author__isnull=False)
+                                 .values_list("author_id", flat=True)),
+                         settings.LADDER_GAMES_IN_FLIGHT)
     ids: list[int] = []
     for i, preset in enumerate(presets):
         left = free - len(ids)
         if left <= 0:
             break
-        ids += _schedule_preset(preset, math.ceil(left / (len(presets) - i)), now, rng)
+        ids += _schedule_preset(preset, math.ceil(left / (len(presets) - i)), now, rng, shares)
     return ids
 
 
+def _authors_busy() -> Counter:
+    """The open games (any kind, every preset) with each author's bots, a game once each."""
+    return Counter(author for _, author in Seat.objects.filter(
+        game__status__in=OPEN, entry__author__isnull=False).order_by().values_list(
+        "game_id", "entry__author_id").distinct())
+
+
 @transaction.atomic
-def _schedule_preset(preset: str, slots: int, now, rng: random.Random) -> list[int]:
+def _schedule_preset(preset: str, slots: int, now, rng: random.Random,
+                     shares: dict) -> list[int]:
     sizes = table_sizes(preset)
     if not sizes:
         return []
@@ -250,13 +285,15 @@ def _schedule_preset(preset: str, slots: int, now, rng: random.Random) -> list[i
                    .values_list("entry_id", flat=True))
     candidates = [Candidate(id=e.pk, mu=e.mu, games=_started(e, now), last_played=e.started_at,
                             new=e.started_at is None and not e.reference,
-                            reference=e.reference) for e in entries.values()]
+                            reference=e.reference, author=e.author_id)
+                  for e in entries.values()]
     # One reference a table, unless the authors' bots are too few to fill a table with them.
     authors = sum(not e.reference for e in entries.values())
     if not authors:
         return []  # references alone would learn nothing new
-    matchmaker = Matchmaker(sizes=sizes, references_per_table=max(1, max(sizes) - authors))
-    tables = matchmaker.next_games(candidates, busy, slots, now, rng)
+    matchmaker = Matchmaker(sizes=sizes, references_per_table=max(1, max(sizes) - authors),
+                            author_games=shares)
+    tables = matchmaker.next_games(candidates, busy, slots, now, rng, _authors_busy())
     ids = []
     for table in tables:
         game = Game.objects.create(kind=Game.RATED, preset=preset, seed=rng.getrandbits(63),
@@ -388,7 +425,7 @@ class Played:
 
 
 def _seat_bot(seat: Seat, seed: int) -> EngineBot:
-    if not seat.bot.startswith(("http://", "https://")):
+    if not is_url(seat.bot):
         return make_bot(seat.bot, seed=seed)
     try:
         return make_bot(seat.bot, seed=seed)  # HttpBot: the network policy checks the URL
@@ -470,6 +507,16 @@ def game_fail(*, game_id: int, reason: str) -> bool:
     return True
 
 
+def game_crashed(*, game_id: int, error: Exception) -> bool:
+    """A game our own code could not play or store (a bug, not a bot's fault): logged as an
+    error with its traceback, and the game fails at once with the reason in words, so its
+    seats are free and its bots' records are untouched."""
+    logger.error("ladder: game %s stopped by an error in our code", game_id, exc_info=error)
+    return game_fail(game_id=game_id, reason=(
+        f"stopped by an error in the ladder's own code, not your bot's fault "
+        f"({type(error).__name__}: {error}); the administrators are told"))
+
+
 # Storing
 
 
@@ -541,7 +588,7 @@ def _rate(game: Game, seats: list[Seat], entries: dict[int, Entry], played: Play
         entry.faults += seat.faults
         entry.fault_kinds = dict(Counter(entry.fault_kinds) + kinds)
         entry.faulted_games += bool(seat.faults)
-        entry.recent = (entry.recent + ("1" if seat.faults else "0"))[-settings.LADDER_PAUSE_GAMES:]
+        entry.recent = (entry.recent + ("1" if seat.faults else "0"))[-_recent_kept():]
         entry.decisions += seat.decisions
         entry.decision_times = timing.add(entry.decision_times, played.times_ms[seat.seat])
         entry.decision_median_ms = timing.quantile(entry.decision_times, 0.5)
@@ -555,18 +602,36 @@ def _rate(game: Game, seats: list[Seat], entries: dict[int, Entry], played: Play
 
 
 def _pause_if_faulty(entry: Entry) -> None:
-    """Pause an author's bot with a fault in LADDER_PAUSE_FAULT_RATE of its last
-    LADDER_PAUSE_GAMES rated games (fewer games played count as games without one)."""
-    faulted = entry.recent.count("1")
-    window = settings.LADDER_PAUSE_GAMES
-    if entry.reference or entry.status != Entry.ACTIVE or not faulted:
+    """Pause an author's bot whose rated games since its last passed validation fault too
+    often (``_too_faulty``)."""
+    if entry.reference or entry.status != Entry.ACTIVE:
         return
-    if faulted / window >= settings.LADDER_PAUSE_FAULT_RATE:
+    why = _too_faulty(entry.recent)
+    if why:
         kinds = ", ".join(f"{kind} {count}" for kind, count in sorted(entry.fault_kinds.items()))
         entry.status = Entry.PAUSED
-        entry.reason = (f"paused: {faulted} of its last {len(entry.recent)} rated games had "
-                        f"faults (all its faults by kind: {kinds}); fix the bot and ask to "
-                        "resume, which plays a validation game again")[:500]
+        entry.reason = (f"paused: {why} (all its faults by kind: {kinds}); fix the bot and "
+                        "ask to resume, which plays a validation game again")[:500]
+
+
+def _recent_kept() -> int:
+    """How many of its latest rated games an entry keeps in ``recent`` (at most its size)."""
+    return min(Entry._meta.get_field("recent").max_length,
+               max(settings.LADDER_PAUSE_GAMES, settings.LADDER_PAUSE_WINDOW_GAMES))
+
+
+def _too_faulty(recent: str) -> str | None:
+    """Why a bot with these rated games since its last passed validation (oldest first, 1 a
+    game with a fault) is paused, or None. A broken bot: a fault in LADDER_PAUSE_FAULT_RATE of
+    its last LADDER_PAUSE_GAMES; an unreliable one: in LADDER_PAUSE_WINDOW_RATE of its last
+    LADDER_PAUSE_WINDOW_GAMES. Games not played yet count as games without a fault."""
+    for games, rate in ((settings.LADDER_PAUSE_GAMES, settings.LADDER_PAUSE_FAULT_RATE),
+                        (settings.LADDER_PAUSE_WINDOW_GAMES, settings.LADDER_PAUSE_WINDOW_RATE)):
+        last = recent[-games:]
+        faulted = last.count("1")
+        if faulted and faulted >= rate * games:
+            return f"{faulted} of its last {len(last)} rated games had faults"
+    return None
 
 
 def _validated(game: Game, entries: dict[int, Entry], faults: list[Fault]) -> None:
@@ -575,14 +640,14 @@ def _validated(game: Game, entries: dict[int, Entry], faults: list[Fault]) -> No
         if entry.validation_game_id != game.pk or entry.status != Entry.VALIDATING:
             continue  # a reference, or a bot validated again since
         mine = Counter(f.kind for f in faults if f.entry_id == entry.pk)
-        if not mine:
-            entry.status, entry.reason = Entry.ACTIVE, ""
+        if not mine:  # pausing counts its rated games from here (a fixed bot starts afresh)
+            entry.status, entry.reason, entry.recent = Entry.ACTIVE, "", ""
         else:
             kinds = ", ".join(f"{kind} {count}" for kind, count in sorted(mine.items()))
             entry.status = Entry.PAUSED
             entry.reason = (f"its validation game {game.pk} had {mine.total()} fault(s) "
                             f"({kinds}); fix the bot and ask to resume")[:500]
-        entry.save(update_fields=["status", "reason"])
+        entry.save(update_fields=["status", "reason", "recent"])
 
 
 # Challenges

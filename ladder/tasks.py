@@ -4,13 +4,14 @@
 the broker may deliver it twice: acknowledged late, run again if its worker dies, retried
 with backoff on transient database or broker errors, and bounded by the tasks' time limits
 (CELERY_TASK_SOFT_TIME_LIMIT: the game is given back and sent again, at most
-LADDER_GAME_ATTEMPTS times).
+LADDER_GAME_ATTEMPTS times). Any other exception is a bug in our own code: that one game fails
+at once with its reason (services.game_crashed), so its seats are free for the next tick.
 """
 
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 
-from gameplay.tournaments.tasks import TASK_OPTIONS
+from gameplay.tournaments.tasks import TASK_OPTIONS, TRANSIENT
 from ladder import services
 from league import queue
 
@@ -31,6 +32,11 @@ def ladder_game_task(game_id: int) -> bool:
         return services.game_run(game_id=game_id)
     except SoftTimeLimitExceeded:
         services.game_release(game_id=game_id)
+        return False
+    except TRANSIENT:
+        raise  # retried with backoff (TASK_OPTIONS)
+    except Exception as error:  # noqa: BLE001 - one game's bug must not hold its seats
+        services.game_crashed(game_id=game_id, error=error)
         return False
 
 

@@ -3,8 +3,8 @@
 ``make_bot(spec, seed=…)`` builds a bot from its spec: a built-in name (``random``,
 ``greedy``, ``heuristic``, ``spender``, ``hoarder``, ``montecarlo``) with optional
 ``:key=value,…`` parameters (``montecarlo:playouts=200``), an ``http://`` or ``https://``
-URL of an outside bot (its host must be allowed by the administrator), or the name of a local
-program that trusted code passed in ``programs``.
+URL of an outside bot (the scheme in any case; its host must be allowed by the
+administrator), or the name of a local program that trusted code passed in ``programs``.
 """
 
 from gameplay.bots.base import Bot, BotDecider, BotError, BotFault
@@ -13,7 +13,7 @@ from gameplay.bots.observation import Observation
 BUILT_IN = ("random", "greedy", "heuristic", "spender", "hoarder", "montecarlo")
 
 __all__ = ["BUILT_IN", "SETTINGS", "Bot", "BotError", "BotFault", "Observation", "BotDecider",
-           "bot_settings", "make_bot"]
+           "bot_settings", "is_url", "make_bot"]
 
 
 # The settings each built-in bot takes and their bounds: (whole numbers only, least, most),
@@ -75,8 +75,14 @@ def bot_settings(name: str, text: str) -> dict:
     return params
 
 
+def is_url(spec: str) -> bool:
+    """Whether a bot spec is an outside bot's URL: ``http://`` or ``https://`` in any case
+    (``HTTP://`` is the same scheme)."""
+    return spec[:8].lower().startswith(("http://", "https://"))
+
+
 def make_bot(spec: str, *, seed: int = 0, programs: dict | None = None) -> Bot:
-    if spec.startswith(("http://", "https://")):
+    if is_url(spec):
         from gameplay.bots.outside import HttpBot
 
         return HttpBot(spec)

@@ -77,6 +77,13 @@ def target(url: str, *, allowed_hosts: Iterable[str], allowed_ports: Iterable[in
     return Target(parts.scheme, host, port, path, trusted)
 
 
+def normal_url(url: str) -> str:
+    """The URL with its scheme in lower case (``HTTP://`` is ``http://``), the one spelling
+    stored and compared."""
+    scheme, sep, rest = url.partition("://")
+    return scheme.lower() + sep + rest if sep else url
+
+
 def allow_list(entries: Iterable[str]) -> set[tuple[str, int | None]]:
     """``host`` or ``host:port`` entries (IPv6 as ``::1`` or ``[::1]:8000``) as pairs."""
     pairs = set()

@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from gameplay.bots.base import FAULT_ANSWER_MAX, FAULT_KINDS, FAULT_TEXT_MAX
 from gameplay.bots.outside import HttpBot
+from gameplay.bots.policy import normal_url
 from gameplay.engine.options import PRESETS
 from league.models import PRESET_CHOICES, Club, Game, Player, Season
 
@@ -87,19 +88,28 @@ class Entrant(models.Model):
         return f"{self.player} ({self.bot})"
 
 
-class TournamentGame(models.Model):
-    """A stored tournament game; its natural key makes storing it twice impossible."""
+class KeyedGame(models.Model):
+    """A tournament game by its natural key (tournament, round, table, number): the key's
+    parts after the tournament, and their order."""
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="games")
     round = models.PositiveIntegerField()
     table = models.PositiveIntegerField()
     number = models.PositiveIntegerField()
+
+    class Meta:
+        abstract = True
+        ordering = ["tournament", "round", "table", "number"]
+
+
+class TournamentGame(KeyedGame):
+    """A stored tournament game; its natural key makes storing it twice impossible."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="games")
     game = models.OneToOneField(Game, on_delete=models.PROTECT, related_name="tournament_game")
     transcript = models.JSONField(help_text="the whole game, checker-valid")
     stored_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
-    class Meta:
-        ordering = ["tournament", "round", "table", "number"]
+    class Meta(KeyedGame.Meta):
         constraints = [
             models.UniqueConstraint(fields=["tournament", "round", "table", "number"],
                                     name="tournament_game_once"),
@@ -153,6 +163,25 @@ class TournamentBatch(models.Model):
 
     def __str__(self):
         return f"{self.tournament} batch {self.pk}"
+
+
+class UnplayedGame(KeyedGame):
+    """A tournament game our own code could not play or store (a bug, not a bot's fault): the
+    reason in words for the organiser; the tournament goes on without it."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE,
+                                   related_name="unplayed")
+    reason = models.CharField(max_length=500)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta(KeyedGame.Meta):
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "round", "table", "number"],
+                                    name="tournament_unplayed_once"),
+        ]
+
+    def __str__(self):
+        return f"{self.tournament} unplayed game {self.round}/{self.table}/{self.number}"
 
 
 def outside_bot_url(url: str) -> None:
@@ -212,3 +241,6 @@ class OutsideBot(models.Model):
 
     def __str__(self):
         return self.name
+
+    def clean(self):
+        self.url = normal_url(self.url)

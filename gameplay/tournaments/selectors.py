@@ -17,6 +17,7 @@ from gameplay.tournaments.models import (
     Tournament,
     TournamentBatch,
     TournamentGame,
+    UnplayedGame,
 )
 from league.models import Place, Seat
 from league.ratings import ordinal, replay
@@ -33,6 +34,9 @@ class Progress:
     # Running, with games missing, and no game stored nor worker heard from for
     # TOURNAMENT_STALL_SECONDS: no ETA then (the reconciler sends the work again).
     stalled: bool = False
+    # Games our own code could not play (services._game_unplayed), and the latest's reason.
+    unplayed: int = 0
+    unplayed_reason: str = ""
 
     @property
     def fraction(self) -> float:
@@ -44,8 +48,9 @@ class Progress:
 
 def tournament_progress(*, tournament: Tournament) -> Progress:
     """Games stored out of the total, the rate between the first and last stored games and
-    the time the rest would take at that rate, or that it is stalled; from the database, in
-    one query, two while it runs."""
+    the time the rest would take at that rate, or that it is stalled, and the games our own
+    code could not play; from the database, in two queries (three with unplayed games), one
+    more while it runs."""
     status = Tournament.objects.filter(pk=tournament.pk).values_list("status", flat=True).get()
     row = TournamentGame.objects.filter(tournament_id=tournament.pk).aggregate(
         done=Count("id"), first=Min("stored_at"), last=Max("stored_at"))
@@ -58,9 +63,12 @@ def tournament_progress(*, tournament: Tournament) -> Progress:
             eta = (tournament.total_games - done) / rate
     stalled = status == Tournament.RUNNING and done < tournament.total_games and \
         _stalled(tournament, row["last"])
+    unplayed = UnplayedGame.objects.filter(tournament_id=tournament.pk).order_by("-id")
+    reasons = list(unplayed.values_list("reason", flat=True)[:1])
     return Progress(status=status, done=done, total=tournament.total_games,
                     games_per_second=rate, eta_seconds=None if stalled else eta,
-                    stalled=stalled)
+                    stalled=stalled, unplayed=unplayed.count() if reasons else 0,
+                    unplayed_reason=reasons[0] if reasons else "")
 
 
 def _stalled(tournament: Tournament, last_stored) -> bool:

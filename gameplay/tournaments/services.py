@@ -10,21 +10,22 @@ reconciler sends again what the broker never took or a worker dropped (issue #16
 """
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from functools import partial
 
 import django.dispatch
+from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, InterfaceError, OperationalError, transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 from kombu.exceptions import OperationalError as KombuOperationalError
 from redis.exceptions import RedisError
 
-from gameplay.bots import Bot, BotFault, make_bot
+from gameplay.bots import Bot, BotFault, is_url, make_bot
 from gameplay.engine.errors import PresidentError
 from gameplay.engine.options import preset
 from gameplay.engine.scoring import Scoring
@@ -39,6 +40,7 @@ from gameplay.tournaments.models import (
     Tournament,
     TournamentBatch,
     TournamentGame,
+    UnplayedGame,
     default_presets,
     outside_bot_url,
 )
@@ -77,7 +79,7 @@ def _check_bot(spec: str) -> str:
     if spec.startswith(OUTSIDE):
         _entered_outside_bot(spec.removeprefix(OUTSIDE))
         return spec
-    if spec.startswith(("http://", "https://")):
+    if is_url(spec):
         raise TournamentError(f"bot {spec!r}: an outside bot is entered by its registered name, "
                               f"{OUTSIDE}NAME; an administrator registers its URL")
     try:
@@ -236,11 +238,17 @@ def _keys_of_round(tournament: Tournament, round_number: int) -> list[Key]:
             for g in range(tournament.games_per_table)]
 
 
+def _done(tournament: Tournament) -> set[Key]:
+    """The keys of the games stored or left unplayed."""
+    return {*TournamentGame.objects.filter(tournament=tournament).values_list(
+        "round", "table", "number"), *UnplayedGame.objects.filter(
+        tournament=tournament).values_list("round", "table", "number")}
+
+
 def _missing(tournament: Tournament) -> list[Key]:
-    stored = set(TournamentGame.objects.filter(tournament=tournament)
-                 .values_list("round", "table", "number"))
+    done = _done(tournament)
     return [k for r in range(len(tournament.tables)) for k in _keys_of_round(tournament, r)
-            if k not in stored]
+            if k not in done]
 
 
 def _schedule(tournament: Tournament, keys: list[Key]) -> None:
@@ -555,21 +563,42 @@ def tournament_play_batch(*, tournament_id: int, keys: Sequence[Sequence[int]],
     batch = TournamentBatch.objects.filter(pk=batch_id)  # nothing when there is no row
     batch.update(beat_at=timezone.now())
     keys = [tuple(k) for k in keys]
-    stored = set(TournamentGame.objects.filter(tournament=tournament)
-                 .values_list("round", "table", "number"))
+    done = _done(tournament)
     count = 0
     for key in keys:
-        if key in stored:
+        if key in done:
             continue
         if not Tournament.objects.filter(pk=tournament_id, status=Tournament.RUNNING).exists():
             return count
-        seated, result = tournament_game_play(tournament=tournament, key=key)
-        count += tournament_game_store(tournament=tournament, key=key, seated=seated,
-                                       result=result) is not None
+        try:
+            seated, result = tournament_game_play(tournament=tournament, key=key)
+            count += tournament_game_store(tournament=tournament, key=key, seated=seated,
+                                           result=result) is not None
+        except NOT_BUGS:
+            raise  # the task retries an outage and gives the batch back at its time limit
+        except Exception as error:  # noqa: BLE001 - a bug ends its one game, not the batch
+            _game_unplayed(tournament, key, error)
         batch.update(beat_at=timezone.now())
     batch.update(done_at=timezone.now())
     tournament_advance(tournament=tournament)
     return count
+
+
+# What a game's play or store raises that is no bug in it: an outage, the task's time limit.
+NOT_BUGS = (OperationalError, InterfaceError, *BROKER_ERRORS, SoftTimeLimitExceeded)
+
+
+def _game_unplayed(tournament: Tournament, key: Key, error: Exception) -> None:
+    """A game our own code could not play or store: logged as an error with its traceback,
+    and recorded unplayed with the reason, so the batch and the tournament go on."""
+    logger.error("tournament %s: game %s not played, an error in our code", tournament.pk,
+                 key, exc_info=error)
+    round_number, table, number = key
+    UnplayedGame.objects.get_or_create(
+        tournament=tournament, round=round_number, table=table, number=number,
+        defaults={"reason": (f"not played: an error in the site's own code, not any bot's "
+                             f"fault ({type(error).__name__}: {error}); the administrators "
+                             "are told")[:500]})
 
 
 # Outside bots: administrators register the URLs; organisers enter them as outside:<name>
@@ -581,6 +610,18 @@ def _outside_bot_check(bot: OutsideBot) -> None:
     except ValidationError as e:
         raise TournamentError("; ".join(f"{field}: {' '.join(messages)}"
                                         for field, messages in e.message_dict.items())) from e
+
+
+# What the apps above may add (ladder.apps): each takes a bot's name and its author (None for
+# an administrator) and says why that author may not take the name, or None.
+name_checks: list[Callable[[str, object], str | None]] = []
+
+
+def _check_name(name: str, owner) -> None:
+    for check in name_checks:
+        refusal = check(name, owner)
+        if refusal:
+            raise TournamentError(refusal)
 
 
 def outside_bot_entries(*, bot: OutsideBot):
@@ -599,6 +640,7 @@ def outside_bot_create(*, name: str, url: str, description: str = "", enabled: b
                      enabled=enabled, owner=owner,
                      presets=list(presets) if presets is not None else default_presets())
     _outside_bot_check(bot)
+    _check_name(bot.name, owner)
     bot.save()
     league.audit_record(by=by, club=None, action="outside bot registered", target=bot,
                         details={"url": bot.url, "enabled": enabled, "presets": bot.presets,
@@ -629,6 +671,8 @@ def outside_bot_update(*, bot: OutsideBot, by=None, **fields) -> OutsideBot:
     for key, value in changed.items():
         setattr(bot, key, value)
     _outside_bot_check(bot)
+    if "name" in changed:
+        _check_name(bot.name, bot.owner)
     bot.save()
     league.audit_record(by=by, club=None, action="outside bot changed", target=bot,
                         details={k: str(v) for k, v in changed.items()})

@@ -1,5 +1,8 @@
 """The pure matchmaker: every table legal, new bots first, and fair shares over simulated play."""
 
+import dataclasses
+import heapq
+import itertools
 import random
 from collections import Counter
 
@@ -8,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bench.ladder_fairness import REFERENCES, fair_share, ladder, simulate
-from ladder.matchmaking import Bot, Matchmaker
+from ladder.matchmaking import Bot, Matchmaker, fair_shares
 
 FAST = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -23,7 +26,8 @@ def ladders(draw):
                 last_played=draw(st.none() | st.integers(0, 100)),
                 new=draw(st.booleans()),
                 paused=draw(st.booleans()),
-                reference=draw(st.booleans()))
+                reference=draw(st.booleans()),
+                author=draw(st.none() | st.integers(0, 3)))
             for n in range(count)]
     matchmaker = Matchmaker(
         sizes=tuple(draw(st.sets(st.integers(2, 7), min_size=1))),
@@ -31,21 +35,24 @@ def ladders(draw):
         references_per_table=draw(st.none() | st.integers(0, 3)),
         games_at_once=draw(st.integers(1, 3)),
         lead=draw(st.integers(0, 3)),
-        reserve=draw(st.sampled_from([0.0, 0.1]) | st.floats(0, 0.5)))
+        reserve=draw(st.sampled_from([0.0, 0.1]) | st.floats(0, 0.5)),
+        author_games=draw(st.dictionaries(st.integers(0, 3), st.integers(1, 3))))
     busy = {bot.id: draw(st.integers(0, 3)) for bot in bots if draw(st.booleans())}
     return bots, busy, matchmaker
 
 
-def free(bots, busy, matchmaker):
+def free(bots, busy, matchmaker, authors_busy=None):
     """The bots that may sit at a table now."""
+    authors_busy = authors_busy or {}
     return [bot for bot in bots
             if not bot.paused and busy.get(bot.id, 0) < matchmaker.games_at_once
+            and authors_busy.get(bot.author, 0) < matchmaker.author_games.get(bot.author, 99)
             and not (bot.reference and matchmaker.references_per_table == 0)]
 
 
-def seatable(bots, busy, matchmaker):
+def seatable(bots, busy, matchmaker, authors_busy=None):
     """How many free bots one table may seat: the cap on references, less the reserve."""
-    free_bots = free(bots, busy, matchmaker)
+    free_bots = free(bots, busy, matchmaker, authors_busy)
     references = sum(bot.reference for bot in free_bots)
     cap = matchmaker.references_per_table
     room = len(free_bots) - references + (references if cap is None else min(references, cap))
@@ -93,12 +100,16 @@ def test_a_batch_fills_the_slots_legally_and_seats_new_bots_before_any_other_tab
     bots, busy, matchmaker = state
     tables = matchmaker.next_games(bots, busy, slots, now=1000, rng=rng)
     assert len(tables) <= slots
-    running = Counter(busy)
+    running, authors_running = Counter(busy), Counter()
+    by_id = {bot.id: bot for bot in bots}
     for table in tables:
         assert_legal(table, bots, running, matchmaker)
         running.update(table)
+        authors_running.update({by_id[bot_id].author for bot_id in table} - {None})
+    assert all(n <= matchmaker.author_games.get(author, n)
+               for author, n in authors_running.items()), "an author over its share"
     if len(tables) < slots:  # no more room: the bots still free cannot fill a table
-        assert seatable(bots, running, matchmaker) < min(matchmaker.sizes)
+        assert seatable(bots, running, matchmaker, authors_running) < min(matchmaker.sizes)
     waiting = {bot.id for bot in free(bots, busy, matchmaker) if bot.new}
     # A table seats a new bot if it seats one for its first game (one may play twice at once).
     seated, new_tables = set(), []
@@ -179,3 +190,66 @@ def test_a_reserve_keeps_bots_waiting_for_others_to_mix_with():
 def test_the_reserve_is_a_share_of_the_bots(reserve):
     with pytest.raises(ValueError, match="reserve"):
         Matchmaker(sizes=(4,), reserve=reserve)
+
+
+def test_fair_shares_give_authors_wanting_less_what_they_want_and_split_the_rest():
+    assert fair_shares({"many": 5, "one": 1, "another": 1}, 8) == {
+        "one": 1, "another": 1, "many": 5}
+    assert fair_shares({"many": 5, **{n: 1 for n in range(5)}}, 8) == {
+        "many": 3, **{n: 1 for n in range(5)}}
+    assert fair_shares({"a": 5, "b": 5}, 8) == {"a": 4, "b": 4}
+    assert set(fair_shares({n: 2 for n in range(20)}, 8).values()) == {1}  # one game each
+
+
+def test_a_batch_seats_no_author_in_more_games_than_its_share():
+    mine = [Bot(id=f"mine-{n}", mu=25.0, author="me") for n in range(6)]
+    theirs = [Bot(id=n, mu=25.0, author=f"author-{n}") for n in range(6)]
+    matchmaker = Matchmaker(sizes=(2,), reserve=0, author_games={"me": 2})
+
+    tables = matchmaker.next_games([*mine, *theirs], {}, 6, 0, random.Random(0),
+                                   authors_busy={"me": 1})
+
+    assert sum(any(str(bot_id).startswith("mine") for bot_id in table)
+               for table in tables) == 1  # one running already, one more
+    assert len(tables) == 4  # the others' bots still fill the workers
+
+
+def test_an_author_of_slow_bots_holds_no_more_than_its_share_of_the_workers():
+    """Issue #26: one free account's five bots, answering correctly after 700 ms, held a
+    worker a minute a game, and took the workers from everything else. Here their games last
+    60 s, ten other authors' bots' 2 s, on 8 workers for an hour. Without the authors' shares
+    the five held up to 4 workers, and five of the others sat at their slow tables: 60 games
+    each in the hour against 1,100 for the rest."""
+    rng = random.Random(2)
+    workers = 8
+    bots = {bot.id: bot for bot in [
+        *(Bot(id=f"slow-{n}", mu=25.0, author="free") for n in range(5)),
+        *(Bot(id=n, mu=25.0, author=n) for n in range(10)),
+        *(Bot(id=name, mu=25.0, reference=True) for name in ("random", "greedy", "heuristic"))]}
+    shares = fair_shares(Counter(bot.author for bot in bots.values() if bot.author is not None),
+                         workers)
+    matchmaker = Matchmaker(sizes=(3, 4), author_games=shares)
+    busy, authors_busy, running, order = Counter(), Counter(), [], itertools.count()
+    seconds, games = Counter(), Counter()  # worker-seconds and games by author
+    now, most = 0.0, 0
+    while now < 3600:
+        for table in matchmaker.next_games(bots.values(), busy, workers - len(running), now,
+                                           rng, authors_busy):
+            authors = {bots[bot_id].author for bot_id in table} - {None}
+            length = 60.0 if "free" in authors else 2.0
+            heapq.heappush(running, (now + length, next(order), table, authors))
+            busy.update(table)
+            authors_busy.update(authors)
+            seconds.update(dict.fromkeys(authors, length))
+            games.update(authors)
+            for bot_id in table:
+                bots[bot_id] = dataclasses.replace(bots[bot_id], games=bots[bot_id].games + 1)
+        most = max(most, authors_busy["free"])
+        now, _, table, authors = heapq.heappop(running)
+        busy.subtract(table)
+        authors_busy.subtract(authors)
+
+    assert shares["free"] == 1 and most == 1  # 8 workers, 11 authors: one game each at once
+    assert seconds["free"] <= 3600 + 60
+    # Every other author's bot plays 2 s games most of the hour.
+    assert min(games[n] for n in range(10)) > 0.8 * 3600 / 2

@@ -11,11 +11,13 @@ from django.utils import timezone
 
 from gameplay.engine import checker
 from gameplay.tournaments import services as gameplay_services
+from gameplay.tournaments.errors import TournamentError
 from ladder import selectors, services
 from ladder.errors import LadderError
 from ladder.models import Entry, Fault, Game, RatingPoint, Seat
 from league.ratings import MODEL, replay
 from tests.ladder.conftest import register
+from tests.league.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -208,6 +210,7 @@ def play_rated(ladder_settings, servers, author, commit, *, games, faulty=0):
     for server in found[:faulty]:
         server.mode = "junk"
     ladder_settings.LADDER_PAUSE_FAULT_RATE = 1.0  # the faulty bot keeps playing
+    ladder_settings.LADDER_PAUSE_WINDOW_RATE = 1.0
     ladder_settings.LADDER_PAUSE_GAMES = 100
     rng = random.Random(5)
     while Game.objects.filter(kind=Game.RATED, status=Game.DONE).count() < games:
@@ -347,3 +350,154 @@ def test_the_scheduler_fills_the_free_slots_and_seats_a_bot_in_one_game_at_a_tim
     # Matchmaking counted the games each bot started.
     started = Entry.objects.filter(seats__game__in=[*first, third]).distinct()
     assert all(e.started >= 0.99 and e.started_at is not None for e in started)
+
+
+def test_a_bot_whose_url_has_an_upper_case_scheme_plays_like_any_other(ladder_settings, servers,
+                                                                        author, commit):
+    (server,) = servers(1)
+    bot = gameplay_services.outside_bot_create(
+        name="ada-bot", url=server.url.replace("http://", "HTTP://"), owner=author)
+
+    commit(services.bots_sync)
+
+    entry = entry_of(bot)
+    assert (entry.status, entry.validation_game.status) == (Entry.ACTIVE, Game.DONE)
+    assert len(server.requests) > 0
+
+
+def test_a_game_our_own_code_cannot_play_fails_at_once_and_frees_its_seats(
+        ladder_settings, servers, author, commit, caplog):
+    """A bug in a built-in component (here a reference whose spec no longer builds) ends
+    that one game with its reason, logged as an error, and is not counted against the
+    outside bot."""
+    references = services.references_ensure("classic")
+    Entry.objects.filter(pk=references["greedy"].pk).update(spec="greedy:depth=3")
+    (server,) = servers(1)
+    bot = register(author, server)
+
+    with caplog.at_level("ERROR", logger="ladder"):
+        commit(services.bots_sync)
+
+    game = Game.objects.get()
+    assert game.status == Game.FAILED and game.attempts == 1
+    assert "error in the ladder's own code" in game.reason and "depth" in game.reason
+    assert not Game.objects.filter(status__in=services.OPEN).exists()  # its seats are free
+    assert any(r.levelname == "ERROR" and f"game {game.pk}" in r.getMessage()
+               for r in caplog.records)
+    entry = entry_of(bot)
+    assert not Fault.objects.exists() and entry.faults == 0
+    assert entry.status == Entry.PAUSED and "not your bot's fault" in entry.reason
+
+
+def play_one_rated_game(commit, rng=None):
+    assert len(commit(services.games_schedule, rng=rng)) == 1
+
+
+@pytest.mark.postgres
+def test_a_fixed_bot_that_resumed_is_judged_by_its_games_since(ladder_settings, servers, author,
+                                                               commit):
+    """Issue #26: paused, fixed, resumed and validated, it was paused again after one clean
+    rated game, by the faulty games from before its fix."""
+    (server,), (bot,) = active_bots(1, ladder_settings, servers, author, commit)
+    server.mode = "junk"
+    while entry_of(bot).status == Entry.ACTIVE:
+        play_one_rated_game(commit)
+    server.mode = "good"
+    commit(services.entry_resume, entry=entry_of(bot))
+    assert entry_of(bot).status == Entry.ACTIVE
+
+    for _ in range(3):
+        play_one_rated_game(commit)
+
+    entry = entry_of(bot)
+    assert (entry.status, entry.recent, entry.faulted_games) == (Entry.ACTIVE, "000", 2)
+
+
+def test_a_bot_down_a_third_of_the_time_is_paused_and_one_hiccup_is_not(ladder_settings,
+                                                                       servers, author, commit):
+    """Issue #26: a fault in 13 of 61 games never reached the 50% of the last 10."""
+    ladder_settings.LADDER_PAUSE_GAMES = 10
+    ladder_settings.LADDER_PAUSE_WINDOW_GAMES = 9
+    ladder_settings.LADDER_PAUSE_WINDOW_RATE = 0.3
+    (server,), (bot,) = active_bots(1, ladder_settings, servers, author, commit)
+    for mode in ["junk", *["good"] * 12]:  # one hiccup, then clean games
+        server.mode = mode
+        play_one_rated_game(commit)
+    assert entry_of(bot).status == Entry.ACTIVE
+
+    played = 0
+    while entry_of(bot).status == Entry.ACTIVE:
+        server.mode = "junk" if played % 3 == 0 else "good"
+        play_one_rated_game(commit)
+        played += 1
+        assert played <= 9
+
+    entry = entry_of(bot)
+    assert entry.status == Entry.PAUSED and entry.recent.count("1") == 3
+    assert "3 of its last 9 rated games had faults" in entry.reason
+
+
+def test_a_bot_removed_and_registered_again_by_its_author_keeps_its_record(
+        ladder_settings, servers, author, commit):
+    """Issue #26: 61 games and 1,088 faults became 1 game and 0 faults, with a new bot's
+    priority, 25 s after a delete and a registration under the same name."""
+    ladder_settings.LADDER_PAUSE_GAMES = 100
+    (server,), (bot,) = active_bots(1, ladder_settings, servers, author, commit)
+    server.mode = "junk"
+    for _ in range(2):
+        play_one_rated_game(commit)
+    server.mode = "good"
+    before = entry_of(bot)
+    assert before.games == 2 and before.faults > 0
+
+    gameplay_services.outside_bot_delete(bot=bot)
+    commit(services.bots_sync)
+    again = gameplay_services.outside_bot_create(name=bot.name, url=server.url, owner=author)
+    commit(services.bots_sync)
+
+    entry = entry_of(again)
+    assert entry.pk == before.pk and entry.status == Entry.ACTIVE
+    assert (entry.games, entry.faults, entry.faulted_games, entry.fault_kinds, entry.mu,
+            entry.started_at) == (before.games, before.faults, before.faulted_games,
+                                  before.fault_kinds, before.mu, before.started_at)
+    assert Entry.objects.filter(reference=False).count() == 1
+
+
+def test_another_author_cannot_take_a_removed_bots_name(ladder_settings, servers, author, other,
+                                                       commit):
+    (server,), (bot,) = active_bots(1, ladder_settings, servers, author, commit)
+    gameplay_services.outside_bot_delete(bot=bot)
+    commit(services.bots_sync)
+
+    with pytest.raises(TournamentError, match="bot-0 is the name of a bot of another author"):
+        gameplay_services.outside_bot_create(name="bot-0", url=server.url, owner=other)
+    theirs = gameplay_services.outside_bot_create(name="bob-bot", url=server.url, owner=other)
+    with pytest.raises(TournamentError, match="another author"):
+        gameplay_services.outside_bot_update(bot=theirs, name="bot-0")
+    assert Entry.objects.get(name="bot-0").status == Entry.RETIRED
+
+
+def test_no_author_s_bots_take_more_than_a_fair_share_of_the_games_in_flight(
+        ladder_settings, servers, author, other, commit, monkeypatch):
+    """Issue #26: one free account's slow bots took the workers from everything else. Here
+    three slots and three authors: the author of five bots gets one game at a time (before:
+    two, all that its bots could fill)."""
+    ladder_settings.OUTSIDE_BOT_MAX_PER_AUTHOR = 5
+    (server,) = servers(1)
+    carol = UserFactory(username="carol", is_staff=False)
+    for n in range(5):
+        register(author, server, name=f"ada-{n}")
+    register(other, server, name="bob-bot")
+    register(carol, server, name="carol-bot")
+    monkeypatch.setattr(services, "games_send", lambda **kwargs: 0)  # games stay in flight
+    services.bots_sync()
+    Game.objects.update(status=Game.DONE)  # validated (not the point here)
+    Entry.objects.update(status=Entry.ACTIVE)
+    ladder_settings.LADDER_GAMES_IN_FLIGHT = 3
+
+    for seed in range(3):
+        services.games_schedule(rng=random.Random(seed))
+
+    open_games = Game.objects.filter(status__in=services.OPEN)
+    assert open_games.exists()
+    assert open_games.filter(seats__entry__author=author).distinct().count() == 1

@@ -75,3 +75,38 @@ def test_beat_and_a_worker_play_rated_ladder_games_until_both_bots_have_ratings(
     assert not Fault.objects.exists()
     for game in Game.objects.filter(status=Game.DONE):
         assert checker.check(game.transcript)[0] == checker.VALID
+
+
+def test_a_bot_with_an_upper_case_url_scheme_plays_and_holds_no_reference(
+        workers, beat, bot_servers, settings):  # noqa: F811
+    """Issue #26: ``HTTP://…`` crashed every game it was in, and each such game held its
+    three built-in opponents until its third resend, half an hour later."""
+    settings.OUTSIDE_BOT_ALLOWED_HOSTS = [s.allowed for s in bot_servers]
+    author = UserFactory(username="ada", is_staff=False)
+    env = {"OUTSIDE_BOT_ALLOWED_HOSTS": ",".join(s.allowed for s in bot_servers),
+           "LADDER_TICK_SECONDS": "1", "LADDER_REFERENCES": "random,greedy,heuristic",
+           "LADDER_DEALS_PER_GAME": "2", "LADDER_GAMES_IN_FLIGHT": "2"}
+    shouting, plain = bot_servers
+    gameplay_services.outside_bot_create(
+        name="ada-upper", url=shouting.url.replace("http://", "HTTP://"), owner=author)
+    gameplay_services.outside_bot_create(name="ada-plain", url=plain.url, owner=author)
+    worker = workers(**env)
+    scheduler = beat(**env)
+
+    deadline = time.monotonic() + SECONDS
+    while time.monotonic() < deadline:
+        played = dict(Entry.objects.values_list("name", "games"))
+        if len(played) == 5 and all(games >= 1 for games in played.values()):
+            break
+        time.sleep(0.2)
+    else:
+        pytest.fail(f"entries {list(Entry.objects.values('name', 'status', 'games'))}\n"
+                    f"games {list(Game.objects.values('kind', 'status', 'attempts', 'reason'))}"
+                    f"\nworker log:\n{worker.log()[-4000:]}")
+
+    stop(scheduler.process)
+    stop(worker.process)
+    upper = Entry.objects.get(name="ada-upper")
+    assert upper.status == Entry.ACTIVE and len(shouting.requests) > 0
+    assert not Game.objects.filter(status=Game.FAILED).exists()
+    assert not Game.objects.filter(attempts__gt=1).exists()  # nothing waited for a resend

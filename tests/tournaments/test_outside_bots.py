@@ -118,6 +118,7 @@ def test_metrics_count_the_stored_faults_by_kind(
 
 @pytest.mark.parametrize(("spec", "message"), [
     ("http://127.0.0.1:9/bot", "entered by its registered name, outside:NAME"),
+    ("HTTP://127.0.0.1:9/bot", "entered by its registered name, outside:NAME"),
     ("outside:nobody", "no outside bot is registered as 'nobody'"),
 ])
 def test_raw_urls_and_unknown_names_cannot_be_entered(registered, spec, message):
@@ -154,6 +155,13 @@ def test_registration_refuses_a_url_or_name_that_cannot_be_used(settings, fields
                                        **fields})
     assert not OutsideBot.objects.exists()
     assert not AuditEntry.objects.exists()
+
+
+def test_registration_stores_the_url_scheme_in_lower_case(server):
+    bot = services.outside_bot_create(name="mine", url=server.url.replace("http://", "HtTp://"))
+    services.outside_bot_update(bot=bot, url=server.url.replace("http://", "HTTP://"))
+
+    assert OutsideBot.objects.get().url == server.url
 
 
 def test_an_entered_bot_keeps_its_name_and_is_disabled_rather_than_deleted(registered):

@@ -15,7 +15,7 @@ def test_progress_json_and_page(client, django_capture_on_commit_callbacks):
     data = client.get(f"/tournaments/{tournament.pk}/progress.json").json()
     assert data == {"status": "scheduled", "done": 0, "total": 16, "games_per_second": None,
                     "eta_seconds": None, "fraction": 0.0, "stalled": False, "may_resume": False,
-                    "standings": []}
+                    "unplayed": 0, "unplayed_reason": "", "standings": []}
 
     with django_capture_on_commit_callbacks(execute=True):
         services.tournament_start(tournament=tournament)

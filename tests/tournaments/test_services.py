@@ -212,3 +212,29 @@ def test_run_tournament_command_runs_in_process_without_a_broker():
     assert TournamentGame.objects.filter(tournament__name="Cli cup").count() == 8
     for name, _ in ENTRANTS:
         assert f". {name} " in text
+
+
+def test_a_game_our_own_code_cannot_play_is_left_unplayed_with_its_reason_and_the_rest_go_on(
+        django_capture_on_commit_callbacks, monkeypatch, caplog):
+    """Issue #26: an exception in a batch task (here a bug in a built-in bot) must end that one
+    game at once with its reason, not fail the batch again and again."""
+    from gameplay.bots.heuristic import HeuristicBot
+
+    def broken(self, obs, legal):
+        raise RuntimeError("a bug in the heuristic bot")
+
+    monkeypatch.setattr(HeuristicBot, "play", broken)
+    entrants = [("Rita", "random"), ("Greg", "greedy"), ("Rob", "random"), ("Hal", "heuristic")]
+    tournament = small_tournament(entrants=entrants)
+
+    with caplog.at_level("ERROR", logger="gameplay.tournaments"):
+        tournament = run(tournament, django_capture_on_commit_callbacks)
+
+    # Hal sits at 3 of the 4 tables: their 12 games are unplayed, the other table's 4 stored.
+    assert tournament.status == Tournament.FINISHED
+    assert tournament.games.count() == 4
+    progress = selectors.tournament_progress(tournament=tournament)
+    assert (progress.done, progress.unplayed) == (4, 12)
+    assert "a bug in the heuristic bot" in progress.unplayed_reason
+    assert "not any bot's fault" in progress.unplayed_reason
+    assert any(r.levelname == "ERROR" for r in caplog.records)

@@ -62,6 +62,9 @@ class ProgressSerializer(serializers.Serializer):
     eta_seconds = serializers.FloatField(allow_null=True)
     stalled = serializers.BooleanField(
         help_text="running, but no game stored nor worker heard from for a while: no ETA")
+    unplayed = serializers.IntegerField(
+        help_text="games an error in the site's own code left unplayed (not a bot's fault)")
+    unplayed_reason = serializers.CharField(help_text="the latest unplayed game's reason")
 
 
 class EntrantWriteSerializer(serializers.Serializer):
