@@ -4,10 +4,17 @@ from gameplay.engine.options import PRESETS
 from gameplay.tournaments.models import OutsideBot
 
 
+class PolicyURLField(forms.URLField):
+    """A URL that only the network policy checks (the model's validator): Django's own URL
+    check would answer "Enter a valid URL." for what the policy refuses with its reason."""
+
+    default_validators = []
+
+
 class BotForm(forms.ModelForm):
     """An author's outside bot; the model checks the URL against the network policy."""
 
-    url = forms.URLField(label="URL", max_length=300, assume_scheme="https",
+    url = PolicyURLField(label="URL", max_length=300, assume_scheme="https",
                          help_text="where each decision is POSTed")
     presets = forms.MultipleChoiceField(
         choices=[(name, name) for name in PRESETS], widget=forms.CheckboxSelectMultiple,
