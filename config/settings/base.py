@@ -123,6 +123,9 @@ ACCOUNT_LOGIN_METHODS = {"username"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "optional"
 ACCOUNT_RATE_LIMITS = {"login_failed": None}
+# allauth's own limits (log-ins 30 a minute, sign-ups and password resets 20, per address)
+# count the client's address as axes, the throttles and the replay upload do.
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 AXES_USERNAME_CALLABLE = "accounts.throttling.login_username"
 LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "accounts:profile"
@@ -157,6 +160,7 @@ REPLAY_UPLOAD_MAX_BYTES = env.int("REPLAY_UPLOAD_MAX_BYTES", default=1_000_000)
 REPLAY_MAX_STEPS = env.int("REPLAY_MAX_STEPS", default=5_000)
 REPLAY_UPLOAD_RATE = env.str("REPLAY_UPLOAD_RATE", default="10/m")
 RATELIMIT_FAIL_OPEN = True  # the cache down: uploads go on, bounded by the two limits above
+RATELIMIT_IP_META_KEY = "config.protections.client_address"
 
 # The API (league/api/, docs/api.md): sessions for the pages, tokens for scripts; everyone
 # reads, a club's organisers write (league.api.permissions); a LeagueError answers 400.
@@ -192,6 +196,8 @@ REST_FRAMEWORK = {
         "user": env.str("API_THROTTLE_USER", default="600/minute"),
     },
     # How many proxies in front of us append to X-Forwarded-For; 0 trusts REMOTE_ADDR alone.
+    # The one setting for every limit: throttles, axes, allauth and the replay upload all
+    # read the client's address through config.protections.client_address.
     "NUM_PROXIES": env.int("NUM_PROXIES", default=0),
 }
 SPECTACULAR_SETTINGS = {

@@ -8,6 +8,8 @@ import pytest
 from axes.models import AccessAttempt
 from django.conf import settings
 from django.core import mail
+from django.core.cache import cache
+from django.test import Client
 from rest_framework.authtoken.models import Token
 
 from tests.league.factories import ClubFactory, UserFactory
@@ -120,3 +122,36 @@ def test_an_organiser_finds_the_clubs_they_organise_on_their_profile(client):
 
     assert f'href="/league/clubs/{mine.pk}/organise/"' in page
     assert "Organise Thursday Club" in page and "Other Club" not in page
+
+
+@pytest.fixture
+def behind_the_proxy(settings):
+    """As in production: one HTTPS proxy in front, every request arrives from its address and
+    carries the client's in X-Forwarded-For (appended to whatever the client sent)."""
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": 1}
+    cache.clear()  # allauth counts in the cache
+    yield
+    cache.clear()
+
+
+def through_the_proxy(client, client_address, sent=None):
+    forwarded = f"{sent}, {client_address}" if sent else client_address
+    client.defaults.update(REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR=forwarded)
+    return client
+
+
+def test_many_failed_log_ins_from_elsewhere_do_not_stop_a_users_right_one(behind_the_proxy):
+    ada = through_the_proxy(Client(), "198.51.100.7")
+    sign_up(ada)
+    ada.post("/accounts/logout/")
+
+    attacker = Client()
+    answers = [log_in(through_the_proxy(attacker, "203.0.113.66", sent=f"192.0.2.{n}"),
+                      "wrong", username=f"guess-{n}").status_code for n in range(40)]
+    assert answers[0] == 200 and answers[-1] == 429  # the attacker's address is limited,
+    assert 429 not in answers[:30]  # after allauth's 30 log-ins a minute from one address
+    others = [log_in(through_the_proxy(Client(), f"203.0.113.{n}"), "wrong",
+                     username="ada").status_code for n in range(1, 6)]
+    assert others == [200] * 5  # five addresses, one failure each: no lock-out of ada
+
+    assert log_in(ada)["Location"] == "/accounts/profile/"
