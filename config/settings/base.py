@@ -220,6 +220,8 @@ SPECTACULAR_SETTINGS = {
         "FaultKindEnum": "gameplay.bots.base.FAULT_KINDS",
         "KindEnum": "league.models.Player.KIND_CHOICES",  # its name before the ladder's kinds
     },
+    # The routes' ".json" suffixes are the same operations again (config.api_urls).
+    "PREPROCESSING_HOOKS": ["drf_spectacular.hooks.preprocess_exclude_path_format"],
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "league.api.schema.document_errors",

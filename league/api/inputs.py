@@ -11,9 +11,13 @@ from rest_framework.exceptions import ValidationError
 FORM_EXTRAS = frozenset({"csrfmiddlewaretoken"})
 
 
+# The mixins' explanations are comments: drf-spectacular would show a docstring as the
+# description of every operation and shape that inherits it.
+
+
 class KnownFields:
-    """A serializer mixin: a body field that is not one of the serializer's fields, or only
-    shows one (read-only), is refused naming it."""
+    # A serializer mixin: a body field that is not one of the serializer's fields, or only
+    # shows one (read-only), is refused naming it.
 
     def to_internal_value(self, data):
         if isinstance(data, Mapping):
@@ -33,11 +37,10 @@ class KnownFields:
 
 
 class KnownQueryParameters:
-    """A viewset mixin: a query parameter the operation does not document is refused naming it.
-
-    An operation takes its filters' and ordering's parameters (its filter backends), a list
-    its page's, ``format`` (DRF's choice of renderer), and the names in the view's (or the
-    action's) ``query_parameters``, which views that read the query themselves declare."""
+    # A viewset mixin: a query parameter the operation does not document is refused naming it.
+    # An operation takes its filters' and ordering's parameters (its filter backends), a list
+    # its page's, ``format`` (DRF's choice of renderer), and the names in the view's (or the
+    # action's) ``query_parameters``, which views that read the query themselves declare.
 
     query_parameters = ()
 
