@@ -1,3 +1,5 @@
+from allauth.account.forms import ResetPasswordForm as AllauthResetPasswordForm
+from allauth.account.models import EmailAddress
 from django import forms
 
 from gameplay.engine.options import PRESETS
@@ -24,3 +26,14 @@ class BotForm(forms.ModelForm):
         model = OutsideBot
         fields = ["name", "url", "presets", "description"]
         widgets = {"description": forms.Textarea(attrs={"rows": 4})}
+
+
+class ResetPasswordForm(AllauthResetPasswordForm):
+    """allauth's password reset, for verified addresses only: an address nobody confirmed
+    could be anyone's (ACCOUNT_FORMS)."""
+
+    def clean_email(self):
+        email = super().clean_email()
+        self.users = [user for user in self.users if EmailAddress.objects.filter(
+            user=user, email__iexact=email, verified=True).exists()]
+        return email

@@ -122,6 +122,11 @@ AXES_CLIENT_IP_CALLABLE = "config.protections.client_address"
 ACCOUNT_LOGIN_METHODS = {"username"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "optional"
+# One account per address, whatever its case; password reset links go to verified addresses
+# only (accounts.forms.ResetPasswordForm): confirmed by the link mailed at sign-up, or given
+# by an administrator in the admin (accounts.admin).
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_FORMS = {"reset_password": "accounts.forms.ResetPasswordForm"}
 ACCOUNT_RATE_LIMITS = {"login_failed": None}
 # allauth's own limits (log-ins 30 a minute, sign-ups and password resets 20, per address)
 # count the client's address as axes, the throttles and the replay upload do.
