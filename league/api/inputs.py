@@ -46,6 +46,9 @@ class KnownQueryParameters:
 
     def initial(self, request, *args, **kwargs):
         super().initial(request, *args, **kwargs)
+        method = request.method.lower()
+        if method not in self.http_method_names or not hasattr(self, method):
+            return  # DRF answers 405 for the method
         taken = self.taken_query_parameters()
         unknown = sorted(set(request.query_params) - taken)
         if unknown:

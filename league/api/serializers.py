@@ -1,6 +1,7 @@
 """The API's JSON shapes. Writes are validated here for shape only; the league's rules are the
 services' (a refused operation comes back as a LeagueError, league/api/errors.py)."""
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from league.api.inputs import KnownFields
@@ -107,17 +108,23 @@ class DealRecordSerializer(DealWriteSerializer):
         "season__club"), help_text="the game the deal is recorded in")
 
 
-class TranscriptFaultDetailSerializer(serializers.Serializer):
-    deal = serializers.IntegerField(allow_null=True)
-    move = serializers.IntegerField(allow_null=True)
-    error = serializers.CharField()
+@extend_schema_field({"oneOf": [
+    {"type": "object", "description": "the checker's fault: its deal and move (0-based)",
+     "properties": {"deal": {"type": "integer", "nullable": True},
+                    "move": {"type": "integer", "nullable": True},
+                    "error": {"type": "string"}},
+     "required": ["deal", "move", "error"]},
+    {"type": "array", "items": {"type": "string"},
+     "description": "what is wrong with the transcript's shape"}]})
+class TranscriptErrorField(serializers.JSONField):
+    """The checker's fault in a transcript, or what is wrong with the field's shape."""
 
 
 class ErrorSerializer(serializers.Serializer):
     """``{"detail": message}``, or field names each with what is wrong with them."""
 
     detail = serializers.CharField(required=False)
-    transcript = TranscriptFaultDetailSerializer(required=False)
+    transcript = TranscriptErrorField(required=False)
 
 
 class StandingRowSerializer(serializers.Serializer):
