@@ -230,6 +230,7 @@ SPECTACULAR_SETTINGS = {
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "league.api.schema.document_errors",
+        "league.api.schema.refuse_other_fields",
     ],
 }
 

@@ -115,3 +115,14 @@ def test_list_filters_that_are_not_there_are_refused(rows):
     assert bots.status_code == ladder.status_code == 400
     assert "not taken" in bots.json()["owner"][0]
     assert "preset" in ladder.json()["status"][0]  # says what it does take
+
+
+def test_the_schema_says_each_request_body_takes_its_fields_alone(rows):
+    client, _ = rows
+    shapes = client.get("/api/schema/", {"format": "json"}).json()["components"]["schemas"]
+
+    requests = {name: shape for name, shape in shapes.items() if name.endswith("Request")}
+
+    assert len(requests) >= 15
+    assert {name for name, shape in requests.items()
+            if shape.get("additionalProperties") is not False} == set()
