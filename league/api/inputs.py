@@ -1,6 +1,9 @@
 """Input the API does not take is refused with 400 naming it, never silently ignored: every
 viewset takes only the query parameters it documents (KnownQueryParameters) and every write
-serializer only its writable fields (KnownFields). docs/api.md "Bad input"."""
+serializer only its writable fields (KnownFields). docs/api.md "Errors".
+
+The mixins explain themselves in comments: drf-spectacular would show a docstring as the
+description of every operation and shape that inherits it."""
 
 from collections.abc import Mapping
 
@@ -11,29 +14,23 @@ from rest_framework.exceptions import ValidationError
 FORM_EXTRAS = frozenset({"csrfmiddlewaretoken"})
 
 
-# The mixins' explanations are comments: drf-spectacular would show a docstring as the
-# description of every operation and shape that inherits it.
-
-
 class KnownFields:
     # A serializer mixin: a body field that is not one of the serializer's fields, or only
     # shows one (read-only), is refused naming it.
 
     def to_internal_value(self, data):
         if isinstance(data, Mapping):
-            errors = {}
-            writable = sorted(name for name, field in self.fields.items()
-                              if not field.read_only)
-            for name in data:
-                if name in FORM_EXTRAS or (name in self.fields
-                                           and not self.fields[name].read_only):
-                    continue
-                errors[name] = [f"{name} is read-only here: it cannot be set"
-                                if name in self.fields else
-                                f"field not taken here; the fields are {', '.join(writable)}"]
-            if errors:
-                raise ValidationError(errors)
+            writable = {name for name, field in self.fields.items() if not field.read_only}
+            refused = {name: [self._refusal(name, writable)] for name in data
+                       if name not in writable | FORM_EXTRAS}
+            if refused:
+                raise ValidationError(refused)
         return super().to_internal_value(data)
+
+    def _refusal(self, name: str, writable: set[str]) -> str:
+        if name in self.fields:
+            return f"{name} is read-only here: it cannot be set"
+        return f"field not taken here; the fields are {', '.join(sorted(writable))}"
 
 
 class KnownQueryParameters:

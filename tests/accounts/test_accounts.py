@@ -229,3 +229,19 @@ def test_accounts_made_before_get_their_address_verified_unless_it_is_shared():
     assert list(EmailAddress.objects.values_list("user__username", "email", "verified",
                                                  "primary")) == [
         ("old", "old@example.org", True, True)]
+
+
+def test_the_admin_refuses_an_address_another_account_has(client):
+    sign_up(client)
+    client.post("/accounts/logout/")
+    eve = UserFactory(username="eve", email="")
+    client.force_login(UserFactory(username="root", is_superuser=True))
+
+    changed = client.post(f"/admin/auth/user/{eve.pk}/change/", {
+        "username": "eve", "email": "ADA@example.org", "is_active": "on",
+        "date_joined_0": "2026-01-01", "date_joined_1": "00:00:00"})
+
+    assert changed.status_code == 200 and "another account has this address" in \
+        changed.content.decode()
+    eve.refresh_from_db()
+    assert eve.email == "" and not EmailAddress.objects.filter(user=eve).exists()
