@@ -145,16 +145,18 @@ def through_the_proxy(client, client_address, sent=None):
     return client
 
 
-def test_many_failed_log_ins_from_elsewhere_do_not_stop_a_users_right_one(behind_the_proxy):
+def test_many_failed_log_ins_from_elsewhere_do_not_stop_a_users_right_one(behind_the_proxy,
+                                                                           settings):
     ada = through_the_proxy(Client(), "198.51.100.7")
     sign_up(ada)
     ada.post("/accounts/logout/")
 
+    settings.ACCOUNT_RATE_LIMITS = {**settings.ACCOUNT_RATE_LIMITS, "login": "10/m/ip"}
     attacker = Client()
     answers = [log_in(through_the_proxy(attacker, "203.0.113.66", sent=f"192.0.2.{n}"),
-                      "wrong", username=f"guess-{n}").status_code for n in range(40)]
-    assert answers[0] == 200 and answers[-1] == 429  # the attacker's address is limited,
-    assert 429 not in answers[:30]  # after allauth's 30 log-ins a minute from one address
+                      "wrong", username=f"guess-{n}").status_code for n in range(12)]
+    assert answers[:10] == [200] * 10 and answers[-1] == 429  # the attacker's address is
+    # limited after 10 log-ins a minute (allauth's 30 by default), whatever it claims to be
     others = [log_in(through_the_proxy(Client(), f"203.0.113.{n}"), "wrong",
                      username="ada").status_code for n in range(1, 6)]
     assert others == [200] * 5  # five addresses, one failure each: no lock-out of ada
