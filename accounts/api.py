@@ -11,6 +11,7 @@ from rest_framework.response import Response
 
 from gameplay.tournaments import services
 from gameplay.tournaments.models import OutsideBot, outside_bot_presets
+from league.api.inputs import KnownFields, KnownQueryParameters
 from league.api.serializers import ErrorSerializer
 from league.models import PRESET_CHOICES
 
@@ -23,7 +24,7 @@ ERRORS = {
 NOT_FOUND = {404: OpenApiResponse(ErrorSerializer, description="no such bot of yours")}
 
 
-class BotSerializer(serializers.ModelSerializer):
+class BotSerializer(KnownFields, serializers.ModelSerializer):
     presets = serializers.ListField(
         child=serializers.ChoiceField(choices=PRESET_CHOICES), allow_empty=False,
         validators=[outside_bot_presets], required=False,
@@ -49,7 +50,8 @@ class BotSerializer(serializers.ModelSerializer):
                           description="Remove your bot, unless it was entered in a "
                                       "tournament."),
 )
-class BotViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class BotViewSet(KnownQueryParameters, mixins.ListModelMixin, mixins.RetrieveModelMixin,
+                 viewsets.GenericViewSet):
     serializer_class = BotSerializer
     permission_classes = [IsAuthenticated]
     filter_backends = []

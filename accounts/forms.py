@@ -1,13 +1,22 @@
+from allauth.account.forms import ResetPasswordForm as AllauthResetPasswordForm
+from allauth.account.models import EmailAddress
 from django import forms
 
 from gameplay.engine.options import PRESETS
 from gameplay.tournaments.models import OutsideBot
 
 
+class PolicyURLField(forms.URLField):
+    """A URL that only the network policy checks (the model's validator): Django's own URL
+    check would answer "Enter a valid URL." for what the policy refuses with its reason."""
+
+    default_validators = []
+
+
 class BotForm(forms.ModelForm):
     """An author's outside bot; the model checks the URL against the network policy."""
 
-    url = forms.URLField(label="URL", max_length=300, assume_scheme="https",
+    url = PolicyURLField(label="URL", max_length=300, assume_scheme="https",
                          help_text="where each decision is POSTed")
     presets = forms.MultipleChoiceField(
         choices=[(name, name) for name in PRESETS], widget=forms.CheckboxSelectMultiple,
@@ -17,3 +26,14 @@ class BotForm(forms.ModelForm):
         model = OutsideBot
         fields = ["name", "url", "presets", "description"]
         widgets = {"description": forms.Textarea(attrs={"rows": 4})}
+
+
+class ResetPasswordForm(AllauthResetPasswordForm):
+    """allauth's password reset, for verified addresses only: an address nobody confirmed
+    could be anyone's (ACCOUNT_FORMS)."""
+
+    def clean_email(self):
+        email = super().clean_email()
+        self.users = [user for user in self.users if EmailAddress.objects.filter(
+            user=user, email__iexact=email, verified=True).exists()]
+        return email

@@ -7,7 +7,21 @@ from gameplay.tournaments.web import api as tournaments
 from ladder.api import LadderGameViewSet, LadderViewSet
 from league.api import views as league
 
-router = DefaultRouter()
+
+class Router(DefaultRouter):
+    """Every id in a path is a whole number (Django's ``int`` converter): anything else in its
+    place is a route miss, a JSON 404 naming the path (config.not_found)."""
+
+    def __init__(self):
+        super().__init__(use_regex_path=False)
+
+    def get_lookup_regex(self, viewset, lookup_prefix=""):
+        name = getattr(viewset, "lookup_url_kwarg", None) or getattr(viewset, "lookup_field",
+                                                                      "pk")
+        return f"<int:{lookup_prefix}{name}>"
+
+
+router = Router()
 router.register("clubs", league.ClubViewSet)
 router.register("players", league.PlayerViewSet)
 router.register("seasons", league.SeasonViewSet)

@@ -15,8 +15,9 @@ DATABASE_RETRY_AFTER = 5
 
 def client_address(request):
     """The client's address as the API throttles see it: REMOTE_ADDR, or with NUM_PROXIES set,
-    the address the nearest trusted proxy put in X-Forwarded-For. Axes uses it too, so a login
-    lockout and an API throttle count the same client."""
+    the address the nearest trusted proxy put in X-Forwarded-For (what the client itself wrote
+    before it is not trusted). Every limit counts it (axes, allauth, the replay upload), so no
+    limit counts the proxy's address, which would make it site-wide."""
     return BaseThrottle().get_ident(request)
 
 

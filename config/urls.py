@@ -6,7 +6,10 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from config.healthz import healthz
 from config.metrics import metrics
+from config.not_found import not_found
 from league.web import pages
+
+handler404 = not_found
 
 urlpatterns = [
     path("", pages.home, name="home"),

@@ -11,7 +11,6 @@ Everyone reads; only a bot's author resumes it or challenges with it. Views are 
 selectors read, ``ladder.services`` writes, a LadderError answers 400.
 """
 
-from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -23,6 +22,7 @@ from drf_spectacular.utils import (
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.generics import get_object_or_404
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.response import Response
@@ -30,6 +30,7 @@ from rest_framework.response import Response
 from ladder import selectors, services
 from ladder.models import Entry, Fault, Game, RatingPoint, Seat
 from league.api.filters import id_param
+from league.api.inputs import KnownFields, KnownQueryParameters
 from league.api.serializers import ErrorSerializer
 from league.models import PRESET_CHOICES
 
@@ -193,7 +194,7 @@ class LadderEntryDetailSerializer(LadderEntrySerializer):
         return None if game is None else LadderGameFaultsSerializer(game).data
 
 
-class LadderChallengeSerializer(serializers.Serializer):
+class LadderChallengeSerializer(KnownFields, serializers.Serializer):
     entry = serializers.IntegerField(help_text="your bot's ladder entry (its id)")
     opponents = serializers.ListField(child=serializers.IntegerField(), min_length=1,
                                       max_length=20,
@@ -218,8 +219,9 @@ class LadderPagination(PageNumberPagination):
                            description="One bot on one ladder: rating, history, recent games "
                                        "and faults, its validation game."),
 )
-class LadderViewSet(viewsets.ReadOnlyModelViewSet):
+class LadderViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
     permission_classes = [ReadsForEveryone]
+    query_parameters = ["preset"]
     pagination_class = LadderPagination
     filter_backends = []
     serializer_class = LadderEntrySerializer
@@ -267,9 +269,10 @@ class LadderViewSet(viewsets.ReadOnlyModelViewSet):
                                        "decision and the start of the bot's answer) and the "
                                        "transcript for the replay."),
 )
-class LadderGameViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin,
-                        viewsets.GenericViewSet):
+class LadderGameViewSet(KnownQueryParameters, mixins.ListModelMixin,
+                        mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     permission_classes = [ReadsForEveryone]
+    query_parameters = ["entry", "kind"]
     filter_backends = []
     serializer_class = LadderGameSerializer
     queryset = Game.objects.none()

@@ -122,7 +122,15 @@ AXES_CLIENT_IP_CALLABLE = "config.protections.client_address"
 ACCOUNT_LOGIN_METHODS = {"username"}
 ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "optional"
+# One account per address, whatever its case; password reset links go to verified addresses
+# only (accounts.forms.ResetPasswordForm): confirmed by the link mailed at sign-up, or given
+# by an administrator in the admin (accounts.admin).
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_FORMS = {"reset_password": "accounts.forms.ResetPasswordForm"}
 ACCOUNT_RATE_LIMITS = {"login_failed": None}
+# allauth's own limits (log-ins 30 a minute, sign-ups and password resets 20, per address)
+# count the client's address as axes, the throttles and the replay upload do.
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 AXES_USERNAME_CALLABLE = "accounts.throttling.login_username"
 LOGIN_URL = "account_login"
 LOGIN_REDIRECT_URL = "accounts:profile"
@@ -157,6 +165,7 @@ REPLAY_UPLOAD_MAX_BYTES = env.int("REPLAY_UPLOAD_MAX_BYTES", default=1_000_000)
 REPLAY_MAX_STEPS = env.int("REPLAY_MAX_STEPS", default=5_000)
 REPLAY_UPLOAD_RATE = env.str("REPLAY_UPLOAD_RATE", default="10/m")
 RATELIMIT_FAIL_OPEN = True  # the cache down: uploads go on, bounded by the two limits above
+RATELIMIT_IP_META_KEY = "config.protections.client_address"
 
 # The API (league/api/, docs/api.md): sessions for the pages, tokens for scripts; everyone
 # reads, a club's organisers write (league.api.permissions); a LeagueError answers 400.
@@ -192,6 +201,8 @@ REST_FRAMEWORK = {
         "user": env.str("API_THROTTLE_USER", default="600/minute"),
     },
     # How many proxies in front of us append to X-Forwarded-For; 0 trusts REMOTE_ADDR alone.
+    # The one setting for every limit: throttles, axes, allauth and the replay upload all
+    # read the client's address through config.protections.client_address.
     "NUM_PROXIES": env.int("NUM_PROXIES", default=0),
 }
 SPECTACULAR_SETTINGS = {
@@ -214,9 +225,12 @@ SPECTACULAR_SETTINGS = {
         "FaultKindEnum": "gameplay.bots.base.FAULT_KINDS",
         "KindEnum": "league.models.Player.KIND_CHOICES",  # its name before the ladder's kinds
     },
+    # The routes' ".json" suffixes are the same operations again (config.api_urls).
+    "PREPROCESSING_HOOKS": ["drf_spectacular.hooks.preprocess_exclude_path_format"],
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "league.api.schema.document_errors",
+        "league.api.schema.refuse_other_fields",
     ],
 }
 

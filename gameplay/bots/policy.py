@@ -123,9 +123,10 @@ def addresses(target: Target, *, resolver: Resolver = resolve) -> list[Address]:
             kind = not_public(address)
         if kind is None:
             continue
+        # Its kind, never the address a name resolves to: the refusal is shown to any author,
+        # who must not learn through it what names resolve to inside our network.
         a_kind = f"{'an' if kind[0] in 'aeiou' else 'a'} {kind} address"
-        said = (f"is {a_kind}" if str(address) == target.host
-                else f"resolves to {unmapped(address)}, {a_kind}")
+        said = f"is {a_kind}" if str(address) == target.host else f"resolves to {a_kind}"
         if target.trusted:
             raise Refused(f"host {target.host!r} {said}")
         raise Refused(f"host {target.host!r} is not in OUTSIDE_BOT_ALLOWED_HOSTS and {said}")

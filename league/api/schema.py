@@ -33,6 +33,15 @@ def document_errors(result, generator, request, public):
     return result
 
 
+def refuse_other_fields(result, generator, request, public):
+    """A request body takes its fields and no other (league/api/inputs.py): every request
+    shape (COMPONENT_SPLIT_REQUEST names them …Request) says so."""
+    for name, component in result.get("components", {}).get("schemas", {}).items():
+        if name.endswith("Request") and component.get("type") == "object":
+            component["additionalProperties"] = False
+    return result
+
+
 ERRORS = {
     400: OpenApiResponse(ErrorSerializer, description="the field that is wrong, or "
                                                           "the league's refusal as `detail`"),

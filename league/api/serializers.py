@@ -1,8 +1,10 @@
 """The API's JSON shapes. Writes are validated here for shape only; the league's rules are the
 services' (a refused operation comes back as a LeagueError, league/api/errors.py)."""
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from league.api.inputs import KnownFields
 from league.models import ROLE_CHOICES, Club, Deal, Game, Place, Player, Rating, Season, Seat
 
 
@@ -89,7 +91,7 @@ class TranscriptField(serializers.JSONField):
         return data
 
 
-class DealWriteSerializer(serializers.Serializer):
+class DealWriteSerializer(KnownFields, serializers.Serializer):
     """A deal's result: its finishing order (player ids, first out first), or its transcript;
     which of them, and whether the order lists each seated player once, is the service's to
     judge (league.services.deal_record)."""
@@ -106,17 +108,23 @@ class DealRecordSerializer(DealWriteSerializer):
         "season__club"), help_text="the game the deal is recorded in")
 
 
-class TranscriptFaultDetailSerializer(serializers.Serializer):
-    deal = serializers.IntegerField(allow_null=True)
-    move = serializers.IntegerField(allow_null=True)
-    error = serializers.CharField()
+@extend_schema_field({"oneOf": [
+    {"type": "object", "description": "the checker's fault: its deal and move (0-based)",
+     "properties": {"deal": {"type": "integer", "nullable": True},
+                    "move": {"type": "integer", "nullable": True},
+                    "error": {"type": "string"}},
+     "required": ["deal", "move", "error"]},
+    {"type": "array", "items": {"type": "string"},
+     "description": "what is wrong with the transcript's shape"}]})
+class TranscriptErrorField(serializers.JSONField):
+    """The checker's fault in a transcript, or what is wrong with the field's shape."""
 
 
 class ErrorSerializer(serializers.Serializer):
     """``{"detail": message}``, or field names each with what is wrong with them."""
 
     detail = serializers.CharField(required=False)
-    transcript = TranscriptFaultDetailSerializer(required=False)
+    transcript = TranscriptErrorField(required=False)
 
 
 class StandingRowSerializer(serializers.Serializer):
@@ -191,28 +199,28 @@ class PlayerListField(serializers.ListField):
         return [found[i] for i in ids]
 
 
-class ClubWriteSerializer(serializers.Serializer):
+class ClubWriteSerializer(KnownFields, serializers.Serializer):
     name = serializers.CharField(max_length=100)
 
 
-class PlayerCreateSerializer(serializers.Serializer):
+class PlayerCreateSerializer(KnownFields, serializers.Serializer):
     name = serializers.CharField(max_length=100)
     kind = serializers.ChoiceField(Player.KIND_CHOICES, default=Player.PERSON)
     club = serializers.PrimaryKeyRelatedField(
         queryset=Club.objects.all(), help_text="a club you organise; the player plays in it")
 
 
-class PlayerUpdateSerializer(serializers.Serializer):
+class PlayerUpdateSerializer(KnownFields, serializers.Serializer):
     name = serializers.CharField(max_length=100, required=False)
     kind = serializers.ChoiceField(Player.KIND_CHOICES, required=False)
 
 
-class PlayerJoinClubSerializer(serializers.Serializer):
+class PlayerJoinClubSerializer(KnownFields, serializers.Serializer):
     club = serializers.PrimaryKeyRelatedField(
         queryset=Club.objects.all(), help_text="a club you organise")
 
 
-class SeasonUpdateSerializer(serializers.ModelSerializer):
+class SeasonUpdateSerializer(KnownFields, serializers.ModelSerializer):
     class Meta:
         model = Season
         fields = ["name", "preset", "options", "scoring_system", "scoring_limit",
@@ -228,14 +236,14 @@ class SeasonCreateSerializer(SeasonUpdateSerializer):
         fields = ["club", *SeasonUpdateSerializer.Meta.fields]
 
 
-class GameCreateSerializer(serializers.Serializer):
+class GameCreateSerializer(KnownFields, serializers.Serializer):
     season = serializers.PrimaryKeyRelatedField(queryset=Season.objects.select_related("club"))
     players = PlayerListField(help_text="player ids in seat order, seat 0 first")
     dealer = serializers.IntegerField(min_value=0, max_value=TABLE_MAX, default=0,
                                       help_text="seat number of the first deal's dealer")
 
 
-class SeatChangeSerializer(serializers.Serializer):
+class SeatChangeSerializer(KnownFields, serializers.Serializer):
     leaving = PlayerListField(default=list, help_text="ids of players who leave the table")
     joining = PlayerListField(default=list, help_text="ids of club players who sit down")
 
@@ -270,7 +278,7 @@ NIGHT_PEOPLE_MAX = 100
 NIGHT_ROUNDS_MAX = 10
 
 
-class NightPlanRequestSerializer(serializers.Serializer):
+class NightPlanRequestSerializer(KnownFields, serializers.Serializer):
     present = PlayerListField(allow_empty=False, max_length=NIGHT_PEOPLE_MAX,
                               help_text="ids of the club's players present, each once")
     rounds = serializers.IntegerField(min_value=1, max_value=NIGHT_ROUNDS_MAX, default=1)
@@ -315,13 +323,13 @@ class NightPlanSerializer(serializers.Serializer):
     score = NightScoreSerializer()
 
 
-class NightTableWriteSerializer(serializers.Serializer):
+class NightTableWriteSerializer(KnownFields, serializers.Serializer):
     players = PlayerListField(allow_empty=False, help_text="player ids in seat order")
     dealer = serializers.IntegerField(min_value=0, max_value=TABLE_MAX, default=0,
                                       help_text="seat number of the first dealer")
 
 
-class NightConfirmSerializer(serializers.Serializer):
+class NightConfirmSerializer(KnownFields, serializers.Serializer):
     tables = NightTableWriteSerializer(many=True, allow_empty=False,
                                        max_length=NIGHT_PEOPLE_MAX)
 

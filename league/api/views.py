@@ -21,6 +21,7 @@ from rest_framework.response import Response
 from league import nights, selectors, services
 from league.api import filters, idempotency
 from league.api import serializers as s
+from league.api.inputs import KnownQueryParameters
 from league.api.permissions import StaffOpensClubs
 from league.api.schema import (
     ERRORS,
@@ -45,7 +46,7 @@ _places = Prefetch("places", queryset=Place.objects.select_related("player")
     partial_update=updates(s.ClubWriteSerializer, s.ClubSerializer,
                             "Rename a club (league.services.club_update); its organisers may."),
 )
-class ClubViewSet(viewsets.ReadOnlyModelViewSet):
+class ClubViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
     queryset = Club.objects.prefetch_related("organisers").order_by("name")
     serializer_class = s.ClubSerializer
     filterset_class = filters.ClubFilter
@@ -78,7 +79,7 @@ class ClubViewSet(viewsets.ReadOnlyModelViewSet):
                             "(league.services.player_update); only an organiser of every "
                             "club they play in may."),
 )
-class PlayerViewSet(viewsets.ReadOnlyModelViewSet):
+class PlayerViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
     queryset = Player.objects.prefetch_related("clubs").order_by("name")
     serializer_class = s.PlayerSerializer
     filterset_class = filters.PlayerFilter
@@ -118,7 +119,7 @@ class PlayerViewSet(viewsets.ReadOnlyModelViewSet):
             "a season's id; all-time ratings without it"))],
         responses={200: s.RatingHistorySerializer, **ERRORS, **NOT_FOUND})
     @action(detail=True, methods=["get"], url_path="rating-history", filter_backends=[],
-            pagination_class=None)
+            pagination_class=None, query_parameters=["season"])
     def rating_history(self, request, pk=None):
         """The player's rating after each of their deals, in a season or all-time."""
         player = self.get_object()
@@ -140,7 +141,7 @@ class PlayerViewSet(viewsets.ReadOnlyModelViewSet):
                             "Change a season (league.services.season_update); its rules and "
                             "scoring are fixed once a deal is recorded."),
 )
-class SeasonViewSet(viewsets.ReadOnlyModelViewSet):
+class SeasonViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
     queryset = Season.objects.order_by("club__name", "-starts_on", "id")
     serializer_class = s.SeasonSerializer
     filterset_class = filters.SeasonFilter
@@ -250,7 +251,7 @@ SEAT_CHANGE_DOC = ("Players leave or join before the next deal: `leaving` and `j
                     "(league.services.game_create): the players in seat order, the dealer's "
                     "seat."),
 )
-class GameViewSet(viewsets.ReadOnlyModelViewSet):
+class GameViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
     queryset = Game.objects.select_related("season").order_by("season_id", "number")
     filterset_class = filters.GameFilter
     ordering_fields = ["number", "created_at"]
@@ -350,8 +351,8 @@ class GameViewSet(viewsets.ReadOnlyModelViewSet):
         description="Delete a deal (league.services.deal_delete); later deals move up one "
                     "number and the game is rescored."),
 )
-class DealViewSet(mixins.CreateModelMixin, mixins.UpdateModelMixin, mixins.DestroyModelMixin,
-                  viewsets.ReadOnlyModelViewSet):
+class DealViewSet(KnownQueryParameters, mixins.CreateModelMixin, mixins.UpdateModelMixin,
+                  mixins.DestroyModelMixin, viewsets.ReadOnlyModelViewSet):
     queryset = (Deal.objects.select_related("game__season__club", "recorded_by")
                 .prefetch_related(_places).order_by("game_id", "number"))
     serializer_class = s.DealSerializer

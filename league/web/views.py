@@ -21,7 +21,6 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
 from django_ratelimit.decorators import ratelimit
-from rest_framework.throttling import BaseThrottle
 
 from gameplay.engine.errors import RuleViolation
 from gameplay.engine.roles import Role, exchange_pairs, role_names, roles_of
@@ -481,21 +480,17 @@ def deal_replay(request, deal_id):
         "back": reverse("league:game_detail", args=[deal.game_id])})
 
 
-def _anonymous_upload_rate(group, request):
-    return None if request.user.is_authenticated else settings.REPLAY_UPLOAD_RATE
+def _upload_rate(group, request):
+    return settings.REPLAY_UPLOAD_RATE
 
 
-def _client_address(group, request):
-    """The client's address as the API's throttles read it: behind REST_FRAMEWORK's
-    NUM_PROXIES proxies, the address the nearest one saw."""
-    return BaseThrottle().get_ident(request)
-
-
-@ratelimit(key=_client_address, rate=_anonymous_upload_rate, method="POST", block=False)
+# "user_or_ip": a signed-in reader's uploads are counted per user, anyone else's per client
+# address (RATELIMIT_IP_META_KEY: config.protections.client_address).
+@ratelimit(key="user_or_ip", rate=_upload_rate, method="POST", block=False)
 def replay_upload(request):
     """Replay a pasted or uploaded transcript, bounded: its size (REPLAY_UPLOAD_MAX_BYTES),
-    its steps (REPLAY_MAX_STEPS, counted before any is played) and, for readers not signed in,
-    the uploads per address (REPLAY_UPLOAD_RATE)."""
+    its steps (REPLAY_MAX_STEPS, counted before any is played) and the uploads per user, or
+    per address for readers not signed in (REPLAY_UPLOAD_RATE)."""
     form = TranscriptUploadForm(request.POST or None, request.FILES or None)
     context = {"form": form, "steps": None}
     status = 200
@@ -507,9 +502,9 @@ def replay_upload(request):
 def _replay_posted(request, form, context) -> int:
     """Fill the upload page's context from a posted transcript; answer its status."""
     if getattr(request, "limited", False):
-        context["error"] = (f"Too many transcripts uploaded from your address (at most "
-                            f"{settings.REPLAY_UPLOAD_RATE}, uploads per period): wait a while, "
-                            "or sign in.")
+        source = "account" if request.user.is_authenticated else "address"
+        context["error"] = (f"Too many transcripts uploaded from your {source} (at most "
+                            f"{settings.REPLAY_UPLOAD_RATE}, uploads per period): wait a while.")
         return 429
     if not form.is_valid():
         return 413 if form.has_error(NON_FIELD_ERRORS, "too_large") else 400

@@ -2,12 +2,17 @@
 password reset by email, and a profile that shows and replaces the API token; failed logins on
 allauth's form are throttled by django-axes as on the admin's."""
 
+import importlib
 import re
 
 import pytest
+from allauth.account.models import EmailAddress
 from axes.models import AccessAttempt
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core import mail
+from django.core.cache import cache
+from django.test import Client
 from rest_framework.authtoken.models import Token
 
 from tests.league.factories import ClubFactory, UserFactory
@@ -15,6 +20,7 @@ from tests.league.factories import ClubFactory, UserFactory
 pytestmark = pytest.mark.django_db
 
 PASSWORD = "a long and right password"
+User = get_user_model()
 
 
 def sign_up(client, username="ada", email="ada@example.org", password=PASSWORD):
@@ -66,6 +72,7 @@ def test_rotating_takes_a_post_from_a_signed_in_user(client):
 
 def test_a_password_reset_by_the_emailed_link(client):
     sign_up(client)
+    assert client.post(confirmation_link()).status_code == 302  # the address is verified
     client.post("/accounts/logout/")
     mail.outbox.clear()
 
@@ -120,3 +127,123 @@ def test_an_organiser_finds_the_clubs_they_organise_on_their_profile(client):
 
     assert f'href="/league/clubs/{mine.pk}/organise/"' in page
     assert "Organise Thursday Club" in page and "Other Club" not in page
+
+
+@pytest.fixture
+def behind_the_proxy(settings):
+    """As in production: one HTTPS proxy in front, every request arrives from its address and
+    carries the client's in X-Forwarded-For (appended to whatever the client sent)."""
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": 1}
+    cache.clear()  # allauth counts in the cache
+    yield
+    cache.clear()
+
+
+def through_the_proxy(client, client_address, sent=None):
+    forwarded = f"{sent}, {client_address}" if sent else client_address
+    client.defaults.update(REMOTE_ADDR="10.0.0.2", HTTP_X_FORWARDED_FOR=forwarded)
+    return client
+
+
+def test_many_failed_log_ins_from_elsewhere_do_not_stop_a_users_right_one(behind_the_proxy,
+                                                                           settings):
+    ada = through_the_proxy(Client(), "198.51.100.7")
+    sign_up(ada)
+    ada.post("/accounts/logout/")
+
+    settings.ACCOUNT_RATE_LIMITS = {**settings.ACCOUNT_RATE_LIMITS, "login": "10/m/ip"}
+    attacker = Client()
+    answers = [log_in(through_the_proxy(attacker, "203.0.113.66", sent=f"192.0.2.{n}"),
+                      "wrong", username=f"guess-{n}").status_code for n in range(12)]
+    assert answers[:10] == [200] * 10 and answers[-1] == 429  # the attacker's address is
+    # limited after 10 log-ins a minute (allauth's 30 by default), whatever it claims to be
+    others = [log_in(through_the_proxy(Client(), f"203.0.113.{n}"), "wrong",
+                     username="ada").status_code for n in range(1, 6)]
+    assert others == [200] * 5  # five addresses, one failure each: no lock-out of ada
+
+    assert log_in(ada)["Location"] == "/accounts/profile/"
+
+
+def reset_links(client, email):
+    mail.outbox.clear()
+    assert client.post("/accounts/password/reset/", {"email": email}).status_code == 302
+    return [(m.to, link) for m in mail.outbox for link in re.findall(
+        r"https?://[^/\s]+(/accounts/password/reset/key/\S+)", m.body)]
+
+
+def confirmation_link():
+    """The link of the address confirmation mailed at sign-up."""
+    return re.search(r"https?://[^/\s]+(/accounts/confirm-email/\S+)",
+                     next(m.body for m in mail.outbox if "confirm-email" in m.body)).group(1)
+
+
+def test_a_sign_up_with_an_address_in_use_is_refused_whatever_its_case(client):
+    sign_up(client)
+    client.post("/accounts/logout/")
+
+    again = sign_up(client, username="mallory", email="ADA@Example.org")
+
+    assert again.status_code == 200 and "already registered" in again.content.decode()
+    assert not User.objects.filter(username="mallory").exists()
+
+
+def test_an_account_made_in_the_admin_gets_its_reset_link_and_keeps_its_address(client):
+    admin = UserFactory(username="root", is_superuser=True)
+    client.force_login(admin)
+    added = client.post("/admin/auth/user/add/", {
+        "username": "eve", "password1": PASSWORD, "password2": PASSWORD,
+        "usable_password": "true"})
+    assert added.status_code == 302, added.content.decode()[:2000]
+    eve = User.objects.get(username="eve")
+    changed = client.post(f"/admin/auth/user/{eve.pk}/change/", {
+        "username": "eve", "email": "Eve@Example.org", "is_active": "on",
+        "date_joined_0": "2026-01-01", "date_joined_1": "00:00:00"})
+    assert changed.status_code == 302, changed.content.decode()[:2000]
+    client.logout()
+
+    assert [to for to, _ in reset_links(client, "eve@example.org")] == [["eve@example.org"]]
+    taken = sign_up(client, username="mallory", email="eve@example.org")
+    assert taken.status_code == 200 and "already registered" in taken.content.decode()
+
+
+def test_reset_links_go_only_to_a_verified_address(client):
+    sign_up(client)
+    confirmation = confirmation_link()
+    client.post("/accounts/logout/")
+    assert reset_links(client, "ada@example.org") == []  # not confirmed yet
+
+    assert client.post(confirmation).status_code == 302
+
+    assert [to for to, _ in reset_links(client, "ada@example.org")] == [["ada@example.org"]]
+
+
+def test_accounts_made_before_get_their_address_verified_unless_it_is_shared():
+    from django.apps import apps
+    migration = importlib.import_module(
+        "accounts.migrations.0001_addresses_of_accounts_made_by_administrators")
+    UserFactory(username="old", email="Old@Example.org")
+    UserFactory(username="twin-1", email="twin@example.org")
+    UserFactory(username="twin-2", email="TWIN@example.org")
+    UserFactory(username="none", email="")
+
+    migration.addresses_given(apps, None)
+
+    assert list(EmailAddress.objects.values_list("user__username", "email", "verified",
+                                                 "primary")) == [
+        ("old", "old@example.org", True, True)]
+
+
+def test_the_admin_refuses_an_address_another_account_has(client):
+    sign_up(client)
+    client.post("/accounts/logout/")
+    eve = UserFactory(username="eve", email="")
+    client.force_login(UserFactory(username="root", is_superuser=True))
+
+    changed = client.post(f"/admin/auth/user/{eve.pk}/change/", {
+        "username": "eve", "email": "ADA@example.org", "is_active": "on",
+        "date_joined_0": "2026-01-01", "date_joined_1": "00:00:00"})
+
+    assert changed.status_code == 200 and "another account has this address" in \
+        changed.content.decode()
+    eve.refresh_from_db()
+    assert eve.email == "" and not EmailAddress.objects.filter(user=eve).exists()

@@ -2,6 +2,8 @@
 change only their own bots, a URL the network policy refuses is a form error with the policy's
 words, and an author has at most OUTSIDE_BOT_MAX_PER_AUTHOR bots."""
 
+import socket
+
 import pytest
 
 from gameplay.tournaments.models import OutsideBot
@@ -108,6 +110,62 @@ def test_a_url_the_network_policy_refuses_is_a_form_error_with_its_words(client,
     assert answer.status_code == 400
     assert words in " ".join(answer.json()["url"])
     assert not OutsideBot.objects.exists()
+
+
+@pytest.fixture
+def lab_name(monkeypatch):
+    """The name "vm" resolves to a private address, as a machine's name does on a lab network
+    (every other name resolves as the system says)."""
+    real = socket.getaddrinfo
+
+    def getaddrinfo(host, port, *args, **kwargs):
+        if host == "vm":
+            return real("10.1.2.3", port, *args, **kwargs)
+        return real(host, port, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", getaddrinfo)
+
+
+@pytest.mark.parametrize("url, words", [
+    ("http://0x7f.1:8080/", "host '0x7f.1' is not in OUTSIDE_BOT_ALLOWED_HOSTS and resolves to "
+                            "a loopback address"),
+    ("http://2130706433:8080/", "host '2130706433' is not in OUTSIDE_BOT_ALLOWED_HOSTS and "
+                                "resolves to a loopback address"),
+    ("http://vm:8080/", "host 'vm' is not in OUTSIDE_BOT_ALLOWED_HOSTS and resolves to a "
+                        "private address"),
+])
+def test_the_policys_reason_alone_for_urls_a_generic_url_check_calls_invalid(
+        client, author, lab_name, url, words):
+    client.force_login(author)
+    page = register_page(client, url=url)
+    assert page.status_code == 400
+    assert page.context["form"].errors["url"] == [words]
+
+    answer = client_for(author, token=True).post(
+        "/api/v1/bots/", {"name": "ada-bot", "url": url}, format="json")
+    assert answer.status_code == 400
+    assert answer.json() == {"url": [words]}
+    assert not OutsideBot.objects.exists()
+
+
+def test_a_lab_host_in_the_allow_list_is_registered_without_a_dot_in_its_name(
+        client, author, lab_name, settings):
+    settings.OUTSIDE_BOT_ALLOWED_HOSTS = ["vm"]
+    client.force_login(author)
+
+    assert register_page(client, url="http://vm:8080/play").status_code == 302
+    assert client_for(author, token=True).post(
+        "/api/v1/bots/", {"name": "ada-api", "url": "http://vm:8080/play"},
+        format="json").status_code == 201
+    assert sorted(OutsideBot.objects.values_list("url", flat=True)) == [
+        "http://vm:8080/play"] * 2
+
+
+def test_a_page_url_without_a_scheme_is_taken_as_https(client, author):
+    client.force_login(author)
+
+    assert register_page(client, url="bots.example.org/play")["Location"] == "/accounts/bots/"
+    assert OutsideBot.objects.get().url == URL
 
 
 def test_an_author_registers_lists_changes_and_removes_a_bot_through_the_api(author):

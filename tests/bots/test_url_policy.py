@@ -69,16 +69,17 @@ def test_every_form_of_a_non_public_address_is_refused(url, kind, address):
     with pytest.raises(Refused) as refused:
         HttpBot(url, allowed=set())
 
-    said = f"resolves to {address}, a" if address else "is a"
+    said = "resolves to a" if address else "is a"
     assert f"not in OUTSIDE_BOT_ALLOWED_HOSTS and {said}" in str(refused.value)
     assert f" {kind} address" in str(refused.value)
+    assert f"to {address}" not in str(refused.value)  # what a name resolves to stays ours
 
 
 @pytest.mark.parametrize("answer", [["127.0.0.1"], ["93.184.215.14", "10.1.2.3"],
                                     ["2606:4700::6810:85e5", "::1"]])
 def test_a_name_is_refused_if_any_of_its_addresses_is_not_public(answer):
     with pytest.raises(Refused, match="host 'bots.example.org' is not in "
-                                      "OUTSIDE_BOT_ALLOWED_HOSTS and resolves to"):
+                                      "OUTSIDE_BOT_ALLOWED_HOSTS and resolves to a"):
         HttpBot("https://bots.example.org/play", allowed=set(), resolver=answers(answer))
 
 
@@ -110,7 +111,7 @@ def test_the_allow_list_lets_its_own_hosts_be_private_and_no_others():
 
     assert addresses(lab, resolver=answers(["10.1.2.3"])) == [ipaddress.ip_address("10.1.2.3")]
     with pytest.raises(Refused, match="'other.lan' is not in OUTSIDE_BOT_ALLOWED_HOSTS and "
-                                      "resolves to 10.1.2.3, a private address"):
+                                      "resolves to a private address"):
         addresses(other, resolver=answers(["10.1.2.3"]))
 
 
@@ -123,7 +124,7 @@ def test_cloud_metadata_is_refused_even_on_an_allowed_host():
 
     assert fault.value.kind == "error"
     assert fault.value.message == ("not called: host 'lab-bot.lan' resolves to "
-                                   "169.254.169.254, a cloud metadata address")
+                                   "a cloud metadata address")
 
 
 @pytest.mark.parametrize("url", ["http://127.0.0.1:5432/", "http://bots.example.org:6379/",
@@ -166,9 +167,9 @@ def test_the_ports_come_from_the_settings(settings):
 @pytest.mark.django_db
 @pytest.mark.parametrize(("url", "message"), [
     ("http://localhost:8000/bot", "host 'localhost' is not in OUTSIDE_BOT_ALLOWED_HOSTS and "
-                                  "resolves to 127.0.0.1, a loopback address"),
+                                  "resolves to a loopback address"),
     ("http://0x7f.1/bot", "host '0x7f.1' is not in OUTSIDE_BOT_ALLOWED_HOSTS and "
-                          "resolves to 127.0.0.1, a loopback address"),
+                          "resolves to a loopback address"),
     ("http://127.0.0.1:5432/bot", "port 5432 is not allowed for outside bots"),
 ])
 def test_registration_refuses_what_the_policy_refuses(settings, url, message):
@@ -215,7 +216,7 @@ def test_a_name_that_resolves_public_then_private_is_never_called_on_the_private
     with pytest.raises(BotFault):  # sent to the public address checked, nowhere near us
         bot.exchange_json(REQUEST)
     assert server.requests == [] and len(resolver.calls) == 1
-    with pytest.raises(Refused, match="resolves to 127.0.0.1, a loopback address"):
+    with pytest.raises(Refused, match="resolves to a loopback address"):
         HttpBot(url, allowed=set(), ports=[server.port], resolver=resolver)  # the next game
 
     assert server.requests == []

@@ -11,7 +11,7 @@ from hypothesis import settings as hypothesis_settings
 from rest_framework.authtoken.models import Token
 
 from ladder.models import Entry
-from tests.api.test_schema import CHECKS
+from tests.api.test_schema import CHECKS, GENERATION_MODES
 from tests.ladder.test_api import ladder  # noqa: F401
 
 pytestmark = pytest.mark.django_db
@@ -34,17 +34,18 @@ def test_the_ladder_api_conforms_to_its_schema(ladder, author, settings):  # noq
         if not operation.path.startswith("/api/v1/ladder"):
             continue
         operations += 1
+        for mode in GENERATION_MODES:
 
-        @given(case=operation.as_strategy())
-        @hypothesis_settings(max_examples=EXAMPLES_PER_OPERATION, deadline=None, database=None,
-                             suppress_health_check=list(HealthCheck))
-        def run(case):
-            case.call_and_validate(headers=headers, checks=CHECKS)
+            @given(case=operation.as_strategy(generation_mode=mode))
+            @hypothesis_settings(max_examples=EXAMPLES_PER_OPERATION, deadline=None,
+                                 database=None, suppress_health_check=list(HealthCheck))
+            def run(case):
+                case.call_and_validate(headers=headers, checks=CHECKS)
 
-        try:
-            run()
-        except (Exception, BaseExceptionGroup) as e:  # collect each operation's failure
-            failures[operation.label] = str(e)[:2000]
+            try:
+                run()
+            except (Exception, BaseExceptionGroup) as e:  # collect each operation's failure
+                failures[f"{operation.label} ({mode.value})"] = str(e)[:2000]
 
     # Real rows, which random ids seldom hit: a bot's page, a game, a resume, a challenge.
     game = ladder["bob-1"].seats.filter(faults__gt=0).first().game_id

@@ -173,10 +173,24 @@ def test_anonymous_uploads_are_limited_per_address(client, settings):
     signed_in = upload(client, text=text, address="203.0.113.7")
 
     assert first == [200, 200, 200, 429]
-    assert other.status_code == 200 and signed_in.status_code == 200
+    assert other.status_code == 200 and signed_in.status_code == 200  # counted as the user
     refused = upload(client.__class__(), text=text, address="203.0.113.7")
     assert refused.status_code == 429
     assert "Too many transcripts uploaded from your address (at most 3/m" in refused.text
+
+
+def test_signed_in_uploads_are_limited_per_user_wherever_they_come_from(client, settings):
+    settings.REPLAY_UPLOAD_RATE = "3/m"
+    text = json.dumps(long_transcript(1))
+    client.force_login(UserFactory(username="uploader"))
+
+    answers = [upload(client, text=text, address=f"203.0.113.{n}") for n in range(4)]
+    client.force_login(UserFactory(username="another"))
+    another = upload(client, text=text, address="203.0.113.0")
+
+    assert [a.status_code for a in answers] == [200, 200, 200, 429]
+    assert "Too many transcripts uploaded from your account (at most 3/m" in answers[-1].text
+    assert another.status_code == 200
 
 
 def test_the_upload_limit_counts_the_address_the_proxy_saw(client, settings):

@@ -11,6 +11,7 @@ from gameplay.tournaments import selectors as tournament_selectors
 from gameplay.tournaments import services as tournament_services
 from gameplay.tournaments.models import Entrant, OutsideBot, Tournament
 from league.api import idempotency
+from league.api.inputs import KnownFields, KnownQueryParameters
 from league.api.permissions import AdministratorsOnly
 from league.api.schema import ERRORS, NOT_FOUND, creates, updates, valid
 from league.api.serializers import SEASON_NAME_MAX, SMALL_MAX, TABLE_MAX
@@ -67,7 +68,7 @@ class ProgressSerializer(serializers.Serializer):
     unplayed_reason = serializers.CharField(help_text="the latest unplayed game's reason")
 
 
-class EntrantWriteSerializer(serializers.Serializer):
+class EntrantWriteSerializer(KnownFields, serializers.Serializer):
     name = serializers.CharField(max_length=100, help_text="a bot player of the club (a new "
                                                            "name becomes one)")
     bot = serializers.CharField(max_length=300, help_text=(
@@ -75,7 +76,7 @@ class EntrantWriteSerializer(serializers.Serializer):
         "outside bot an administrator registered"))
 
 
-class TournamentCreateSerializer(serializers.ModelSerializer):
+class TournamentCreateSerializer(KnownFields, serializers.ModelSerializer):
     entrants = EntrantWriteSerializer(many=True, allow_empty=False, max_length=TABLE_MAX)
 
     class Meta:
@@ -102,7 +103,7 @@ class TournamentCreateSerializer(serializers.ModelSerializer):
         return value
 
 
-class OutsideBotSerializer(serializers.ModelSerializer):
+class OutsideBotSerializer(KnownFields, serializers.ModelSerializer):
     class Meta:
         model = OutsideBot
         fields = ["id", "name", "url", "description", "enabled", "created_at"]
@@ -126,7 +127,7 @@ def _tournament_action(name, operation, doc):
                     "A bot tournament in a club you organise, with its own season "
                     "(gameplay.tournaments.services.tournament_create); start it with `start`."),
 )
-class TournamentViewSet(viewsets.ReadOnlyModelViewSet):
+class TournamentViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
     """Bot tournaments; a club's organisers create, start, cancel and resume them."""
 
     queryset = Tournament.objects.prefetch_related(
@@ -170,7 +171,7 @@ class TournamentViewSet(viewsets.ReadOnlyModelViewSet):
     destroy=extend_schema(responses={204: None, **ERRORS, **NOT_FOUND},
                           description="Remove an outside bot never entered in a tournament."),
 )
-class OutsideBotViewSet(viewsets.ReadOnlyModelViewSet):
+class OutsideBotViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
     """Outside bots organisers may enter in tournaments as ``outside:NAME``; administrators
     only, because the site calls their URLs."""
 

@@ -1,0 +1,68 @@
+"""Input the API does not take is refused with 400 naming it, never silently ignored: every
+viewset takes only the query parameters it documents (KnownQueryParameters) and every write
+serializer only its writable fields (KnownFields). docs/api.md "Errors".
+
+The mixins explain themselves in comments: drf-spectacular would show a docstring as the
+description of every operation and shape that inherits it."""
+
+from collections.abc import Mapping
+
+from django_filters.rest_framework import DjangoFilterBackend
+from rest_framework.exceptions import ValidationError
+
+# Django's CSRF token, which a form posted by the browsable API carries beside the fields.
+FORM_EXTRAS = frozenset({"csrfmiddlewaretoken"})
+
+
+class KnownFields:
+    # A serializer mixin: a body field that is not one of the serializer's fields, or only
+    # shows one (read-only), is refused naming it.
+
+    def to_internal_value(self, data):
+        if isinstance(data, Mapping):
+            writable = {name for name, field in self.fields.items() if not field.read_only}
+            refused = {name: [self._refusal(name, writable)] for name in data
+                       if name not in writable | FORM_EXTRAS}
+            if refused:
+                raise ValidationError(refused)
+        return super().to_internal_value(data)
+
+    def _refusal(self, name: str, writable: set[str]) -> str:
+        if name in self.fields:
+            return f"{name} is read-only here: it cannot be set"
+        return f"field not taken here; the fields are {', '.join(sorted(writable))}"
+
+
+class KnownQueryParameters:
+    # A viewset mixin: a query parameter the operation does not document is refused naming it.
+    # An operation takes its filters' and ordering's parameters (its filter backends), a list
+    # its page's, ``format`` (DRF's choice of renderer), and the names in the view's (or the
+    # action's) ``query_parameters``, which views that read the query themselves declare.
+
+    query_parameters = ()
+
+    def initial(self, request, *args, **kwargs):
+        super().initial(request, *args, **kwargs)
+        method = request.method.lower()
+        if method not in self.http_method_names or not hasattr(self, method):
+            return  # DRF answers 405 for the method
+        taken = self.taken_query_parameters()
+        unknown = sorted(set(request.query_params) - taken)
+        if unknown:
+            listed = ", ".join(sorted(taken - {"format"})) or "none"
+            raise ValidationError({name: [f"query parameter not taken here; this operation "
+                                          f"takes {listed}"] for name in unknown})
+
+    def taken_query_parameters(self) -> set[str]:
+        names = {"format", *self.query_parameters}
+        for backend in self.filter_backends:
+            names.update(self._filter_parameters(backend()))
+        if self.action == "list" and self.paginator is not None:
+            names.update(p["name"] for p in self.paginator.get_schema_operation_parameters(self))
+        return names
+
+    def _filter_parameters(self, backend) -> set[str]:
+        if isinstance(backend, DjangoFilterBackend):  # its filter set's filters
+            filterset = backend.get_filterset_class(self, self.get_queryset())
+            return set(filterset.base_filters) if filterset else set()
+        return {p["name"] for p in backend.get_schema_operation_parameters(self)}

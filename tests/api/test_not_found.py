@@ -1,0 +1,50 @@
+"""What is not there under /api/ answers 404 in the API's error shape, JSON naming what was
+asked for: a route that does not exist, and an id that is not a number."""
+
+import pytest
+
+from tests.api.conftest import client_for
+from tests.league.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize("method, path", [
+    ("get", "/api/v1/no-such-thing/"),
+    ("get", "/api/v2/clubs/"),
+    ("get", "/api/"),
+    ("post", "/api/v1/clubs/1/no-such-action/"),
+    ("post", "/api/v1/ladder/abc/resume/"),
+    ("get", "/api/v1/ladder/abc/"),
+    ("get", "/api/v1/ladder-games/abc/"),
+    ("patch", "/api/v1/bots/²/"),
+])
+def test_what_is_not_there_under_the_api_answers_json_404(method, path):
+    client = client_for(UserFactory(username="ada", is_staff=False), token=True)
+
+    answer = getattr(client, method)(path)
+
+    assert answer.status_code == 404
+    assert answer["Content-Type"] == "application/json"
+    assert set(answer.json()) == {"detail"}
+    assert f"no such route: {path}" in answer.json()["detail"]
+
+
+def test_a_route_miss_names_the_path_and_where_the_routes_are():
+    answer = client_for().get("/api/v1/no-such-thing/")
+
+    assert answer.json() == {"detail": "no such route: /api/v1/no-such-thing/ (the API's "
+                                       "routes are listed at /api/v1/ and in /api/docs/)"}
+
+
+def test_an_id_past_any_column_is_no_such_row():
+    answer = client_for().get(f"/api/v1/clubs/{10**30}/")
+
+    assert answer.status_code == 404 and answer.json() == {"detail": "No Club matches the "
+                                                                     "given query."}
+
+
+def test_a_page_that_is_not_there_stays_a_page():
+    answer = client_for().get("/league/no-such-page/")
+
+    assert answer.status_code == 404 and answer["Content-Type"].startswith("text/html")
