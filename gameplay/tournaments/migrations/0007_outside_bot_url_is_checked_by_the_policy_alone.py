@@ -7,7 +7,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('gameplay', '0005_outside_bot_owner_presets'),
+        ('gameplay', '0006_unplayed_game'),
     ]
 
     operations = [
