@@ -5,15 +5,16 @@ PostgreSQL through a TCP proxy the test cuts; a supervisor restarts any of them 
 systemd's ``Restart=always`` does. While the ladder plays rated games (two authors' bots
 served from this process against the built-in references), a tournament runs and organisers
 post deals through the API at five tables (every fifth deal sent twice with its
-Idempotency-Key, every seventh undone and entered again, each table's last write an undo),
-the test cuts Redis ten times, cuts PostgreSQL once, SIGKILLs the worker and SIGKILLs beat;
-a second tournament is started during a Redis cut. Nobody resumes anything.
+Idempotency-Key, every seventh undone and entered again), the test cuts Redis ten times, cuts
+PostgreSQL once, SIGKILLs the worker and SIGKILLs beat; a second tournament is started during
+a Redis cut. Nobody resumes anything.
 
-Afterwards: every deal an organiser was told is recorded is stored once, as entered; no
-request answered 500; every tournament finished within FINISH_SECONDS of the last fault with
-each game stored once; the worker is alive (restarted by its supervisor if it died); every
-league rating (each season's and all-time) and every ladder rating equals a replay from
-scratch of what is stored. The figures are printed (run with ``-s``).
+Afterwards: no request answered 500; every tournament finished within FINISH_SECONDS of the
+last fault with each game stored once; the worker is alive (restarted by its supervisor if it
+died). Then each table's last deal is undone, and: every deal an organiser was told is
+recorded is stored once, as entered; every league rating (each season's and all-time) and
+every ladder rating equals a replay from scratch of what is stored. The figures are printed
+(run with ``-s``).
 
 The reconcilers and the ladder's tick run every second or two (SERVICE_ENV, as an operator
 may set them); the broker's visibility timeout, TOURNAMENT_QUEUED_SECONDS and
@@ -175,8 +176,8 @@ class Table:
     """An organiser entering the deals of one game through the API, as a phone does: each
     write is retried with its Idempotency-Key until it is answered (a 503 during the database
     cut, a connection refused); every DOUBLE_TAP_EVERY-th deal is sent twice, every
-    UNDO_EVERY-th undone and entered again, and the last write is an undo. It stops at
-    ``most`` deals (its game does not end) or when ``stopped`` is set. ``kept`` is what the
+    UNDO_EVERY-th undone and entered again. It stops at ``most`` deals (its game does not
+    end) or when ``stopped`` is set; ``undo_last`` undoes its last deal. ``kept`` is what the
     organiser was told is recorded: (number, finishing order) of each deal."""
 
     def __init__(self, base: str, token: str, game: Game, stopped: threading.Event, *,
@@ -187,6 +188,7 @@ class Table:
         self.session = requests.Session()
         self.session.headers["Authorization"] = f"Token {token}"
         self.kept: list[tuple[int, list[int]]] = []
+        self.last: dict | None = None  # the last deal recorded, as the API answered it
         self.writes = 0
         self.retries = Counter()  # by cause
         self.double_taps = 0
@@ -194,11 +196,12 @@ class Table:
         self.problems: list[str] = []
         self.thread = threading.Thread(target=self._run, name=f"table {game.pk}", daemon=True)
 
-    def _send(self, method: str, path: str, body=None, key=None, done_if_404=False):
-        """One write, retried until answered (or 60 s): the final response."""
+    def _send(self, method: str, path: str, body=None, key=None):
+        """One write, retried until answered (or 60 s): the final response, and whether it
+        was retried."""
         headers = {"Idempotency-Key": key} if key else {}
         deadline = time.monotonic() + 60
-        first = True
+        retried = False
         while time.monotonic() < deadline:
             try:
                 answer = self.session.request(method, self.base + path, json=body,
@@ -206,18 +209,16 @@ class Table:
             except requests.RequestException as e:
                 self.retries[type(e).__name__] += 1
             else:
-                if answer.status_code == 404 and done_if_404 and not first:
-                    return answer  # an earlier attempt went through; its answer was lost
                 if answer.status_code < 500:
-                    return answer
+                    return answer, retried
                 self.retries[answer.status_code] += 1
                 if answer.status_code != 503:
                     self.problems.append(f"{method} {path}: {answer.status_code} "
                                          f"{answer.text[:300]}")
-            first = False
+            retried = True
             time.sleep(0.5)
         self.problems.append(f"{method} {path}: not answered in 60 s")
-        return None
+        return None, retried
 
     def _record(self) -> dict | None:
         self.writes += 1
@@ -225,19 +226,19 @@ class Table:
         order = self.rng.sample(self.players, len(self.players))
         body = {"game": self.game, "number": number, "finishing_order": order}
         key = f"game-{self.game}-write-{self.writes}"
-        answer = self._send("POST", "/api/v1/deals/", body, key)
+        answer, _ = self._send("POST", "/api/v1/deals/", body, key)
         if answer is None:
             return None
         if answer.status_code != 201:
             self.problems.append(f"deal {number}: {answer.status_code} {answer.text[:300]}")
             return None
-        deal = answer.json()
+        deal = self.last = answer.json()
         self.kept.append((number, order))
         if deal["number"] != number:
             self.problems.append(f"deal {number} recorded as number {deal['number']}")
         if number % DOUBLE_TAP_EVERY == 0:
             self.double_taps += 1
-            again = self._send("POST", "/api/v1/deals/", body, key)
+            again, _ = self._send("POST", "/api/v1/deals/", body, key)
             if again is None or again.status_code != 201 or again.json() != deal or \
                     again.headers.get("Idempotent-Replayed") != "true":
                 self.problems.append(f"deal {number} sent again: "
@@ -247,26 +248,27 @@ class Table:
     def _undo(self, deal: dict) -> None:
         self.writes += 1
         self.undos += 1
-        answer = self._send("DELETE", f"/api/v1/deals/{deal['id']}/", done_if_404=True)
+        answer, retried = self._send("DELETE", f"/api/v1/deals/{deal['id']}/")
         if answer is None:
             return
-        if answer.status_code not in (204, 404) or (answer.status_code == 404 and
-                                                    not self.retries):
+        # A 404 after a retry: an earlier attempt deleted it, and its answer was lost.
+        if not (answer.status_code == 204 or answer.status_code == 404 and retried):
             self.problems.append(f"undo of deal {deal['number']}: {answer.status_code} "
                                  f"{answer.text[:300]}")
             return
         self.kept.pop()
 
     def _run(self) -> None:
-        deal = None
         while len(self.kept) < self.most and not self.stopped.is_set():
-            deal = self._record() or deal
-            if deal and deal["number"] % UNDO_EVERY == 0 and len(self.kept) == deal["number"]:
+            deal = self._record()
+            if deal and deal["number"] % UNDO_EVERY == 0:
                 self._undo(deal)
-                deal = self._record() or deal
+                self._record()
             self.stopped.wait(POST_PAUSE)
-        if deal is not None and self.kept and self.kept[-1][0] == deal["number"]:
-            self._undo(deal)  # the last write an undo: no rating may keep the undone deal
+
+    def undo_last(self) -> None:
+        if self.last is not None and self.kept and self.kept[-1][0] == self.last["number"]:
+            self._undo(self.last)
 
     def stored(self) -> list[tuple[int, list[int]]]:
         orders = defaultdict(list)
@@ -488,6 +490,12 @@ def test_the_service_recovers_by_itself_from_redis_and_postgresql_cuts_and_kille
 
         settled_at = wait_for(settled, FINISH_SECONDS,
                               "not finished, stored and rated", stuck) - last_fault
+        # Then each table's last deal is undone, with no other deal to rate: no rating may
+        # keep an undone deal.
+        for table in tables:
+            table.undo_last()
+        wait_for(lambda: not RatingJob.objects.filter(dirty_from__isnull=False).exists(), 60,
+                 "ratings not brought up to date after the undos", stuck)
         # The worker is alive, restarted by its supervisor if it died, and answers.
         wait_for(lambda: worker.process.poll() is None and client.control.ping(
             destination=[node], timeout=0.5), 30, "the worker does not answer", logs)
