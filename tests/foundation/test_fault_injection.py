@@ -91,11 +91,14 @@ SERVICE_ENV = {
     # The periodic runs every second or two (tournaments' reconciler: worker_settings), so
     # the test is short.
     "RATINGS_RECONCILE_SECONDS": "2",
-    "LADDER_TICK_SECONDS": "1",
+    "LADDER_TICK_SECONDS": "3",
     "LADDER_REFERENCES": "random,greedy,heuristic",
     "LADDER_VALIDATION_OPPONENTS": "random,greedy,heuristic",
     "LADDER_DEALS_PER_GAME": "2",
     "LADDER_GAMES_IN_FLIGHT": "4",
+    # A few batches in the queue at a time, the next sent as each finishes: the ladder's
+    # ticks (which expire after a second) and games get their turn on the one worker.
+    "TOURNAMENT_QUEUED_BATCHES": "4",
     # As in production: a message a killed worker held comes back after an hour only, and
     # TOURNAMENT_QUEUED_SECONDS and LADDER_GAME_RESEND_SECONDS keep their production values:
     # what a fault takes out of the queue, the reconcilers must find by themselves.
