@@ -88,8 +88,8 @@ UNDO_EVERY = 7  # every seventh deal is undone and entered again
 DEALS_PER_GAME = 100  # the tables' games are fixed-rounds of 100 deals: none ends here
 
 SERVICE_ENV = {
-    # The periodic runs every second or two (tournaments' reconciler: worker_settings), so
-    # the test is short.
+    # The periodic runs every one to three seconds (the tournaments' reconciler every second:
+    # worker_settings), so the test is short.
     "RATINGS_RECONCILE_SECONDS": "2",
     "LADDER_TICK_SECONDS": "3",
     "LADDER_REFERENCES": "random,greedy,heuristic",
@@ -97,7 +97,7 @@ SERVICE_ENV = {
     "LADDER_DEALS_PER_GAME": "2",
     "LADDER_GAMES_IN_FLIGHT": "4",
     # A few batches in the queue at a time, the next sent as each finishes: the ladder's
-    # ticks (which expire after a second) and games get their turn on the one worker.
+    # ticks (each expires when the next is due) and games get their turns on the one worker.
     "TOURNAMENT_QUEUED_BATCHES": "4",
     # As in production: a message a killed worker held comes back after an hour only, and
     # TOURNAMENT_QUEUED_SECONDS and LADDER_GAME_RESEND_SECONDS keep their production values:
@@ -143,7 +143,10 @@ class Supervised:
             self.process = self._start()
 
     def kill(self) -> None:
-        os.killpg(self.process.pid, signal.SIGKILL)
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass  # it had just exited by itself
 
     def stop(self) -> None:
         self._stopping.set()
@@ -165,14 +168,15 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def wait_for(condition, seconds: float, why: str, logs) -> float:
-    """Poll ``condition`` until it holds; returns when it did (time.monotonic())."""
+def wait_for(condition, seconds: float, why: str, explain) -> float:
+    """Poll ``condition`` until it holds and return when it did (time.monotonic()); fail
+    with ``why`` and what ``explain()`` says after ``seconds``."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if condition():
             return time.monotonic()
         time.sleep(0.2)
-    pytest.fail(f"{why} after {seconds} s\n{logs()}")
+    pytest.fail(f"{why} after {seconds} s\n{explain()}")
 
 
 class Table:
@@ -513,9 +517,9 @@ def test_the_service_recovers_by_itself_from_redis_and_postgresql_cuts_and_kille
         for server in bot_servers:
             server.close()
 
-    # Deals: each stored once, as the organiser was told it was recorded; no answer 500.
     print(f"\nfault injection: {figures()}; all stored and rated {settled_at:.0f} s after "
           "the last fault")
+    # Deals: each stored once, as the organiser was told it was recorded; no answer 500.
     problems = [p for t in tables for p in t.problems]
     assert not problems, problems
     for table in tables:
