@@ -40,6 +40,8 @@ def worker_command(queue: str, node: str) -> list[str]:
 
 
 def beat_command(pidfile: Path) -> list[str]:
+    """celery beat with the database scheduler (CELERY_BEAT_SCHEDULER), sending to the test
+    queue."""
     return [sys.executable, "-m", "celery", "-A", "config.celery_app", "beat", "--loglevel=info",
             f"--pidfile={pidfile}"]
 
