@@ -33,7 +33,31 @@ def tournament_queue():
     return f"test-tournament-{uuid.uuid4().hex[:12]}"
 
 
-def _env(queue: str, extra: dict) -> dict:
+def worker_command(queues: str, node: str) -> list[str]:
+    """A worker of one task at a time on the given queues (no gossip or mingle: it starts
+    fast)."""
+    return [sys.executable, "-m", "celery", "-A", "config.celery_app", "worker", "--pool=solo",
+            "-Q", queues, "-n", node, "--without-gossip", "--without-mingle", "--loglevel=info"]
+
+
+def beat_command(pidfile: Path) -> list[str]:
+    """celery beat with the database scheduler (CELERY_BEAT_SCHEDULER), sending to the test
+    queue."""
+    return [sys.executable, "-m", "celery", "-A", "config.celery_app", "beat", "--loglevel=info",
+            f"--pidfile={pidfile}"]
+
+
+def client_app(queue: str) -> Celery:
+    """A client app that sends straight to the test Redis, on the test queue."""
+    app = Celery("tournament_test_client", broker=TEST_REDIS_URL, backend=TEST_REDIS_URL,
+                 set_as_current=False)
+    app.conf.task_default_queue = queue
+    return app
+
+
+def worker_env(queue: str, extra: dict) -> dict:
+    """A worker's, beat's or web server's environment: the worker settings on the test queue,
+    the test Redis and database unless ``extra`` says otherwise."""
     return {**os.environ, "DJANGO_SETTINGS_MODULE": WORKER_SETTINGS,
             "CELERY_BROKER_URL": TEST_REDIS_URL, "CELERY_RESULT_BACKEND": TEST_REDIS_URL,
             "DATABASE_URL": database_url(), "TOURNAMENT_TEST_QUEUE": queue, **extra}
@@ -46,20 +70,16 @@ def workers(tmp_path, tournament_queue):
     other queues for it to consume); all are stopped at the end. Their client app sends
     straight to the test Redis, on the test queue."""
     queue = tournament_queue
-    app = Celery("tournament_test_client", broker=TEST_REDIS_URL, backend=TEST_REDIS_URL,
-                 set_as_current=False)
-    app.conf.task_default_queue = queue
+    app = client_app(queue)
     started = []
 
     def start(queues: str = queue, **env) -> CeleryWorker:
         node = f"{queue}-{len(started)}@localhost"
         log_path = tmp_path / f"worker-{len(started)}.log"
         with log_path.open("wb") as log:
-            process = subprocess.Popen(
-                [sys.executable, "-m", "celery", "-A", "config.celery_app", "worker",
-                 "--pool=solo", "-Q", queues, "-n", node, "--without-gossip",
-                 "--without-mingle", "--loglevel=info"],
-                cwd=PROJECT_DIR, env=_env(queue, env), stdout=log, stderr=subprocess.STDOUT)
+            process = subprocess.Popen(worker_command(queues, node), cwd=PROJECT_DIR,
+                                       env=worker_env(queue, env), stdout=log,
+                                       stderr=subprocess.STDOUT)
         worker = CeleryWorker(process=process, app=app, node_name=node, log_path=log_path)
         started.append(worker)
         _wait_until_ready(worker)
@@ -91,11 +111,9 @@ def beat(tmp_path, tournament_queue):
     def start(**env) -> Beat:
         log_path = tmp_path / "beat.log"
         with log_path.open("wb") as log:
-            process = subprocess.Popen(
-                [sys.executable, "-m", "celery", "-A", "config.celery_app", "beat",
-                 "--loglevel=info", f"--pidfile={tmp_path / 'beat.pid'}"],
-                cwd=PROJECT_DIR, env=_env(tournament_queue, env), stdout=log,
-                stderr=subprocess.STDOUT)
+            process = subprocess.Popen(beat_command(tmp_path / "beat.pid"), cwd=PROJECT_DIR,
+                                       env=worker_env(tournament_queue, env), stdout=log,
+                                       stderr=subprocess.STDOUT)
         started.append(Beat(process=process, log_path=log_path))
         return started[-1]
 

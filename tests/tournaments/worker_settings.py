@@ -10,10 +10,15 @@ import os
 from config.settings.test import *  # noqa: F403
 from config.settings.test import CELERY_BEAT_SCHEDULE
 
+CELERY_TASK_DEFAULT_QUEUE = os.environ["TOURNAMENT_TEST_QUEUE"]
+# Each test's messages taken and not acknowledged are kept under keys of its own: Redis keeps
+# them in one hash per database otherwise, and any worker on it puts back those older than
+# its own visibility timeout, another test's too.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": float(os.environ.get("TOURNAMENT_TEST_VISIBILITY_TIMEOUT", 4)),
-    "unacked_restore_interval": 1, "unacked_restore_throttle": 1}
-CELERY_TASK_DEFAULT_QUEUE = os.environ["TOURNAMENT_TEST_QUEUE"]
+    "unacked_restore_interval": 1, "unacked_restore_throttle": 1,
+    **{key: f"{key.removesuffix('_key')}:{CELERY_TASK_DEFAULT_QUEUE}"
+       for key in ("unacked_key", "unacked_index_key", "unacked_mutex_key")}}
 TOURNAMENT_RECONCILE_SECONDS = 1
 TOURNAMENT_STALL_SECONDS = 5
 TASK_HEARTBEAT_SECONDS = 1
