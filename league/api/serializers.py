@@ -45,7 +45,7 @@ class DealSerializer(serializers.ModelSerializer):
     class Meta:
         model = Deal
         fields = ["id", "game", "number", "dealer", "places", "transcript", "recorded_by",
-                  "recorded_at"]
+                  "recorded_at", "source"]
 
 
 class SeatSerializer(serializers.ModelSerializer):
@@ -66,8 +66,8 @@ class GameSerializer(serializers.ModelSerializer):
     class Meta:
         model = Game
         fields = ["id", "season", "club", "number", "dealer", "status", "time_called_at",
-                  "created_at"]
-        read_only_fields = ["time_called_at"]
+                  "reopened_at", "created_at"]
+        read_only_fields = ["time_called_at", "reopened_at"]
 
 
 class GameDetailSerializer(GameSerializer):
@@ -104,6 +104,12 @@ class DealWriteSerializer(serializers.Serializer):
 class DealRecordSerializer(DealWriteSerializer):
     game = serializers.PrimaryKeyRelatedField(queryset=Game.objects.select_related(
         "season__club"), help_text="the game the deal is recorded in")
+    number = serializers.IntegerField(
+        min_value=1, max_value=1_000_000,
+        help_text="the deal this result is for: the game's next deal number. A number "
+                  "already recorded (the same deal entered on another phone) is refused with "
+                  "409, saying when, from where and by whom it was recorded and its finishing "
+                  "order; nothing changes")
 
 
 class TranscriptFaultDetailSerializer(serializers.Serializer):
