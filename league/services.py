@@ -711,8 +711,8 @@ def _number_checked(game: Game, number: int | None, next_number: int) -> None:
     if deal.recorded_by is not None:
         said.append(f"by {deal.recorded_by.get_username()}")
     order = ", ".join(p.player.name for p in sorted(deal.places.all(), key=lambda p: p.position))
-    raise Conflict(f"deal {number} was already recorded {' '.join(said)}, finishing order "
-                   f"{order}; nothing was recorded, {then}")
+    raise Conflict(f"deal {number} was already recorded {' '.join(said)} (finishing order: "
+                   f"{order}); nothing was recorded, {then}")
 
 
 def _editable(game: Game, doing: str) -> None:

@@ -33,8 +33,8 @@ def test_the_api_answers_409_for_a_deal_recorded_on_the_page_and_changes_nothing
     assert answer.status_code == 409
     detail = answer.json()["detail"]
     assert detail.startswith("deal 2 was already recorded at ")
-    assert f"from the entry page by {organiser.username}, finishing order " \
-           f"{names(game, order)}" in detail
+    assert f"from the entry page by {organiser.username} (finishing order: " \
+           f"{names(game, order)})" in detail
     assert snapshot(game) == before
 
 

@@ -41,7 +41,7 @@ def test_a_deal_number_already_recorded_is_refused_saying_when_where_who_and_wha
     at = timezone.localtime(first.recorded_at)
     assert words.startswith(f"deal 1 was already recorded at {at:%H:%M} from the entry page "
                             "by alice")
-    assert f"finishing order {names(game, order)}" in words
+    assert f"(finishing order: {names(game, order)})" in words
     assert words.endswith("nothing was recorded, the next deal is deal 2")
     assert snapshot(game) == before
 
