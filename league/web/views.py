@@ -281,7 +281,7 @@ def game_enter(request, game_id):
                 number, undone = services.deal_undo(game=game, deal_id=request.POST.get("deal"),
                                                     by=request.user)
             except LeagueError as e:
-                messages.error(request, e.message)
+                messages.error(request, capfirst(e.message) + ".")
             else:
                 with_changes = f", and the seat change after it ({', '.join(undone)})" \
                     if undone else ""
