@@ -38,3 +38,47 @@ def test_an_organiser_calls_time_on_a_phone(browser, live_server, client):  # no
     shoot(page, "time-called-game")
     assert problems == []
     ctx.close()
+
+
+def test_a_called_game_is_reopened_on_a_phone_then_its_last_deal_undone_and_entered_again(
+        browser, live_server, client):  # noqa: F811
+    """Issue #26, item 2: undo after time called needs the game reopened, after a preview
+    saying whose win is taken back; then the removed deal can be entered again."""
+    game = make_game(season_kwargs={"scoring_limit": 6})
+    organiser = UserFactory(username="organiser")
+    game.season.club.organisers.add(organiser)
+    a, b, c, d = seated_ids(game)
+    services.deal_record(game=game, finishing_order=[a, b, c, d])
+    services.deal_record(game=game, finishing_order=[a, c, b, d])
+    services.game_time_called(game=game)
+    names = dict(game.seats.values_list("player_id", "player__name"))
+    ctx = signed_in(browser, live_server, client, organiser,
+                    viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
+    page = ctx.new_page()
+    problems = []
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.goto(live_server.url + reverse("league:game_enter", args=[game.pk]))
+    assert page.get_by_role("button", name="Undo deal 2…").count() == 0
+
+    page.get_by_role("button", name=f"Reopen game {game.number}…").tap()
+    reopen = page.locator("#reopen")
+    reopen.wait_for()
+    assert f"{names[a]} no longer wins" in reopen.inner_text()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    shoot(page, "entry-reopen")
+    page.get_by_role("button", name=f"Yes, reopen game {game.number}").tap()
+    page.wait_for_selector(f"text=Game {game.number} reopened")
+
+    page.get_by_role("button", name="Undo deal 2…").tap()
+    page.get_by_role("button", name="Yes, undo deal 2").tap()
+    page.wait_for_selector("text=Deal 2 undone.")
+    for player in (a, b, c, d):
+        page.locator(f'#taps button[data-player="{player}"]').tap()
+    page.get_by_role("button", name="Show roles and exchange").tap()
+    page.get_by_role("button", name="Confirm deal 2").tap()
+    page.wait_for_selector("text=Deal 2 recorded.")
+
+    assert list(game.deal_set.order_by("number").values_list("number", flat=True)) == [1, 2]
+    assert problems == []
+    page.wait_for_load_state("networkidle")
+    ctx.close()

@@ -3,30 +3,19 @@ another phone is refused in words (the form's post and the script's JSON), and a
 has ended is reopened, after a preview in words, before its deals are undone or corrected."""
 
 import pytest
-from django.urls import reverse
 
 from league import services
 from league.models import Deal, Game
 from tests.league.factories import UserFactory, make_game, seated_ids
+from tests.pages.test_enter_correct import enter_url, organiser  # noqa: F401 (organiser: a fixture)
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("organiser")]
 
 
 @pytest.fixture
 def game():
+    """A new game, penalty points to 6; ``organiser`` is signed in as its organiser, "org"."""
     return make_game(season_kwargs={"scoring_limit": 6})
-
-
-@pytest.fixture
-def organiser(game, client):
-    user = UserFactory(username="org")
-    game.season.club.organisers.add(user)
-    client.force_login(user)
-    return user
-
-
-def enter_url(game):
-    return reverse("league:game_enter", args=[game.pk])
 
 
 def order_data(order, number, token="t1", action="confirm"):
@@ -35,8 +24,7 @@ def order_data(order, number, token="t1", action="confirm"):
 
 
 @pytest.mark.parametrize("action", ["preview", "confirm"])
-def test_a_deal_recorded_meanwhile_on_another_phone_is_refused_in_words(client, game, organiser,
-                                                                        action):
+def test_a_deal_recorded_meanwhile_on_another_phone_is_refused_in_words(client, game, action):
     order = seated_ids(game)
     services.deal_record(game=game, finishing_order=order, number=1, source=Deal.API,
                          by=UserFactory(username="api-user"))
@@ -52,7 +40,7 @@ def test_a_deal_recorded_meanwhile_on_another_phone_is_refused_in_words(client, 
 
 
 def test_the_script_gets_409_and_a_replay_of_its_own_deal_is_still_answered_as_before(
-        client, game, organiser):
+        client, game):
     order = seated_ids(game)
     json = {"Accept": "application/json"}
     mine = client.post(enter_url(game), order_data(order, 1, token="mine"), headers=json)
@@ -79,8 +67,7 @@ def called(game):
     return game
 
 
-def test_an_ended_game_offers_reopening_instead_of_undo_and_refuses_an_undo(client, called,
-                                                                          organiser):
+def test_an_ended_game_offers_reopening_instead_of_undo_and_refuses_an_undo(client, called):
     last = called.deal_set.get(number=2)
 
     page = client.get(enter_url(called))
@@ -93,8 +80,7 @@ def test_an_ended_game_offers_reopening_instead_of_undo_and_refuses_an_undo(clie
     assert called.deal_set.count() == 2
 
 
-def test_reopening_says_whose_result_changes_then_undo_and_entry_work(client, called,
-                                                                     organiser):
+def test_reopening_says_whose_result_changes_then_undo_and_entry_work(client, called):
     names = dict(called.seats.values_list("player_id", "player__name"))
     a, b, c, d = seated_ids(called)
 
