@@ -121,7 +121,7 @@ def reopen_asked(game) -> tuple[dict, int]:
                  "corrected and new deals entered.")
     else:
         words = (f"Game {game.number} ended when its deals decided it. Reopened, its deals can "
-                 f"be undone or corrected; the winner changes only if a correction changes "
+                 "be undone or corrected; the winner changes only if a correction changes "
                  "the totals.")
     return {"reopen": {"words": words, "before": _people(before), "after": _people(after)}}, 200
 
