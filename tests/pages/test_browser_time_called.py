@@ -8,7 +8,10 @@ from tests.league.factories import UserFactory, make_game, seated_ids
 from tests.pages.test_browser import browser, pytestmark, shoot, signed_in  # noqa: F401
 
 
-def test_an_organiser_calls_time_on_a_phone(browser, live_server, client):  # noqa: F811
+def phone_at_a_table(browser, live_server, client):  # noqa: F811
+    """A game of four, penalty points to 6, after deals (a, b, c, d) and (a, c, b, d): a
+    leads. Its organiser's phone at 360 px: (game, names by player id, context, page, the
+    console's errors and the scripts' uncaught errors)."""
     game = make_game(season_kwargs={"scoring_limit": 6})
     organiser = UserFactory(username="organiser")
     game.season.club.organisers.add(organiser)
@@ -22,6 +25,12 @@ def test_an_organiser_calls_time_on_a_phone(browser, live_server, client):  # no
     problems = []
     page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: problems.append(str(e)))
+    return game, names, ctx, page, problems
+
+
+def test_an_organiser_calls_time_on_a_phone(browser, live_server, client):  # noqa: F811
+    game, names, ctx, page, problems = phone_at_a_table(browser, live_server, client)
+    a = seated_ids(game)[0]
 
     page.goto(live_server.url + reverse("league:game_detail", args=[game.pk]))
     page.get_by_role("link", name="Call time…").tap()
@@ -44,19 +53,9 @@ def test_a_called_game_is_reopened_on_a_phone_then_its_last_deal_undone_and_ente
         browser, live_server, client):  # noqa: F811
     """Issue #26, item 2: undo after time called needs the game reopened, after a preview
     saying whose win is taken back; then the removed deal can be entered again."""
-    game = make_game(season_kwargs={"scoring_limit": 6})
-    organiser = UserFactory(username="organiser")
-    game.season.club.organisers.add(organiser)
+    game, names, ctx, page, problems = phone_at_a_table(browser, live_server, client)
     a, b, c, d = seated_ids(game)
-    services.deal_record(game=game, finishing_order=[a, b, c, d])
-    services.deal_record(game=game, finishing_order=[a, c, b, d])
     services.game_time_called(game=game)
-    names = dict(game.seats.values_list("player_id", "player__name"))
-    ctx = signed_in(browser, live_server, client, organiser,
-                    viewport={"width": 360, "height": 740}, is_mobile=True, has_touch=True)
-    page = ctx.new_page()
-    problems = []
-    page.on("pageerror", lambda e: problems.append(str(e)))
     page.goto(live_server.url + reverse("league:game_enter", args=[game.pk]))
     assert page.get_by_role("button", name="Undo deal 2…").count() == 0
 
