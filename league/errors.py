@@ -11,6 +11,11 @@ class LeagueError(PresidentError):
     """
 
 
+class Conflict(LeagueError):
+    """Refused for what the game is now, not for what was sent: a deal number already recorded
+    (entered from another phone), a game that has ended. The API answers 409."""
+
+
 class TranscriptRefused(LeagueError):
     """A transcript the engine's checker refuses; ``verdict`` is the checker's fault: its
     deal, move (0-based) and error (TRANSCRIPT.md "The checker")."""

@@ -106,6 +106,9 @@ class Game(models.Model):
     # When an organiser called time on the game (league.services.game_time_called): it then
     # ends with its scoring system's rule for an unfinished game.
     time_called_at = models.DateTimeField(null=True, blank=True)
+    # When an organiser reopened the finished game (league.services.game_reopen) so that its
+    # deals can be undone or corrected; cleared when the game ends again.
+    reopened_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -162,6 +165,10 @@ class Seat(models.Model):
 class Deal(models.Model):
     """One recorded deal; its finishing order is its places, one row per seat."""
 
+    PAGE, OUTBOX, API, OTHER = "page", "outbox", "api", "other"
+    SOURCE_CHOICES = [(PAGE, "the entry page"), (OUTBOX, "a phone's offline outbox"),
+                      (API, "the API"), (OTHER, "elsewhere")]
+
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="deal_set")
     number = models.PositiveIntegerField()
     dealer = models.PositiveSmallIntegerField(help_text="seat number")
@@ -170,6 +177,8 @@ class Deal(models.Model):
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                                     on_delete=models.SET_NULL, related_name="+")
     recorded_at = models.DateTimeField(auto_now_add=True)
+    # Where the deal was entered from, said when the same deal is entered again.
+    source = models.CharField(max_length=8, choices=SOURCE_CHOICES, default=OTHER)
 
     class Meta:
         ordering = ["game", "number"]

@@ -22,7 +22,7 @@ from gameplay.engine.roles import Role, roles_by_position, roles_of
 from gameplay.engine.rules.leading import next_dealer
 from gameplay.engine.scoring import ScoreSheet
 from league import rating_jobs
-from league.errors import LeagueError, TranscriptRefused
+from league.errors import Conflict, LeagueError, TranscriptRefused
 from league.models import (
     AuditEntry,
     Club,
@@ -417,13 +417,67 @@ def game_time_called(*, game: Game, by=None) -> Game:
     game.time_called_at = timezone.now()
     game.save(update_fields=["time_called_at"])
     _game_rescore(game)
-    winners = list(game.seats.filter(is_winner=True).order_by("number")
-                   .values_list("player__name", flat=True))
     _audit(by=by, club=game.season.club, action="time called", target=game,
-           details={"winners": winners,
+           details={"winners": _winner_names(game),
                     "totals": dict(game.seats.order_by("number")
                                    .values_list("player__name", "points"))})
     return game
+
+
+@dataclass(frozen=True)
+class ReopenPreview:
+    """What reopening a finished game would change, read before the change is rolled back."""
+
+    winners_before: list  # the game's winners (Player rows) now
+    winners_after: list  # its winners once reopened (none while it goes on)
+    time_called: bool  # whether it ended by time called (then it goes on once reopened)
+
+
+@transaction.atomic
+def game_reopen(*, game: Game, by=None) -> Game:
+    """Reopen a finished game so that its deals can be undone or corrected: time called is
+    taken back (the game goes on and has no winner until it ends again); a game its deals
+    decided stays decided, but its deals can be corrected until it ends again."""
+    game = _locked_for_deals(game)
+    if game.status != Game.FINISHED:
+        raise LeagueError(f"game {game.number} has not ended: there is nothing to reopen")
+    if game.reopened_at is not None:
+        raise LeagueError(f"game {game.number} is already reopened")
+    before = _winner_names(game)
+    game.time_called_at = None
+    game.reopened_at = timezone.now()
+    game.save(update_fields=["time_called_at", "reopened_at"])
+    _game_rescore(game)
+    _audit(by=by, club=game.season.club, action="game reopened", target=game,
+           details={"winners before": before, "winners after": _winner_names(game)})
+    return game
+
+
+def _winner_names(game: Game) -> list[str]:
+    return list(game.seats.filter(is_winner=True).order_by("number")
+                .values_list("player__name", flat=True))
+
+
+def game_reopen_preview(*, game: Game) -> ReopenPreview:
+    """What ``game_reopen`` would change (nothing written), or the LeagueError it would refuse
+    with: the real operation in a transaction that is then rolled back."""
+    class _Preview(Exception):
+        pass
+
+    def winners():
+        return [s.player for s in game.seats.filter(is_winner=True).select_related("player")
+                .order_by("number")]
+
+    before = winners()
+    time_called = Game.objects.filter(pk=game.pk, time_called_at__isnull=False).exists()
+    try:
+        with transaction.atomic():
+            game_reopen(game=game)
+            preview = ReopenPreview(winners_before=before, winners_after=winners(),
+                                    time_called=time_called)
+            raise _Preview
+    except _Preview:
+        return preview
 
 
 # Deals
@@ -549,10 +603,14 @@ def _transcript_order(season: Season, seated: Sequence[Seat], transcript) -> lis
     return [by_seat[i].player_id for i in deal["finishing_order"]]
 
 
-def finishing_order_check(*, game: Game, finishing_order: Sequence[int]) -> list[int]:
-    """``finishing_order`` (player ids, first out first) as the game's next deal would take
-    it, or the LeagueError deal_record would refuse it with: for a preview, nothing written."""
-    number = (game.deal_set.aggregate(n=Max("number"))["n"] or 0) + 1
+def finishing_order_check(*, game: Game, finishing_order: Sequence[int],
+                          number: int | None = None) -> list[int]:
+    """``finishing_order`` (player ids, first out first) as the game's next deal (``number``)
+    would take it, or the LeagueError deal_record would refuse it with: for a preview,
+    nothing written."""
+    next_number = (game.deal_set.aggregate(n=Max("number"))["n"] or 0) + 1
+    _number_checked(game, number, next_number)
+    number = next_number
     seated = _seats_for(list(game.seats.select_related("player")), number)
     return _check_order(finishing_order, seated, number)
 
@@ -599,11 +657,7 @@ def _game_rescore(game: Game) -> None:
         for player, position, role in places:
             _count_place(counts[player], position, Role(role))
     if game.time_called_at is not None and not sheet.finished:
-        if sheet.deals:
-            sheet.call_time()
-        else:  # its deals were all deleted: nothing to score, the game is open again
-            game.time_called_at = None
-            Game.objects.filter(pk=game.pk).update(time_called_at=None)
+        sheet.call_time()  # its deals cannot change until it is reopened (game_reopen)
     winners = set(sheet.winners)
     for seat in seats:
         c = counts[seat.player_id]
@@ -618,6 +672,9 @@ def _game_rescore(game: Game) -> None:
     if game.status != status:
         game.status = status
         Game.objects.filter(pk=game.pk).update(status=status)
+    if status == Game.OPEN and game.reopened_at is not None:  # open: nothing left to reopen
+        game.reopened_at = None
+        Game.objects.filter(pk=game.pk).update(reopened_at=None)
     _results_changed(game.season_id)
 
 
@@ -633,23 +690,63 @@ def _results_changed(season_id: int) -> None:
     Season.objects.filter(pk=season_id).update(results_version=F("results_version") + 1)
 
 
+def _number_checked(game: Game, number: int | None, next_number: int) -> None:
+    """Refuse a deal ``number`` that is not the game's next (Conflict): entered on another
+    phone meanwhile, it is said when, from where, by whom and with what finishing order.
+    ``None`` (the site's own writers, tests) means the next one."""
+    if number is None or number == next_number:
+        return
+    then = ("the game has ended" if game.status == Game.FINISHED
+            else f"the next deal is deal {next_number}")
+    deal = (game.deal_set.select_related("recorded_by").prefetch_related("places__player")
+            .filter(number=number).first())
+    if deal is None:
+        raise Conflict(f"deal {number} cannot be recorded: {then} (a deal was undone or "
+                       "deleted meanwhile?); nothing was recorded")
+    when = timezone.localtime(deal.recorded_at)
+    said = [f"at {when:%H:%M}" if when.date() == timezone.localdate()
+            else f"on {when:%d %b %Y} at {when:%H:%M}"]
+    if deal.source != Deal.OTHER:
+        said.append(f"from {deal.get_source_display()}")
+    if deal.recorded_by is not None:
+        said.append(f"by {deal.recorded_by.get_username()}")
+    order = ", ".join(p.player.name for p in sorted(deal.places.all(), key=lambda p: p.position))
+    raise Conflict(f"deal {number} was already recorded {' '.join(said)} (finishing order: "
+                   f"{order}); nothing was recorded, {then}")
+
+
+def _editable(game: Game, doing: str) -> None:
+    """Refuse to undo or correct the deals of a game that has ended, unless an organiser
+    reopened it (game_reopen): its winner would change without anyone saying so."""
+    if game.status == Game.FINISHED and game.reopened_at is None:
+        how = "time was called" if game.time_called_at else "its deals decided it"
+        raise Conflict(f"game {game.number} has ended ({how}): an organiser must reopen it "
+                       f"before {doing}; nothing was changed")
+
+
 @transaction.atomic
 def deal_record(*, game: Game, finishing_order: Sequence[int] | None = None,
-                transcript: dict | None = None, by=None) -> Deal:
-    """Record the next deal of a game: its finishing order (player ids, first out first), or a
-    transcript the engine checks; rescore the game and mark the ratings stale."""
+                transcript: dict | None = None, number: int | None = None,
+                source: str = Deal.OTHER, by=None) -> Deal:
+    """Record deal ``number`` of a game, which must be its next one (every entry names the
+    deal it records, so the same deal entered on two phones is stored once): its finishing
+    order (player ids, first out first), or a transcript the engine checks; rescore the game
+    and mark the ratings stale. ``source`` says where it was entered (Deal.SOURCE_CHOICES)."""
     if transcript is not None:
         transcript = transcript_kept(transcript)
     game = _locked_for_deals(game)
+    previous = game.deal_set.prefetch_related("places").order_by("-number").first()
+    next_number = previous.number + 1 if previous else 1
+    _number_checked(game, number, next_number)
     if game.status == Game.FINISHED:
         raise LeagueError(f"{game} has ended: no more deals can be recorded")
-    previous = game.deal_set.prefetch_related("places").order_by("-number").first()
-    number = previous.number + 1 if previous else 1
+    number = next_number
     seats = list(game.seats.select_related("player"))
     seated = _seats_for(seats, number)
     order = _resolve_order(game, seated, number, finishing_order, transcript)
     deal = Deal.objects.create(game=game, number=number, transcript=transcript,
-                               dealer=deal_dealer(game, seats, number, previous), recorded_by=by)
+                               dealer=deal_dealer(game, seats, number, previous), recorded_by=by,
+                               source=source)
     _write_places(deal, order, seats)
     _game_rescore(game)
     names = {s.player_id: s.player.name for s in seats}
@@ -666,6 +763,7 @@ def deal_edit(*, deal: Deal, finishing_order: Sequence[int] | None = None,
     if transcript is not None:
         transcript = transcript_kept(transcript)
     game = _locked_for_deals(deal.game)
+    _editable(game, "correcting its deals")
     deal = Deal.objects.get(pk=deal.pk)
     seats = list(game.seats.select_related("player"))
     seated = _seats_for(seats, deal.number)
@@ -720,6 +818,7 @@ def deal_delete(*, deal: Deal, by=None) -> list[str]:
     """Delete a deal; later deals move up one number and the game is rescored. Returns the
     seat changes undone with it, in words (those after the last deal that no deal follows)."""
     game = _locked_for_deals(deal.game)
+    _editable(game, "deleting its deals")
     deal = Deal.objects.get(pk=deal.pk)
     number, deal_id = deal.number, deal.pk
     before = list(deal.places.order_by("position").values_list("player__name", flat=True))
@@ -757,6 +856,7 @@ def deal_undo(*, game: Game, deal_id, by=None) -> tuple[int, list[str]]:
     refused when it is no longer the last one (undone already, or a deal came after it).
     Returns its number and the seat changes undone with it (deal_delete)."""
     game = _locked_for_deals(game)
+    _editable(game, "undoing its last deal")
     last = undoable_deal(game=game)
     if last is None or str(last.pk) != str(deal_id):
         raise LeagueError("that deal is no longer the last one (already undone?): nothing was "

@@ -2,7 +2,9 @@
 
 A LeagueError (a user's mistake refused by a service, STYLE.md "Errors") answers 400 with its
 message as it is; a transcript the engine's checker refuses (TranscriptRefused, from the
-service) answers 400 with the fault's deal, move and error under ``transcript``. Anything else
+service) answers 400 with the fault's deal, move and error under ``transcript``; a Conflict
+(refused for what the game is now: a deal number already recorded, a game that has ended)
+answers 409 with its message as ``detail``. Anything else
 is DRF's own answer, or a bug left to raise.
 """
 
@@ -11,7 +13,7 @@ from rest_framework.exceptions import APIException
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from league.errors import LeagueError, TranscriptRefused
+from league.errors import Conflict, LeagueError, TranscriptRefused
 
 
 class IdempotencyKeyReused(APIException):
@@ -24,6 +26,8 @@ class IdempotencyKeyReused(APIException):
 def exception_handler(exc, context):
     if isinstance(exc, TranscriptRefused):
         return Response({"transcript": exc.verdict}, status=status.HTTP_400_BAD_REQUEST)
+    if isinstance(exc, Conflict):
+        return Response({"detail": exc.message}, status=status.HTTP_409_CONFLICT)
     if isinstance(exc, LeagueError):
         return Response({"detail": exc.message}, status=status.HTTP_400_BAD_REQUEST)
     return drf_exception_handler(exc, context)

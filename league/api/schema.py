@@ -48,6 +48,10 @@ ERRORS = {
     401: OpenApiResponse(ErrorSerializer, description="not signed in"),
     403: OpenApiResponse(ErrorSerializer, description="not an organiser of this club"),
 }
+CONFLICT = {409: OpenApiResponse(ErrorSerializer, description=(
+    "refused for what the game is now, said in `detail`: a deal number already recorded "
+    "(when, from where, by whom, its finishing order), or a game that has ended and must be "
+    "reopened first; nothing changed"))}
 NOT_FOUND = {404: OpenApiResponse(ErrorSerializer, description="no such row")}
 IDEMPOTENCY_KEY = OpenApiParameter(
     idempotency.HEADER, OpenApiTypes.STR, OpenApiParameter.HEADER, required=False,

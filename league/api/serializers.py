@@ -47,7 +47,7 @@ class DealSerializer(serializers.ModelSerializer):
     class Meta:
         model = Deal
         fields = ["id", "game", "number", "dealer", "places", "transcript", "recorded_by",
-                  "recorded_at"]
+                  "recorded_at", "source"]
 
 
 class SeatSerializer(serializers.ModelSerializer):
@@ -68,8 +68,8 @@ class GameSerializer(serializers.ModelSerializer):
     class Meta:
         model = Game
         fields = ["id", "season", "club", "number", "dealer", "status", "time_called_at",
-                  "created_at"]
-        read_only_fields = ["time_called_at"]
+                  "reopened_at", "created_at"]
+        read_only_fields = ["time_called_at", "reopened_at"]
 
 
 class GameDetailSerializer(GameSerializer):
@@ -106,6 +106,12 @@ class DealWriteSerializer(KnownFields, serializers.Serializer):
 class DealRecordSerializer(DealWriteSerializer):
     game = serializers.PrimaryKeyRelatedField(queryset=Game.objects.select_related(
         "season__club"), help_text="the game the deal is recorded in")
+    number = serializers.IntegerField(
+        min_value=1, max_value=1_000_000,
+        help_text="the deal this result is for: the game's next deal number. A number "
+                  "already recorded (the same deal entered on another phone) is refused with "
+                  "409, saying when, from where and by whom it was recorded and its finishing "
+                  "order; nothing changes")
 
 
 @extend_schema_field({"oneOf": [

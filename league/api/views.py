@@ -24,6 +24,7 @@ from league.api import serializers as s
 from league.api.inputs import KnownQueryParameters
 from league.api.permissions import StaffOpensClubs
 from league.api.schema import (
+    CONFLICT,
     ERRORS,
     IDEMPOTENCY_KEY,
     KEY_REUSED,
@@ -258,7 +259,7 @@ class GameViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
 
     def get_queryset(self):
         qs = super().get_queryset()
-        if self.action in ("retrieve", "create", "time_called"):
+        if self.action in ("retrieve", "create", "time_called", "reopen"):
             qs = qs.prefetch_related(
                 Prefetch("seats", queryset=Seat.objects.select_related("player")
                          .order_by("number")),
@@ -334,22 +335,38 @@ class GameViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
         services.game_time_called(game=game, by=request.user)
         return Response(s.GameDetailSerializer(self.get_queryset().get(pk=game.pk)).data)
 
+    @extend_schema(request=None, responses={200: s.GameDetailSerializer, **ERRORS, **NOT_FOUND},
+                   description="Reopen a game that has ended (league.services.game_reopen) so "
+                               "that its deals can be undone or corrected: time called is taken "
+                               "back and the game goes on; a game its deals decided can be "
+                               "corrected until it ends again. Answers the game with its "
+                               "winners now. Organisers of the game's club.")
+    @action(detail=True, methods=["post"], url_path="reopen", filter_backends=[],
+            pagination_class=None)
+    def reopen(self, request, pk=None):
+        game = self.get_object()
+        services.game_reopen(game=game, by=request.user)
+        return Response(s.GameDetailSerializer(self.get_queryset().get(pk=game.pk)).data)
+
 @extend_schema_view(
     create=extend_schema(
         request=s.DealRecordSerializer, parameters=[IDEMPOTENCY_KEY],
-        responses={201: s.DealSerializer, **ERRORS,
+        responses={201: s.DealSerializer, **ERRORS, **CONFLICT,
                    422: OpenApiResponse(s.ErrorSerializer,
                                         description="Idempotency-Key reused for another request")},
-        description="Record the next deal of a game (league.services.deal_record); the game is "
-                    "rescored and its ratings recomputed."),
+        description="Record deal `number` of a game, its next one (league.services.deal_record); "
+                    "the game is rescored and its ratings recomputed. A number already "
+                    "recorded answers 409 and records nothing."),
     update=extend_schema(
-        request=s.DealWriteSerializer, responses={200: s.DealSerializer, **ERRORS, **NOT_FOUND},
+        request=s.DealWriteSerializer,
+        responses={200: s.DealSerializer, **ERRORS, **NOT_FOUND, **CONFLICT},
         description="Correct a recorded deal (league.services.deal_edit); the game is "
-                    "rescored."),
+                    "rescored. Refused (409) in a game that has ended until it is reopened."),
     destroy=extend_schema(
-        responses={204: None, **ERRORS, **NOT_FOUND},
+        responses={204: None, **ERRORS, **NOT_FOUND, **CONFLICT},
         description="Delete a deal (league.services.deal_delete); later deals move up one "
-                    "number and the game is rescored."),
+                    "number and the game is rescored. Refused (409) in a game that has ended "
+                    "until it is reopened."),
 )
 class DealViewSet(KnownQueryParameters, mixins.CreateModelMixin, mixins.UpdateModelMixin,
                   mixins.DestroyModelMixin, viewsets.ReadOnlyModelViewSet):
@@ -369,7 +386,8 @@ class DealViewSet(KnownQueryParameters, mixins.CreateModelMixin, mixins.UpdateMo
         def record():
             deal = services.deal_record(
                 game=game, finishing_order=form.validated_data.get("finishing_order"),
-                transcript=form.validated_data.get("transcript"), by=request.user)
+                transcript=form.validated_data.get("transcript"),
+                number=form.validated_data["number"], source=Deal.API, by=request.user)
             return Response(s.DealSerializer(self.get_queryset().get(pk=deal.pk)).data,
                             status=status.HTTP_201_CREATED)
 

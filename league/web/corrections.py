@@ -1,16 +1,20 @@
 """Correcting an earlier deal on the entry page: the deal's finishing order in the same form as
 the next deal's, previewed with its roles and the totals it leads to, then confirmed; or the
 deal deleted after a confirmation. The services judge and write (deal_edit_preview, deal_edit,
-deal_delete); a double post of one form acts once (forms.deal_edit_once, deal_delete_once)."""
+deal_delete); a double post of one form acts once (forms.deal_edit_once, deal_delete_once).
+A game that has ended is reopened first, after a preview saying whose result changes
+(services.game_reopen_preview, game_reopen)."""
 
 from django.contrib import messages
 from django.shortcuts import redirect
 from django.urls import reverse
+from django.utils.text import capfirst
 
 from gameplay.engine.roles import Role, exchange_pairs, roles_of
 from league import selectors, services
 from league.errors import LeagueError
 from league.rules import options_of
+from league.web.entry import names as entry_names
 from league.web.forms import (
     GONE,
     FinishingOrderForm,
@@ -19,7 +23,7 @@ from league.web.forms import (
     deal_edit_once,
 )
 
-ACTIONS = ("correct_preview", "correct_confirm", "deal_delete")
+ACTIONS = ("correct_preview", "correct_confirm", "deal_delete", "reopen")
 
 
 def asked(request, game, names) -> tuple[dict, int]:
@@ -41,6 +45,8 @@ def posted(request, game, action, names):
     the entry page showing the form again with the service's refusal or the preview."""
     here = reverse("league:game_enter", args=[game.pk])
     deal_id = request.POST.get("deal")
+    if action == "reopen":
+        return _reopen(request, game, here)
     if action == "deal_delete":
         return _delete(request, game, deal_id, names, here)
     deal = selectors.deal_of_game(game=game, deal_id=deal_id)
@@ -97,6 +103,41 @@ def _delete(request, game, deal_id, names, here):
                                   "moved up one number.")
     else:
         messages.info(request, f"Deal {number} was already deleted from this form.")
+    return redirect(here)
+
+
+def reopen_asked(game) -> tuple[dict, int]:
+    """The entry page's context for reopening a game that has ended (``?reopen``): whose
+    result changes, in words, before the organiser confirms."""
+    try:
+        preview = services.game_reopen_preview(game=game)
+    except LeagueError as e:
+        return {"error": e.message}, 400
+    before, after = preview.winners_before, preview.winners_after
+    if preview.time_called:
+        words = (f"Time was called on game {game.number}. Reopened, it goes on: "
+                 f"{_people(before)} no longer {'wins' if len(before) == 1 else 'win'}, and "
+                 "nobody has won until the game ends again. Its deals can then be undone or "
+                 "corrected and new deals entered.")
+    else:
+        words = (f"Game {game.number} ended when its deals decided it. Reopened, its deals can "
+                 "be undone or corrected; the winner changes only if a correction changes "
+                 "the totals.")
+    return {"reopen": {"words": words, "before": _people(before), "after": _people(after)}}, 200
+
+
+def _people(players) -> str:
+    return entry_names(players) if players else "nobody yet"
+
+
+def _reopen(request, game, here):
+    try:
+        services.game_reopen(game=game, by=request.user)
+    except LeagueError as e:
+        messages.error(request, capfirst(e.message) + ".")
+    else:
+        messages.success(request, f"Game {game.number} reopened: its deals can be undone or "
+                                  "corrected.")
     return redirect(here)
 
 

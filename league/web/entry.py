@@ -22,7 +22,8 @@ def by_position(players: int, options: Options) -> dict:
     }
 
 
-def _names(people) -> str:
+def names(people) -> str:
+    """People in words: "Ada", "Ada and Bob", "Ada, Bob and Cy"."""
     people = [str(p) for p in people]
     return people[0] if len(people) == 1 else ", ".join(people[:-1]) + " and " + people[-1]
 
@@ -50,14 +51,14 @@ def shift_words(before, after, *, leaving, joining, options: Options) -> list[st
                           f"{ranked} there is no {name[old]}")
             changes.append(words)
         verb = "leaves" if len(leaving) == 1 else "leave"
-        who = _names(f"{p} ({name[was[p]]})" for p in leaving)
+        who = names(f"{p} ({name[was[p]]})" for p in leaving)
         lines.append(f"{who} {verb}: " + ("; ".join(changes) if changes
                                           else "everyone else keeps their role") + ".")
     if joining:
         verb = "joins" if len(joining) == 1 else "join"
         below = [role for role in (Role.VICE_SCUM, Role.SCUM) if role in now.values()]
         where = f", just above the {name[below[0]]}" if below else ""
-        words = (f"{_names(joining)} {verb} as {'a Citizen' if len(joining) == 1 else 'Citizens'}"
+        words = (f"{names(joining)} {verb} as {'a Citizen' if len(joining) == 1 else 'Citizens'}"
                  f"{where}: a newcomer takes no role from anyone")
         missing = [name[r] for r in (Role.VICE_PRESIDENT, Role.VICE_SCUM) if r not in now.values()]
         if len(after) >= 4 and missing:

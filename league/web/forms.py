@@ -48,6 +48,21 @@ class FinishingOrderForm(forms.Form):
         return data
 
 
+class DealEntryForm(FinishingOrderForm):
+    """The next deal's finishing order, naming the deal it is for (``number``, the page's
+    next deal when it was loaded or, kept offline, counted on from it): a deal entered on
+    another phone meanwhile is refused, not stored twice (services.deal_record).
+    ``kept_offline`` marks a deal kept in the phone's outbox while offline."""
+
+    number = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=1_000_000)
+    kept_offline = forms.BooleanField(widget=forms.HiddenInput, required=False)
+
+    def __init__(self, *args, number: int, **kwargs):
+        super().__init__(*args, **kwargs)
+        if not self.is_bound:
+            self.initial["number"] = number
+
+
 def _once(*, by, key: str, fingerprint: str, write, reused: str) -> tuple[dict, bool]:
     """``write()`` once per form token (league.idempotency, the helper the API's keys use):
     (its answer, whether this call wrote it). A second post of the same form (a double tap, a
@@ -62,15 +77,17 @@ def _once(*, by, key: str, fingerprint: str, write, reused: str) -> tuple[dict, 
     return body, not replayed
 
 
-def deal_record_once(*, game, finishing_order, by, token: str):
-    """Record a deal once per form token. Returns (deal number, whether this call recorded
-    it)."""
+def deal_record_once(*, game, finishing_order, number: int, source: str, by, token: str):
+    """Record deal ``number`` once per form token. Returns (deal number, whether this call
+    recorded it)."""
     def record():
-        deal = services.deal_record(game=game, finishing_order=list(finishing_order), by=by)
+        deal = services.deal_record(game=game, finishing_order=list(finishing_order),
+                                    number=number, source=source, by=by)
         return {"number": deal.number, "deal": deal.pk}
 
     body, recorded = _once(by=by, key=f"page-deal:{token}",
-                           fingerprint=f"deal {game.pk} {list(finishing_order)}", write=record,
+                           fingerprint=f"deal {game.pk} {number} {list(finishing_order)}",
+                           write=record,
                            reused="this form was already used for another deal: start the "
                                   "next deal from the page again")
     return body["number"], recorded

@@ -20,6 +20,7 @@ from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.functional import SimpleLazyObject
+from django.utils.text import capfirst
 from django_ratelimit.decorators import ratelimit
 
 from gameplay.engine.errors import RuleViolation
@@ -27,13 +28,13 @@ from gameplay.engine.roles import Role, exchange_pairs, role_names, roles_of
 from gameplay.engine.scoring import deal_points
 from gameplay.tournaments import selectors as tournament_selectors
 from league import replays, selectors, services
-from league.errors import LeagueError
+from league.errors import Conflict, LeagueError
 from league.models import Club, Deal, Game, Player, Season
 from league.rules import options_of, scoring_of
 from league.selectors import organises
 from league.web import corrections, entry
 from league.web.forms import (
-    FinishingOrderForm,
+    DealEntryForm,
     SeatChangeForm,
     TranscriptUploadForm,
     deal_record_once,
@@ -221,8 +222,8 @@ def game_enter(request, game_id):
                "names": names}
     status = 200
 
-    order_form = FinishingOrderForm(request.POST if action in ("preview", "confirm") else None,
-                                    seats=next_deal.seats)
+    order_form = DealEntryForm(request.POST if action in ("preview", "confirm") else None,
+                               seats=next_deal.seats, number=next_deal.number)
     candidates = list(selectors.club_players(club=club).exclude(seats__game=game))
     seat_form = SeatChangeForm(request.POST if action in ("seat_preview", "seat_confirm")
                                else None, seated=seated, candidates=candidates)
@@ -236,6 +237,9 @@ def game_enter(request, game_id):
     elif request.method == "GET" and ("correct" in request.GET or "delete" in request.GET):
         correction, status = corrections.asked(request, game, names)
         context.update(correction)
+    elif request.method == "GET" and "reopen" in request.GET:
+        reopening, status = corrections.reopen_asked(game)
+        context.update(reopening)
 
     try:
         if action in ("preview", "confirm"):
@@ -245,7 +249,8 @@ def game_enter(request, game_id):
                     return JsonResponse({"error": _form_errors(order_form)}, status=400)
             elif action == "preview":
                 order = services.finishing_order_check(
-                    game=game, finishing_order=order_form.cleaned_data["order"])
+                    game=game, finishing_order=order_form.cleaned_data["order"],
+                    number=order_form.cleaned_data["number"])
                 seated_by_id = {p.pk: p for p in seated}
                 ranking = list(roles_of([seated_by_id[p] for p in order]).items())
                 context["preview"] = {
@@ -254,9 +259,11 @@ def game_enter(request, game_id):
                     "exchange_in_preset": next_deal.exchange_in_preset,
                 }
             else:
+                entered = order_form.cleaned_data
                 number, recorded = deal_record_once(
-                    game=game, finishing_order=order_form.cleaned_data["order"], by=request.user,
-                    token=order_form.cleaned_data["token"])
+                    game=game, finishing_order=entered["order"], number=entered["number"],
+                    source=Deal.OUTBOX if entered["kept_offline"] else Deal.PAGE,
+                    by=request.user, token=entered["token"])
                 if recorded:
                     message = f"Deal {number} recorded."
                     messages.success(request, message)
@@ -273,7 +280,7 @@ def game_enter(request, game_id):
                 number, undone = services.deal_undo(game=game, deal_id=request.POST.get("deal"),
                                                     by=request.user)
             except LeagueError as e:
-                messages.error(request, e.message)
+                messages.error(request, capfirst(e.message) + ".")
             else:
                 with_changes = f", and the seat change after it ({', '.join(undone)})" \
                     if undone else ""
@@ -312,6 +319,11 @@ def game_enter(request, game_id):
         elif action is not None and action not in corrections.ACTIONS:
             context["error"] = f"Unknown action {action!r}."
             status = 400
+    except Conflict as e:  # the deal was entered on another phone meanwhile
+        if as_json:
+            return JsonResponse({"error": e.message, "conflict": True}, status=409)
+        messages.error(request, capfirst(e.message) + ".")
+        return redirect(here)  # the game as it is now
     except LeagueError as e:
         if as_json:
             return JsonResponse({"error": e.message}, status=400)
@@ -327,6 +339,8 @@ def game_enter(request, game_id):
         "last_deal": last_deal,
         "last_places": [(p.player, names[Role(p.role)]) for p in last_deal.places.all()]
         if last_deal else [],
+        # A game that has ended keeps its deals until an organiser reopens it.
+        "locked": game.status == Game.FINISHED and game.reopened_at is None,
         "undo_asked": last_deal is not None and undo == str(last_deal.pk),
         "undo_gone": undo is not None and (last_deal is None or undo != str(last_deal.pk)),
         "ranking": _named(next_deal.ranking, names),

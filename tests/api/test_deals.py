@@ -32,7 +32,7 @@ def snapshot(game):
 def test_an_organiser_records_a_deal_and_the_game_is_rescored(game, organiser_client):
     order = list(reversed(seated_ids(game)))
 
-    response = organiser_client.post("/api/v1/deals/", {"game": game.pk,
+    response = organiser_client.post("/api/v1/deals/", {"game": game.pk, "number": 2,
                                                         "finishing_order": order},
                                      format="json")
 
@@ -50,7 +50,7 @@ def test_an_organiser_records_a_deal_and_the_game_is_rescored(game, organiser_cl
 def test_a_deal_recorded_from_a_transcript_takes_its_finishing_order(game, organiser_client):
     transcript = one_deal_transcript(game)
 
-    response = organiser_client.post("/api/v1/deals/", {"game": game.pk,
+    response = organiser_client.post("/api/v1/deals/", {"game": game.pk, "number": 2,
                                                         "transcript": transcript},
                                      format="json")
 
@@ -65,7 +65,7 @@ def test_a_faulty_transcript_answers_with_its_deal_move_and_error(game, organise
     transcript["deals"][0]["moves"][0] = {**first, "seat": (first["seat"] + 1) % 4}
     before = snapshot(game)
 
-    response = organiser_client.post("/api/v1/deals/", {"game": game.pk,
+    response = organiser_client.post("/api/v1/deals/", {"game": game.pk, "number": 2,
                                                         "transcript": transcript},
                                      format="json")
 
@@ -77,8 +77,8 @@ def test_a_faulty_transcript_answers_with_its_deal_move_and_error(game, organise
 
 
 def test_a_transcript_that_is_not_an_object_names_the_field(game, organiser_client):
-    response = organiser_client.post("/api/v1/deals/", {"game": game.pk, "transcript": [1]},
-                                     format="json")
+    response = organiser_client.post("/api/v1/deals/", {"game": game.pk, "number": 2,
+                                                        "transcript": [1]}, format="json")
 
     assert response.status_code == 400
     assert response.json() == {"transcript": ["a transcript is a JSON object (TRANSCRIPT.md)"]}
@@ -103,7 +103,8 @@ def test_bad_input_names_the_field_and_changes_nothing(game, organiser_client, b
 
 
 def test_neither_order_nor_transcript_is_the_services_refusal(game, organiser_client):
-    response = organiser_client.post("/api/v1/deals/", {"game": game.pk}, format="json")
+    response = organiser_client.post("/api/v1/deals/", {"game": game.pk, "number": 2},
+                                     format="json")
 
     assert response.status_code == 400
     assert response.json() == {"detail": "give a finishing order or a transcript"}
@@ -113,7 +114,7 @@ def test_the_leagues_refusal_is_shown_as_it_is(game, organiser_client):
     before = snapshot(game)
     order = seated_ids(game)[:3]
 
-    response = organiser_client.post("/api/v1/deals/", {"game": game.pk,
+    response = organiser_client.post("/api/v1/deals/", {"game": game.pk, "number": 2,
                                                         "finishing_order": order},
                                      format="json")
 
@@ -138,7 +139,7 @@ def test_an_organiser_corrects_a_deal_and_the_game_is_rescored(game, organiser_c
 
 def test_an_organiser_deletes_a_deal_and_later_deals_move_up(game, organiser_client):
     first = game.deal_set.get()
-    organiser_client.post("/api/v1/deals/", {"game": game.pk,
+    organiser_client.post("/api/v1/deals/", {"game": game.pk, "number": 2,
                                              "finishing_order": seated_ids(game)},
                           format="json")
 
@@ -152,7 +153,7 @@ def test_an_organiser_deletes_a_deal_and_later_deals_move_up(game, organiser_cli
 def test_a_deal_after_the_game_has_ended_is_refused(game, organiser_client):
     Game.objects.filter(pk=game.pk).update(status=Game.FINISHED)
 
-    response = organiser_client.post("/api/v1/deals/", {"game": game.pk,
+    response = organiser_client.post("/api/v1/deals/", {"game": game.pk, "number": 2,
                                                         "finishing_order": seated_ids(game)},
                                      format="json")
 
@@ -164,7 +165,8 @@ def test_a_deal_after_the_game_has_ended_is_refused(game, organiser_client):
 
 WRITES = {
     "record": lambda c, game, deal: c.post(
-        "/api/v1/deals/", {"game": game.pk, "finishing_order": seated_ids(game)},
+        "/api/v1/deals/", {"game": game.pk, "number": 2,
+                           "finishing_order": seated_ids(game)},
         format="json"),
     "correct": lambda c, game, deal: c.put(
         f"/api/v1/deals/{deal.pk}/", {"finishing_order": list(reversed(seated_ids(game)))},

@@ -10,9 +10,9 @@ from tests.api.conftest import client_for
 from tests.league.factories import UserFactory, make_game, seated_ids
 
 
-def record(client, game, key, order=None):
-    return client.post("/api/v1/deals/",
-                       {"game": game.pk, "finishing_order": order or seated_ids(game)},
+def record(client, game, key, order=None, number=2):
+    return client.post("/api/v1/deals/", {"game": game.pk, "number": number,
+                                          "finishing_order": order or seated_ids(game)},
                        format="json", HTTP_IDEMPOTENCY_KEY=key)
 
 
@@ -31,7 +31,7 @@ def test_a_double_submit_records_once_and_answers_the_same(game, organiser_clien
 @pytest.mark.django_db
 def test_a_new_key_records_a_new_deal(game, organiser_client):
     record(organiser_client, game, "tap-1")
-    record(organiser_client, game, "tap-2", order=list(reversed(seated_ids(game))))
+    record(organiser_client, game, "tap-2", order=list(reversed(seated_ids(game))), number=3)
 
     assert game.deal_set.count() == 3
 
@@ -55,7 +55,7 @@ def test_keys_belong_to_their_user(game, organiser_client):
 
     record(organiser_client, game, "tap-1")
     response = record(client_for(colleague, token=True), game, "tap-1",
-                      order=list(reversed(seated_ids(game))))
+                      order=list(reversed(seated_ids(game))), number=3)
 
     assert response.status_code == 201
     assert "Idempotent-Replayed" not in response.headers
@@ -99,7 +99,7 @@ def test_concurrent_duplicates_store_one_deal():
         try:
             client = client_for(organiser)
             start.wait()
-            answers.append(record(client, game, "race"))
+            answers.append(record(client, game, "race", number=1))
         finally:
             connection.close()
 
@@ -127,7 +127,7 @@ def test_the_page_and_the_api_claim_keys_on_one_table_with_one_rule(game, organi
     page = Client()
     page.force_login(organiser)
     order = seated_ids(game)
-    form = {"action": "confirm", "token": "t1",
+    form = {"action": "confirm", "token": "t1", "number": 2,
             **{f"place_{i}": p for i, p in enumerate(order, start=1)}}
     page.post(reverse("league:game_enter", args=[game.pk]), form)
     assert IdempotentRequest.objects.get(user=organiser).key == "page-deal:t1"
@@ -135,8 +135,8 @@ def test_the_page_and_the_api_claim_keys_on_one_table_with_one_rule(game, organi
     reused = record(organiser_client, game, "page-deal:t1")
     assert reused.status_code == 422 and game.deal_set.count() == 2
 
-    refused = record(organiser_client, game, "retry-me", order=order[:2])
+    refused = record(organiser_client, game, "retry-me", order=order[:2], number=3)
     assert refused.status_code == 400
     assert not IdempotentRequest.objects.filter(key="retry-me").exists()
-    assert record(organiser_client, game, "retry-me").status_code == 201
+    assert record(organiser_client, game, "retry-me", number=3).status_code == 201
     assert game.deal_set.count() == 3

@@ -27,7 +27,7 @@ def padded(transcript):
 def test_only_the_formats_fields_are_stored_and_served(game, organiser_client):
     transcript = one_deal_transcript(game)
 
-    response = organiser_client.post("/api/v1/deals/", {"game": game.pk,
+    response = organiser_client.post("/api/v1/deals/", {"game": game.pk, "number": 2,
                                                         "transcript": padded(transcript)},
                                      format="json")
 
@@ -58,7 +58,7 @@ def test_a_nul_character_anywhere_is_a_400_naming_it(game, organiser_client, whe
         transcript["deals"][0]["hands"][0][0] += "\u0000"
     before = snapshot(game)
 
-    response = organiser_client.post("/api/v1/deals/", {"game": game.pk,
+    response = organiser_client.post("/api/v1/deals/", {"game": game.pk, "number": 2,
                                                         "transcript": transcript},
                                      format="json", HTTP_IDEMPOTENCY_KEY="nul-1")
 

@@ -135,6 +135,7 @@ def test_editing_a_past_deal_recomputes_the_scores_and_the_end():
     services.deal_record(game=game, finishing_order=[a, b, c, d])
     game.refresh_from_db()
     assert game.status == Game.FINISHED
+    services.game_reopen(game=game)
 
     services.deal_edit(deal=first, finishing_order=[d, b, c, a], by=UserFactory())
 
@@ -152,8 +153,10 @@ def test_an_edit_that_would_end_the_game_before_later_deals_is_refused():
     first = services.deal_record(game=game, finishing_order=[a, b, c, d])
     services.deal_record(game=game, finishing_order=[a, b, c, d])  # d reaches 4: ended
     second = Deal.objects.get(game=game, number=2)
+    services.game_reopen(game=game)
     services.deal_edit(deal=second, finishing_order=[d, b, c, a])  # open again: all on 2
     services.deal_record(game=game, finishing_order=[b, a, d, c])  # c 4: ended after deal 3
+    services.game_reopen(game=game)
     before = snapshot(game)
 
     # a last in deal 1 as well: a has 2 + 2 = 4 after deal 2, so deal 3 would be past the end
@@ -165,11 +168,11 @@ def test_an_edit_that_would_end_the_game_before_later_deals_is_refused():
 
 
 def test_deleting_a_past_deal_renumbers_the_later_ones_and_rescores():
-    game = make_game(season_kwargs={"scoring_limit": 4})
+    game = make_game(season_kwargs={"scoring_limit": 10})
     a, b, c, d = seated_ids(game)
     first = services.deal_record(game=game, finishing_order=[a, b, c, d])
     second = services.deal_record(game=game, finishing_order=[d, c, b, a])
-    third = services.deal_record(game=game, finishing_order=[a, b, c, d])  # d 2+0+2: open
+    third = services.deal_record(game=game, finishing_order=[a, b, c, d])  # d 2+0+2
 
     services.deal_delete(deal=first)
 
@@ -179,12 +182,13 @@ def test_deleting_a_past_deal_renumbers_the_later_ones_and_rescores():
     assert AuditEntry.objects.filter(action="deal deleted").count() == 1
 
 
-def test_deleting_the_deal_that_ended_a_game_reopens_it():
+def test_deleting_the_deal_that_ended_a_reopened_game_opens_it():
     game = make_game(season_kwargs={"scoring_limit": 2})
     a, b, c, d = seated_ids(game)
     last = services.deal_record(game=game, finishing_order=[a, b, c, d])
     game.refresh_from_db()
     assert game.status == Game.FINISHED
+    services.game_reopen(game=game)
 
     services.deal_delete(deal=last)
 
@@ -272,7 +276,7 @@ def test_a_season_with_impossible_scoring_is_refused():
 
 def test_only_the_last_deal_can_be_undone_and_an_undo_sent_twice_deletes_one():
     """services.deal_undo: the entry page's undo names the deal it showed as the last."""
-    game = make_game()
+    game = make_game(season_kwargs={"scoring_limit": 50})
     first = services.deal_record(game=game, finishing_order=seated_ids(game))
     last = services.deal_record(game=game, finishing_order=seated_ids(game))
     before = snapshot(game)

@@ -29,7 +29,7 @@ def refusal(game, order):
 
 
 def page_form(order, action):
-    return {"action": action, "token": "t1",
+    return {"action": action, "token": "t1", "number": 1,
             **{f"place_{i}": p for i, p in enumerate(order, start=1)}}
 
 
@@ -51,7 +51,8 @@ def test_every_ui_shows_the_services_refusal_in_its_words(client, table, order):
     script = client.post(url, page_form(order, "confirm"),
                          headers={"Accept": "application/json"})
     api = client_for(organiser, token=True).post(
-        "/api/v1/deals/", {"game": game.pk, "finishing_order": order}, format="json")
+        "/api/v1/deals/", {"game": game.pk, "number": 1, "finishing_order": order},
+        format="json")
 
     for answer in (preview, confirm):
         assert answer.status_code == 400 and said in answer.content.decode()

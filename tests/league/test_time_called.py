@@ -76,12 +76,15 @@ def test_a_finished_game_or_one_with_no_deal_is_refused_and_nothing_changes(game
     assert AuditEntry.objects.filter(action="time called").count() == 1
 
 
-def test_editing_a_deal_of_a_called_game_rescores_it_with_the_same_rule(game):
+def test_a_called_game_is_corrected_after_reopening_and_called_again(game):
     a, b, c, d = seated_ids(game)
     services.game_time_called(game=game)
     last = game.deal_set.get(number=2)
 
+    services.game_reopen(game=game)
     services.deal_edit(deal=last, finishing_order=[a, b, c, d])
+    assert Game.objects.get(pk=game.pk).status == Game.OPEN
+    services.game_time_called(game=game)
 
     assert winners(game) == [a]
     assert Game.objects.get(pk=game.pk).status == Game.FINISHED
@@ -150,8 +153,9 @@ def test_the_page_refuses_who_does_not_organise_the_club(client, game, who):
     assert Game.objects.get(pk=game.pk).status == Game.OPEN
 
 
-def test_deleting_every_deal_of_a_called_game_opens_it_again(game):
+def test_deleting_every_deal_of_a_reopened_game_leaves_it_open(game):
     services.game_time_called(game=game)
+    services.game_reopen(game=game)
 
     for deal in game.deal_set.order_by("-number"):
         services.deal_delete(deal=deal)

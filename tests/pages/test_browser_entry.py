@@ -86,6 +86,7 @@ def test_a_deal_confirmed_offline_survives_a_reload_and_is_stored_once(
     assert again.status == 200 and again.json()["recorded"] is False
     deal = Deal.objects.get(game=game)
     assert list(deal.places.order_by("position").values_list("player_id", flat=True)) == order
+    assert deal.source == Deal.OUTBOX  # said if another phone enters deal 1 again
     assert page.csp_errors == []
     settle(page)
     ctx.close()
@@ -94,16 +95,15 @@ def test_a_deal_confirmed_offline_survives_a_reload_and_is_stored_once(
 def test_a_deal_refused_on_arrival_is_shown_with_its_reason(
         browser, live_server, client, table):  # noqa: F811
     game, organiser = table
-    services.season_update(season=game.season, scoring_system="fixed-rounds", scoring_limit=None,
-                           scoring_deals=1)
+    services.deal_record(game=game, finishing_order=seated_ids(game)[::-1])
     ctx, page = open_entry(browser, live_server, client, organiser, game)
     kept_offline(page)
     ctx.set_offline(True)
     tap_order(page, seated_ids(game))
     page.get_by_role("button", name="Show roles and exchange").tap()
-    page.get_by_role("button", name="Keep deal 1 to send").tap()
-    # Meanwhile another organiser records the game's only deal: the game ends.
-    services.deal_record(game=game, finishing_order=seated_ids(game)[::-1])
+    page.get_by_role("button", name="Keep deal 2 to send").tap()
+    # Meanwhile another organiser calls time: the game ends.
+    services.game_time_called(game=game)
 
     ctx.set_offline(False)
     refused = page.locator("#outbox-list li.refused")

@@ -26,8 +26,8 @@ def enter_url(game):
     return reverse("league:game_enter", args=[game.pk])
 
 
-def order_data(order, token="t1", action="confirm"):
-    return {"action": action, "token": token,
+def order_data(order, token="t1", action="confirm", number=1):
+    return {"action": action, "token": token, "number": number,
             **{f"place_{i}": p for i, p in enumerate(order, start=1)}}
 
 
@@ -91,7 +91,7 @@ def test_a_double_submitted_deal_is_stored_once(client, game, organiser):
 def test_a_new_form_token_records_the_next_deal(client, game, organiser):
     client.force_login(organiser)
     client.post(enter_url(game), order_data(seated_ids(game), token="a"))
-    client.post(enter_url(game), order_data(seated_ids(game), token="b"))
+    client.post(enter_url(game), order_data(seated_ids(game), token="b", number=2))
     assert list(game.deal_set.values_list("number", flat=True)) == [1, 2]
 
 
@@ -121,6 +121,7 @@ def test_a_missing_place_is_refused_with_a_message(client, game, organiser):
 
 def test_undo_deletes_the_last_deal_once(client, game, organiser):
     client.force_login(organiser)
+    services.season_update(season=game.season, scoring_limit=50)  # two deals: still open
     services.deal_record(game=game, finishing_order=seated_ids(game))
     last = services.deal_record(game=game, finishing_order=seated_ids(game))
 
@@ -172,7 +173,7 @@ def test_an_ended_game_takes_no_deal(client, organiser, game):
     client.force_login(organiser)
     services.season_update(season=game.season, scoring_system="fixed-rounds", scoring_deals=1)
     services.deal_record(game=game, finishing_order=seated_ids(game))
-    page = client.post(enter_url(game), order_data(seated_ids(game), token="late"))
+    page = client.post(enter_url(game), order_data(seated_ids(game), token="late", number=2))
     assert page.status_code == 400
     assert "has ended: no more deals can be recorded" in page.text
     assert game.deal_set.count() == 1
@@ -221,7 +222,7 @@ def test_a_deal_refused_on_arrival_gets_its_reason_in_json(client, game, organis
                            scoring_limit=None, scoring_deals=1)
     services.deal_record(game=game, finishing_order=seated_ids(game))
 
-    late = json_post(client, game, order_data(seated_ids(game), token="late"))
+    late = json_post(client, game, order_data(seated_ids(game), token="late", number=2))
 
     assert late.status_code == 400
     assert "has ended: no more deals can be recorded" in late.json()["error"]
@@ -236,7 +237,7 @@ def test_an_order_no_longer_valid_on_arrival_says_who_is_not_at_the_table(client
     services.seat_change_apply(game=game, leaving=[game.seats.get(player_id=ids[0]).player],
                                joining=[newcomer])
     # kept on the phone before the change: it still names the player who left
-    stale = json_post(client, game, order_data(ids, token="stale"))
+    stale = json_post(client, game, order_data(ids, token="stale", number=2))
     assert stale.status_code == 400
     left = game.seats.get(player_id=ids[0]).player.name
     assert f"not at the table for this deal: {left}" in stale.json()["error"]

@@ -163,6 +163,7 @@ def test_a_correction_that_would_end_the_game_early_is_refused(client, organiser
     services.deal_record(game=game, finishing_order=[a, b, c, d])  # d 2
     services.deal_record(game=game, finishing_order=[a, b, d, c])  # c 2
     services.deal_record(game=game, finishing_order=[a, b, c, d])  # d 4: ends
+    services.game_reopen(game=game)
     before = snapshot(game)
 
     # d last in deal 2 too would end the game after deal 2, before the recorded deal 3
@@ -273,6 +274,7 @@ def test_a_deal_of_a_finished_game_is_corrected_and_its_end_worked_out_again(cli
         services.deal_record(game=game, finishing_order=order)
     game.refresh_from_db()
     assert game.status == "finished"
+    services.game_reopen(game=game)
     names = names_of(game)
     first = game.deal_set.get(number=1)
 

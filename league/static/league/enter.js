@@ -169,10 +169,15 @@
     document.getElementById("offline-confirm").addEventListener("click", function () {
       var ids = selects.map(function (s) { return s.value; });
       var number = nextNumber();
+      // The deal this is, counted on from the page's: the server refuses it if another phone
+      // has recorded that deal meanwhile.
+      var fields = fieldsOf(form);
+      fields.number = String(number);
+      fields.kept_offline = "1";
       Outbox.add({
         key: form.querySelector('input[name="token"]').value, url: here,
         game: page.dataset.game, number: number, order: ids.map(nameOf).join(", "),
-        fields: fieldsOf(form)
+        fields: fields
       });
       form.querySelector('input[name="token"]').value = Outbox.newKey();
       clearOrder();

@@ -2,6 +2,8 @@
 // a reload, a closed tab or a lost connection loses none. Each deal keeps its form token, the
 // page's idempotency key (league/forms.py deal_record_once): sent twice, it is stored once.
 // The server stays the judge: a deal it refuses stays listed with its reason until dismissed.
+// Each deal names its number; one the server already has (entered on another phone: 409) is a
+// conflict for the organiser to resolve, kept with the server's words, never sent again.
 (function () {
   var STORE = "league-outbox";
   var sending = null;  // the flush under way
@@ -42,8 +44,8 @@
     return flush();
   }
 
-  // One deal to the server: {sent: answer}, {refused: reason}, or {retry: true} when the
-  // server could not judge it (no connection, a server fault).
+  // One deal to the server: {sent: answer}, {refused: reason}, {conflict: reason}, or
+  // {retry: true} when the server could not judge it (no connection, a server fault).
   function send(item) {
     var body = new URLSearchParams(item.fields);
     return fetch(item.url, {
@@ -53,6 +55,7 @@
       if (response.status >= 500 || response.type === "opaqueredirect") return {retry: true};
       return response.json().catch(function () { return null; }).then(function (data) {
         if (response.ok) return {sent: data};
+        if (response.status === 409 && data && data.error) return {conflict: data.error};
         if (data && data.error) return {refused: data.error};
         if (response.status === 403) {
           return {refused: "the server refused it (403): sign in again, open this page " +
@@ -73,8 +76,8 @@
       save(items);
       changed({sent: item, answer: result.sent});
     } else {
-      item.state = "refused";
-      item.reason = result.refused;
+      item.state = result.conflict ? "conflict" : "refused";
+      item.reason = result.conflict || result.refused;
       save(items);
       changed({refused: item});
     }
@@ -116,23 +119,41 @@
     items.forEach(function (item) {
       var li = document.createElement("li");
       li.className = item.state;
-      li.textContent = item.game + ", deal " + item.number + ": " + item.order + ". ";
-      var state = document.createElement("strong");
-      if (item.state === "refused") {
-        state.textContent = "Refused by the server: " + item.reason + ".";
-        li.appendChild(state);
-        var button = document.createElement("button");
-        button.type = "button";
-        button.className = "secondary";
-        button.textContent = "Dismiss";
-        button.addEventListener("click", function () { dismiss(item.key); });
-        li.appendChild(button);
+      if (item.state === "conflict") {
+        conflict(li, item);
       } else {
-        state.textContent = "Waiting to send.";
+        li.textContent = item.game + ", deal " + item.number + ": " + item.order + ". ";
+        var state = document.createElement("strong");
+        state.textContent = item.state === "refused"
+          ? "Refused by the server: " + item.reason + "." : "Waiting to send.";
         li.appendChild(state);
+        if (item.state === "refused") li.appendChild(discardButton(item, "Dismiss"));
       }
       list.appendChild(li);
     });
+  }
+
+  // A deal the server already has under its number: both finishing orders side by side, so
+  // the organiser can tell the same deal entered twice from a different one.
+  function conflict(li, item) {
+    var head = document.createElement("strong");
+    head.textContent = "Conflict: " + item.game + ", deal " + item.number + " from this " +
+      "phone was not stored.";
+    var server = document.createElement("p");
+    server.textContent = item.reason.charAt(0).toUpperCase() + item.reason.slice(1) + ".";
+    var mine = document.createElement("p");
+    mine.textContent = "This phone had: " + item.order + ". If it is another deal, enter " +
+      "it again as the next deal.";
+    li.append(head, server, mine, discardButton(item, "Discard this phone's copy"));
+  }
+
+  function discardButton(item, text) {
+    var button = document.createElement("button");
+    button.type = "button";
+    button.className = "secondary";
+    button.textContent = text;
+    button.addEventListener("click", function () { dismiss(item.key); });
+    return button;
   }
 
   window.Outbox = {
