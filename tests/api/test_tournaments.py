@@ -29,7 +29,7 @@ def test_anyone_reads_a_tournament_and_its_progress(tournament):
 
     assert body == {"status": "scheduled", "done": 0, "total": tournament.total_games,
                     "fraction": 0.0, "games_per_second": None, "eta_seconds": None,
-                    "stalled": False}
+                    "stalled": False, "unplayed": 0, "unplayed_reason": ""}
 
 
 def test_an_organiser_cancels_and_the_league_refusal_shows_as_it_is(tournament,
