@@ -10,6 +10,7 @@ whatever it did and replays the first answer. Only successful answers are stored
 write changes nothing, so it may be retried with the same key.
 """
 
+import hashlib
 from collections.abc import Callable
 from typing import Any
 
@@ -60,3 +61,18 @@ def _replay(stored: IdempotentRequest, fingerprint: str) -> tuple[int, Any, bool
     if stored.fingerprint != fingerprint:
         raise KeyReused()
     return stored.status_code, stored.body, True
+
+
+def once_per_form(*, user, key: str, identity: str, write: Callable[[], Any],
+                  reused: str) -> tuple[Any, bool]:
+    """``write()`` once per page form's token (its ``key``): (its answer, whether this call
+    wrote it). A second post of the same form (a double tap, a resent request) finds the key
+    claimed and writes nothing; the same key posted for another change (``identity``: what the
+    form asks for, apart from its token) is refused with the words ``reused``."""
+    fingerprint = hashlib.sha256(identity.encode()).hexdigest()
+    try:
+        _, body, replayed = once(user=user, key=key, fingerprint=fingerprint,
+                                 write=lambda: (201, write()))
+    except KeyReused as e:
+        raise LeagueError(reused) from e
+    return body, not replayed

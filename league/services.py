@@ -21,7 +21,7 @@ from gameplay.engine.options import from_ruleset
 from gameplay.engine.roles import Role, roles_by_position, roles_of
 from gameplay.engine.rules.leading import next_dealer
 from gameplay.engine.scoring import ScoreSheet
-from league import rating_jobs
+from league import idempotency, rating_jobs
 from league.errors import Conflict, LeagueError, TranscriptRefused
 from league.models import (
     AuditEntry,
@@ -38,6 +38,9 @@ from league.models import (
 from league.names import look_alike
 from league.rules import deal_dealer, options_of, rating_scope, scoring_of
 from league.selectors import (
+    deal_of_game,
+    game_next_deal,
+    game_next_dealer,
     game_next_ranking,
     may_bring_into_club,
     may_change_player,
@@ -356,6 +359,24 @@ def game_create(*, season: Season, players: Sequence[Player], dealer: int = 0,
     _audit(by=by, club=season.club, action="game created", target=game,
            details={"players": [names[p.pk] for p in players], "dealer": dealer})
     return game
+
+
+def game_same_table(*, game: Game, by=None) -> Game:
+    """A new game of the season for the players at this finished game's table, in their seats,
+    dealt by whoever would have dealt next. A second call finds that game (it is still empty)
+    instead of creating another."""
+    if game.status != Game.FINISHED:
+        raise LeagueError(f"game {game.number} is still being played: end it first")
+    next_deal = game_next_deal(game=game)
+    players = [s.player for s in next_deal.seats]
+    dealer = game_next_dealer(game=game, number=next_deal.number)
+    dealer = players.index(dealer) if dealer in players else 0
+    for later in (game.season.games.filter(number__gt=game.number, status=Game.OPEN,
+                                           deal_set__isnull=True, dealer=dealer)
+                  .order_by("number")):
+        if [s.player for s in later.seats.order_by("number")] == players:
+            return later
+    return game_create(season=game.season, players=players, dealer=dealer, by=by)
 
 
 @transaction.atomic
@@ -957,3 +978,59 @@ def seat_change_preview(*, game: Game, leaving: Sequence[Player] = (),
             raise _Preview
     except _Preview:
         return ranking
+
+
+# The entry page's writes, each once per form token (league.idempotency): a double tap or a
+# resent post acts once.
+
+DEAL_GONE = "that deal is no longer in this game (deleted meanwhile?): nothing was changed"
+
+
+def deal_record_once(*, game: Game, finishing_order: Sequence[int], number: int, source: str,
+                     by, token: str) -> tuple[int, bool]:
+    """deal_record once per form token: (the deal's number, whether this call recorded it)."""
+    order = list(finishing_order)
+
+    def record():
+        deal = deal_record(game=game, finishing_order=order, number=number, source=source,
+                           by=by)
+        return {"number": deal.number, "deal": deal.pk}
+
+    body, recorded = idempotency.once_per_form(
+        user=by, key=f"page-deal:{token}", identity=f"deal {game.pk} {number} {order}",
+        write=record, reused="this form was already used for another deal: start the next "
+                             "deal from the page again")
+    return body["number"], recorded
+
+
+def deal_edit_once(*, deal: Deal, finishing_order: Sequence[int], transcript, by,
+                   token: str) -> tuple[int, bool]:
+    """deal_edit once per form token: (the deal's number, whether this call corrected it)."""
+    order = list(finishing_order)
+
+    def edit():
+        edited = deal_edit(deal=deal, finishing_order=order, transcript=transcript, by=by)
+        return {"number": edited.number, "deal": edited.pk}
+
+    body, edited = idempotency.once_per_form(
+        user=by, key=f"page-deal-edit:{token}", identity=f"edit {deal.pk} {order}", write=edit,
+        reused="this form was already used for another correction: open the deal's "
+               "correction again")
+    return body["number"], edited
+
+
+def deal_delete_once(*, game: Game, deal_id, by, token: str) -> tuple[int, list[str], bool]:
+    """Delete a game's deal (by the id the organiser saw) once per form token: a second post
+    finds the token claimed, not a deal that is gone. Returns (the deal's number, the seat
+    changes undone with it, whether this call deleted it)."""
+    def delete():
+        deal = deal_of_game(game=game, deal_id=deal_id)
+        if deal is None:
+            raise LeagueError(DEAL_GONE)
+        return {"number": deal.number, "undone": deal_delete(deal=deal, by=by)}
+
+    body, deleted = idempotency.once_per_form(
+        user=by, key=f"page-deal-delete:{token}", identity=f"delete {game.pk} {deal_id}",
+        write=delete, reused="this form was already used for another deal: open the deal "
+                             "again")
+    return body["number"], body["undone"], deleted

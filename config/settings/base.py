@@ -158,7 +158,7 @@ USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = env.path("STATIC_ROOT", default=BASE_DIR / "staticfiles")
 
-# The public replay upload (league.web.views.replay_upload): the largest transcript taken, the most
+# The public replay upload (league.web.games.replay_upload): the largest transcript taken, the most
 # steps (deal starts, exchanges, leads, moves) replayed, about a second's work, and how often one
 # address may upload without signing in (django-ratelimit's "count/period", in the cache).
 REPLAY_UPLOAD_MAX_BYTES = env.int("REPLAY_UPLOAD_MAX_BYTES", default=1_000_000)

@@ -1,109 +1,108 @@
 """Correcting an earlier deal on the entry page: the deal's finishing order in the same form as
 the next deal's, previewed with its roles and the totals it leads to, then confirmed; or the
 deal deleted after a confirmation. The services judge and write (deal_edit_preview, deal_edit,
-deal_delete); a double post of one form acts once (forms.deal_edit_once, deal_delete_once).
+deal_delete); a double post of one form acts once (services.deal_edit_once, deal_delete_once).
 A game that has ended is reopened first, after a preview saying whose result changes
 (services.game_reopen_preview, game_reopen)."""
 
 from django.contrib import messages
-from django.shortcuts import redirect
-from django.urls import reverse
 from django.utils.text import capfirst
+from django.views.decorators.http import require_POST
 
 from gameplay.engine.roles import Role, exchange_pairs, roles_of
 from league import selectors, services
 from league.errors import LeagueError
 from league.rules import options_of
-from league.web.entry import names as entry_names
-from league.web.forms import (
-    GONE,
-    FinishingOrderForm,
-    TokenForm,
-    deal_delete_once,
-    deal_edit_once,
-)
-
-ACTIONS = ("correct_preview", "correct_confirm", "deal_delete", "reopen")
+from league.web.entry_page import back_to_page, entry_page, names_of, organiser_game
+from league.web.forms import FinishingOrderForm, TokenForm
+from league.web.role_words import names as said_names
 
 
-def asked(request, game, names) -> tuple[dict, int]:
+def asked(request, game) -> tuple[dict, int]:
     """The entry page's context for a correction asked by a link (``?correct=<deal id>``, or
     ``?delete=<deal id>`` for the question asked without script), and its status."""
     deal_id = request.GET.get("correct") or request.GET.get("delete")
     deal = selectors.deal_of_game(game=game, deal_id=deal_id)
     if deal is None:
-        return {"correct_gone": GONE}, 404
-    seats = selectors.deal_seats(game=game, number=deal.number)
-    form = FinishingOrderForm(seats=seats, initial={
-        f"place_{place.position}": place.player_id for place in deal.places.all()})
-    return {"correct": _correcting(deal, seats, form, names),
-            "delete_asked": "delete" in request.GET}, 200
+        return {"correct_gone": services.DEAL_GONE}, 404
+    return {"correct": _as_recorded(game, deal), "delete_asked": "delete" in request.GET}, 200
 
 
-def posted(request, game, action, names):
-    """A correction's or deletion's post: a redirect once done, else (context, status) for
-    the entry page showing the form again with the service's refusal or the preview."""
-    here = reverse("league:game_enter", args=[game.pk])
-    deal_id = request.POST.get("deal")
-    if action == "reopen":
-        return _reopen(request, game, here)
-    if action == "deal_delete":
-        return _delete(request, game, deal_id, names, here)
-    deal = selectors.deal_of_game(game=game, deal_id=deal_id)
+def _correction(request, game, then):
+    """A posted correction checked: ``then(deal, seats, order, shown)``'s answer, or the
+    page again with the form and what is wrong (``shown``: the page's correction section)."""
+    deal = selectors.deal_of_game(game=game, deal_id=request.POST.get("deal"))
     if deal is None:
-        return {"correct_gone": GONE}, 400
+        return entry_page(request, game, 400, correct_gone=services.DEAL_GONE)
     seats = selectors.deal_seats(game=game, number=deal.number)
     form = FinishingOrderForm(request.POST, seats=seats)
-    correct = _correcting(deal, seats, form, names)
-    context = {"correct": correct}
+    shown = _correcting(deal, seats, form, names_of(game))
     if not form.is_valid():
-        return context, 400
-    order = form.cleaned_data["order"]
+        return entry_page(request, game, 400, correct=shown)
     try:
-        if action == "correct_preview":
-            after = services.deal_edit_preview(deal=deal, finishing_order=order,
-                                               transcript=deal.transcript)
-            correct["preview"] = _preview(game, deal, seats, order, after, names)
-            return context, 200
+        return then(deal, seats, form, shown)
+    except LeagueError as e:
+        shown["error"] = e.message
+        return entry_page(request, game, 400, correct=shown)
+
+
+@require_POST
+@organiser_game
+def correct_preview(request, game):
+    """The corrected deal's roles and the totals it leads to, to confirm."""
+    def preview(deal, seats, form, shown):
+        order = form.cleaned_data["order"]
+        after = services.deal_edit_preview(deal=deal, finishing_order=order,
+                                           transcript=deal.transcript)
+        shown["preview"] = _preview(game, deal, seats, order, after, names_of(game))
+        return entry_page(request, game, correct=shown)
+    return _correction(request, game, preview)
+
+
+@require_POST
+@organiser_game
+def correct(request, game):
+    """Correct an earlier deal's finishing order, once per form token."""
+    def edit(deal, seats, form, shown):
         # The deal's transcript goes with its order: a correction must agree with the play
         # it records (the service judges), and the page never drops it.
-        number, edited = deal_edit_once(deal=deal, finishing_order=order,
-                                        transcript=deal.transcript, by=request.user,
-                                        token=form.cleaned_data["token"])
-    except LeagueError as e:
-        correct["error"] = e.message
-        return context, 400
-    if edited:
-        messages.success(request, f"Deal {number} corrected.")
-    else:
-        messages.info(request, f"Deal {number} was already corrected from this form; "
-                               "it is changed once.")
-    return redirect(here)
+        number, edited = services.deal_edit_once(
+            deal=deal, finishing_order=form.cleaned_data["order"], transcript=deal.transcript,
+            by=request.user, token=form.cleaned_data["token"])
+        if edited:
+            messages.success(request, f"Deal {number} corrected.")
+        else:
+            messages.info(request, f"Deal {number} was already corrected from this form; "
+                                   "it is changed once.")
+        return back_to_page(game)
+    return _correction(request, game, edit)
 
 
-def _delete(request, game, deal_id, names, here):
+@require_POST
+@organiser_game
+def deal_delete(request, game):
+    """Delete an earlier deal, once per form token; the deals after it move up one number."""
+    deal_id = request.POST.get("deal")
     form = TokenForm(request.POST)
     try:
         if not form.is_valid():
             raise LeagueError("this form has no token: open the deal again")
-        number, undone, deleted = deal_delete_once(game=game, deal_id=deal_id, by=request.user,
-                                                   token=form.cleaned_data["token"])
+        number, undone, deleted = services.deal_delete_once(
+            game=game, deal_id=deal_id, by=request.user, token=form.cleaned_data["token"])
     except LeagueError as e:
         deal = selectors.deal_of_game(game=game, deal_id=deal_id)
         if deal is None:
-            return {"correct_gone": e.message}, 400
-        seats = selectors.deal_seats(game=game, number=deal.number)
-        correct = _correcting(deal, seats, FinishingOrderForm(seats=seats, initial={
-            f"place_{p.position}": p.player_id for p in deal.places.all()}), names)
-        correct["error"] = e.message
-        return {"correct": correct}, 400
+            return entry_page(request, game, 400, correct_gone=e.message)
+        shown = _as_recorded(game, deal)
+        shown["error"] = e.message
+        return entry_page(request, game, 400, correct=shown)
     if deleted:
         with_changes = f", and the seat change after it ({', '.join(undone)})" if undone else ""
         messages.success(request, f"Deal {number} deleted{with_changes}; the deals after it "
                                   "moved up one number.")
     else:
         messages.info(request, f"Deal {number} was already deleted from this form.")
-    return redirect(here)
+    return back_to_page(game)
 
 
 def reopen_asked(game) -> tuple[dict, int]:
@@ -127,10 +126,13 @@ def reopen_asked(game) -> tuple[dict, int]:
 
 
 def _people(players) -> str:
-    return entry_names(players) if players else "nobody yet"
+    return said_names(players) if players else "nobody yet"
 
 
-def _reopen(request, game, here):
+@require_POST
+@organiser_game
+def reopen(request, game):
+    """Reopen a game that has ended, so that its deals can be undone or corrected."""
     try:
         services.game_reopen(game=game, by=request.user)
     except LeagueError as e:
@@ -138,7 +140,15 @@ def _reopen(request, game, here):
     else:
         messages.success(request, f"Game {game.number} reopened: its deals can be undone or "
                                   "corrected.")
-    return redirect(here)
+    return back_to_page(game)
+
+
+def _as_recorded(game, deal) -> dict:
+    """The correction section for a deal, its form filled with the order recorded."""
+    seats = selectors.deal_seats(game=game, number=deal.number)
+    form = FinishingOrderForm(seats=seats, initial={
+        f"place_{place.position}": place.player_id for place in deal.places.all()})
+    return _correcting(deal, seats, form, names_of(game))
 
 
 def _correcting(deal, seats, form, names) -> dict:

@@ -1,67 +1,219 @@
-"""What the phone entry page says about roles: each role in the preset's words, the check of a
-finishing order by position (so the phone can show it offline), and a leave/join said in words.
+"""Result entry for a club's organisers, one view per thing done: the entry page (GET), a deal's
+finishing order previewed and then recorded, the last deal undone, players leaving or joining
+(previewed, then applied), a new game at the same table, and the service worker that keeps the
+page for use offline. Corrections, deletions and reopening are in league.web.corrections.
 
-Pure functions over the engine's roles (gameplay/engine/roles.py); the page's view renders them.
-"""
+A deal recorded by the page's script (Accept: application/json; a deal kept on the phone while
+offline, sent later by the outbox) is answered in JSON: its number, or why it was refused."""
 
-from gameplay.engine.options import Options
-from gameplay.engine.roles import Role, exchange_pairs, role_name, roles_by_position
+import json
 
-RANK = list(Role)  # best first
+from django.contrib import messages
+from django.http import HttpResponse, JsonResponse
+from django.shortcuts import redirect
+from django.template.loader import render_to_string
+from django.templatetags.static import static
+from django.urls import reverse
+from django.utils.text import capfirst
+from django.views.decorators.http import require_POST, require_safe
+
+from gameplay.engine.roles import exchange_pairs, roles_of
+from league import selectors, services
+from league.errors import Conflict, LeagueError
+from league.models import Deal
+from league.rules import options_of
+from league.web import corrections, role_words
+from league.web.entry_page import (
+    back_to_page,
+    entry_page,
+    names_of,
+    organiser_game,
+    ranked,
+    seat_form,
+    wants_json,
+)
+from league.web.forms import DealEntryForm
 
 
-def by_position(players: int, options: Options) -> dict:
-    """The roles and the next exchange of any finishing order at a table of this size, by
-    position (0 = first out): the engine's own answer, for the page's script to apply to the
-    players tapped when the server cannot be asked."""
-    roles = roles_by_position(players)
-    return {
-        "roles": [role_name(role, options) for role in roles],
-        "exchanges": exchange_pairs(list(zip(range(players), roles, strict=True))),
-        "exchange_in_preset": options.has_exchange,
-    }
+@require_safe
+@organiser_game
+def game_enter(request, game):
+    """The entry page; asked by its links, with a correction (``?correct=<deal id>``, or
+    ``?delete=<deal id>`` for the question asked without script) or a reopening (``?reopen``)
+    open on it."""
+    shown, status = {}, 200
+    if "correct" in request.GET or "delete" in request.GET:
+        shown, status = corrections.asked(request, game)
+    elif "reopen" in request.GET:
+        shown, status = corrections.reopen_asked(game)
+    return entry_page(request, game, status, **shown)
 
 
-def names(people) -> str:
-    """People in words: "Ada", "Ada and Bob", "Ada, Bob and Cy"."""
-    people = [str(p) for p in people]
-    return people[0] if len(people) == 1 else ", ".join(people[:-1]) + " and " + people[-1]
+def _form_errors(form):
+    """A form's errors in one sentence, each field's under its label."""
+    parts = [" ".join(form.non_field_errors())]
+    parts += [f"{form.fields[name].label}: {' '.join(errors)}"
+              for name, errors in form.errors.items() if name != "__all__"]
+    return "; ".join(p for p in parts if p)
 
 
-def shift_words(before, after, *, leaving, joining, options: Options) -> list[str]:
-    """Each change of a leave/join said in words, from the ranking carried into the next deal
-    (``before``) to the shifted one (``after``), both (player, Role) best first (RULES.md,
-    "Players entering and leaving")."""
-    name = {role: role_name(role, options) for role in Role}
-    was = dict(before)
-    now = dict(after)
-    staying = [p for p, _ in before if p not in leaving]
-    ranked = len(staying)
-    lines = []
-    if leaving:
-        changes = []
-        for player in staying:
-            old, new = was[player], now[player]
-            if old == new:
-                continue
-            way = "up" if RANK.index(new) < RANK.index(old) else "down"
-            words = f"{player} moves {way} from {name[old]} to {name[new]}"
-            if new == Role.CITIZEN:
-                words += (f", as only {ranked} players stay from the last deal and with "
-                          f"{ranked} there is no {name[old]}")
-            changes.append(words)
-        verb = "leaves" if len(leaving) == 1 else "leave"
-        who = names(f"{p} ({name[was[p]]})" for p in leaving)
-        lines.append(f"{who} {verb}: " + ("; ".join(changes) if changes
-                                          else "everyone else keeps their role") + ".")
-    if joining:
-        verb = "joins" if len(joining) == 1 else "join"
-        below = [role for role in (Role.VICE_SCUM, Role.SCUM) if role in now.values()]
-        where = f", just above the {name[below[0]]}" if below else ""
-        words = (f"{names(joining)} {verb} as {'a Citizen' if len(joining) == 1 else 'Citizens'}"
-                 f"{where}: a newcomer takes no role from anyone")
-        missing = [name[r] for r in (Role.VICE_PRESIDENT, Role.VICE_SCUM) if r not in now.values()]
-        if len(after) >= 4 and missing:
-            words += f", so there is no {' or '.join(missing)} until the next deal is played"
-        lines.append(words + ".")
-    return lines
+def _deal_form(request, game):
+    next_deal = selectors.game_next_deal(game=game)
+    return next_deal, DealEntryForm(request.POST, seats=next_deal.seats, number=next_deal.number)
+
+
+def _entered_meanwhile(request, game, conflict):
+    """The deal was entered on another phone meanwhile: the game as it is now, saying so."""
+    messages.error(request, capfirst(conflict.message) + ".")
+    return back_to_page(game)
+
+
+@require_POST
+@organiser_game
+def deal_preview(request, game):
+    """The next deal's finishing order with its roles and the next exchange, to confirm."""
+    next_deal, form = _deal_form(request, game)
+    if not form.is_valid():
+        return entry_page(request, game, 400, next_deal=next_deal, order_form=form)
+    entered = form.cleaned_data
+    try:
+        order = services.finishing_order_check(game=game, finishing_order=entered["order"],
+                                               number=entered["number"])
+    except Conflict as e:
+        return _entered_meanwhile(request, game, e)
+    except LeagueError as e:
+        return entry_page(request, game, 400, next_deal=next_deal, order_form=form,
+                          error=e.message)
+    names = names_of(game)
+    seated = {s.player.pk: s.player for s in next_deal.seats}
+    ranking = list(roles_of([seated[p] for p in order]).items())
+    return entry_page(request, game, next_deal=next_deal, order_form=form, preview={
+        "places": [(i, p, names[role]) for i, (p, role) in enumerate(ranking, 1)],
+        "exchanges": exchange_pairs(ranking),
+        "exchange_in_preset": next_deal.exchange_in_preset,
+    })
+
+
+@require_POST
+@organiser_game
+def deal_record(request, game):
+    """Record the next deal, once per form token; from the page's script, answered in JSON:
+    201 recorded, 200 already recorded from this form, 409 that deal number recorded meanwhile
+    (on another phone), 400 refused, each with the words to show."""
+    as_json = wants_json(request)
+    next_deal, form = _deal_form(request, game)
+    if not form.is_valid():
+        if as_json:
+            return JsonResponse({"error": _form_errors(form)}, status=400)
+        return entry_page(request, game, 400, next_deal=next_deal, order_form=form)
+    entered = form.cleaned_data
+    try:
+        number, recorded = services.deal_record_once(
+            game=game, finishing_order=entered["order"], number=entered["number"],
+            source=Deal.OUTBOX if entered["kept_offline"] else Deal.PAGE, by=request.user,
+            token=entered["token"])
+    except Conflict as e:
+        if as_json:
+            return JsonResponse({"error": e.message, "conflict": True}, status=409)
+        return _entered_meanwhile(request, game, e)
+    except LeagueError as e:
+        if as_json:
+            return JsonResponse({"error": e.message}, status=400)
+        return entry_page(request, game, 400, next_deal=next_deal, order_form=form,
+                          error=e.message)
+    if recorded:
+        message = f"Deal {number} recorded."
+        messages.success(request, message)
+    else:
+        message = f"Deal {number} was already recorded from this form; it is stored once."
+        messages.info(request, message)
+    if as_json:
+        return JsonResponse({"number": number, "recorded": recorded, "message": message},
+                            status=201 if recorded else 200)
+    return back_to_page(game)
+
+
+@require_POST
+@organiser_game
+def deal_undo(request, game):
+    """Undo the last deal (``deal``: the one the organiser saw as the last)."""
+    try:
+        number, undone = services.deal_undo(game=game, deal_id=request.POST.get("deal"),
+                                            by=request.user)
+    except LeagueError as e:
+        messages.error(request, capfirst(e.message) + ".")
+    else:
+        with_changes = f", and the seat change after it ({', '.join(undone)})" if undone else ""
+        messages.success(request, f"Deal {number} undone{with_changes}.")
+    return back_to_page(game)
+
+
+def _seat_change(request, game, then):
+    """A posted leave/join checked: ``then(next_deal, form, leaving, joining)``'s answer, or
+    the page again with what is wrong."""
+    next_deal = selectors.game_next_deal(game=game)
+    form = seat_form(game, next_deal, request.POST)
+    if not form.is_valid():
+        return entry_page(request, game, 400, next_deal=next_deal, seat_form=form)
+    try:
+        return then(next_deal, form, form.cleaned_data["leaving_players"],
+                    form.cleaned_data["joining_players"])
+    except LeagueError as e:
+        return entry_page(request, game, 400, next_deal=next_deal, seat_form=form,
+                          seat_error=e.message)
+
+
+@require_POST
+@organiser_game
+def seat_change_preview(request, game):
+    """The roles after players leave or join before the next deal, said in words, to confirm."""
+    def preview(next_deal, form, leaving, joining):
+        ranking = services.seat_change_preview(game=game, leaving=leaving, joining=joining)
+        people = {p.pk: p for p in [*(s.player for s in next_deal.seats), *joining]}
+        after = [(people[pid], role) for pid, role in ranking]
+        return entry_page(request, game, next_deal=next_deal, seat_form=form, seat_preview={
+            "leaving": leaving, "joining": joining,
+            "ranking": ranked(after, names_of(game)),
+            "exchanges": selectors.exchanges_of(ranking, list(people.values())),
+            "words": role_words.shift_words(next_deal.ranking, after, leaving=leaving,
+                                            joining=joining, options=options_of(game.season)),
+        })
+    return _seat_change(request, game, preview)
+
+
+@require_POST
+@organiser_game
+def seat_change(request, game):
+    """Players leave or join before the next deal."""
+    def apply(next_deal, form, leaving, joining):
+        services.seat_change_apply(game=game, leaving=leaving, joining=joining, by=request.user)
+        said = [f"{p} leaves" for p in leaving] + [f"{p} joins" for p in joining]
+        messages.success(request, "; ".join(said) + ".")
+        return back_to_page(game)
+    return _seat_change(request, game, apply)
+
+
+@require_POST
+@organiser_game
+def same_table(request, game):
+    """A new game for the players at this finished game's table (services.game_same_table)."""
+    try:
+        new = services.game_same_table(game=game, by=request.user)
+    except LeagueError as e:
+        return entry_page(request, game, 400, error=e.message)
+    messages.success(request, f"Game {new.number} started at the same table.")
+    return redirect(reverse("league:game_enter", args=[new.pk]))
+
+
+def entry_service_worker(request):
+    """The entry page's service worker (static/league/entry-sw.js), served from /league/games/
+    so that its scope covers every game's entry page; the assets it keeps for offline use are
+    named by their static URLs (hashed in production)."""
+    assets = [static(name) for name in ENTRY_ASSETS]
+    script = render_to_string("league/entry-sw.js", {"assets": json.dumps(assets)})
+    return HttpResponse(script, content_type="text/javascript",
+                        headers={"Cache-Control": "no-cache"})
+
+
+ENTRY_ASSETS = ("league/league.css", "league/enter.js", "league/outbox.js",
+                "league/favicon.svg")

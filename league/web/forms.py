@@ -1,19 +1,16 @@
-"""Forms of the organiser pages: a deal's finishing order, and players leaving or joining.
+"""Forms of the entry page (a deal's finishing order, players leaving or joining) and of the
+replay upload.
 
-The forms only read and check what was posted; the change itself is the services' job.
+The forms only read and check what was posted; the change itself, once per form token, is the
+services' job (services.deal_record_once and its like).
 """
 
-import hashlib
 import uuid
 
 from django import forms
 from django.conf import settings
 
-from league import idempotency, selectors, services
-from league.errors import LeagueError
-
 ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
-GONE = "that deal is no longer in this game (deleted meanwhile?): nothing was changed"
 
 
 def ordinal(n: int) -> str:
@@ -61,68 +58,6 @@ class DealEntryForm(FinishingOrderForm):
         super().__init__(*args, **kwargs)
         if not self.is_bound:
             self.initial["number"] = number
-
-
-def _once(*, by, key: str, fingerprint: str, write, reused: str) -> tuple[dict, bool]:
-    """``write()`` once per form token (league.idempotency, the helper the API's keys use):
-    (its answer, whether this call wrote it). A second post of the same form (a double tap, a
-    resent request) finds the token claimed and writes nothing; the same token posted for
-    another change is refused with ``reused``."""
-    fingerprint = hashlib.sha256(fingerprint.encode()).hexdigest()
-    try:
-        _, body, replayed = idempotency.once(user=by, key=key, fingerprint=fingerprint,
-                                             write=lambda: (201, write()))
-    except idempotency.KeyReused as e:
-        raise LeagueError(reused) from e
-    return body, not replayed
-
-
-def deal_record_once(*, game, finishing_order, number: int, source: str, by, token: str):
-    """Record deal ``number`` once per form token. Returns (deal number, whether this call
-    recorded it)."""
-    def record():
-        deal = services.deal_record(game=game, finishing_order=list(finishing_order),
-                                    number=number, source=source, by=by)
-        return {"number": deal.number, "deal": deal.pk}
-
-    body, recorded = _once(by=by, key=f"page-deal:{token}",
-                           fingerprint=f"deal {game.pk} {number} {list(finishing_order)}",
-                           write=record,
-                           reused="this form was already used for another deal: start the "
-                                  "next deal from the page again")
-    return body["number"], recorded
-
-
-def deal_edit_once(*, deal, finishing_order, transcript, by, token: str):
-    """Correct a deal once per form token. Returns (deal number, whether this call
-    corrected it)."""
-    def edit():
-        edited = services.deal_edit(deal=deal, finishing_order=list(finishing_order),
-                                    transcript=transcript, by=by)
-        return {"number": edited.number, "deal": edited.pk}
-
-    body, edited = _once(by=by, key=f"page-deal-edit:{token}",
-                         fingerprint=f"edit {deal.pk} {list(finishing_order)}", write=edit,
-                         reused="this form was already used for another correction: open the "
-                                "deal's correction again")
-    return body["number"], edited
-
-
-def deal_delete_once(*, game, deal_id, by, token: str):
-    """Delete a game's deal (by the id the organiser saw) once per form token: a second post
-    finds the token claimed, not a deal that is gone. Returns (deal number, the seat changes
-    undone with it, whether this call deleted it)."""
-    def delete():
-        deal = selectors.deal_of_game(game=game, deal_id=deal_id)
-        if deal is None:
-            raise LeagueError(GONE)
-        return {"number": deal.number, "undone": services.deal_delete(deal=deal, by=by)}
-
-    body, deleted = _once(by=by, key=f"page-deal-delete:{token}",
-                          fingerprint=f"delete {game.pk} {deal_id}", write=delete,
-                          reused="this form was already used for another deal: open the "
-                                 "deal again")
-    return body["number"], body["undone"], deleted
 
 
 class TokenForm(forms.Form):

@@ -1,12 +1,12 @@
-"""Public pages for finding things and reading what they mean: the home page, a club's page
-with its all-time table, player search, the rules of each preset and the ratings help."""
+"""Public pages for finding one's way and reading what things mean: the home page, the rules of
+each preset and the ratings help."""
 
 import re
 from functools import cache
 
 from django.conf import settings
 from django.db.models import Count
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.urls import reverse
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -14,8 +14,7 @@ from markdown_it.token import Token
 from gameplay.engine.options import PRESETS
 from gameplay.tournaments import selectors as tournament_selectors
 from league import selectors
-from league.api.permissions import organises
-from league.models import Club, Player
+from league.models import Club
 from league.web import explain
 
 # The rules as written for players (docs/rules/), one page per file; README.md is the index.
@@ -24,7 +23,6 @@ RULES_INDEX = "README"
 # js-default: no raw HTML passes through (html=False), unsafe link schemes are refused, and
 # the index's table renders.
 MARKDOWN = MarkdownIt("js-default")
-MAX_QUERY = Player._meta.get_field("name").max_length  # no longer search can match a name
 
 
 def home(request):
@@ -35,37 +33,6 @@ def home(request):
         "tournaments": tournament_selectors.running_tournaments(),
         "recent_games": selectors.recent_games(),
     })
-
-
-def club_detail(request, club_id):
-    club = get_object_or_404(Club, pk=club_id)
-    return render(request, "league/club_detail.html", {
-        "club": club,
-        "seasons": club.seasons.all(),
-        "tournaments": tournament_selectors.running_tournaments(club=club),
-        "table": selectors.club_all_time(club=club),
-        "recent_games": selectors.recent_games(club=club),
-        "order": selectors.ALL_TIME_ORDER,
-        "organiser": organises(request.user, club),
-    })
-
-
-def player_search(request):
-    query = " ".join(request.GET.get("q", "").split())
-    context = {"query": query, "players": None, "limit": selectors.SEARCH_RESULTS}
-    status = 200
-    if len(query) > MAX_QUERY:
-        context["error"] = (f"A player's name is at most {MAX_QUERY} characters; this search "
-                            f"has {len(query)}.")
-        status = 400
-    elif "\x00" in query:  # PostgreSQL refuses it in a query's text
-        context.update(query="", error="A player's name has no NUL character (\\x00) in it.")
-        status = 400
-    elif query:
-        players = selectors.player_search(query=query)
-        context["players"] = players[:selectors.SEARCH_RESULTS]
-        context["more"] = len(players) > selectors.SEARCH_RESULTS
-    return render(request, "league/player_search.html", context, status=status)
 
 
 def rules(request, page=RULES_INDEX):

@@ -127,9 +127,9 @@ def test_the_page_and_the_api_claim_keys_on_one_table_with_one_rule(game, organi
     page = Client()
     page.force_login(organiser)
     order = seated_ids(game)
-    form = {"action": "confirm", "token": "t1", "number": 2,
+    form = {"token": "t1", "number": 2,
             **{f"place_{i}": p for i, p in enumerate(order, start=1)}}
-    page.post(reverse("league:game_enter", args=[game.pk]), form)
+    page.post(reverse("league:deal_record", args=[game.pk]), form)
     assert IdempotentRequest.objects.get(user=organiser).key == "page-deal:t1"
 
     reused = record(organiser_client, game, "page-deal:t1")

@@ -59,8 +59,9 @@ def test_the_games_page_sends_deal_entry_to_the_entry_page(client, organiser, ga
     assert 'name="position_1"' not in page.text
     a, b, c, d, e = ids(game)
 
-    client.post(entry, {"action": "confirm", "token": "t", "number": 1, "place_1": c, "place_2": a,
-                        "place_3": b, "place_4": d, "place_5": e})
+    client.post(reverse("league:deal_record", args=[game.pk]),
+                {"token": "t", "number": 1, "place_1": c, "place_2": a, "place_3": b,
+                 "place_4": d, "place_5": e})
 
     page = client.get(reverse("admin:league_game_change", args=[game.pk]))
     deal = Deal.objects.get(game=game)

@@ -84,8 +84,8 @@ def test_a_deal_recorded_with_the_broker_down_is_stored_once_and_rated_later(
         format="json")
     api_seconds = time.monotonic() - started
     page = client_for(organiser).post(
-        reverse("league:game_enter", args=[game.pk]),
-        {"action": "confirm", "token": "t-1", "number": 2,
+        reverse("league:deal_record", args=[game.pk]),
+        {"token": "t-1", "number": 2,
          **{f"place_{i}": p for i, p in enumerate(reversed(order), start=1)}})
 
     assert api.status_code == 201, api.content

@@ -28,8 +28,8 @@ def refusal(game, order):
     return refused.value.message
 
 
-def page_form(order, action):
-    return {"action": action, "token": "t1", "number": 1,
+def page_form(order):
+    return {"token": "t1", "number": 1,
             **{f"place_{i}": p for i, p in enumerate(order, start=1)}}
 
 
@@ -44,12 +44,11 @@ def test_every_ui_shows_the_services_refusal_in_its_words(client, table, order):
     said = refusal(game, order)
     assert said.startswith("the finishing order of deal 1 must list each of the 4 seated")
     client.force_login(organiser)
-    url = reverse("league:game_enter", args=[game.pk])
+    record = reverse("league:deal_record", args=[game.pk])
 
-    preview = client.post(url, page_form(order, "preview"))
-    confirm = client.post(url, page_form(order, "confirm"))
-    script = client.post(url, page_form(order, "confirm"),
-                         headers={"Accept": "application/json"})
+    preview = client.post(reverse("league:deal_preview", args=[game.pk]), page_form(order))
+    confirm = client.post(record, page_form(order))
+    script = client.post(record, page_form(order), headers={"Accept": "application/json"})
     api = client_for(organiser, token=True).post(
         "/api/v1/deals/", {"game": game.pk, "number": 1, "finishing_order": order},
         format="json")

@@ -31,8 +31,8 @@ def test_undoing_the_last_deal_on_the_page_also_undoes_the_seat_change_after_it(
     client = client_for(organiser)
     deal = game.deal_set.get()
 
-    page = client.post(reverse("league:game_enter", args=[game.pk]),
-                       {"action": "undo", "deal": deal.pk}, follow=True)
+    page = client.post(reverse("league:deal_undo", args=[game.pk]), {"deal": deal.pk},
+                       follow=True)
 
     assert page.status_code == 200
     e_name = game.seats.get(player_id=e).player.name

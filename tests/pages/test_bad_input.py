@@ -16,7 +16,7 @@ from gameplay.engine.scoring import Scoring
 from gameplay.engine.selfplay import play_random_game
 from league import services
 from league.models import Player
-from league.web import views
+from league.web import seasons
 from tests.league.factories import UserFactory, make_game, seated_ids
 
 pytestmark = pytest.mark.django_db
@@ -40,7 +40,7 @@ def games_page(client, season, page):
 @pytest.mark.postgres
 def test_the_season_page_reads_junk_as_the_first_page_and_past_the_end_as_the_last(client,
                                                                              monkeypatch):
-    monkeypatch.setattr(views, "GAMES_PER_PAGE", 1)
+    monkeypatch.setattr(seasons, "GAMES_PER_PAGE", 1)
     game = make_game()
     for _ in range(2):
         make_game(season=game.season, players=list(Player.objects.all()[:4]))
@@ -71,7 +71,7 @@ def test_exports_quote_cells_a_spreadsheet_would_run(client):
 
 
 def test_a_cell_is_quoted_only_when_a_spreadsheet_would_run_it():
-    assert [views.csv_cell(v) for v in [*FORMULAS, "Ada", "a=b", -3, 2.5, None]] == [
+    assert [seasons.csv_cell(v) for v in [*FORMULAS, "Ada", "a=b", -3, 2.5, None]] == [
         *("'" + v for v in FORMULAS), "Ada", "a=b", -3, 2.5, None]
 
 

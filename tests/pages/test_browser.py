@@ -126,8 +126,8 @@ def test_a_double_submitted_deal_is_stored_once(browser, live_server, client, ta
     # after the other: SQLite's in-memory test database refuses concurrent writers outright.
     statuses = page.evaluate("""async () => {
         const form = document.querySelector('form.confirm-form');
-        const body = new FormData(form); body.set('action', 'confirm');
-        const send = () => fetch(location.href, {method: 'POST', body, redirect: 'manual'});
+        const body = new FormData(form);
+        const send = () => fetch(form.action, {method: 'POST', body, redirect: 'manual'});
         const answers = [await send(), await send()];
         return answers.map(a => a.type === 'opaqueredirect' ? 302 : a.status);
     }""")

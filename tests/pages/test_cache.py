@@ -11,7 +11,7 @@ from django.urls import reverse
 from league import rating_jobs, selectors, services
 from league.models import Rating, RatingHistory
 from league.rules import rating_scope
-from league.web import views
+from league.web import seasons
 from tests.league.factories import UserFactory, make_game, make_season, seated_ids
 
 pytestmark = pytest.mark.django_db
@@ -116,8 +116,8 @@ def test_a_waiting_message_shows_to_its_reader_and_never_to_others(client):
     assert message not in page_of(client, game.season)  # now in the cache
 
     client.force_login(reader)
-    client.post(reverse("league:game_enter", args=[elsewhere.pk]),
-                {"action": "undo", "deal": "0"})  # refused, with a message for the next page
+    client.post(reverse("league:deal_undo", args=[elsewhere.pk]),
+                {"deal": "0"})  # refused, with a message for the next page
     assert message in page_of(client, game.season)
     client.logout()
 
@@ -149,7 +149,7 @@ def test_a_new_game_is_listed_at_once(client):
 
 
 def test_the_games_are_listed_newest_first_a_page_at_a_time(client, monkeypatch):
-    monkeypatch.setattr(views, "GAMES_PER_PAGE", 2)
+    monkeypatch.setattr(seasons, "GAMES_PER_PAGE", 2)
     game = make_game(season_kwargs={"scoring_limit": 20})
     players = [s.player for s in game.seats.order_by("number")]
     for _ in range(2):

@@ -22,12 +22,13 @@ def organiser(game):
     return user
 
 
-def enter_url(game):
-    return reverse("league:game_enter", args=[game.pk])
+def enter_url(game, action="game_enter"):
+    """The entry page, or where one of its actions posts (league/web/urls.py)."""
+    return reverse(f"league:{action}", args=[game.pk])
 
 
-def order_data(order, token="t1", action="confirm", number=1):
-    return {"action": action, "token": token, "number": number,
+def order_data(order, token="t1", number=1):
+    return {"token": token, "number": number,
             **{f"place_{i}": p for i, p in enumerate(order, start=1)}}
 
 
@@ -48,7 +49,7 @@ def test_preview_shows_roles_and_next_exchange_and_records_nothing(client, organ
     order = seated_ids(game)[::-1]
     names = dict(game.seats.values_list("player_id", "player__name"))
 
-    page = client.post(enter_url(game), order_data(order, action="preview"))
+    page = client.post(enter_url(game, "deal_preview"), order_data(order))
 
     assert page.status_code == 200
     # friday's own words (seed 001): the last is the Idiot
@@ -61,7 +62,7 @@ def test_preview_shows_roles_and_next_exchange_and_records_nothing(client, organ
 
 def test_preview_says_when_the_preset_has_no_exchange(client, game, organiser):
     client.force_login(organiser)
-    page = client.post(enter_url(game), order_data(seated_ids(game), action="preview"))
+    page = client.post(enter_url(game, "deal_preview"), order_data(seated_ids(game)))
     assert "No card exchange under classic." in page.text
 
 
@@ -69,7 +70,7 @@ def test_confirm_records_the_deal_through_the_service(client, game, organiser):
     client.force_login(organiser)
     order = seated_ids(game)[::-1]
 
-    page = client.post(enter_url(game), order_data(order), follow=True)
+    page = client.post(enter_url(game, "deal_record"), order_data(order), follow=True)
 
     assert "Deal 1 recorded." in page.text
     deal = Deal.objects.get()
@@ -81,8 +82,8 @@ def test_a_double_submitted_deal_is_stored_once(client, game, organiser):
     client.force_login(organiser)
     data = order_data(seated_ids(game), token="same-form")
 
-    client.post(enter_url(game), data)
-    second = client.post(enter_url(game), data, follow=True)
+    client.post(enter_url(game, "deal_record"), data)
+    second = client.post(enter_url(game, "deal_record"), data, follow=True)
 
     assert Deal.objects.filter(game=game).count() == 1
     assert "Deal 1 was already recorded from this form; it is stored once." in second.text
@@ -90,19 +91,18 @@ def test_a_double_submitted_deal_is_stored_once(client, game, organiser):
 
 def test_a_new_form_token_records_the_next_deal(client, game, organiser):
     client.force_login(organiser)
-    client.post(enter_url(game), order_data(seated_ids(game), token="a"))
-    client.post(enter_url(game), order_data(seated_ids(game), token="b", number=2))
+    client.post(enter_url(game, "deal_record"), order_data(seated_ids(game), token="a"))
+    client.post(enter_url(game, "deal_record"), order_data(seated_ids(game), token="b", number=2))
     assert list(game.deal_set.values_list("number", flat=True)) == [1, 2]
 
 
-@pytest.mark.parametrize("action", ["preview", "confirm"])
+@pytest.mark.parametrize("action", ["deal_preview", "deal_record"])
 def test_a_player_listed_twice_is_refused_with_the_services_message(client, game, organiser,
                                                                     action):
     client.force_login(organiser)
     ids = seated_ids(game)
     names = dict(game.seats.values_list("player_id", "player__name"))
-    page = client.post(enter_url(game), order_data([ids[0], ids[0], ids[1], ids[2]],
-                                                   action=action))
+    page = client.post(enter_url(game, action), order_data([ids[0], ids[0], ids[1], ids[2]]))
     assert page.status_code == 400
     assert (f"the finishing order of deal 1 must list each of the 4 seated players once "
             f"(listed twice: {names[ids[0]]}; missing: {names[ids[3]]})") in page.text
@@ -113,7 +113,7 @@ def test_a_missing_place_is_refused_with_a_message(client, game, organiser):
     client.force_login(organiser)
     ids = seated_ids(game)
     last = game.seats.get(player_id=ids[3]).player.name
-    page = client.post(enter_url(game), order_data(ids[:3]))
+    page = client.post(enter_url(game, "deal_record"), order_data(ids[:3]))
     assert page.status_code == 400
     assert f"(missing: {last})" in page.text
     assert not Deal.objects.exists()
@@ -125,8 +125,8 @@ def test_undo_deletes_the_last_deal_once(client, game, organiser):
     services.deal_record(game=game, finishing_order=seated_ids(game))
     last = services.deal_record(game=game, finishing_order=seated_ids(game))
 
-    page = client.post(enter_url(game), {"action": "undo", "deal": last.pk}, follow=True)
-    again = client.post(enter_url(game), {"action": "undo", "deal": last.pk}, follow=True)
+    page = client.post(enter_url(game, "deal_undo"), {"deal": last.pk}, follow=True)
+    again = client.post(enter_url(game, "deal_undo"), {"deal": last.pk}, follow=True)
 
     assert "Deal 2 undone." in page.text
     assert "no longer the last one" in again.text
@@ -140,13 +140,13 @@ def test_a_leave_and_join_is_previewed_then_applied(client, game, organiser):
     newcomer = PlayerFactory(name="Newcomer", clubs=[game.season.club])
     data = {"leaving": [order[0]], "joining": [newcomer.pk]}
 
-    preview = client.post(enter_url(game), {**data, "action": "seat_preview"})
+    preview = client.post(enter_url(game, "seat_change_preview"), data)
 
     assert preview.status_code == 200
     assert "Roles after the change" in preview.text and "Newcomer: Citizen" in preview.text
     assert not Seat.objects.filter(player=newcomer).exists()
 
-    done = client.post(enter_url(game), {**data, "action": "seat_confirm"}, follow=True)
+    done = client.post(enter_url(game, "seat_change"), data, follow=True)
 
     assert "Newcomer joins" in done.text
     assert Seat.objects.get(player=newcomer).joined_before == 2
@@ -157,7 +157,7 @@ def test_a_refused_seat_change_shows_the_services_message(client, game, organise
     client.force_login(organiser)
     services.deal_record(game=game, finishing_order=seated_ids(game))
     ids = seated_ids(game)
-    page = client.post(enter_url(game), {"action": "seat_preview", "leaving": ids[:3]})
+    page = client.post(enter_url(game, "seat_change_preview"), {"leaving": ids[:3]})
     assert page.status_code == 400
     assert "the table cannot go on with 1 players" in page.text
 
@@ -165,7 +165,7 @@ def test_a_refused_seat_change_shows_the_services_message(client, game, organise
 def test_nothing_chosen_for_a_seat_change_is_refused(client, game, organiser):
     client.force_login(organiser)
     services.deal_record(game=game, finishing_order=seated_ids(game))
-    page = client.post(enter_url(game), {"action": "seat_preview"})
+    page = client.post(enter_url(game, "seat_change_preview"), {})
     assert page.status_code == 400 and "choose a player who leaves or joins" in page.text
 
 
@@ -173,7 +173,8 @@ def test_an_ended_game_takes_no_deal(client, organiser, game):
     client.force_login(organiser)
     services.season_update(season=game.season, scoring_system="fixed-rounds", scoring_deals=1)
     services.deal_record(game=game, finishing_order=seated_ids(game))
-    page = client.post(enter_url(game), order_data(seated_ids(game), token="late", number=2))
+    page = client.post(enter_url(game, "deal_record"),
+                       order_data(seated_ids(game), token="late", number=2))
     assert page.status_code == 400
     assert "has ended: no more deals can be recorded" in page.text
     assert game.deal_set.count() == 1
@@ -188,7 +189,7 @@ def test_only_the_clubs_organisers_enter_results(client, game, who):
         client.force_login(user)
 
     page = client.get(enter_url(game))
-    post = client.post(enter_url(game), order_data(seated_ids(game)))
+    post = client.post(enter_url(game, "deal_record"), order_data(seated_ids(game)))
 
     assert page.status_code == 403 and post.status_code == 403
     club = game.season.club
@@ -199,7 +200,8 @@ def test_only_the_clubs_organisers_enter_results(client, game, who):
 
 
 def json_post(client, game, data):
-    return client.post(enter_url(game), data, headers={"Accept": "application/json"})
+    return client.post(enter_url(game, "deal_record"), data,
+                       headers={"Accept": "application/json"})
 
 
 def test_a_deal_sent_by_the_page_script_is_answered_in_json_and_stored_once(
@@ -290,10 +292,9 @@ def test_a_leave_and_join_says_each_shift_in_words(client, organiser):
     services.deal_record(game=game, finishing_order=ids)
     newcomer = PlayerFactory(name="Nina", clubs=[game.season.club])
 
-    president_leaves = client.post(enter_url(game), {"action": "seat_preview",
-                                                     "leaving": [ids[0]]})
-    turd_leaves = client.post(enter_url(game), {"action": "seat_preview", "leaving": [ids[3]],
-                                                "joining": [newcomer.pk]})
+    president_leaves = client.post(enter_url(game, "seat_change_preview"), {"leaving": [ids[0]]})
+    turd_leaves = client.post(enter_url(game, "seat_change_preview"),
+                              {"leaving": [ids[3]], "joining": [newcomer.pk]})
 
     assert (f"{names[ids[0]]} (President) leaves: {names[ids[1]]} moves up from Vice "
             f"President to President; {names[ids[2]]} moves up from Couch Potato to Citizen, "
@@ -330,8 +331,8 @@ def test_a_finished_games_entry_page_names_the_winner_and_starts_a_new_game_at_t
     assert f"Winner: <strong>{winner}</strong>" in page.text
     assert "New game, same table" in page.text
 
-    started = client.post(enter_url(game), {"action": "new_game"})
-    again = client.post(enter_url(game), {"action": "new_game"})  # a double tap
+    started = client.post(enter_url(game, "same_table"), {})
+    again = client.post(enter_url(game, "same_table"), {})  # a double tap
 
     new = game.season.games.get(number=game.number + 1)
     assert started["Location"] == again["Location"] == enter_url(new)
@@ -345,7 +346,7 @@ def test_a_finished_games_entry_page_names_the_winner_and_starts_a_new_game_at_t
 def test_an_open_game_cannot_start_a_new_one_at_its_table(client, organiser, game):
     client.force_login(organiser)
 
-    page = client.post(enter_url(game), {"action": "new_game"})
+    page = client.post(enter_url(game, "same_table"), {})
 
     assert page.status_code == 400 and "is still being played" in page.text
     assert game.season.games.count() == 1

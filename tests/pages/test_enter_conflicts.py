@@ -18,18 +18,18 @@ def game():
     return make_game(season_kwargs={"scoring_limit": 6})
 
 
-def order_data(order, number, token="t1", action="confirm"):
-    return {"action": action, "token": token, "number": number,
+def order_data(order, number, token="t1"):
+    return {"token": token, "number": number,
             **{f"place_{i}": p for i, p in enumerate(order, start=1)}}
 
 
-@pytest.mark.parametrize("action", ["preview", "confirm"])
+@pytest.mark.parametrize("action", ["deal_preview", "deal_record"])
 def test_a_deal_recorded_meanwhile_on_another_phone_is_refused_in_words(client, game, action):
     order = seated_ids(game)
     services.deal_record(game=game, finishing_order=order, number=1, source=Deal.API,
                          by=UserFactory(username="api-user"))
 
-    page = client.post(enter_url(game), order_data(order[::-1], 1, action=action), follow=True)
+    page = client.post(enter_url(game, action), order_data(order[::-1], 1), follow=True)
 
     assert page.redirect_chain[-1][0] == enter_url(game)
     assert "Deal 1 was already recorded at " in page.text
@@ -43,11 +43,11 @@ def test_the_script_gets_409_and_a_replay_of_its_own_deal_is_still_answered_as_b
         client, game):
     order = seated_ids(game)
     json = {"Accept": "application/json"}
-    mine = client.post(enter_url(game), order_data(order, 1, token="mine"), headers=json)
+    record = enter_url(game, "deal_record")
+    mine = client.post(record, order_data(order, 1, token="mine"), headers=json)
 
-    replayed = client.post(enter_url(game), order_data(order, 1, token="mine"), headers=json)
-    other_phone = client.post(enter_url(game), order_data(order, 1, token="theirs"),
-                              headers=json)
+    replayed = client.post(record, order_data(order, 1, token="mine"), headers=json)
+    other_phone = client.post(record, order_data(order, 1, token="theirs"), headers=json)
 
     assert mine.status_code == 201
     assert replayed.status_code == 200 and replayed.json()["recorded"] is False
@@ -71,7 +71,7 @@ def test_an_ended_game_offers_reopening_instead_of_undo_and_refuses_an_undo(clie
     last = called.deal_set.get(number=2)
 
     page = client.get(enter_url(called))
-    undo = client.post(enter_url(called), {"action": "undo", "deal": last.pk}, follow=True)
+    undo = client.post(enter_url(called, "deal_undo"), {"deal": last.pk}, follow=True)
 
     assert "Undo deal 2" not in page.text and "?correct=" not in page.text
     assert "Reopen game 1…" in page.text
@@ -92,12 +92,12 @@ def test_reopening_says_whose_result_changes_then_undo_and_entry_work(client, ca
     assert "<dt>Winner once reopened</dt><dd>nobody yet</dd>" in asked.text
     assert Game.objects.get(pk=called.pk).status == Game.FINISHED  # asking changes nothing
 
-    done = client.post(enter_url(called), {"action": "reopen"}, follow=True)
+    done = client.post(enter_url(called, "game_reopen"), follow=True)
 
     assert "Game 1 reopened: its deals can be undone or corrected." in done.text
     assert Game.objects.get(pk=called.pk).status == Game.OPEN
     last = called.deal_set.get(number=2)
-    undone = client.post(enter_url(called), {"action": "undo", "deal": last.pk}, follow=True)
+    undone = client.post(enter_url(called, "deal_undo"), {"deal": last.pk}, follow=True)
     assert "Deal 2 undone." in undone.text
-    client.post(enter_url(called), order_data([a, b, c, d], 2))
+    client.post(enter_url(called, "deal_record"), order_data([a, b, c, d], 2))
     assert list(called.deal_set.values_list("number", flat=True)) == [1, 2]

@@ -36,12 +36,13 @@ def organiser(game, client):
     return user
 
 
-def enter_url(game):
-    return reverse("league:game_enter", args=[game.pk])
+def enter_url(game, action="game_enter"):
+    """The entry page, or where one of its actions posts (league/web/urls.py)."""
+    return reverse(f"league:{action}", args=[game.pk])
 
 
-def correction(deal, order, token="t1", action="correct_confirm"):
-    return {"action": action, "deal": deal.pk, "token": token,
+def correction(deal, order, token="t1"):
+    return {"deal": deal.pk, "token": token,
             **{f"place_{i}": p for i, p in enumerate(order, start=1)}}
 
 
@@ -61,7 +62,8 @@ def test_the_deals_are_listed_newest_first_each_with_a_correct_link(client, game
     page = client.get(enter_url(game))
 
     listed = re.findall(r'<li><span class="number">(\d+)</span><span class="order">([^<]*)</span>'
-                        r'<a class="button secondary" href="\?correct=(\d+)#correct"', page.text)
+                        r'<a class="button secondary" href="' + re.escape(enter_url(game))
+                        + r'\?correct=(\d+)#correct"', page.text)
     deals = {d.number: d for d in game.deal_set.all()}
     assert [(int(n), int(pk)) for n, _, pk in listed] == [(n, deals[n].pk) for n in (4, 3, 2, 1)]
     names = names_of(game)
@@ -83,7 +85,7 @@ def test_correct_opens_the_order_form_prefilled_with_the_deals_order(client, gam
     # the same tap buttons as for the next deal, one per player at that deal's table
     for player in (a, b, c, d):
         assert f'data-player="{player}"' in page.text
-    assert 'value="correct_preview"' in page.text
+    assert f'action="{enter_url(game, "correct_preview")}#correct"' in page.text
     assert "Who went out first?" not in page.text  # the next deal's form makes way
 
 
@@ -94,8 +96,7 @@ def test_an_organiser_corrects_deal_2_of_4_and_the_totals_change_as_the_service_
     assert points(game) == standings_points(game) == {a: 2, b: 3, c: 3, d: 8}
     before = snapshot(game)
 
-    preview = client.post(enter_url(game), correction(second, [d, c, b, a],
-                                                      action="correct_preview"))
+    preview = client.post(enter_url(game, "correct_preview"), correction(second, [d, c, b, a]))
 
     assert preview.status_code == 200
     assert snapshot(game) == before  # a preview changes nothing
@@ -108,7 +109,7 @@ def test_an_organiser_corrects_deal_2_of_4_and_the_totals_change_as_the_service_
     assert f"<tr><td>{names[b]}</td><td>3</td><td>3</td></tr>" in preview.text
     assert "Confirm the correction of deal 2" in preview.text
 
-    done = client.post(enter_url(game), correction(second, [d, c, b, a]), follow=True)
+    done = client.post(enter_url(game, "correct"), correction(second, [d, c, b, a]), follow=True)
 
     assert "Deal 2 corrected." in done.text
     assert list(second.places.order_by("position").values_list("player_id", flat=True)) == [
@@ -126,28 +127,29 @@ def test_a_double_submitted_correction_applies_once(client, game, organiser):
     second = game.deal_set.get(number=2)
     data = correction(second, [d, c, b, a], token="same-form")
 
-    client.post(enter_url(game), data)
-    again = client.post(enter_url(game), data, follow=True)
+    client.post(enter_url(game, "correct"), data)
+    again = client.post(enter_url(game, "correct"), data, follow=True)
 
     assert "Deal 2 was already corrected from this form; it is changed once." in again.text
     assert AuditEntry.objects.filter(action="deal edited").count() == 1
     assert points(game) == {a: 4, b: 3, c: 3, d: 6}
     # the same form sent with another order is refused, not applied
-    other = client.post(enter_url(game), correction(second, [c, d, b, a], token="same-form"))
+    other = client.post(enter_url(game, "correct"),
+                        correction(second, [c, d, b, a], token="same-form"))
     assert other.status_code == 400
     assert "This form was already used for another correction" in other.text
     assert points(game) == {a: 4, b: 3, c: 3, d: 6}
 
 
-@pytest.mark.parametrize("action", ["correct_preview", "correct_confirm"])
+@pytest.mark.parametrize("action", ["correct_preview", "correct"])
 def test_an_order_that_lists_a_player_twice_is_refused_in_the_services_words(
         client, game, organiser, action):
     a, b, c, d = seated_ids(game)
     names = names_of(game)
     before = snapshot(game)
 
-    page = client.post(enter_url(game), correction(game.deal_set.get(number=3), [a, a, c, d],
-                                                   action=action))
+    page = client.post(enter_url(game, action),
+                       correction(game.deal_set.get(number=3), [a, a, c, d]))
 
     assert page.status_code == 400
     assert (f"The finishing order of deal 3 must list each of the 4 seated players once "
@@ -155,7 +157,7 @@ def test_an_order_that_lists_a_player_twice_is_refused_in_the_services_words(
     assert snapshot(game) == before
 
 
-@pytest.mark.parametrize("action", ["correct_preview", "correct_confirm"])
+@pytest.mark.parametrize("action", ["correct_preview", "correct"])
 def test_a_correction_that_would_end_the_game_early_is_refused(client, organiser, action):
     game = make_game(season_kwargs={"scoring_limit": 4})
     game.season.club.organisers.add(organiser)
@@ -167,8 +169,8 @@ def test_a_correction_that_would_end_the_game_early_is_refused(client, organiser
     before = snapshot(game)
 
     # d last in deal 2 too would end the game after deal 2, before the recorded deal 3
-    page = client.post(enter_url(game), correction(game.deal_set.get(number=2), [a, b, c, d],
-                                                   action=action))
+    page = client.post(enter_url(game, action),
+                       correction(game.deal_set.get(number=2), [a, b, c, d]))
 
     assert page.status_code == 400
     assert "The game would end after deal 2, so deal 3 would come after its end" in page.text
@@ -184,7 +186,7 @@ def test_a_deal_recorded_from_a_transcript_keeps_the_order_its_play_shows(client
     order = list(deal.places.order_by("position").values_list("player_id", flat=True))
     before = snapshot(game)
 
-    page = client.post(enter_url(game), correction(deal, order[::-1]))
+    page = client.post(enter_url(game, "correct"), correction(deal, order[::-1]))
 
     assert page.status_code == 400
     assert "The finishing order does not match the transcript&#x27;s" in page.text
@@ -202,9 +204,9 @@ def test_a_middle_deal_is_deleted_after_a_confirmation_and_later_deals_move_up(
     assert game.deal_set.count() == 4  # asking deletes nothing
     token = re.search(r'name="token" value="([0-9a-f]+)"', asked.text)[1]
 
-    data = {"action": "deal_delete", "deal": second.pk, "token": token}
-    done = client.post(enter_url(game), data, follow=True)
-    again = client.post(enter_url(game), data, follow=True)
+    data = {"deal": second.pk, "token": token}
+    done = client.post(enter_url(game, "deal_delete"), data, follow=True)
+    again = client.post(enter_url(game, "deal_delete"), data, follow=True)
 
     assert "Deal 2 deleted; the deals after it moved up one number." in done.text
     assert "Deal 2 was already deleted from this form." in again.text
@@ -224,8 +226,7 @@ def test_deleting_a_middle_deal_that_was_someones_only_deal_is_refused(client, o
     services.deal_record(game=game, finishing_order=[a, b, c, d])
     before = snapshot(game)
 
-    page = client.post(enter_url(game), {"action": "deal_delete", "deal": middle.pk,
-                                         "token": "t1"})
+    page = client.post(enter_url(game, "deal_delete"), {"deal": middle.pk, "token": "t1"})
 
     assert page.status_code == 400
     assert (f"Deleting {middle} would leave Guest with no deal played between joining and "
@@ -238,7 +239,7 @@ def test_a_deal_that_is_gone_is_said_so(client, game, organiser):
     services.deal_delete(deal=last)
 
     page = client.get(enter_url(game), {"correct": last.pk})
-    post = client.post(enter_url(game), correction(last, seated_ids(game)))
+    post = client.post(enter_url(game, "correct"), correction(last, seated_ids(game)))
 
     assert page.status_code == 404 and post.status_code == 400
     assert "That deal is no longer in this game (deleted meanwhile?): nothing was changed." in (
@@ -258,9 +259,8 @@ def test_only_the_clubs_organisers_correct_or_delete_deals(client, game, who):
     a, b, c, d = seated_ids(game)
 
     asked = client.get(enter_url(game), {"correct": second.pk})
-    edit = client.post(enter_url(game), correction(second, [d, c, b, a]))
-    delete = client.post(enter_url(game), {"action": "deal_delete", "deal": second.pk,
-                                           "token": "t1"})
+    edit = client.post(enter_url(game, "correct"), correction(second, [d, c, b, a]))
+    delete = client.post(enter_url(game, "deal_delete"), {"deal": second.pk, "token": "t1"})
 
     assert asked.status_code == edit.status_code == delete.status_code == 403
     assert snapshot(game) == before
@@ -279,11 +279,10 @@ def test_a_deal_of_a_finished_game_is_corrected_and_its_end_worked_out_again(cli
     first = game.deal_set.get(number=1)
 
     listed = client.get(enter_url(game))
-    assert f'href="?correct={first.pk}#correct"' in listed.text
-    preview = client.post(enter_url(game), correction(first, [d, c, b, a],
-                                                      action="correct_preview"))
+    assert f'href="{enter_url(game)}?correct={first.pk}#correct"' in listed.text
+    preview = client.post(enter_url(game, "correct_preview"), correction(first, [d, c, b, a]))
     assert f"The game still ends: winner {names[a]}." in preview.text
-    client.post(enter_url(game), correction(first, [d, c, b, a]))
+    client.post(enter_url(game, "correct"), correction(first, [d, c, b, a]))
 
     game.refresh_from_db()
     assert game.status == "finished"

@@ -57,11 +57,15 @@ def test_posts_to_result_entry_find_no_server_error(table):
     sends them (from the table as it is at that step), and junk bodies, also by an anonymous
     reader. Each run starts from the same table."""
     game, organiser, _ = table
-    url = reverse("league:game_enter", args=[game.pk])
+    def url(action):
+        return reverse(f"league:{action}", args=[game.pk])
+
+    actions = ["deal_preview", "deal_record", "deal_undo", "seat_change_preview", "seat_change",
+               "same_table", "correct_preview", "correct", "deal_delete", "game_reopen"]
     signed_in, anonymous = Client(), Client()
     signed_in.force_login(organiser)
     tokens = st.text("0123456789abcdef", min_size=32, max_size=32)
-    field = st.one_of(st.sampled_from(["action", "token", "number", "deal", "leaving", "joining",
+    field = st.one_of(st.sampled_from(["token", "number", "deal", "leaving", "joining",
                                        *(f"place_{n}" for n in range(1, 7))]), junk_text)
     value = st.one_of(junk, st.integers(1, 12).map(str))
     junk_body = st.dictionaries(field, st.one_of(value, st.lists(value, max_size=4)),
@@ -80,17 +84,17 @@ def test_posts_to_result_entry_find_no_server_error(table):
             transaction.set_rollback(True)
             self.run.__exit__(None, None, None)
 
-        @rule(data=st.data(), action=st.sampled_from(["preview", "confirm"]))
+        @rule(data=st.data(), action=st.sampled_from(["deal_preview", "deal_record"]))
         def finishing_order(self, data, action):
             order = data.draw(st.permutations(seated()))
             # mostly the next deal's number, sometimes one entered on another phone
             number = data.draw(st.one_of(
                 st.just(selectors.game_next_deal(game=game).number), st.integers(1, 12)))
-            check(signed_in.post(url, {"action": action, "token": data.draw(tokens),
-                                       "number": number,
-                                       **{f"place_{n}": p for n, p in enumerate(order, 1)}}))
+            check(signed_in.post(url(action), {
+                "token": data.draw(tokens), "number": number,
+                **{f"place_{n}": p for n, p in enumerate(order, 1)}}))
 
-        @rule(data=st.data(), action=st.sampled_from(["seat_preview", "seat_confirm"]))
+        @rule(data=st.data(), action=st.sampled_from(["seat_change_preview", "seat_change"]))
         def seat_change(self, data, action):
             at_table = seated()
             others = list(selectors.club_players(club=game.season.club)
@@ -98,18 +102,18 @@ def test_posts_to_result_entry_find_no_server_error(table):
             leaving = data.draw(st.lists(st.sampled_from(at_table), max_size=1))
             joining = data.draw(st.lists(st.sampled_from(others), max_size=1)
                                 if others else st.just([]))
-            check(signed_in.post(url, {"action": action, "leaving": leaving,
-                                       "joining": joining}))
+            check(signed_in.post(url(action), {"leaving": leaving, "joining": joining}))
 
         @rule(stale=st.booleans())
         def undo(self, stale):
             last = game.deal_set.order_by("-number").first()
             deal = (last.pk if last else 0) + stale
-            check(signed_in.post(url, {"action": "undo", "deal": str(deal)}))
+            check(signed_in.post(url("deal_undo"), {"deal": str(deal)}))
 
-        @rule(body=junk_body, client=st.sampled_from([signed_in, anonymous]))
-        def junk(self, body, client):
-            check(client.post(url, body))
+        @rule(body=junk_body, client=st.sampled_from([signed_in, anonymous]),
+              action=st.sampled_from(actions))
+        def junk(self, body, client, action):
+            check(client.post(url(action), body))
 
     # No shrinking: at most 8 posts are shown as they came, where shrinking runs for minutes.
     run_state_machine_as_test(ResultEntry, settings=settings(

@@ -13,7 +13,8 @@
 (function () {
   var page = document.getElementById("entry");
   if (!page) return;
-  var here = location.pathname;
+  var here = page.dataset.page;  // the entry page; each thing done on it posts to its own address
+  var record = page.dataset.record;  // where a deal is recorded (the outbox sends it there)
   var offline = page.dataset.offline === "1";
   var note = document.getElementById("offline-note");
 
@@ -156,7 +157,6 @@
   function fieldsOf(theForm) {
     var fields = {};
     new FormData(theForm).forEach(function (value, name) { fields[name] = value; });
-    fields.action = "confirm";
     return fields;
   }
 
@@ -175,7 +175,7 @@
       fields.number = String(number);
       fields.kept_offline = "1";
       Outbox.add({
-        key: form.querySelector('input[name="token"]').value, url: here,
+        key: form.querySelector('input[name="token"]').value, url: record, page: here,
         game: page.dataset.game, number: number, order: ids.map(nameOf).join(", "),
         fields: fields
       });
@@ -195,7 +195,7 @@
       var fields = fieldsOf(confirmForm);
       var key = fields.token;
       confirmForm.querySelector("button").disabled = true;
-      Outbox.add({key: key, url: here, game: page.dataset.game,
+      Outbox.add({key: key, url: record, page: here, game: page.dataset.game,
                   number: Number(confirmForm.dataset.deal), order: confirmForm.dataset.order,
                   fields: fields}).then(function () {
         var left = Outbox.waiting().some(function (i) { return i.key === key; });
@@ -227,7 +227,7 @@
                    selects.some(function (s) { return s.value !== ""; }));
   }
   Outbox.onChange(function (event) {
-    if (!event.sent || event.sent.url !== here) return;
+    if (!event.sent || event.sent.page !== here) return;
     Outbox.flush().then(function () {  // once the other waiting deals have gone too
       if (!busy()) location.replace(here);
     });
@@ -280,9 +280,8 @@
     if (seatForm) {
       seatForm.addEventListener("submit", function (e) {
         e.preventDefault();
-        var body = new FormData(seatForm);
-        body.set("action", "seat_preview");
-        fetch(here, {method: "POST", body: body, credentials: "same-origin"})
+        fetch(seatForm.action, {method: "POST", body: new FormData(seatForm),
+                                credentials: "same-origin"})
           .then(function (response) { return response.text(); })
           .then(function (html) {
             var fresh = new DOMParser().parseFromString(html, "text/html")

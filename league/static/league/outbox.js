@@ -1,6 +1,6 @@
 // Deals confirmed on this phone and not yet stored by the server, kept in localStorage so that
 // a reload, a closed tab or a lost connection loses none. Each deal keeps its form token, the
-// page's idempotency key (league/forms.py deal_record_once): sent twice, it is stored once.
+// page's idempotency key (league/services.py deal_record_once): sent twice, it is stored once.
 // The server stays the judge: a deal it refuses stays listed with its reason until dismissed.
 // Each deal names its number; one the server already has (entered on another phone: 409) is a
 // conflict for the organiser to resolve, kept with the server's words, never sent again.
@@ -10,7 +10,21 @@
   var listeners = [];
 
   function load() {
-    try { return JSON.parse(localStorage.getItem(STORE)) || []; } catch (e) { return []; }
+    try { return (JSON.parse(localStorage.getItem(STORE)) || []).map(current); } catch (e) {
+      return [];
+    }
+  }
+
+  // Each deal names its entry page (page) and where it is recorded (url). A deal kept before
+  // each action on the page had its own address named only the page (as url), and was
+  // recorded there: it goes to the page's address for recording deals (league/web/urls.py).
+  function current(item) {
+    if (!item.page) {
+      item.page = item.url;
+      item.url = item.url + "deal/";
+      delete item.fields.action;
+    }
+    return item;
   }
   function save(items) { localStorage.setItem(STORE, JSON.stringify(items)); }
 
@@ -27,9 +41,9 @@
     listeners.forEach(function (listener) { listener(event || {}); });
   }
 
-  function waiting(url) {
+  function waiting(page) {
     return load().filter(function (item) {
-      return item.state === "waiting" && (!url || item.url === url);
+      return item.state === "waiting" && (!page || item.page === page);
     });
   }
 

@@ -1,10 +1,11 @@
-// The entry page's service worker (league/views.py entry_service_worker): with no connection,
+// The entry page's service worker (league/web/entry.py entry_service_worker): with no connection,
 // an entry page opened before is served as it was last loaded, with its assets, marked
 // data-offline so that its script keeps deals on the phone. Everything else goes to the network.
 "use strict";
 var CACHE = "league-entry";
 var ASSETS = {{ assets|safe }};
 var ENTRY = /\/games\/\d+\/enter\/$/;
+var ENTRY_ACTION = /\/games\/\d+\/enter\/[a-z-]+\/([a-z-]+\/)?$/;  // what the page posts
 
 self.addEventListener("install", function (event) {
   event.waitUntil(caches.open(CACHE).then(function (cache) { return cache.addAll(ASSETS); })
@@ -54,7 +55,7 @@ self.addEventListener("fetch", function (event) {
       }
       return response;
     }, function () { return kept(url.pathname); }));
-  } else if (ENTRY.test(url.pathname)) {
+  } else if (ENTRY.test(url.pathname) || ENTRY_ACTION.test(url.pathname)) {
     // The page's own posts (a deal from the outbox, a leave/join preview) are fetched here
     // rather than let through: Chromium's offline mode (DevTools, the browser tests) does not
     // cover requests a worker lets through, and a deal sent "offline" must not arrive.

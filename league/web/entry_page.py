@@ -1,0 +1,97 @@
+"""The entry page as each of its views shows it: the game's next deal, its forms, the last deal,
+the list of deals to correct and the totals, with what the view adds (a preview, a correction,
+a refusal). Only the game's club's organisers get it (organiser_game)."""
+
+from functools import wraps
+
+from django.http import JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+
+from gameplay.engine.roles import Role, role_names
+from league import selectors
+from league.models import Game
+from league.rules import options_of
+from league.selectors import organises
+from league.web import role_words
+from league.web.forms import DealEntryForm, SeatChangeForm
+from league.web.refused import refuse
+
+
+def wants_json(request) -> bool:
+    """The page's script (the outbox) sends a confirmed deal with fetch and reads the answer as
+    JSON."""
+    return "application/json" in request.headers.get("Accept", "")
+
+
+def organiser_game(view):
+    """``view(request, game)`` for the game's club's organisers; anyone else is refused (in
+    JSON when a script asks for it)."""
+    @wraps(view)
+    def checked(request, game_id):
+        game = get_object_or_404(Game.objects.select_related("season__club"), pk=game_id)
+        club = game.season.club
+        if organises(request.user, club):
+            return view(request, game)
+        message = (f"Only organisers of {club} enter its results."
+                   if request.user.is_authenticated
+                   else f"Sign in as an organiser of {club} to enter its results.")
+        if request.method == "POST" and wants_json(request):
+            return JsonResponse({"error": message}, status=403)
+        return refuse(request, message)
+    return checked
+
+
+def back_to_page(game):
+    """After a change: the entry page as it is now (post, redirect, get)."""
+    return redirect(reverse("league:game_enter", args=[game.pk]))
+
+
+def names_of(game) -> dict:
+    """Each role in the words of the game's preset."""
+    return role_names(options_of(game.season))
+
+
+def seat_form(game, next_deal, data=None) -> SeatChangeForm:
+    """Who may leave (the players at the table) and join (the club's others) before the next
+    deal."""
+    candidates = list(selectors.club_players(club=game.season.club).exclude(seats__game=game))
+    return SeatChangeForm(data, seated=[s.player for s in next_deal.seats],
+                          candidates=candidates)
+
+
+def ranked(ranking, names):
+    """(player, Role) pairs as (player, the role's name)."""
+    return [(player, names[role]) for player, role in ranking]
+
+
+def entry_page(request, game, status=200, *, next_deal=None, **shown):
+    """The entry page with what the view ``shown`` on it, answered with ``status``."""
+    options = options_of(game.season)
+    names = role_names(options)
+    next_deal = next_deal or selectors.game_next_deal(game=game)
+    last_deal = selectors.undoable_deal(game=game)
+    undo = request.GET.get("undo")
+    context = {
+        "game": game, "next": next_deal, "names": names, "preview": None, "seat_preview": None,
+        "order_form": DealEntryForm(seats=next_deal.seats, number=next_deal.number),
+        "last_deal": last_deal,
+        "last_places": [(p.player, names[Role(p.role)]) for p in last_deal.places.all()]
+        if last_deal else [],
+        # A game that has ended keeps its deals until an organiser reopens it.
+        "locked": game.status == Game.FINISHED and game.reopened_at is None,
+        "undo_asked": last_deal is not None and undo == str(last_deal.pk),
+        "undo_gone": undo is not None and (last_deal is None or undo != str(last_deal.pk)),
+        "ranking": ranked(next_deal.ranking, names),
+        "dealer": (selectors.game_next_dealer(game=game, number=next_deal.number)
+                   if game.status != Game.FINISHED else None),
+        "by_position": role_words.by_position(len(next_deal.seats), options),
+        "scoreboard": selectors.game_scoreboard(game=game),
+        "deals": list(selectors.game_deals(game=game).reverse()),
+        "winners": [s.player for s in game.seats.filter(is_winner=True).select_related("player")],
+        "service_worker": reverse("league:entry_service_worker"),
+        **shown,
+    }
+    if "seat_form" not in context:
+        context["seat_form"] = seat_form(game, next_deal)
+    return render(request, "league/game_enter.html", context, status=status)

@@ -1,0 +1,67 @@
+"""What the entry page says about roles: each role in the preset's words, the check of a
+finishing order by position (so the phone can show it offline), and a leave/join said in words.
+
+Pure functions over the engine's roles (gameplay/engine/roles.py); the page's view renders them.
+"""
+
+from gameplay.engine.options import Options
+from gameplay.engine.roles import Role, exchange_pairs, role_name, roles_by_position
+
+RANK = list(Role)  # best first
+
+
+def by_position(players: int, options: Options) -> dict:
+    """The roles and the next exchange of any finishing order at a table of this size, by
+    position (0 = first out): the engine's own answer, for the page's script to apply to the
+    players tapped when the server cannot be asked."""
+    roles = roles_by_position(players)
+    return {
+        "roles": [role_name(role, options) for role in roles],
+        "exchanges": exchange_pairs(list(zip(range(players), roles, strict=True))),
+        "exchange_in_preset": options.has_exchange,
+    }
+
+
+def names(people) -> str:
+    """People in words: "Ada", "Ada and Bob", "Ada, Bob and Cy"."""
+    people = [str(p) for p in people]
+    return people[0] if len(people) == 1 else ", ".join(people[:-1]) + " and " + people[-1]
+
+
+def shift_words(before, after, *, leaving, joining, options: Options) -> list[str]:
+    """Each change of a leave/join said in words, from the ranking carried into the next deal
+    (``before``) to the shifted one (``after``), both (player, Role) best first (RULES.md,
+    "Players entering and leaving")."""
+    name = {role: role_name(role, options) for role in Role}
+    was = dict(before)
+    now = dict(after)
+    staying = [p for p, _ in before if p not in leaving]
+    ranked = len(staying)
+    lines = []
+    if leaving:
+        changes = []
+        for player in staying:
+            old, new = was[player], now[player]
+            if old == new:
+                continue
+            way = "up" if RANK.index(new) < RANK.index(old) else "down"
+            words = f"{player} moves {way} from {name[old]} to {name[new]}"
+            if new == Role.CITIZEN:
+                words += (f", as only {ranked} players stay from the last deal and with "
+                          f"{ranked} there is no {name[old]}")
+            changes.append(words)
+        verb = "leaves" if len(leaving) == 1 else "leave"
+        who = names(f"{p} ({name[was[p]]})" for p in leaving)
+        lines.append(f"{who} {verb}: " + ("; ".join(changes) if changes
+                                          else "everyone else keeps their role") + ".")
+    if joining:
+        verb = "joins" if len(joining) == 1 else "join"
+        below = [role for role in (Role.VICE_SCUM, Role.SCUM) if role in now.values()]
+        where = f", just above the {name[below[0]]}" if below else ""
+        words = (f"{names(joining)} {verb} as {'a Citizen' if len(joining) == 1 else 'Citizens'}"
+                 f"{where}: a newcomer takes no role from anyone")
+        missing = [name[r] for r in (Role.VICE_PRESIDENT, Role.VICE_SCUM) if r not in now.values()]
+        if len(after) >= 4 and missing:
+            words += f", so there is no {' or '.join(missing)} until the next deal is played"
+        lines.append(words + ".")
+    return lines
