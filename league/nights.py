@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from gameplay.engine.errors import PresidentError, RuleViolation
 from gameplay.engine.scoring import ScoreSheet
-from league import services
+from league import idempotency, services
 from league.errors import LeagueError
 from league.models import Game, Place, Player, Season, Seat
 from league.rules import options_of, scoring_of
@@ -166,6 +166,25 @@ def night_confirm(*, season: Season, tables: Sequence[tuple[Sequence[Player], in
     _club_players(season, everyone)
     return [services.game_create(season=season, players=players, dealer=dealer, by=by)
             for players, dealer in tables]
+
+
+def night_confirm_once(*, season: Season, tables: Sequence[tuple[Sequence[Player], int]], by,
+                       token: str) -> tuple[list[int], bool]:
+    """night_confirm once per form token (league.idempotency, as the entry page's deals): a
+    second post of the plan creates nothing more. Returns (the games' numbers, whether this
+    call created them)."""
+    if not token:
+        raise LeagueError("the form is missing its token: open the plan again")
+
+    def confirm():
+        return {"games": [g.number for g in night_confirm(season=season, tables=tables, by=by)]}
+
+    body, created = idempotency.once_per_form(
+        user=by, key=f"page-night:{token}",
+        identity=f"night {season.pk} {[([p.pk for p in ps], d) for ps, d in tables]}",
+        write=confirm, reused="this form was already used for another round: open the plan "
+                              "again")
+    return body["games"], created
 
 
 # Tonight: the games of one club night, and how they stand.

@@ -12,7 +12,6 @@ import uuid
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db import IntegrityError, transaction
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -23,7 +22,7 @@ from django.views.decorators.http import require_POST
 from league import nights, selectors, services
 from league.api.permissions import organises
 from league.errors import LeagueError
-from league.models import IdempotentRequest, Season
+from league.models import Season
 
 POLL_SECONDS = 5  # how often the standings page asks for news
 SWAPS_MAX = 50
@@ -221,8 +220,9 @@ def night_confirm(request, season_id):
             if dealer not in ids:
                 raise LeagueError("a table's first dealer must sit at that table")
             confirmed.append((players, ids.index(dealer)))
-        games, created = _confirm_once(season, confirmed, request.user,
-                                       request.POST.get("token", "")[:64])
+        games, created = nights.night_confirm_once(season=season, tables=confirmed,
+                                                   by=request.user,
+                                                   token=request.POST.get("token", "")[:64])
     except LeagueError as e:
         return _refuse(request, f"Nothing was created: {e.message.rstrip('.')}.", status=400,
                        back=back)
@@ -237,40 +237,6 @@ def night_confirm(request, season_id):
     query = {"rounds": max(1, rounds - 1), "low": request.POST.get("low", ""),
              "high": request.POST.get("high", "")}
     return redirect(back + "?" + urlencode({k: v for k, v in query.items() if v}))
-
-
-def _confirm_once(season, tables, user, token):
-    """nights.night_confirm, once per form token (as the entry page's deals): the claim is an
-    IdempotentRequest row taken in the same transaction. Returns (game numbers, created)."""
-    if not token:
-        raise LeagueError("the form is missing its token: open the plan again")
-    key = f"page-night:{token}"
-    fingerprint = hashlib.sha256(
-        f"night {season.pk} {[([p.pk for p in ps], d) for ps, d in tables]}".encode()).hexdigest()
-
-    def replay(stored):
-        if stored.fingerprint != fingerprint:
-            raise LeagueError("this form was already used for another round: open the plan "
-                              "again")
-        return stored.body["games"], False
-
-    stored = IdempotentRequest.objects.filter(user=user, key=key).first()
-    if stored is not None:
-        return replay(stored)
-    try:
-        with transaction.atomic():
-            claim = IdempotentRequest.objects.create(user=user, key=key, fingerprint=fingerprint,
-                                                     status_code=0, body={})
-            games = nights.night_confirm(season=season, tables=tables, by=user)
-            claim.status_code = 201
-            claim.body = {"games": [g.number for g in games]}
-            claim.save(update_fields=["status_code", "body"])
-            return claim.body["games"], True
-    except IntegrityError:
-        stored = IdempotentRequest.objects.filter(user=user, key=key).first()
-        if stored is None:
-            raise
-        return replay(stored)
 
 
 # Tonight's standings: public, read-only
