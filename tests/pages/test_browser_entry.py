@@ -81,7 +81,7 @@ def test_a_deal_confirmed_offline_survives_a_reload_and_is_stored_once(
     assert page.locator("#outbox").is_hidden()
     assert page.locator("h1").inner_text() == f"Game {game.number}: deal 2"
     # Sent again with its key, as after an answer lost on the way back: stored once.
-    again = ctx.request.post(page.url, form=kept["fields"],
+    again = ctx.request.post(live_server.url + kept["url"], form=kept["fields"],
                              headers={"Accept": "application/json", "Idempotency-Key": kept["key"]})
     assert again.status == 200 and again.json()["recorded"] is False
     deal = Deal.objects.get(game=game)
@@ -266,5 +266,32 @@ def test_an_earlier_deal_is_corrected_on_the_phone(browser, live_server, client,
     page.wait_for_selector("text=Deal 3 deleted")
     assert list(game.deal_set.order_by("number").values_list("number", flat=True)) == [1, 2, 3]
     assert page.csp_errors == []
+    settle(page)
+    ctx.close()
+
+
+def test_a_deal_kept_when_the_page_posted_everything_to_its_own_address_is_recorded(
+        browser, live_server, client, table):  # noqa: F811
+    """A phone's outbox may still hold a deal kept when the entry page posted every action to
+    its own address (the item's url the page's, its fields naming action "confirm"): it goes
+    to the address where deals are recorded, not refused."""
+    game, organiser = table
+    order = seated_ids(game)
+    ctx, page = open_entry(browser, live_server, client, organiser, game)
+    fields = {"action": "confirm", "token": "kept-before", "number": "1", "kept_offline": "1",
+              **{f"place_{i}": str(p) for i, p in enumerate(order, start=1)}}
+    page.evaluate("""([url, fields]) => {
+        fields.csrfmiddlewaretoken =
+            document.querySelector('input[name="csrfmiddlewaretoken"]').value;
+        localStorage.setItem('league-outbox', JSON.stringify([{key: 'kept-before', url: url,
+            game: 'Game 1', number: 1, order: 'kept', fields: fields, state: 'waiting'}]));
+    }""", [reverse("league:game_enter", args=[game.pk]), fields])
+
+    page.reload()
+
+    page.wait_for_selector("text=Deal 1 recorded.")
+    deal = Deal.objects.get(game=game)
+    assert (deal.number, deal.source) == (1, Deal.OUTBOX)
+    assert list(deal.places.values_list("player_id", flat=True)) == order
     settle(page)
     ctx.close()
