@@ -14,7 +14,6 @@ def club_list(request):
     return render(request, "league/club_list.html", {"clubs": clubs})
 
 
-
 def club_detail(request, club_id):
     club = get_object_or_404(Club, pk=club_id)
     return render(request, "league/club_detail.html", {

@@ -1,6 +1,7 @@
-// The entry page's service worker (league/web/entry.py entry_service_worker): with no connection,
-// an entry page opened before is served as it was last loaded, with its assets, marked
-// data-offline so that its script keeps deals on the phone. Everything else goes to the network.
+// The entry page's service worker (league/web/entry.py entry_service_worker): with no
+// connection, an entry page opened before is served as it was last loaded, with its assets,
+// marked data-offline so that its script keeps deals on the phone. Everything else goes to the
+// network.
 "use strict";
 var CACHE = "league-entry";
 var ASSETS = {{ assets|safe }};
