@@ -65,7 +65,8 @@ class Season(models.Model):
     options = models.JSONField(default=dict, blank=True, help_text="option overrides by name")
     # The same object as a Tournament's scoring and a transcript's (gameplay.engine.scoring).
     scoring = models.JSONField(default=default_scoring,
-                               help_text='a game\'s scoring, e.g. {"system": "penalty", "limit": 4}')
+                               help_text='a game\'s scoring, e.g. {"system": "penalty", '
+                                         '"limit": 4}')
     starts_on = models.DateField()
     ends_on = models.DateField(null=True, blank=True)
     # Bumped in the same transaction as any change to the season's results: the key of the

@@ -94,8 +94,7 @@ def test_a_deal_confirmed_offline_survives_a_reload_and_is_stored_once(
 def test_a_deal_refused_on_arrival_is_shown_with_its_reason(
         browser, live_server, client, table):  # noqa: F811
     game, organiser = table
-    services.season_update(season=game.season, scoring_system="fixed-rounds", scoring_limit=None,
-                           scoring_deals=1)
+    services.season_update(season=game.season, scoring={"system": "fixed-rounds", "deals": 1})
     ctx, page = open_entry(browser, live_server, client, organiser, game)
     kept_offline(page)
     ctx.set_offline(True)
