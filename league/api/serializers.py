@@ -28,7 +28,6 @@ class PlayerSerializer(serializers.ModelSerializer):
 # (gameplay.engine.scoring). Written, they come back as one ``scoring`` of what was sent.
 # (Comments, not a docstring: the schema would show a docstring on every season serializer.)
 class ScoringFieldsMixin:
-
     def get_fields(self):
         fields = {}
         for name, field in super().get_fields().items():
