@@ -3,8 +3,9 @@ player's name. They read and check what was posted, the engine judging the rules
 (``gameplay.engine.options.preset``, ``gameplay.engine.scoring.Scoring``); the change itself is
 the services' job (league.services.season_create, season_update, player_create, player_update).
 
-The words for each preset, option and scoring system are here, one table each, written from
-docs/rules/*.md and /work/shared/RULES.md: change them together.
+The words for each preset and option are here, one table each, written from docs/rules/*.md
+and /work/shared/RULES.md: change them together. Each scoring system's words and parameters
+are its own (gameplay.engine.scoring).
 """
 
 import json
@@ -15,8 +16,8 @@ from django import forms
 from gameplay.engine.errors import PresidentError
 from gameplay.engine.options import MOST_DECKS, PRESETS, PUBLIC_OPTIONS, STANDARD_DECK_OPTIONS
 from gameplay.engine.options import preset as preset_options
-from gameplay.engine.scoring import FIRST_TO_ELEVEN, FIXED_ROUNDS, PENALTY, SCORING_MOST, Scoring
-from league.models import Player, Season
+from gameplay.engine.scoring import Scoring, parameters, system_named, systems
+from league.models import Player, Season, default_scoring
 
 # Each preset in a line of words: its seed's house rules (docs/rules/<preset>.md).
 PRESET_LINES = {
@@ -62,31 +63,6 @@ DECKS_USUAL = "the preset's own"
 DECKS_HELP = ("The preset's own is 1 deck; school-scum plays with 2, and the numbered deck takes "
               "2 above 10 players.")
 
-# Each scoring system in words (docs/rules/scoring.md) and the parameters it takes, with what
-# each parameter does under it. The engine's Scoring refuses any other (tests check both agree).
-SCORING_LINES = {
-    PENALTY: "Penalty points: each deal the first out scores 0, the last out 2, everyone else "
-             "1. Fewest points wins; equal totals share the win.",
-    FIRST_TO_ELEVEN: "First to eleven: each deal the President scores 2 and the Vice President "
-                     "1. The first to reach the target wins; if two reach it in one deal, the "
-                     "higher total, then the better finish in that deal.",
-    FIXED_ROUNDS: "Fixed rounds: a set number of deals, scored as first to eleven; the most "
-                  "points wins, then the lower average finishing position; equal on both share "
-                  "the win.",
-}
-SCORING_PARAMETERS = {
-    PENALTY: {"limit": "The game ends after the deal in which someone reaches this many points "
-                       "(4 if neither this nor a number of deals is set).",
-              "deals": "Or end after this many deals (with a limit too, whichever comes first)."},
-    FIRST_TO_ELEVEN: {"target": "The points that win (11 if neither this nor a number of deals "
-                                "is set).",
-                      "deals": "Or play this many deals; the President of the last deal wins."},
-    FIXED_ROUNDS: {"deals": "The number of deals played (needed)."},
-}
-SCORING_LABELS = {"limit": "Points limit (penalty)", "target": "Target (first to eleven)",
-                  "deals": "Number of deals"}
-
-
 def option_fields(preset: str) -> tuple[str, ...]:
     """The options a season of ``preset`` can change: the numbered deck takes none of the
     standard deck's (the engine refuses them with it)."""
@@ -100,9 +76,6 @@ _FIELD_WORDS = [
     (re.compile(r"\bwild jokers\b"), "jokers_wild"),
     *((re.compile(rf"\b{name}\b"), name) for name in PUBLIC_OPTIONS),
     (re.compile(r"\bdeck\(s\)|\bdecks must\b"), "decks"),
-    (re.compile(r"\blimit\b"), "scoring_limit"),
-    (re.compile(r"\btarget\b"), "scoring_target"),
-    (re.compile(r"\bdeals\b"), "scoring_deals"),
     (re.compile(r"\bseason called\b|\bseason needs a name|\bseason's name\b"), "name"),
     (re.compile(r"\bend before it starts\b"), "ends_on"),
 ]
@@ -112,7 +85,8 @@ def fields_named(message: str) -> list[str]:
     """The form's fields a refusal names (``blind cannot be combined with wild jokers``: blind,
     jokers_wild), in the form's order."""
     found = []
-    for pattern, name in _FIELD_WORDS:
+    scoring = [(re.compile(rf"\b{name}\b"), f"scoring_{name}") for name in parameters()]
+    for pattern, name in [*_FIELD_WORDS, *scoring]:
         if name not in found and pattern.search(message):
             found.append(name)
             message = pattern.sub("", message)  # "wild jokers" is not "jokers" too
@@ -138,17 +112,11 @@ class SeasonForm(forms.Form):
         choices=[("", DECKS_USUAL)] + [(n, str(n)) for n in range(1, MOST_DECKS + 1)])
     jokers = forms.IntegerField(label=OPTION_LABELS["jokers"], min_value=0, required=False,
                                 max_value=2 * MOST_DECKS)
-    scoring_system = forms.ChoiceField(label="Scoring", widget=forms.RadioSelect,
-                                       choices=[(name, name) for name in SCORING_LINES])
-    scoring_limit = forms.IntegerField(label=SCORING_LABELS["limit"], required=False,
-                                       min_value=1, max_value=SCORING_MOST)
-    scoring_target = forms.IntegerField(label=SCORING_LABELS["target"], required=False,
-                                        min_value=1, max_value=SCORING_MOST)
-    scoring_deals = forms.IntegerField(label=SCORING_LABELS["deals"], required=False,
-                                       min_value=1, max_value=SCORING_MOST)
+    scoring_system = forms.ChoiceField(label="Scoring", widget=forms.RadioSelect)
 
     def __init__(self, *args, rules_fixed: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
+        self._add_scoring_fields()
         for name in PUBLIC_OPTIONS:
             if name not in self.fields:
                 self.fields[name] = forms.BooleanField(label=OPTION_LABELS[name], required=False)
@@ -161,10 +129,19 @@ class SeasonForm(forms.Form):
             self.fields[name].widget.attrs["data-option"] = name
         self.shown_preset_name = self.shown()
 
+    def _add_scoring_fields(self):
+        """The registered systems' radio buttons, and a control for each parameter any of
+        them takes (one per name: systems that share a name share its control)."""
+        self.fields["scoring_system"].choices = [(s.name, s.name) for s in systems()]
+        for name, parameter in parameters().items():
+            self.fields[f"scoring_{name}"] = forms.IntegerField(
+                label=parameter.label, required=False, min_value=parameter.least,
+                max_value=parameter.most)
+
     @staticmethod
     def rules_field_names():
-        return ["preset", *PUBLIC_OPTIONS, "scoring_system", "scoring_limit", "scoring_target",
-                "scoring_deals"]
+        return ["preset", *PUBLIC_OPTIONS, "scoring_system",
+                *(f"scoring_{name}" for name in parameters())]
 
     @classmethod
     def initial_for(cls, *, season: Season | None = None, preset: str = "classic") -> dict:
@@ -175,13 +152,11 @@ class SeasonForm(forms.Form):
             options = options_of(season)
             initial = {"name": season.name, "starts_on": season.starts_on,
                        "ends_on": season.ends_on, "preset": season.preset,
-                       "scoring_system": season.scoring_system,
-                       "scoring_limit": season.scoring_limit,
-                       "scoring_target": season.scoring_target,
-                       "scoring_deals": season.scoring_deals}
+                       "scoring_system": season.scoring["system"],
+                       **{f"scoring_{name}": season.scoring.get(name) for name in parameters()}}
         else:
             options = PRESETS[preset]
-            initial = {"preset": preset, "scoring_system": PENALTY}
+            initial = {"preset": preset, "scoring_system": default_scoring()["system"]}
         initial["shown_preset"] = options.preset
         initial.update({name: getattr(options, name) for name in PUBLIC_OPTIONS})
         return initial
@@ -209,10 +184,11 @@ class SeasonForm(forms.Form):
 
     @property
     def scoring_parameters_json(self) -> str:
-        return json.dumps({system: list(words) for system, words in SCORING_PARAMETERS.items()})
+        return json.dumps({system.name: [p.name for p in system.parameters]
+                           for system in systems()})
 
     def scoring_bound_fields(self):
-        return [self[f"scoring_{name}"] for name in ("limit", "target", "deals")]
+        return [self[f"scoring_{name}"] for name in parameters()]
 
     def preset_switched(self) -> bool:
         """A post that picked a preset other than the one the option controls show."""
@@ -252,13 +228,11 @@ class SeasonForm(forms.Form):
             self.refuse(e.message)
             return data
         data["options"] = options.overrides()
-        system = data["scoring_system"]
-        for name in ("limit", "target", "deals"):
-            if name not in SCORING_PARAMETERS[system]:
-                data[f"scoring_{name}"] = None  # a parameter of another system, left filled
+        system = system_named(data["scoring_system"])  # one of the form's choices
+        taken = {p.name for p in system.parameters}  # another system's, left filled, are not
         try:
-            Scoring(system, limit=data["scoring_limit"], target=data["scoring_target"],
-                    deals=data["scoring_deals"])
+            data["scoring"] = Scoring(system.name, **{
+                name: data[f"scoring_{name}"] for name in taken}).to_dict()
         except PresidentError as e:
             self.refuse(e.message)
         return data
@@ -270,20 +244,18 @@ class SeasonForm(forms.Form):
                   "ends_on": data["ends_on"]}
         if not self.rules_fixed:
             fields.update(preset=data["preset"], options=data["options"],
-                          scoring_system=data["scoring_system"],
-                          scoring_limit=data["scoring_limit"],
-                          scoring_target=data["scoring_target"],
-                          scoring_deals=data["scoring_deals"])
+                          scoring=data["scoring"])
         return fields
 
     def with_preset_shown(self):
         """This post again, unsaved, its option controls reset to the newly picked preset's
         values (the rest as posted)."""
         initial = {name: self.data.get(name) for name in
-                   ("name", "starts_on", "ends_on", "scoring_system", "scoring_limit",
-                    "scoring_target", "scoring_deals")}
+                   ("name", "starts_on", "ends_on", "scoring_system",
+                    *(f"scoring_{name}" for name in parameters()))}
         initial.update(self.initial_for(preset=self.data["preset"]))
-        initial["scoring_system"] = self.data.get("scoring_system") or PENALTY
+        initial["scoring_system"] = (self.data.get("scoring_system")
+                                     or default_scoring()["system"])
         return type(self)(initial=initial)
 
     def preset_choices(self):
@@ -291,9 +263,9 @@ class SeasonForm(forms.Form):
         return [(radio, PRESET_LINES[radio.data["value"]]) for radio in self["preset"]]
 
     def scoring_choices(self):
-        """Each scoring system's radio button with its words and its parameters' words."""
-        return [(radio, SCORING_LINES[radio.data["value"]],
-                 SCORING_PARAMETERS[radio.data["value"]]) for radio in self["scoring_system"]]
+        """Each scoring system's radio button with its words and its parameters."""
+        return [(radio, system_named(radio.data["value"]).description,
+                 system_named(radio.data["value"]).parameters) for radio in self["scoring_system"]]
 
 
 class PlayerNameForm(forms.Form):

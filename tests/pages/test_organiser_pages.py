@@ -13,21 +13,21 @@ from hypothesis import strategies as st
 
 from gameplay.engine.errors import PresidentError
 from gameplay.engine.options import PRESETS, PUBLIC_OPTIONS, STANDARD_DECK_OPTIONS
-from gameplay.engine.scoring import SYSTEMS, Scoring
+from gameplay.engine.scoring import Scoring, parameters, systems
 from league import services
 from league.models import AuditEntry, Player, Season
 from league.rules import options_of, scoring_of
 from league.web.organiser_forms import (
     OPTION_LABELS,
     PRESET_LINES,
-    SCORING_LINES,
-    SCORING_PARAMETERS,
     fields_named,
     option_fields,
 )
 from tests.league.factories import ClubFactory, PlayerFactory, UserFactory, make_game, make_season
 
 pytestmark = pytest.mark.django_db
+
+SYSTEMS = [system.name for system in systems()]
 
 
 @pytest.fixture
@@ -188,8 +188,8 @@ def test_the_new_season_page_describes_the_preset_and_labels_every_option(signed
             checked = f'name="{name}" data-option="{name}" id="id_{name}" checked' in page
             assert checked == value, name
     assert ('data-standard-deck-row hidden' in page) == (preset == "presidents-deck")
-    for line in SCORING_LINES.values():
-        assert line in page
+    for system in systems():
+        assert system.description in page
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))
@@ -205,8 +205,7 @@ def test_a_season_of_each_preset_is_created_with_its_controls(signed_in, club, p
     season = Season.objects.get(club=club, name="Spring")
     assert season.preset == preset
     assert season.options == {flip: not getattr(options, flip)}
-    assert (season.scoring_system, season.scoring_limit, season.scoring_deals) == \
-        ("penalty", 6, 10)
+    assert season.scoring == {"system": "penalty", "limit": 6, "deals": 10}
     assert season.starts_on == datetime.date(2026, 3, 1)
     assert AuditEntry.objects.filter(action="season created", actor__username="olga").exists()
 
@@ -217,8 +216,7 @@ def test_scoring_parameters_of_another_system_are_left_out(signed_in, club):
     answer = signed_in.post(reverse("league:organise_season_create", args=[club.pk]), post)
     assert answer.status_code == 302
     season = Season.objects.get(name="Spring")
-    assert (season.scoring_system, season.scoring_limit, season.scoring_target,
-            season.scoring_deals) == ("fixed-rounds", None, None, 8)
+    assert season.scoring == {"system": "fixed-rounds", "deals": 8}
 
 
 @pytest.mark.parametrize(("preset", "changes", "field", "words"), [
@@ -288,8 +286,8 @@ def test_a_season_is_edited_and_its_rules_stay_once_deals_are_recorded(signed_in
                                              scoring_target="15"))
     assert answer.status_code == 302
     season.refresh_from_db()
-    assert (season.name, season.preset, season.scoring_system, season.scoring_target) == \
-        ("Spring 26", "modern", "first-to-eleven", 15)
+    assert (season.name, season.preset, season.scoring) == \
+        ("Spring 26", "modern", {"system": "first-to-eleven", "target": 15})
     game = make_game(season=season)
     services.deal_record(game=game, finishing_order=list(
         game.seats.order_by("number").values_list("player_id", flat=True)))
@@ -319,13 +317,15 @@ def test_an_edit_refused_changes_nothing(signed_in, club):
 def test_every_preset_option_and_system_has_words():
     assert set(PRESET_LINES) == set(PRESETS)
     assert set(OPTION_LABELS) == set(PUBLIC_OPTIONS)
-    assert set(SCORING_LINES) == set(SCORING_PARAMETERS) == set(SYSTEMS)
+    for system in systems():
+        assert system.description and system.time_called_rule
+        assert all(p.title and p.label and p.help for p in system.parameters)
 
 
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_each_system_takes_the_parameters_the_form_offers_and_no_other(system):
-    for name in ("limit", "target", "deals"):
-        if name in SCORING_PARAMETERS[system]:
+    for name in parameters():
+        if any(p.name == name for p in systems()[SYSTEMS.index(system)].parameters):
             Scoring(system, **{name: 5, **({"deals": 5} if system == "fixed-rounds" else {})})
         else:
             with pytest.raises(PresidentError):
