@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gameplay.engine.errors import PresidentError
-from gameplay.engine.options import PRESETS, PUBLIC_OPTIONS, STANDARD_DECK_OPTIONS
+from gameplay.engine.options import PRESETS, PUBLIC_OPTIONS, STANDARD_DECK_OPTIONS, preset
 from gameplay.engine.scoring import SYSTEMS, Scoring
 from league import services
 from league.models import AuditEntry, Player, Season
@@ -22,6 +22,7 @@ from league.web.organiser_forms import (
     PRESET_LINES,
     SCORING_LINES,
     SCORING_PARAMETERS,
+    SeasonForm,
     fields_named,
     option_fields,
 )
@@ -337,11 +338,23 @@ def test_the_numbered_deck_offers_no_standard_deck_option():
     assert option_fields("classic") == PUBLIC_OPTIONS
 
 
-def test_refusals_name_their_fields():
-    assert fields_named("blind cannot be combined with wild jokers") == ["jokers_wild", "blind"]
-    assert fields_named("option 'jokers' must be from 0 to 6") == ["jokers"]
-    assert fields_named("consec, kkk cannot be used with the presidents deck") == \
-        ["consec", "kkk"]
+@pytest.mark.parametrize(("refused", "options"), [
+    (lambda: preset("wild-jokers", blind=True).validate(2), ("blind", "jokers_wild")),
+    (lambda: preset("classic", jokers=7), ("jokers",)),
+    (lambda: preset("presidents-deck", consec=True, kkk=True).validate(4), ("consec", "kkk")),
+    (lambda: preset("classic", jokers=4).validate(4), ("jokers", "decks")),
+])
+def test_option_refusals_name_their_options_and_the_form_its_fields(refused, options):
+    """The engine's refusal carries the options it is about (no words to read), and the form
+    shows it at their fields; the scoring's words still name theirs."""
+    with pytest.raises(PresidentError) as refusal:
+        refused()
+    assert refusal.value.options == options
+    form = SeasonForm(season_post("classic"))
+    assert form.is_valid(), form.errors
+    form.refuse(refusal.value.message, refusal.value.options)
+    assert set(form.errors) == set(options)
+    assert fields_named("fixed-rounds needs a number of deals") == ["scoring_deals"]
 
 
 # Players
