@@ -176,11 +176,12 @@ class SeasonForm(forms.Form):
         return value if value in PRESETS else "classic"
 
     def option_rows(self):
-        """Each option's field, whether only a standard deck takes it, and whether it is hidden
-        (not taken by the preset shown)."""
+        """Each option's field, whether only a standard deck takes it, the presets that take
+        it (space-separated; empty: every preset) and whether it is hidden (not taken by the
+        preset shown)."""
         shown = self.shown()
-        return [(self[name], not spec.taken_by("presidents-deck"), not spec.taken_by(shown))
-                for name, spec in OPTIONS.items()]
+        return [(self[name], not spec.taken_by("presidents-deck"), " ".join(spec.presets or ()),
+                 not spec.taken_by(shown)) for name, spec in OPTIONS.items()]
 
     @property
     def preset_defaults_json(self) -> str:

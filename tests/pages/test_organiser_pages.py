@@ -3,6 +3,7 @@ tables; creating and editing a season with labelled controls the engine checks; 
 renaming players in place. Only the club's organisers see or change anything."""
 
 import datetime
+import re
 from html import unescape
 
 import pytest
@@ -11,8 +12,10 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from gameplay.bots import kernel
 from gameplay.engine.errors import PresidentError
 from gameplay.engine.options import PRESETS, PUBLIC_OPTIONS, STANDARD_DECK_OPTIONS, preset
+from gameplay.engine.ruleset import Rules
 from gameplay.engine.scoring import SYSTEMS, Scoring
 from league import services
 from league.models import AuditEntry, Player, Season
@@ -27,6 +30,7 @@ from league.web.organiser_forms import (
     option_fields,
 )
 from tests.league.factories import ClubFactory, PlayerFactory, UserFactory, make_game, make_season
+from tests.toy_option import TOY, toy_option  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.django_db
 
@@ -520,3 +524,26 @@ def test_players_come_a_hundred_a_page_and_a_rename_lands_on_its_page(signed_in,
     assert answer.status_code == 400
     page = unescape(answer.content.decode())
     assert 'value="gus"' in page and "already has a player called 'Gus'" in page
+
+
+@pytest.mark.usefixtures("toy_option")
+def test_an_option_in_the_engines_table_alone_reaches_the_form_and_the_kernels_refusal(
+        signed_in, club):
+    """tests/toy_option.py registers ``toy_rule`` for friday (a specification and a field):
+    the season form labels it, hides it for another preset, saves it as an override, and the
+    playout kernel refuses the season's rules."""
+    create = reverse("league:organise_season_create", args=[club.pk])
+    page = signed_in.get(create + "?preset=friday").content.decode()
+    assert f'<span>{TOY.label}</span>' in page
+    assert 'aria-describedby="id_toy_rule_helptext"' in page  # the spec's help, shown
+    assert f'<p class="hint" id="id_toy_rule_helptext">{TOY.help}</p>' in page
+    classic = signed_in.get(create + "?preset=classic").content.decode()
+    assert re.search(r'<div class="field check-field" data-presets="friday"[^>]* hidden>\s*'
+                     r'<label class="check" for="id_toy_rule">', classic)
+    answer = signed_in.post(create, season_post("friday", toy_rule=True))
+    assert answer.status_code == 302
+    season = Season.objects.get(name="Spring")
+    assert season.options == {"toy_rule": True}
+    rules = Rules(options_of(season), 4)
+    assert kernel.refused(rules) == ["toy_rule"]
+    assert not kernel.supports(rules)
