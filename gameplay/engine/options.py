@@ -61,12 +61,13 @@ class OptionSpec:
         return self.presets is None or preset in self.presets
 
 
-def _specs(*specs: OptionSpec) -> dict[str, OptionSpec]:
-    return {spec.name: spec for spec in specs}
+def _standard_switch(name: str, label: str) -> OptionSpec:
+    """A house rule of the standard deck, off unless turned on, that the kernel plays."""
+    return OptionSpec(name, bool, False, label, presets=STANDARD_DECK, kernel=True)
 
 
 # The options, in the order the season form shows them.
-OPTIONS: dict[str, OptionSpec] = _specs(
+OPTIONS: dict[str, OptionSpec] = {spec.name: spec for spec in (
     OptionSpec("decks", int, None, "Decks in the pack",
                help="The preset's own is 1 deck; school-scum plays with 2, and the numbered deck "
                     "takes 2 above 10 players.",
@@ -82,27 +83,20 @@ OPTIONS: dict[str, OptionSpec] = _specs(
                "More cards beat fewer, whatever their rank (three 3s on two Kings)", kernel=True),
     OptionSpec("pass_is_final", bool, False, "Whoever passes sits out the rest of the trick",
                kernel=True),
-    OptionSpec("revolution", bool, False,
-               "Revolution: four of a kind reverses the order of the ranks until the deal ends "
-               "or another four is played", presets=STANDARD_DECK, kernel=True),
+    _standard_switch("revolution", "Revolution: four of a kind reverses the order of the ranks "
+                                   "until the deal ends or another four is played"),
     OptionSpec("blind", bool, False,
                "Blind President, for 2 players: each also plays from a face-down pile",
                presets=STANDARD_DECK),  # the kernel has no blind piles
-    OptionSpec("consec", bool, False,
-               "Consec: after three plays of rising ranks in a row, each play must be one rank "
-               "higher", presets=STANDARD_DECK, kernel=True),
-    OptionSpec("eight_below", bool, False,
-               "Eight below: after 8s the next play must be lower than 8",
-               presets=STANDARD_DECK, kernel=True),
-    OptionSpec("sixty_nine", bool, False,
-               "69: 9s played on 6s make every later play of the trick face cards, twice as "
-               "many", presets=STANDARD_DECK, kernel=True),
-    OptionSpec("kkk", bool, False,
-               "KKK: after three Kings every later play of the trick is three red cards",
-               presets=STANDARD_DECK, kernel=True),
-    OptionSpec("jokers_wild", bool, False, "Jokers are wild: a joker stands for any rank",
-               presets=STANDARD_DECK, kernel=True),
-)
+    _standard_switch("consec", "Consec: after three plays of rising ranks in a row, each play "
+                               "must be one rank higher"),
+    _standard_switch("eight_below", "Eight below: after 8s the next play must be lower than 8"),
+    _standard_switch("sixty_nine", "69: 9s played on 6s make every later play of the trick "
+                                   "face cards, twice as many"),
+    _standard_switch("kkk", "KKK: after three Kings every later play of the trick is three red "
+                            "cards"),
+    _standard_switch("jokers_wild", "Jokers are wild: a joker stands for any rank"),
+)}
 
 # The names as the engine was built (a spec registered later, as the tests do, is in OPTIONS).
 PUBLIC_OPTIONS = tuple(OPTIONS)
