@@ -98,7 +98,8 @@ OPTIONS: dict[str, OptionSpec] = {spec.name: spec for spec in (
     _standard_switch("jokers_wild", "Jokers are wild: a joker stands for any rank"),
 )}
 
-# The names as the engine was built (a spec registered later, as the tests do, is in OPTIONS).
+# The names as the engine was built, for readers of a fixed list (the engine and the forms read
+# OPTIONS, which also holds a specification registered later, as the tests' toy option).
 PUBLIC_OPTIONS = tuple(OPTIONS)
 STANDARD_DECK_OPTIONS = tuple(name for name, spec in OPTIONS.items()
                               if not spec.taken_by("presidents-deck"))

@@ -14,7 +14,7 @@ import re
 from django import forms
 
 from gameplay.engine.errors import PresidentError
-from gameplay.engine.options import MOST_DECKS, OPTIONS, PRESETS
+from gameplay.engine.options import OPTIONS, PRESETS
 from gameplay.engine.options import preset as preset_options
 from gameplay.engine.scoring import FIRST_TO_ELEVEN, FIXED_ROUNDS, PENALTY, SCORING_MOST, Scoring
 from league.models import Player, Season
@@ -115,7 +115,8 @@ class SeasonForm(forms.Form):
     decks = forms.TypedChoiceField(
         label=OPTIONS["decks"].label, required=False, coerce=int, empty_value=None,
         help_text=OPTIONS["decks"].help,
-        choices=[("", DECKS_USUAL)] + [(n, str(n)) for n in range(1, MOST_DECKS + 1)])
+        choices=[("", DECKS_USUAL)] + [(n, str(n)) for n in range(OPTIONS["decks"].least,
+                                                                  OPTIONS["decks"].most + 1)])
     jokers = forms.IntegerField(label=OPTIONS["jokers"].label, required=False,
                                 min_value=OPTIONS["jokers"].least,
                                 max_value=OPTIONS["jokers"].most)

@@ -91,6 +91,7 @@ def test_each_option_in_the_table_is_a_field_of_options_with_its_default():
         for options in PRESETS.values():
             value = getattr(options, name)
             assert value is None or type(value) is spec.kind, (name, options.preset)
+    assert all(set(spec.presets or ()) <= set(PRESETS) for spec in OPTIONS.values())
     assert PUBLIC_OPTIONS == tuple(OPTIONS)
     assert STANDARD_DECK_OPTIONS == tuple(
         name for name, spec in OPTIONS.items() if not spec.taken_by("presidents-deck"))
