@@ -10,7 +10,8 @@ from gameplay.engine import options
 from gameplay.engine.options import Options, OptionSpec
 
 TOY = OptionSpec("toy_rule", bool, False, "Toy rule: a joke of the test suite",
-                 help="Only Friday Afternoons plays it.", presets=("friday",))
+                 help="Only the school rules and Friday Afternoons play it.",
+                 presets=("school-scum", "friday"))
 
 
 @dataclass(frozen=True)
@@ -20,8 +21,9 @@ class WithToy(Options):
 
 @pytest.fixture
 def toy_option(monkeypatch):
-    """``toy_rule``, taken by friday only and not played by the kernel (its ``kernel`` left
-    False, as for any new option), registered until the test ends."""
+    """``toy_rule``, taken by school-scum and friday, neither played by the kernel nor read
+    by the inference (``kernel`` and ``inference`` left False, as for any new option),
+    registered until the test ends."""
     monkeypatch.setitem(options.OPTIONS, TOY.name, TOY)
     for name, own in list(options.PRESETS.items()):
         values = {f.name: getattr(own, f.name) for f in fields(own)}

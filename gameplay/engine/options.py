@@ -43,8 +43,10 @@ class OptionSpec:
     ``presets`` are those that take it (the others keep their own value: the numbered deck
     takes none of the standard deck's options).  ``kernel`` says whether montecarlo's playout
     kernel plays the option at every value; otherwise only at ``default``, and a table with
-    another value searches in Python (a new option is the engine's alone until the kernel
-    plays it too)."""
+    another value searches in Python.  ``inference`` likewise says whether montecarlo's
+    reading of the other seats' moves (``gameplay.bots.inference``) knows the option at every
+    value; otherwise, at another value, montecarlo samples hands without it.  A new option is
+    the engine's alone until the kernel and the inference are taught it."""
 
     name: str
     kind: type  # bool or int
@@ -53,6 +55,7 @@ class OptionSpec:
     help: str = ""
     presets: tuple[str, ...] | None = None  # None: every preset
     kernel: bool = False
+    inference: bool = False
     least: int = 0  # a whole number's range, whatever the table
     most: int = 0
     range_note: str = ""  # why the range is what it is, in the refusal's words
@@ -62,8 +65,10 @@ class OptionSpec:
 
 
 def _standard_switch(name: str, label: str) -> OptionSpec:
-    """A house rule of the standard deck, off unless turned on, that the kernel plays."""
-    return OptionSpec(name, bool, False, label, presets=STANDARD_DECK, kernel=True)
+    """A house rule of the standard deck, off unless turned on, that the kernel and the
+    inference know."""
+    return OptionSpec(name, bool, False, label, presets=STANDARD_DECK, kernel=True,
+                      inference=True)
 
 
 # The options, in the order the season form shows them.
@@ -71,18 +76,18 @@ OPTIONS: dict[str, OptionSpec] = {spec.name: spec for spec in (
     OptionSpec("decks", int, None, "Decks in the pack",
                help="The preset's own is 1 deck; school-scum plays with 2, and the numbered deck "
                     "takes 2 above 10 players.",
-               kernel=True, least=1, most=MOST_DECKS),
+               kernel=True, inference=True, least=1, most=MOST_DECKS),
     OptionSpec("jokers", int, 0, "Jokers in the pack (at most two a deck)",
-               presets=STANDARD_DECK, kernel=True, least=0, most=2 * MOST_DECKS,
+               presets=STANDARD_DECK, kernel=True, inference=True, least=0, most=2 * MOST_DECKS,
                range_note="two a deck"),
     OptionSpec("two_high", bool, True, "Twos are the highest rank (off: twos are the lowest)",
-               presets=STANDARD_DECK, kernel=True),
+               presets=STANDARD_DECK, kernel=True, inference=True),
     OptionSpec("equal_rank_allowed", bool, False, "An equal rank beats (a 5 on a 5)",
-               kernel=True),
+               kernel=True, inference=True),
     OptionSpec("any_larger_set", bool, False,
                "More cards beat fewer, whatever their rank (three 3s on two Kings)", kernel=True),
     OptionSpec("pass_is_final", bool, False, "Whoever passes sits out the rest of the trick",
-               kernel=True),
+               kernel=True, inference=True),
     _standard_switch("revolution", "Revolution: four of a kind reverses the order of the ranks "
                                    "until the deal ends or another four is played"),
     OptionSpec("blind", bool, False,
@@ -95,6 +100,7 @@ OPTIONS: dict[str, OptionSpec] = {spec.name: spec for spec in (
                                    "face cards, twice as many"),
     _standard_switch("kkk", "KKK: after three Kings every later play of the trick is three red "
                             "cards"),
+    # (the inference refuses wild jokers by the wild card itself: without jokers none is wild)
     _standard_switch("jokers_wild", "Jokers are wild: a joker stands for any rank"),
 )}
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from gameplay.bots import kernel, make_bot
+from gameplay.bots import inference, kernel, make_bot
 from gameplay.bots.base import BotDecider
 from gameplay.bots.heuristic import PLAIN, HeuristicBot, heuristic_move
 from gameplay.bots.kernel import build
@@ -404,3 +404,12 @@ def test_an_option_the_kernel_does_not_play_sends_montecarlo_to_python():
         return [(s, engine_key(m)) for s, m in record.moves]
 
     assert moves("montecarlo:playouts=16,kernel=1") == moves("montecarlo:playouts=16,kernel=0")
+
+
+@pytest.mark.usefixtures("toy_option")
+def test_an_option_the_inference_does_not_know_turns_the_reading_off():
+    """montecarlo reads the other seats' moves (inference.py) only under rules it knows: a
+    new option turned on makes it sample hands without the reading."""
+    assert inference.readable(Rules(preset("school-scum"), 4))
+    rules = Rules(preset("school-scum", toy_rule=True), 4)
+    assert not inference.readable(rules)

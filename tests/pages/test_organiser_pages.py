@@ -529,7 +529,7 @@ def test_players_come_a_hundred_a_page_and_a_rename_lands_on_its_page(signed_in,
 @pytest.mark.usefixtures("toy_option")
 def test_an_option_in_the_engines_table_alone_reaches_the_form_and_the_kernels_refusal(
         signed_in, club):
-    """tests/toy_option.py registers ``toy_rule`` for friday (a specification and a field):
+    """tests/toy_option.py registers ``toy_rule`` (a specification and a field), friday's:
     the season form labels it, hides it for another preset, saves it as an override, and the
     playout kernel refuses the season's rules."""
     create = reverse("league:organise_season_create", args=[club.pk])
@@ -538,8 +538,8 @@ def test_an_option_in_the_engines_table_alone_reaches_the_form_and_the_kernels_r
     assert 'aria-describedby="id_toy_rule_helptext"' in page  # the spec's help, shown
     assert f'<p class="hint" id="id_toy_rule_helptext">{TOY.help}</p>' in page
     classic = signed_in.get(create + "?preset=classic").content.decode()
-    assert re.search(r'<div class="field check-field" data-presets="friday"[^>]* hidden>\s*'
-                     r'<label class="check" for="id_toy_rule">', classic)
+    assert re.search(r'<div class="field check-field" data-presets="school-scum friday"'
+                     r'[^>]* hidden>\s*<label class="check" for="id_toy_rule">', classic)
     answer = signed_in.post(create, season_post("friday", toy_rule=True))
     assert answer.status_code == 302
     season = Season.objects.get(name="Spring")
