@@ -23,7 +23,7 @@ kernel: $(KERNEL)
 
 # built from the engine's constants too (build.py writes them as a header)
 $(KERNEL): gameplay/bots/kernel/_kernel.c gameplay/bots/kernel/build.py \
-		$(wildcard gameplay/engine/*.py) gameplay/bots/heuristic.py | venv
+		$(wildcard gameplay/engine/*.py gameplay/engine/rules/*.py) gameplay/bots/heuristic.py | venv
 	$(BIN)/python gameplay/bots/kernel/build.py
 
 run: venv kernel

@@ -84,7 +84,7 @@ OPTIONS: dict[str, OptionSpec] = {spec.name: spec for spec in (
                presets=STANDARD_DECK, kernel=True, inference=True),
     OptionSpec("equal_rank_allowed", bool, False, "An equal rank beats (a 5 on a 5)",
                kernel=True, inference=True),
-    OptionSpec("any_larger_set", bool, False,
+    OptionSpec("any_larger_set", bool, False,  # the inference reads no larger sets
                "More cards beat fewer, whatever their rank (three 3s on two Kings)", kernel=True),
     OptionSpec("pass_is_final", bool, False, "Whoever passes sits out the rest of the trick",
                kernel=True, inference=True),
@@ -92,7 +92,7 @@ OPTIONS: dict[str, OptionSpec] = {spec.name: spec for spec in (
                                    "until the deal ends or another four is played"),
     OptionSpec("blind", bool, False,
                "Blind President, for 2 players: each also plays from a face-down pile",
-               presets=STANDARD_DECK),  # the kernel has no blind piles
+               presets=STANDARD_DECK),  # neither the kernel nor the inference has blind piles
     _standard_switch("consec", "Consec: after three plays of rising ranks in a row, each play "
                                "must be one rank higher"),
     _standard_switch("eight_below", "Eight below: after 8s the next play must be lower than 8"),

@@ -27,8 +27,8 @@
 #define HAND_BYTES (FACES * 4)
 
 /* _engine.h has the faces and suits, the move kinds (K_PASS and K_BLIND are the whole move; a
- * play's kind is the engine's kind + 2), the trick modes, the count rules and RULE_FLAGS, the
- * rules' flags in the order rules() takes them. */
+ * play's kind is the engine's kind + PLAY_KINDS of build.py), the trick modes, the count rules,
+ * RULE_FLAGS (the rules' flags in the order rules() takes them) and the heuristic's style. */
 #define MIX_FACE 31 /* the engine's face -1; strength[31] is strength[16], as Python's st[-1] */
 
 /* Move layout: kind 0-2, face 3-7, count 8-12, wilds 13-16, reverses 17-20, then the cards
