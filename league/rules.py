@@ -24,7 +24,7 @@ def options_of(season) -> Options:
     try:
         return preset(season.preset, **season.options)
     except PresidentError as e:
-        raise LeagueError(f"season options: {e.message}") from e
+        raise LeagueError(f"season options: {e.message}", options=e.options) from e
 
 
 def rating_scope(season=None) -> str:

@@ -286,10 +286,11 @@ def _check_playable(options) -> None:
             options.validate(players)
             return
         except PresidentError as e:
-            faults[players] = e.message
+            faults[players] = e
     # blind is only ever played by 2: the fault at 2 says what else stands in its way
-    raise LeagueError("season options: no table can play them: "
-                      f"{faults[2 if options.blind else 4]}")
+    fault = faults[2 if options.blind else 4]
+    raise LeagueError(f"season options: no table can play them: {fault.message}",
+                      options=fault.options)
 
 
 @transaction.atomic

@@ -3,9 +3,10 @@ player's name. They read and check what was posted, the engine judging the rules
 (``gameplay.engine.options.preset``, ``gameplay.engine.scoring.Scoring``); the change itself is
 the services' job (league.services.season_create, season_update, player_create, player_update).
 
-The words for each preset and option are here, one table each, written from docs/rules/*.md
-and /work/shared/RULES.md: change them together. Each scoring system's words and parameters
-are its own (gameplay.engine.scoring).
+The words for each preset are here, one line each, written from docs/rules/*.md and
+/work/shared/RULES.md: change them together. An option's words are in its specification
+(``gameplay.engine.options.OPTIONS``); each scoring system's words and parameters are its own
+(gameplay.engine.scoring).
 """
 
 import json
@@ -14,7 +15,7 @@ import re
 from django import forms
 
 from gameplay.engine.errors import PresidentError
-from gameplay.engine.options import MOST_DECKS, PRESETS, PUBLIC_OPTIONS, STANDARD_DECK_OPTIONS
+from gameplay.engine.options import OPTIONS, PRESETS
 from gameplay.engine.options import preset as preset_options
 from gameplay.engine.scoring import Scoring, parameters, system_named, systems
 from league.models import Player, Season, default_scoring
@@ -40,57 +41,36 @@ PRESET_LINES = {
                        "the Turd for high or low cards and leads next.",
 }
 
-# Each public option's label, in the players' words (RULES.md, TRANSCRIPT.md "ruleset").
-OPTION_LABELS = {
-    "decks": "Decks in the pack",
-    "jokers": "Jokers in the pack (at most two a deck)",
-    "two_high": "Twos are the highest rank (off: twos are the lowest)",
-    "equal_rank_allowed": "An equal rank beats (a 5 on a 5)",
-    "any_larger_set": "More cards beat fewer, whatever their rank (three 3s on two Kings)",
-    "pass_is_final": "Whoever passes sits out the rest of the trick",
-    "revolution": "Revolution: four of a kind reverses the order of the ranks until the deal "
-                  "ends or another four is played",
-    "blind": "Blind President, for 2 players: each also plays from a face-down pile",
-    "consec": "Consec: after three plays of rising ranks in a row, each play must be one rank "
-              "higher",
-    "eight_below": "Eight below: after 8s the next play must be lower than 8",
-    "sixty_nine": "69: 9s played on 6s make every later play of the trick face cards, twice as "
-                  "many",
-    "kkk": "KKK: after three Kings every later play of the trick is three red cards",
-    "jokers_wild": "Jokers are wild: a joker stands for any rank",
-}
+# Each option's label, from its specification.
+OPTION_LABELS = {name: spec.label for name, spec in OPTIONS.items()}
 DECKS_USUAL = "the preset's own"
-DECKS_HELP = ("The preset's own is 1 deck; school-scum plays with 2, and the numbered deck takes "
-              "2 above 10 players.")
 
 def option_fields(preset: str) -> tuple[str, ...]:
     """The options a season of ``preset`` can change: the numbered deck takes none of the
     standard deck's (the engine refuses them with it)."""
-    if PRESETS[preset].presidents_deck:
-        return tuple(name for name in PUBLIC_OPTIONS if name not in STANDARD_DECK_OPTIONS)
-    return PUBLIC_OPTIONS
+    return tuple(name for name, spec in OPTIONS.items() if spec.taken_by(preset))
 
 
-# Words in the engine's and the services' refusals that name a field of the form.
+# Words in the scoring's and the services' refusals that name a field of the form (the
+# engine's option refusals name their options: PresidentError.options).
 _FIELD_WORDS = [
-    (re.compile(r"\bwild jokers\b"), "jokers_wild"),
-    *((re.compile(rf"\b{name}\b"), name) for name in PUBLIC_OPTIONS),
-    (re.compile(r"\bdeck\(s\)|\bdecks must\b"), "decks"),
     (re.compile(r"\bseason called\b|\bseason needs a name|\bseason's name\b"), "name"),
     (re.compile(r"\bend before it starts\b"), "ends_on"),
 ]
 
 
 def fields_named(message: str) -> list[str]:
-    """The form's fields a refusal names (``blind cannot be combined with wild jokers``: blind,
-    jokers_wild), in the form's order."""
-    found = []
+    """The form's fields a refusal's words name (``fixed-rounds needs a number of deals``:
+    scoring_deals), in the form's order."""
     scoring = [(re.compile(rf"\b{name}\b"), f"scoring_{name}") for name in parameters()]
-    for pattern, name in [*_FIELD_WORDS, *scoring]:
-        if name not in found and pattern.search(message):
-            found.append(name)
-            message = pattern.sub("", message)  # "wild jokers" is not "jokers" too
-    return found
+    return [name for pattern, name in [*scoring, *_FIELD_WORDS] if pattern.search(message)]
+
+
+def _option_field(spec) -> forms.Field:
+    if spec.kind is bool:
+        return forms.BooleanField(label=spec.label, help_text=spec.help, required=False)
+    return forms.IntegerField(label=spec.label, help_text=spec.help, required=False,
+                              min_value=spec.least, max_value=spec.most)
 
 
 class SeasonForm(forms.Form):
@@ -107,25 +87,27 @@ class SeasonForm(forms.Form):
     # read by shown() and preset_switched() only: an unknown value is as if not sent
     shown_preset = forms.CharField(widget=forms.HiddenInput, required=False)
     decks = forms.TypedChoiceField(
-        label=OPTION_LABELS["decks"], required=False, coerce=int, empty_value=None,
-        help_text=DECKS_HELP,
-        choices=[("", DECKS_USUAL)] + [(n, str(n)) for n in range(1, MOST_DECKS + 1)])
-    jokers = forms.IntegerField(label=OPTION_LABELS["jokers"], min_value=0, required=False,
-                                max_value=2 * MOST_DECKS)
+        label=OPTIONS["decks"].label, required=False, coerce=int, empty_value=None,
+        help_text=OPTIONS["decks"].help,
+        choices=[("", DECKS_USUAL)] + [(n, str(n)) for n in range(OPTIONS["decks"].least,
+                                                                  OPTIONS["decks"].most + 1)])
+    jokers = forms.IntegerField(label=OPTIONS["jokers"].label, required=False,
+                                min_value=OPTIONS["jokers"].least,
+                                max_value=OPTIONS["jokers"].most)
     scoring_system = forms.ChoiceField(label="Scoring", widget=forms.RadioSelect)
 
     def __init__(self, *args, rules_fixed: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
         self._add_scoring_fields()
-        for name in PUBLIC_OPTIONS:
+        for name, spec in OPTIONS.items():
             if name not in self.fields:
-                self.fields[name] = forms.BooleanField(label=OPTION_LABELS[name], required=False)
+                self.fields[name] = _option_field(spec)
         self.rules_fixed = rules_fixed
         if rules_fixed:  # a season with recorded deals keeps its rules (season_update)
             for name in self.rules_field_names():
                 self.fields[name].disabled = True
                 self.fields[name].required = False
-        for name in PUBLIC_OPTIONS:
+        for name in OPTIONS:
             self.fields[name].widget.attrs["data-option"] = name
         self.shown_preset_name = self.shown()
 
@@ -140,7 +122,7 @@ class SeasonForm(forms.Form):
 
     @staticmethod
     def rules_field_names():
-        return ["preset", *PUBLIC_OPTIONS, "scoring_system",
+        return ["preset", *OPTIONS, "scoring_system",
                 *(f"scoring_{name}" for name in parameters())]
 
     @classmethod
@@ -158,7 +140,7 @@ class SeasonForm(forms.Form):
             options = PRESETS[preset]
             initial = {"preset": preset, "scoring_system": default_scoring()["system"]}
         initial["shown_preset"] = options.preset
-        initial.update({name: getattr(options, name) for name in PUBLIC_OPTIONS})
+        initial.update({name: getattr(options, name) for name in OPTIONS})
         return initial
 
     def shown(self) -> str:
@@ -170,16 +152,17 @@ class SeasonForm(forms.Form):
         return value if value in PRESETS else "classic"
 
     def option_rows(self):
-        """Each option's field, whether only a standard deck takes it, and whether it is hidden
-        (not taken by the preset shown)."""
-        taken = option_fields(self.shown())
-        return [(self[name], name in STANDARD_DECK_OPTIONS, name not in taken)
-                for name in PUBLIC_OPTIONS]
+        """Each option's field, whether only a standard deck takes it, the presets that take
+        it (space-separated; empty: every preset) and whether it is hidden (not taken by the
+        preset shown)."""
+        shown = self.shown()
+        return [(self[name], not spec.taken_by("presidents-deck"), " ".join(spec.presets or ()),
+                 not spec.taken_by(shown)) for name, spec in OPTIONS.items()]
 
     @property
     def preset_defaults_json(self) -> str:
         """Each preset's option values, for the page's script to set when a preset is picked."""
-        return json.dumps({name: {option: getattr(options, option) for option in PUBLIC_OPTIONS}
+        return json.dumps({name: {option: getattr(options, option) for option in OPTIONS}
                            for name, options in PRESETS.items()})
 
     @property
@@ -197,9 +180,10 @@ class SeasonForm(forms.Form):
         shown, picked = self.data.get("shown_preset"), self.data.get("preset")
         return shown in PRESETS and picked in PRESETS and picked != shown
 
-    def refuse(self, message: str) -> None:
-        """A refusal shown at the fields it names, or above the form when it names none."""
-        names = [n for n in fields_named(message) if n in self.fields]
+    def refuse(self, message: str, options: tuple[str, ...] = ()) -> None:
+        """A refusal shown at the fields it names (the ``options`` it is about, by name), or
+        above the form when it names none."""
+        names = [n for n in (*options, *fields_named(message)) if n in self.fields]
         for name in names:
             self.add_error(name, message)
         if not names:
@@ -225,7 +209,7 @@ class SeasonForm(forms.Form):
         try:
             options = preset_options(preset, **overrides)
         except PresidentError as e:
-            self.refuse(e.message)
+            self.refuse(e.message, e.options)
             return data
         data["options"] = options.overrides()
         system = system_named(data["scoring_system"])  # one of the form's choices

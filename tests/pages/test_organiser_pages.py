@@ -3,6 +3,7 @@ tables; creating and editing a season with labelled controls the engine checks; 
 renaming players in place. Only the club's organisers see or change anything."""
 
 import datetime
+import re
 from html import unescape
 
 import pytest
@@ -11,8 +12,10 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from gameplay.bots import kernel
 from gameplay.engine.errors import PresidentError
-from gameplay.engine.options import PRESETS, PUBLIC_OPTIONS, STANDARD_DECK_OPTIONS
+from gameplay.engine.options import PRESETS, PUBLIC_OPTIONS, STANDARD_DECK_OPTIONS, preset
+from gameplay.engine.ruleset import Rules
 from gameplay.engine.scoring import Scoring, parameters, systems
 from league import services
 from league.models import AuditEntry, Player, Season
@@ -20,10 +23,12 @@ from league.rules import options_of, scoring_of
 from league.web.organiser_forms import (
     OPTION_LABELS,
     PRESET_LINES,
+    SeasonForm,
     fields_named,
     option_fields,
 )
 from tests.league.factories import ClubFactory, PlayerFactory, UserFactory, make_game, make_season
+from tests.toy_option import TOY, toy_option  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.django_db
 
@@ -337,11 +342,23 @@ def test_the_numbered_deck_offers_no_standard_deck_option():
     assert option_fields("classic") == PUBLIC_OPTIONS
 
 
-def test_refusals_name_their_fields():
-    assert fields_named("blind cannot be combined with wild jokers") == ["jokers_wild", "blind"]
-    assert fields_named("option 'jokers' must be from 0 to 6") == ["jokers"]
-    assert fields_named("consec, kkk cannot be used with the presidents deck") == \
-        ["consec", "kkk"]
+@pytest.mark.parametrize(("refused", "options"), [
+    (lambda: preset("wild-jokers", blind=True).validate(2), ("blind", "jokers_wild")),
+    (lambda: preset("classic", jokers=7), ("jokers",)),
+    (lambda: preset("presidents-deck", consec=True, kkk=True).validate(4), ("consec", "kkk")),
+    (lambda: preset("classic", jokers=4).validate(4), ("jokers", "decks")),
+])
+def test_option_refusals_name_their_options_and_the_form_its_fields(refused, options):
+    """The engine's refusal carries the options it is about (no words to read), and the form
+    shows it at their fields; the scoring's words still name theirs."""
+    with pytest.raises(PresidentError) as refusal:
+        refused()
+    assert refusal.value.options == options
+    form = SeasonForm(season_post("classic"))
+    assert form.is_valid(), form.errors
+    form.refuse(refusal.value.message, refusal.value.options)
+    assert set(form.errors) == set(options)
+    assert fields_named("fixed-rounds needs a number of deals") == ["scoring_deals"]
 
 
 # Players
@@ -507,3 +524,26 @@ def test_players_come_a_hundred_a_page_and_a_rename_lands_on_its_page(signed_in,
     assert answer.status_code == 400
     page = unescape(answer.content.decode())
     assert 'value="gus"' in page and "already has a player called 'Gus'" in page
+
+
+@pytest.mark.usefixtures("toy_option")
+def test_an_option_in_the_engines_table_alone_reaches_the_form_and_the_kernels_refusal(
+        signed_in, club):
+    """tests/toy_option.py registers ``toy_rule`` (a specification and a field), friday's:
+    the season form labels it, hides it for another preset, saves it as an override, and the
+    playout kernel refuses the season's rules."""
+    create = reverse("league:organise_season_create", args=[club.pk])
+    page = signed_in.get(create + "?preset=friday").content.decode()
+    assert f'<span>{TOY.label}</span>' in page
+    assert 'aria-describedby="id_toy_rule_helptext"' in page  # the spec's help, shown
+    assert f'<p class="hint" id="id_toy_rule_helptext">{TOY.help}</p>' in page
+    classic = signed_in.get(create + "?preset=classic").content.decode()
+    assert re.search(r'<div class="field check-field" data-presets="school-scum friday"'
+                     r'[^>]* hidden>\s*<label class="check" for="id_toy_rule">', classic)
+    answer = signed_in.post(create, season_post("friday", toy_rule=True))
+    assert answer.status_code == 302
+    season = Season.objects.get(name="Spring")
+    assert season.options == {"toy_rule": True}
+    rules = Rules(options_of(season), 4)
+    assert kernel.refused(rules) == ["toy_rule"]
+    assert not kernel.supports(rules)
