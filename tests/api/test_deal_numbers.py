@@ -71,7 +71,7 @@ def test_two_phones_sending_the_same_deal_at_once_store_it_once():
     game = make_game()
     organiser = UserFactory(username="racer")
     game.season.club.organisers.add(organiser)
-    start = threading.Barrier(2)
+    start = threading.Barrier(2, timeout=30)  # a thread that fails first cannot hang the other
     answers = []
 
     def send(key):
