@@ -188,8 +188,8 @@ class _TlsConnection(_Connection):
 class HttpBot(OutsideBot):
     """A bot behind a URL: each decision is a POST of the request JSON.
 
-    ``timeout_ms``, ``allowed`` and ``ports`` default to the settings, ``resolver`` (host, port → addresses)
-    to the system's.  The host is resolved once and its addresses checked, here (ValueError
+    ``timeout_ms``, ``allowed`` and ``ports`` default to the settings, ``resolver`` (host,
+    port → addresses) to the system's.  The host is resolved once and its addresses checked, here (ValueError
     if refused) or, for a host in the allow-list, at the first decision: an administrator's
     host is taken as given, resolvable yet or not.  Every decision then goes to those
     addresses.
