@@ -189,10 +189,10 @@ class HttpBot(OutsideBot):
     """A bot behind a URL: each decision is a POST of the request JSON.
 
     ``timeout_ms``, ``allowed`` and ``ports`` default to the settings, ``resolver`` (host,
-    port → addresses) to the system's.  The host is resolved once and its addresses checked, here (ValueError
-    if refused) or, for a host in the allow-list, at the first decision: an administrator's
-    host is taken as given, resolvable yet or not.  Every decision then goes to those
-    addresses.
+    port → addresses) to the system's.  The host is resolved once and its addresses checked,
+    here (ValueError if refused) or, for a host in the allow-list, at the first decision: an
+    administrator's host is taken as given, resolvable yet or not.  Every decision then goes to
+    those addresses.
     """
 
     def __init__(self, url: str, *, timeout_ms: float | None = None,

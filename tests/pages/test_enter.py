@@ -121,7 +121,8 @@ def test_a_missing_place_is_refused_with_a_message(client, game, organiser):
 
 def test_undo_deletes_the_last_deal_once(client, game, organiser):
     client.force_login(organiser)
-    services.season_update(season=game.season, scoring={"system": "penalty", "limit": 50})  # two deals: still open
+    # two deals: still open
+    services.season_update(season=game.season, scoring={"system": "penalty", "limit": 50})
     services.deal_record(game=game, finishing_order=seated_ids(game))
     last = services.deal_record(game=game, finishing_order=seated_ids(game))
 
