@@ -29,7 +29,7 @@ def asked(request, game) -> tuple[dict, int]:
 
 
 def _correction(request, game, then):
-    """A posted correction checked: ``then(deal, seats, order, shown)``'s answer, or the
+    """A posted correction checked: ``then(deal, seats, form, shown)``'s answer, or the
     page again with the form and what is wrong (``shown``: the page's correction section)."""
     deal = selectors.deal_of_game(game=game, deal_id=request.POST.get("deal"))
     if deal is None:
