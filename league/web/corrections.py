@@ -131,7 +131,7 @@ def _people(players) -> str:
 
 @require_POST
 @organiser_game
-def reopen(request, game):
+def game_reopen(request, game):
     """Reopen a game that has ended, so that its deals can be undone or corrected."""
     try:
         services.game_reopen(game=game, by=request.user)

@@ -12,6 +12,22 @@ from league.web import (
     seasons,
 )
 
+# Result entry (league.web.entry, league.web.corrections): each thing posted from the entry page
+# has its own view and address, under the page's (the service worker's scope); the URL name is
+# the view's name.
+ENTRY_ACTIONS = (
+    ("preview/", entry.deal_preview),
+    ("deal/", entry.deal_record),
+    ("undo/", entry.deal_undo),
+    ("seats/preview/", entry.seat_change_preview),
+    ("seats/", entry.seat_change),
+    ("same-table/", entry.same_table),
+    ("correct/preview/", corrections.correct_preview),
+    ("correct/", corrections.correct),
+    ("delete/", corrections.deal_delete),
+    ("reopen/", corrections.game_reopen),
+)
+
 app_name = "league"
 urlpatterns = [
     path("", clubs.club_list, name="club_list"),
@@ -29,21 +45,9 @@ urlpatterns = [
     path("seasons/<int:season_id>/tonight.json", nights.tonight_json, name="tonight_json"),
     path("games/<int:game_id>/", games.game_detail, name="game_detail"),
     path("games/<int:game_id>/time-called/", games.game_time_called, name="game_time_called"),
-    # Result entry (league.web.entry, league.web.corrections): the page, and one address for
-    # each thing posted from it, under the page's own (the service worker's scope).
     path("games/<int:game_id>/enter/", entry.game_enter, name="game_enter"),
-    path("games/<int:game_id>/enter/preview/", entry.deal_preview, name="deal_preview"),
-    path("games/<int:game_id>/enter/deal/", entry.deal_record, name="deal_record"),
-    path("games/<int:game_id>/enter/undo/", entry.deal_undo, name="deal_undo"),
-    path("games/<int:game_id>/enter/seats/preview/", entry.seat_change_preview,
-         name="seat_change_preview"),
-    path("games/<int:game_id>/enter/seats/", entry.seat_change, name="seat_change"),
-    path("games/<int:game_id>/enter/same-table/", entry.same_table, name="same_table"),
-    path("games/<int:game_id>/enter/correct/preview/", corrections.correct_preview,
-         name="correct_preview"),
-    path("games/<int:game_id>/enter/correct/", corrections.correct, name="correct"),
-    path("games/<int:game_id>/enter/delete/", corrections.deal_delete, name="deal_delete"),
-    path("games/<int:game_id>/enter/reopen/", corrections.reopen, name="game_reopen"),
+    *(path(f"games/<int:game_id>/enter/{address}", view, name=view.__name__)
+      for address, view in ENTRY_ACTIONS),
     # Served here, not under static/, so that its scope covers the entry pages.
     path("games/entry-sw.js", entry.entry_service_worker, name="entry_service_worker"),
     path("players/", players.player_search, name="player_search"),
