@@ -3,11 +3,12 @@
 import dataclasses
 import heapq
 import itertools
+import math
 import random
 from collections import Counter
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from bench.ladder_fairness import REFERENCES, fair_share, ladder, simulate
@@ -93,8 +94,16 @@ def test_a_free_new_bot_anchors_the_next_table(state, rng):
         assert waiting & set(table)
 
 
+# Two new bots of one author whose share is one game: the second waits for its author's turn
+# while the next table goes to others.
+SHARED_AUTHOR = ([Bot(id=0, mu=25.0, new=True, author=0), Bot(id=1, mu=50.0, new=True, author=0),
+                  *(Bot(id=n, mu=25.0) for n in (2, 3, 4))],
+                 {}, Matchmaker(sizes=(2,), reserve=0.0, author_games={0: 1}))
+
+
 @FAST
 @given(ladders(), st.integers(0, 8), st.randoms(use_true_random=False))
+@example(SHARED_AUTHOR, 2, random.Random(1))
 def test_a_batch_fills_the_slots_legally_and_seats_new_bots_before_any_other_table(
         state, slots, rng):
     bots, busy, matchmaker = state
@@ -116,8 +125,11 @@ def test_a_batch_fills_the_slots_legally_and_seats_new_bots_before_any_other_tab
     for table in tables:
         new_tables.append(bool((waiting - seated) & set(table)))
         seated.update(table)
-    if not all(new_tables):
-        assert waiting <= {bot_id for table in tables for bot_id in table}
+    if not all(new_tables):  # every new bot left out has an author at its share of games
+        left_out = waiting - {bot_id for table in tables for bot_id in table}
+        assert all(authors_running[by_id[bot_id].author]
+                   >= matchmaker.author_games.get(by_id[bot_id].author, math.inf)
+                   for bot_id in left_out), "a new bot left out while its author had room"
         assert new_tables == sorted(new_tables, reverse=True), "a table without a new bot first"
 
 
