@@ -36,6 +36,7 @@ from gameplay.bots.base import Bot as EngineBot
 from gameplay.engine.errors import PresidentError
 from gameplay.engine.options import preset as preset_options
 from gameplay.engine.scoring import Scoring
+from gameplay.runner.figures import ordinal, seed_of
 from gameplay.runner.match import GameResult, play_game
 from gameplay.tournaments.models import OutsideBot
 from gameplay.tournaments.services import UnavailableBot
@@ -52,14 +53,6 @@ logger = logging.getLogger(__name__)
 OPEN = (Game.SCHEDULED, Game.RUNNING)
 SEND_AT_ONCE = 500  # games one games_send call sends at most
 SYNC_AT_ONCE = 200  # entries one bots_sync call changes at most
-
-
-def _seed(*parts) -> int:
-    return random.Random(":".join(map(str, parts))).getrandbits(63)
-
-
-def _ordinal(mu: float, sigma: float) -> float:
-    return mu - 3 * sigma
 
 
 def table_sizes(preset: str) -> tuple[int, ...]:
@@ -117,7 +110,7 @@ def _validation_start(entry: Entry, opponents: list[Entry], url: str) -> Game:
     if entry.url and entry.url != url and entry.games:
         # A new version: its mu stays, its uncertainty is the new bot's; it counts as new.
         entry.sigma = MODEL.sigma
-        entry.ordinal = _ordinal(entry.mu, entry.sigma)
+        entry.ordinal = ordinal(entry.mu, entry.sigma)
         entry.started_at = None
     entry.status, entry.reason, entry.url, entry.validation_game = (
         Entry.VALIDATING, "", url, game)
@@ -422,8 +415,8 @@ def _seat_bot(seat: Seat, seed: int) -> EngineBot:
 def game_play(game: Game) -> Played:
     """Play the game with the match runner: deterministic in its seed for built-in bots."""
     seats = list(game.seats.select_related("entry").order_by("seat"))
-    bots = [TimedBot(_seat_bot(s, _seed("bot", game.seed, s.seat))) for s in seats]
-    result = play_game(bots, preset_options(game.preset), seed=_seed("deals", game.seed),
+    bots = [TimedBot(_seat_bot(s, seed_of("bot", game.seed, s.seat))) for s in seats]
+    result = play_game(bots, preset_options(game.preset), seed=seed_of("deals", game.seed),
                        scoring=Scoring.from_dict({"system": "fixed-rounds",
                                                   "deals": game.deals}),
                        names=[s.entry.name for s in seats])
@@ -563,7 +556,7 @@ def _rate(game: Game, seats: list[Seat], entries: dict[int, Entry], played: Play
     for seat in seats:
         entry = entries[seat.entry_id]
         entry.mu, entry.sigma, entry.deals = state[entry.pk]
-        entry.ordinal = _ordinal(entry.mu, entry.sigma)
+        entry.ordinal = ordinal(entry.mu, entry.sigma)
         seat.mu_after, seat.sigma_after = entry.mu, entry.sigma
         players = len(seats)
         entry.games += 1

@@ -11,9 +11,10 @@ from collections import defaultdict
 from django.db import connection, transaction
 from django.db.models import Count, Max, Q
 
+from gameplay.runner.figures import ordinal
 from league.errors import LeagueError
 from league.models import Deal, Place, Rating, RatingHistory, RatingJob, Season
-from league.ratings import ordinal, replay
+from league.ratings import replay
 from league.rules import rating_scope
 from plumbing import queue
 
@@ -118,20 +119,16 @@ def ratings_recompute(*, scope: str) -> int:
     rows, state = replay([(d, orders[d]) for d in sorted(orders)], state)
     RatingHistory.objects.bulk_create(
         RatingHistory(player_id=p, season_id=season_id, deal_id=d, mu=mu, sigma=sigma,
-                      ordinal=ordinal) for d, p, mu, sigma, ordinal in rows)
+                      ordinal=o) for d, p, mu, sigma, o in rows)
     ratings = Rating.objects.filter(season_id=season_id)
     if start > 0:
         ratings = ratings.filter(player_id__in=touched)
     ratings.delete()  # a rebuild from scratch (start 0) replaces every rating of the scope
     Rating.objects.bulk_create(
         Rating(player_id=p, season_id=season_id, mu=mu, sigma=sigma,
-               ordinal=_ordinal(mu, sigma), deals=n)
+               ordinal=ordinal(mu, sigma), deals=n)
         for p, (mu, sigma, n) in state.items() if p in touched)
     job.dirty_from = None
     job.runs += 1
     job.save(update_fields=["dirty_from", "runs"])
     return len(orders)
-
-
-def _ordinal(mu: float, sigma: float) -> float:
-    return ordinal(mu, sigma)

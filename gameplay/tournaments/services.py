@@ -28,7 +28,8 @@ from gameplay.engine.errors import PresidentError
 from gameplay.engine.options import preset
 from gameplay.engine.scoring import Scoring
 from gameplay.runner import pairing
-from gameplay.runner.match import GameResult, deal_block, play_game, seed_of
+from gameplay.runner.figures import seed_of
+from gameplay.runner.match import GameResult, deal_block, play_game
 from gameplay.tournaments.errors import TournamentError
 from gameplay.tournaments.models import (
     OUTSIDE,
