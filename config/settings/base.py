@@ -171,9 +171,9 @@ RATELIMIT_IP_META_KEY = "config.protections.client_address"
 # reads, a club's organisers write (league.api.permissions); a LeagueError answers 400.
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    # JSON nested deeper than MAX_JSON_DEPTH is refused with 400 (league.api.parsers).
+    # JSON nested deeper than MAX_JSON_DEPTH is refused with 400 (plumbing.api.parsers).
     "DEFAULT_PARSER_CLASSES": [
-        "league.api.parsers.JSONParser",
+        "plumbing.api.parsers.JSONParser",
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],

@@ -6,7 +6,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 
 from league.api import idempotency
-from league.api.serializers import ErrorSerializer
+from plumbing.api.errors import ErrorSerializer
 
 ERROR_REF = {"$ref": "#/components/schemas/Error"}
 ANSWERS = {
