@@ -42,10 +42,11 @@ def mark_stale(season: Season, deal_id: int) -> None:
             RECOMPUTES.after_commit(_enqueue_recompute, scope=scope)
 
 
-# The task that brings a rating scope up to date (league.tasks), sent with the id
-# ratings-<scope>. A stale scope is the row saying what to send.
+# The task that brings a rating scope up to date (league.tasks). A stale scope is the row
+# saying what to send; the reconciler sends every stale scope again without asking the broker,
+# so its tasks need no id of their own (and two of a scope may be on their way at once).
 RATINGS_RECOMPUTE_TASK = "league.tasks.ratings_recompute_task"
-RECOMPUTES = queue.Work(RATINGS_RECOMPUTE_TASK, "ratings")
+RECOMPUTES = queue.Work(RATINGS_RECOMPUTE_TASK)
 
 
 def _enqueue_recompute(scope: str) -> bool:

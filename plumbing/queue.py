@@ -85,18 +85,19 @@ def held(task_ids: Collection[str]) -> set[str] | None:
 
 @dataclass(frozen=True)
 class Work:
-    """Work recorded in rows, each row played by one run of ``task`` whose id is
-    ``<prefix>-<key>`` every time it is sent. The rows saying what to send are written in the
-    transaction of the change that makes the work, and the tasks are sent after it commits
-    (``after_commit``), so a broker that is down never undoes a change: what was not sent,
-    what a worker dropped and what the broker lost (``lost``) is sent again by the app's
-    reconciler, which celery beat runs."""
+    """Work recorded in rows, each row played by one run of ``task``; with a ``prefix``, the
+    task's id is ``<prefix>-<key>`` every time it is sent, so ``lost`` can ask for it. The
+    rows saying what to send are written in the transaction of the change that makes the
+    work, and the tasks are sent after it commits (``after_commit``), so a broker that is down
+    never undoes a change: what was not sent, what a worker dropped and what the broker lost
+    (``lost``) is sent again by the app's reconciler, which celery beat runs."""
 
     task: str
-    prefix: str
+    prefix: str | None = None
 
-    def task_id(self, key: Hashable) -> str:
-        return f"{self.prefix}-{key}"
+    def task_id(self, key: Hashable) -> str | None:
+        """None without a prefix: Celery gives each sending an id of its own."""
+        return f"{self.prefix}-{key}" if self.prefix else None
 
     @staticmethod
     def after_commit(send: Callable, **kwargs) -> None:
@@ -120,7 +121,7 @@ class Work:
             if eager():
                 raise
             logger.warning("%s: %d task(s) not sent, the reconciler sends them: %r",
-                           self.prefix, len(tasks) - len(done), e)
+                           self.task, len(tasks) - len(done), e)
         finally:
             sent(done)
         return done
