@@ -21,7 +21,9 @@ KERNEL := gameplay/bots/kernel/_kernel$(shell python3 -c 'import sysconfig; prin
 
 kernel: $(KERNEL)
 
-$(KERNEL): gameplay/bots/kernel/_kernel.c gameplay/bots/kernel/build.py | venv
+# built from the engine's constants too (build.py writes them as a header)
+$(KERNEL): gameplay/bots/kernel/_kernel.c gameplay/bots/kernel/build.py \
+		$(wildcard gameplay/engine/*.py gameplay/engine/rules/*.py) gameplay/bots/heuristic.py | venv
 	$(BIN)/python gameplay/bots/kernel/build.py
 
 run: venv kernel

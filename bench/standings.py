@@ -116,7 +116,8 @@ def build(players, deals):
     people = Player.objects.bulk_create(Player(name=f"P{i:04d}") for i in range(players))
     club.players.set(people)
     season = services.season_create(club=club, name="Bench", preset="classic",
-                                    scoring_system="fixed-rounds", scoring_deals=DEALS_PER_GAME,
+                                    scoring={"system": "fixed-rounds",
+                                             "deals": DEALS_PER_GAME},
                                     starts_on=datetime.date(2025, 1, 1))
     scoring = scoring_of(season)
     role_field = {Role.PRESIDENT: "presidents", Role.VICE_PRESIDENT: "vice_presidents",

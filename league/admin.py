@@ -15,10 +15,11 @@ from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 
+from gameplay.engine.scoring import systems
 from league import rating_jobs, selectors, services
 from league.errors import LeagueError
 from league.models import AuditEntry, Club, Deal, Game, Player, Season, SeatChange
-from league.rules import options_of, rating_scope, scoring_of
+from league.rules import options_of, rating_scope
 
 
 def organised_clubs(user):
@@ -252,8 +253,7 @@ class SeasonForm(forms.ModelForm):
 
     class Meta:
         model = Season
-        fields = ["club", "name", "preset", "options", "scoring_system", "scoring_limit",
-                  "scoring_target", "scoring_deals", "starts_on", "ends_on"]
+        fields = ["club", "name", "preset", "options", "scoring", "starts_on", "ends_on"]
 
     def clean(self):
         data = super().clean()
@@ -268,17 +268,27 @@ class SeasonForm(forms.ModelForm):
         return data
 
 
+class ScoringSystemFilter(admin.SimpleListFilter):
+    title, parameter_name = "scoring system", "scoring_system"
+
+    def lookups(self, request, model_admin):
+        return [(system.name, system.name) for system in systems()]
+
+    def queryset(self, request, queryset):
+        return queryset.filter(scoring__system=self.value()) if self.value() else queryset
+
+
 @admin.register(Season)
 class SeasonAdmin(ClubsFieldMixin, ClubScopedAdmin):
     form = SeasonForm
     list_display = ["name", "club", "preset", "scoring", "starts_on", "ends_on", "ratings"]
-    list_filter = ["club", "preset", "scoring_system"]
+    list_filter = ["club", "preset", ScoringSystemFilter]
     search_fields = ["name", "club__name"]
     actions = ["recompute_ratings"]
 
     @admin.display(description="scoring")
     def scoring(self, season):
-        return ", ".join(f"{k} {v}" for k, v in scoring_of(season).to_dict().items())
+        return ", ".join(f"{k} {v}" for k, v in season.scoring.items())
 
     @admin.display(description="ratings")
     def ratings(self, season):

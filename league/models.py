@@ -9,10 +9,8 @@ from django.db.models import F, Q
 
 from gameplay.engine.options import PRESETS
 from gameplay.engine.roles import Role, role_name
-from gameplay.engine.scoring import SYSTEMS
 
 PRESET_CHOICES = [(name, name) for name in PRESETS]
-SYSTEM_CHOICES = [(name, name) for name in SYSTEMS]
 # Labels in the school-scum words; pages name the bottom two roles as the season's preset does
 # (gameplay.engine.roles.role_name).
 ROLE_CHOICES = [(role.value, role_name(role)) for role in Role]
@@ -54,6 +52,10 @@ class Player(models.Model):
         return self.name
 
 
+def default_scoring():
+    return {"system": "penalty"}
+
+
 class Season(models.Model):
     """A club's season: the rules preset and options, the scoring system, the dates."""
 
@@ -61,10 +63,10 @@ class Season(models.Model):
     name = models.CharField(max_length=100)
     preset = models.CharField(max_length=20, choices=PRESET_CHOICES, default="classic")
     options = models.JSONField(default=dict, blank=True, help_text="option overrides by name")
-    scoring_system = models.CharField(max_length=20, choices=SYSTEM_CHOICES, default="penalty")
-    scoring_limit = models.PositiveSmallIntegerField(null=True, blank=True)
-    scoring_target = models.PositiveSmallIntegerField(null=True, blank=True)
-    scoring_deals = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The same object as a Tournament's scoring and a transcript's (gameplay.engine.scoring).
+    scoring = models.JSONField(default=default_scoring,
+                               help_text='a game\'s scoring, e.g. {"system": "penalty", '
+                                         '"limit": 4}')
     starts_on = models.DateField()
     ends_on = models.DateField(null=True, blank=True)
     # Bumped in the same transaction as any change to the season's results: the key of the

@@ -231,7 +231,7 @@ class NightBoard:
     night: datetime.date
     rounds: list[list[TableState]] = field(default_factory=list)
     totals: list[NightTotal] = field(default_factory=list)  # best first (docs/league.md)
-    fewer_points_first: bool = False  # penalty scoring: fewer points are better
+    fewer_points_first: bool = False  # its scoring system ranks fewer points better
 
     @property
     def done(self) -> bool:
@@ -259,7 +259,7 @@ def night_board(season: Season, night: datetime.date) -> NightBoard:
         orders.setdefault(game_id, {}).setdefault(number, []).append(player)
     scoring = scoring_of(season)
     board = NightBoard(season=season, night=night,
-                       fewer_points_first=scoring.system == "penalty")
+                       fewer_points_first=scoring.system.fewer_points_win)
     totals = {}
     sign = 1 if board.fewer_points_first else -1
     for tables in rounds:

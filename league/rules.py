@@ -13,8 +13,7 @@ from league.errors import LeagueError
 
 def scoring_of(season) -> Scoring:
     try:
-        return Scoring(season.scoring_system, limit=season.scoring_limit,
-                       target=season.scoring_target, deals=season.scoring_deals)
+        return Scoring.from_dict(season.scoring)
     except PresidentError as e:
         raise LeagueError(f"season scoring: {e.message}") from e
 
@@ -25,7 +24,7 @@ def options_of(season) -> Options:
     try:
         return preset(season.preset, **season.options)
     except PresidentError as e:
-        raise LeagueError(f"season options: {e.message}") from e
+        raise LeagueError(f"season options: {e.message}", options=e.options) from e
 
 
 def rating_scope(season=None) -> str:

@@ -1,6 +1,7 @@
 """Reads: querysets and aggregates for pages, the admin and the benchmark."""
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from hashlib import md5
@@ -13,6 +14,7 @@ from django.db.models import (
     F,
     FloatField,
     Max,
+    OrderBy,
     OuterRef,
     Prefetch,
     Q,
@@ -26,7 +28,7 @@ from django.db.models.functions import Cast, Coalesce, RowNumber
 
 from gameplay.engine.errors import RuleViolation
 from gameplay.engine.roles import Role, exchange_pairs, rank_shift
-from gameplay.engine.scoring import PENALTY, ScoreSheet
+from gameplay.engine.scoring import ScoreSheet, ScoringSystem, systems
 from league.errors import LeagueError
 from league.models import (
     Club,
@@ -50,18 +52,27 @@ STANDINGS_CACHE_SECONDS = 60
 CHART_PLAYERS = 10
 CHART_POINTS = 100
 
-# How season_standings ranks its rows, in order (docs/league.md); the API shows this list.
-TIE_BREAKS = [
-    "more wins",
-    "points: fewer under penalty scoring, more otherwise",
-    "lower mean finishing position",
-    "more deals as President",
-    "name",
-]
+
+def tie_breaks() -> list[tuple[str, Callable[[ScoringSystem], OrderBy]]]:
+    """How season_standings ranks its rows, in order (docs/league.md): each tie-break's words
+    (the API shows them) and its ordering under the season's scoring system."""
+    fewer = " or ".join(system.name for system in systems() if system.fewer_points_win)
+    return [
+        ("more wins", lambda system: F("wins").desc()),
+        (f"points: fewer under {fewer} scoring, more otherwise",
+         lambda system: F("points").asc() if system.fewer_points_win else F("points").desc()),
+        ("lower mean finishing position", lambda system: F("mean_position").asc()),
+        ("more deals as President", lambda system: F("presidents").desc()),
+        ("name", lambda system: F("name").asc()),
+    ]
+
+
+def tie_break_words() -> list[str]:
+    return [words for words, _ in tie_breaks()]
 
 
 def season_standings(*, season):
-    """One row per player who played a deal in the season, best first, ranked by TIE_BREAKS.
+    """One row per player who played a deal in the season, best first, ranked by tie_breaks().
 
     Cached under the season's results version, which every change to its results bumps in
     its own transaction (a player's rename too): a read costs one small query while nothing
@@ -78,7 +89,7 @@ def season_standings(*, season):
 
 def _standings(season) -> list[dict]:
     """The standings aggregate itself: one query, whatever the number of players and deals."""
-    points_order = F("points").asc() if season.scoring_system == PENALTY else F("points").desc()
+    system = scoring_of(season).system
     return list(
         Seat.objects.filter(game__season=season, deals__gt=0)
         .values("player_id", name=F("player__name"))
@@ -91,8 +102,7 @@ def _standings(season) -> list[dict]:
             / Cast(Sum("deals"), FloatField()),
             **{name: Sum(name) for name in ROLE_COUNTS},
         )
-        .order_by(F("wins").desc(), points_order, F("mean_position").asc(),
-                  F("presidents").desc(), "name")
+        .order_by(*(ordering(system) for _, ordering in tie_breaks()))
     )
 
 

@@ -34,6 +34,7 @@ from league.models import (
     Season,
     Seat,
     SeatChange,
+    default_scoring,
 )
 from league.names import look_alike
 from league.rules import deal_dealer, options_of, rating_scope, scoring_of
@@ -54,8 +55,6 @@ ROLE_FIELDS = {
     Role.VICE_SCUM: "vice_scums",
     Role.SCUM: "scums",
 }
-# A season's scoring numbers are small integer columns.
-SCORING_MAX = 32767
 # Table sizes a season's options are tried at: more than any pack (3 decks and jokers) deals to.
 TABLE_MAX = 200
 # Shifting deal numbers past the unique (game, number) constraint, one UPDATE at a time.
@@ -251,19 +250,17 @@ def player_update(*, player: Player, name: str | None = None, kind: str | None =
 
 @transaction.atomic
 def season_create(*, club: Club, name: str, starts_on, preset: str = "classic",
-                  options: dict | None = None, scoring_system: str = "penalty",
-                  scoring_limit: int | None = None, scoring_target: int | None = None,
-                  scoring_deals: int | None = None, ends_on=None, by=None) -> Season:
+                  options: dict | None = None, scoring: dict | None = None, ends_on=None,
+                  by=None) -> Season:
+    """A new season; ``scoring`` is the engine's scoring object (penalty to 4 by default)."""
     season = Season(club=club, name=name.strip(), preset=preset, options=options or {},
-                    scoring_system=scoring_system, scoring_limit=scoring_limit,
-                    scoring_target=scoring_target, scoring_deals=scoring_deals,
-                    starts_on=starts_on, ends_on=ends_on)
+                    scoring=scoring or default_scoring(), starts_on=starts_on, ends_on=ends_on)
     season_check(season=season)
     season.save()
     RatingJob.objects.create(scope=rating_scope(season), season=season)
     _audit(by=by, club=club, action="season created", target=season,
            details={"preset": preset, "options": season.options,
-                    "scoring": scoring_of(season).to_dict()})
+                    "scoring": season.scoring})
     return season
 
 
@@ -271,12 +268,7 @@ def season_check(*, season: Season) -> None:
     """Refuse a season whose rules, scoring, dates or name cannot be used."""
     season.name = name_checked(season.name, "a season")
     _check_playable(options_of(season))
-    for name in ("limit", "target", "deals"):
-        value = getattr(season, f"scoring_{name}")
-        if isinstance(value, int) and value > SCORING_MAX:
-            raise LeagueError(f"season scoring: {name} must be at most {SCORING_MAX}, "
-                              f"not {value}")
-    scoring_of(season)
+    season.scoring = scoring_of(season).to_dict()
     if season.ends_on is not None and season.ends_on < season.starts_on:
         raise LeagueError("a season cannot end before it starts")
     clash = Season.objects.filter(club=season.club, name__iexact=season.name)
@@ -294,17 +286,17 @@ def _check_playable(options) -> None:
             options.validate(players)
             return
         except PresidentError as e:
-            faults[players] = e.message
+            faults[players] = e
     # blind is only ever played by 2: the fault at 2 says what else stands in its way
-    raise LeagueError("season options: no table can play them: "
-                      f"{faults[2 if options.blind else 4]}")
+    fault = faults[2 if options.blind else 4]
+    raise LeagueError(f"season options: no table can play them: {fault.message}",
+                      options=fault.options)
 
 
 @transaction.atomic
 def season_update(*, season: Season, by=None, **fields) -> Season:
     """Change a season's settings; refused once a game is played if the rules would change."""
-    rules_fields = {"preset", "options", "scoring_system", "scoring_limit", "scoring_target",
-                    "scoring_deals"}
+    rules_fields = {"preset", "options", "scoring"}
     unknown = set(fields) - rules_fields - {"name", "starts_on", "ends_on"}
     if unknown:
         raise LeagueError(f"unknown season field(s): {', '.join(sorted(unknown))}")

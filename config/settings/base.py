@@ -369,6 +369,8 @@ TOURNAMENT_MAX_GAMES = env.int("TOURNAMENT_MAX_GAMES", default=200_000)
 OUTSIDE_BOT_ALLOWED_HOSTS = env.list("OUTSIDE_BOT_ALLOWED_HOSTS", default=[])
 OUTSIDE_BOT_ALLOWED_PORTS = env.list("OUTSIDE_BOT_ALLOWED_PORTS", cast=int,
                                      default=[80, 443, 8000, 8080, 8443, 8765])
+# How long an outside bot has for one decision, in milliseconds (gameplay.bots.outside).
+OUTSIDE_BOT_DECISION_MS = env.float("OUTSIDE_BOT_DECISION_MS", default=1000)
 # The most outside bots one author may register (accounts/: "My bots" and /api/v1/bots/).
 OUTSIDE_BOT_MAX_PER_AUTHOR = env.int("OUTSIDE_BOT_MAX_PER_AUTHOR", default=5)
 

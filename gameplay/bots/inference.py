@@ -19,6 +19,7 @@ the ``heuristic`` bot plays), so a change to the heuristic changes the model wit
 
 from gameplay.bots import cardset as C
 from gameplay.bots.heuristic import PLAIN, Style, control_at
+from gameplay.engine.options import OPTIONS
 from gameplay.engine.plays import BLIND, GROUP, PASS
 from gameplay.engine.rules.beating import count_window
 
@@ -48,9 +49,13 @@ class Constraint:
 
 
 def readable(rules) -> bool:
+    """Whether the moves can be read under ``rules``: no wild card, none of the family's rules
+    the reading does not know, each option at a value it knows (``OPTIONS``' ``inference``)."""
     o = rules.options
-    return (rules.wild_card is None and not o.blind and not o.bombs and not o.doppelgangers
-            and not o.any_larger_set and not o.single_top_beats_groups)
+    return (rules.wild_card is None and not o.bombs and not o.doppelgangers
+            and not o.single_top_beats_groups
+            and all(spec.inference or getattr(o, name) == spec.default
+                    for name, spec in OPTIONS.items()))
 
 
 def constraints(obs, style: Style = PLAIN) -> list[Constraint]:

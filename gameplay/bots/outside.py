@@ -57,6 +57,14 @@ def _setting(name: str):
     return None if value is None else value.split(",")
 
 
+def decision_ms() -> float:
+    """How long an outside bot has for one decision: OUTSIDE_BOT_DECISION_MS (1,000 ms)."""
+    value = _setting("OUTSIDE_BOT_DECISION_MS")
+    if isinstance(value, list):  # from the environment
+        value = value[0]
+    return DEFAULT_TIMEOUT_MS if value is None else float(value)
+
+
 def allowed_hosts() -> list[str]:
     """The administrator's allow-list of hosts that may be private (``host`` or ``host:port``)."""
     return [h for h in _setting("OUTSIDE_BOT_ALLOWED_HOSTS") or [] if h.strip()]
@@ -180,17 +188,18 @@ class _TlsConnection(_Connection):
 class HttpBot(OutsideBot):
     """A bot behind a URL: each decision is a POST of the request JSON.
 
-    ``allowed`` and ``ports`` default to the settings, ``resolver`` (host, port → addresses)
-    to the system's.  The host is resolved once and its addresses checked, here (ValueError
-    if refused) or, for a host in the allow-list, at the first decision: an administrator's
-    host is taken as given, resolvable yet or not.  Every decision then goes to those
-    addresses.
+    ``timeout_ms``, ``allowed`` and ``ports`` default to the settings, ``resolver`` (host,
+    port → addresses) to the system's.  The host is resolved once and its addresses checked,
+    here (ValueError if refused) or, for a host in the allow-list, at the first decision: an
+    administrator's host is taken as given, resolvable yet or not.  Every decision then goes to
+    those addresses.
     """
 
-    def __init__(self, url: str, *, timeout_ms: float = DEFAULT_TIMEOUT_MS,
+    def __init__(self, url: str, *, timeout_ms: float | None = None,
                  max_bytes: int = DEFAULT_MAX_BYTES, allowed: set[str] | None = None,
                  ports: list[int] | None = None, resolver: policy.Resolver = policy.resolve):
-        super().__init__(timeout_ms=timeout_ms, max_bytes=max_bytes)
+        super().__init__(timeout_ms=decision_ms() if timeout_ms is None else timeout_ms,
+                         max_bytes=max_bytes)
         self.target = policy.target(
             url, allowed_hosts=allowed_hosts() if allowed is None else allowed,
             allowed_ports=allowed_ports() if ports is None else ports)

@@ -6,7 +6,7 @@ import sys
 
 from gameplay.engine.checker import UNREADABLE, VALID, check_text
 from gameplay.engine.options import PRESETS, preset
-from gameplay.engine.scoring import SYSTEMS, Scoring
+from gameplay.engine.scoring import Scoring, systems
 
 # A long game's transcript is a few hundred kilobytes; reading and checking 10 MB takes seconds.
 MAX_BYTES = 10_000_000
@@ -24,7 +24,7 @@ def main(argv: list[str] | None = None) -> int:
     play_cmd.add_argument("--preset", required=True, choices=sorted(PRESETS))
     play_cmd.add_argument("--players", type=int, default=4)
     play_cmd.add_argument("--seed", type=int, default=0)
-    play_cmd.add_argument("--scoring", choices=SYSTEMS, default="penalty")
+    play_cmd.add_argument("--scoring", choices=[s.name for s in systems()], default="penalty")
     play_cmd.add_argument("--limit", type=int)
     play_cmd.add_argument("--target", type=int)
     play_cmd.add_argument("--deals", type=int)

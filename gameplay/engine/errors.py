@@ -9,11 +9,13 @@ meant for the person who made the mistake.  Bugs raise whatever they raise.
 class PresidentError(Exception):
     """A user's mistake, reported as it is by the checker, the league, the API and the CLI."""
 
-    def __init__(self, message: str, *, deal: int | None = None, move: int | None = None):
+    def __init__(self, message: str, *, deal: int | None = None, move: int | None = None,
+                 options: tuple[str, ...] | list[str] = ()):
         super().__init__(message)
         self.message = message
         self.deal = deal
         self.move = move
+        self.options = tuple(options)  # the options (by name) the fault is about
 
 
 class RuleViolation(PresidentError):

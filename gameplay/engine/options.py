@@ -31,30 +31,107 @@ EXCHANGE_ASK = "ask"  # seed 004: high/low asks
 
 MOST_DECKS = 3  # a pack is at most three decks (and two jokers a deck)
 
-STANDARD_DECK_OPTIONS = ("jokers", "two_high", "revolution", "blind", "consec", "eight_below",
-                         "sixty_nine", "kkk", "jokers_wild")
-PUBLIC_OPTIONS = ("decks", "jokers", "two_high", "equal_rank_allowed", "any_larger_set",
-                  "pass_is_final", "revolution", "blind", "consec", "eight_below", "sixty_nine",
-                  "kkk", "jokers_wild")
+STANDARD_DECK = ("school-scum", "friday", "classic", "modern", "wild-jokers")
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One house-rule option a season or a transcript may set by name (TRANSCRIPT.md
+    "ruleset"): everything the engine, the season form and the playout kernel know of it.
+
+    ``Options`` holds its value in the field of the same name, whose default is ``default``.
+    ``presets`` are those that take it (the others keep their own value: the numbered deck
+    takes none of the standard deck's options).  ``kernel`` says whether montecarlo's playout
+    kernel plays the option at every value; otherwise only at ``default``, and a table with
+    another value searches in Python.  ``inference`` likewise says whether montecarlo's
+    reading of the other seats' moves (``gameplay.bots.inference``) knows the option at every
+    value; otherwise, at another value, montecarlo samples hands without it.  A new option is
+    the engine's alone until the kernel and the inference are taught it."""
+
+    name: str
+    kind: type  # bool or int
+    default: Any
+    label: str  # in the players' words (RULES.md, TRANSCRIPT.md "ruleset")
+    help: str = ""
+    presets: tuple[str, ...] | None = None  # None: every preset
+    kernel: bool = False
+    inference: bool = False
+    least: int = 0  # a whole number's range, whatever the table
+    most: int = 0
+    range_note: str = ""  # why the range is what it is, in the refusal's words
+
+    def taken_by(self, preset: str) -> bool:
+        return self.presets is None or preset in self.presets
+
+
+def _standard_switch(name: str, label: str) -> OptionSpec:
+    """A house rule of the standard deck, off unless turned on, that the kernel and the
+    inference know."""
+    return OptionSpec(name, bool, False, label, presets=STANDARD_DECK, kernel=True,
+                      inference=True)
+
+
+# The options, in the order the season form shows them.
+OPTIONS: dict[str, OptionSpec] = {spec.name: spec for spec in (
+    OptionSpec("decks", int, None, "Decks in the pack",
+               help="The preset's own is 1 deck; school-scum plays with 2, and the numbered deck "
+                    "takes 2 above 10 players.",
+               kernel=True, inference=True, least=1, most=MOST_DECKS),
+    OptionSpec("jokers", int, 0, "Jokers in the pack (at most two a deck)",
+               presets=STANDARD_DECK, kernel=True, inference=True, least=0, most=2 * MOST_DECKS,
+               range_note="two a deck"),
+    OptionSpec("two_high", bool, True, "Twos are the highest rank (off: twos are the lowest)",
+               presets=STANDARD_DECK, kernel=True, inference=True),
+    OptionSpec("equal_rank_allowed", bool, False, "An equal rank beats (a 5 on a 5)",
+               kernel=True, inference=True),
+    OptionSpec("any_larger_set", bool, False,  # the inference reads no larger sets
+               "More cards beat fewer, whatever their rank (three 3s on two Kings)", kernel=True),
+    OptionSpec("pass_is_final", bool, False, "Whoever passes sits out the rest of the trick",
+               kernel=True, inference=True),
+    _standard_switch("revolution", "Revolution: four of a kind reverses the order of the ranks "
+                                   "until the deal ends or another four is played"),
+    OptionSpec("blind", bool, False,
+               "Blind President, for 2 players: each also plays from a face-down pile",
+               presets=STANDARD_DECK),  # neither the kernel nor the inference has blind piles
+    _standard_switch("consec", "Consec: after three plays of rising ranks in a row, each play "
+                               "must be one rank higher"),
+    _standard_switch("eight_below", "Eight below: after 8s the next play must be lower than 8"),
+    _standard_switch("sixty_nine", "69: 9s played on 6s make every later play of the trick "
+                                   "face cards, twice as many"),
+    _standard_switch("kkk", "KKK: after three Kings every later play of the trick is three red "
+                            "cards"),
+    # (the inference refuses wild jokers by the wild card itself: without jokers none is wild)
+    _standard_switch("jokers_wild", "Jokers are wild: a joker stands for any rank"),
+)}
+
+# The names as the engine was built, for readers of a fixed list (the engine and the forms read
+# OPTIONS, which also holds a specification registered later, as the tests' toy option).
+PUBLIC_OPTIONS = tuple(OPTIONS)
+STANDARD_DECK_OPTIONS = tuple(name for name, spec in OPTIONS.items()
+                              if not spec.taken_by("presidents-deck"))
+
+
+def _default(name: str) -> Any:
+    return OPTIONS[name].default
 
 
 @dataclass(frozen=True)
 class Options:
     preset: str
     # Overridable by name.
-    decks: int | None = None  # None: the preset's default for the table size
-    jokers: int = 0
-    two_high: bool = True
-    equal_rank_allowed: bool = False
-    any_larger_set: bool = False
-    pass_is_final: bool = False
-    revolution: bool = False
-    blind: bool = False
-    consec: bool = False
-    eight_below: bool = False
-    sixty_nine: bool = False
-    kkk: bool = False
-    jokers_wild: bool = False
+    decks: int | None = _default("decks")  # None: the preset's default for the table size
+    jokers: int = _default("jokers")
+    two_high: bool = _default("two_high")
+    equal_rank_allowed: bool = _default("equal_rank_allowed")
+    any_larger_set: bool = _default("any_larger_set")
+    pass_is_final: bool = _default("pass_is_final")
+    revolution: bool = _default("revolution")
+    blind: bool = _default("blind")
+    consec: bool = _default("consec")
+    eight_below: bool = _default("eight_below")
+    sixty_nine: bool = _default("sixty_nine")
+    kkk: bool = _default("kkk")
+    jokers_wild: bool = _default("jokers_wild")
     # Fixed by the family.
     presidents_deck: bool = False
     count_rule: str = SAME_COUNT
@@ -78,7 +155,7 @@ class Options:
     def overrides(self) -> dict[str, Any]:
         """The public options that differ from the preset, as a transcript writes them."""
         base = PRESETS[self.preset]
-        return {name: getattr(self, name) for name in PUBLIC_OPTIONS
+        return {name: getattr(self, name) for name in OPTIONS
                 if getattr(self, name) != getattr(base, name)}
 
     def decks_for(self, players: int) -> int:
@@ -94,20 +171,23 @@ class Options:
             raise OptionsError(f"players must be a whole number of at least 2, not {players!r}")
         decks = self.decks_for(players)
         if not 1 <= decks <= MOST_DECKS:
-            raise OptionsError(f"decks must be 1, 2 or 3, not {decks}")
-        if self.presidents_deck:
-            standard_only = [name for name in STANDARD_DECK_OPTIONS if getattr(self, name)]
-            if standard_only:
-                raise OptionsError(f"{', '.join(standard_only)} cannot be used with the "
-                                   "presidents deck")
-        elif not 0 <= self.jokers <= 2 * decks:
+            raise OptionsError(f"decks must be 1, 2 or 3, not {decks}", options=("decks",))
+        own = PRESETS[self.preset]
+        not_taken = [name for name, spec in OPTIONS.items() if not spec.taken_by(self.preset)
+                     and getattr(self, name) != getattr(own, name)]
+        if not_taken:
+            deck = "the presidents deck" if self.presidents_deck else self.preset
+            raise OptionsError(f"{', '.join(not_taken)} cannot be used with {deck}",
+                               options=not_taken)
+        if not self.presidents_deck and not 0 <= self.jokers <= 2 * decks:
             raise OptionsError(f"jokers must be between 0 and {2 * decks} with {decks} deck(s), "
-                               f"not {self.jokers}")
+                               f"not {self.jokers}", options=("jokers", "decks"))
         if self.blind:
             if players != 2:
-                raise OptionsError("blind is played by exactly 2 players")
+                raise OptionsError("blind is played by exactly 2 players", options=("blind",))
             if self.jokers_wild:
-                raise OptionsError("blind cannot be combined with wild jokers")
+                raise OptionsError("blind cannot be combined with wild jokers",
+                                   options=("blind", "jokers_wild"))
         size = (54 if self.presidents_deck else 52) * decks + (0 if self.presidents_deck
                                                                 else self.jokers)
         if players > size:
@@ -140,29 +220,30 @@ PRESETS: dict[str, Options] = {
                                vice_scum_name="Couch Potato"),
 }
 
-_BOOLEAN = {name for name in PUBLIC_OPTIONS if name not in ("decks", "jokers")}
-
-
 def preset(name: str, **overrides: Any) -> Options:
     """The named preset with some public options overridden, checked for unknown names."""
     if not isinstance(name, str) or name not in PRESETS:
         raise OptionsError(f"unknown preset {name!r}; presets are {', '.join(PRESETS)}")
     for option, value in overrides.items():
-        if option not in PUBLIC_OPTIONS:
-            raise OptionsError(f"unknown option {option!r}; "
-                               f"options are {', '.join(PUBLIC_OPTIONS)}")
-        if option in _BOOLEAN and not isinstance(value, bool):
-            raise OptionsError(f"option {option!r} takes true or false, not {value!r}")
-        whole = isinstance(value, int) and not isinstance(value, bool)
-        if option in ("decks", "jokers") and not whole:
-            raise OptionsError(f"option {option!r} takes a whole number, not {value!r}")
-        # checked here too, whatever the table: a season's options are read without one
-        if option == "decks" and not 1 <= value <= MOST_DECKS:
-            raise OptionsError(f"option 'decks' must be from 1 to {MOST_DECKS}, not {value}")
-        if option == "jokers" and not 0 <= value <= 2 * MOST_DECKS:
-            raise OptionsError(f"option 'jokers' must be from 0 to {2 * MOST_DECKS} (two a "
-                               f"deck), not {value}")
+        if option not in OPTIONS:
+            raise OptionsError(f"unknown option {option!r}; options are {', '.join(OPTIONS)}")
+        _check_value(OPTIONS[option], value)
     return dataclasses.replace(PRESETS[name], **overrides)
+
+
+def _check_value(spec: OptionSpec, value: Any) -> None:
+    name = spec.name
+    if spec.kind is bool and not isinstance(value, bool):
+        raise OptionsError(f"option {name!r} takes true or false, not {value!r}", options=(name,))
+    if spec.kind is int:
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise OptionsError(f"option {name!r} takes a whole number, not {value!r}",
+                               options=(name,))
+        # checked here too, whatever the table: a season's options are read without one
+        if not spec.least <= value <= spec.most:
+            note = f" ({spec.range_note})" if spec.range_note else ""
+            raise OptionsError(f"option {name!r} must be from {spec.least} to {spec.most}{note}, "
+                               f"not {value}", options=(name,))
 
 
 def from_ruleset(ruleset: Any) -> Options:

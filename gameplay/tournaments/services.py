@@ -199,9 +199,7 @@ def tournament_create(*, club: Club, name: str, entrants: Sequence[tuple[str, st
     try:
         season = league.season_create(
             club=club, name=f"Tournament: {name}", starts_on=timezone.localdate(),
-            preset=preset, options=options or {}, scoring_system=rules.system,
-            scoring_limit=rules.limit, scoring_target=rules.target, scoring_deals=rules.deals,
-            by=by)
+            preset=preset, options=options or {}, scoring=rules.to_dict(), by=by)
     except LeagueError as e:
         raise TournamentError(e.message) from e
     tournament.season = season

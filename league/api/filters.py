@@ -2,6 +2,7 @@
 
 import django_filters
 
+from gameplay.engine.scoring import systems
 from league.models import Club, Deal, Game, Player, Season
 
 
@@ -22,7 +23,18 @@ class PlayerFilter(django_filters.FilterSet):
         fields = ["name", "kind", "club"]
 
 
+class SystemChoices:
+    """The registered scoring systems as choices, read whenever a filter is made (not a
+    callable, so the schema lists them too)."""
+
+    def __iter__(self):
+        return iter([(system.name, system.name) for system in systems()])
+
+
 class SeasonFilter(django_filters.FilterSet):
+    scoring_system = django_filters.ChoiceFilter(field_name="scoring__system",
+                                                 choices=SystemChoices())
+
     class Meta:
         model = Season
         fields = ["club", "preset", "scoring_system"]

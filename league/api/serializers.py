@@ -3,6 +3,7 @@ services' (a refused operation comes back as a LeagueError, league/api/errors.py
 
 from rest_framework import serializers
 
+from gameplay.engine.scoring import parameters, systems
 from league.models import ROLE_CHOICES, Club, Deal, Game, Place, Player, Rating, Season, Seat
 from plumbing.api.inputs import KnownFields
 
@@ -23,11 +24,38 @@ class PlayerSerializer(serializers.ModelSerializer):
         fields = ["id", "name", "kind", "clubs"]
 
 
-class SeasonSerializer(serializers.ModelSerializer):
+# A season's ``scoring`` object shown and taken flat, as the API always has: its system as
+# ``scoring_system`` and each parameter any registered system takes as ``scoring_<name>``
+# (gameplay.engine.scoring). Written, they come back as one ``scoring`` of what was sent.
+# (Comments, not a docstring: the schema would show a docstring on every season serializer.)
+class ScoringFieldsMixin:
+    def get_fields(self):
+        fields = {}
+        for name, field in super().get_fields().items():
+            if name != "scoring":
+                fields[name] = field
+                continue
+            fields["scoring_system"] = serializers.ChoiceField(
+                [(system.name, system.name) for system in systems()], source="scoring.system",
+                required=False)
+            for parameter in parameters():
+                fields[f"scoring_{parameter}"] = serializers.IntegerField(
+                    source=f"scoring.{parameter}", min_value=0, max_value=SMALL_MAX,
+                    allow_null=True, required=False)
+        return fields
+
+
+def scoring_sent(data: dict, base: dict) -> dict:
+    """``data`` with its ``scoring`` fields over ``base`` (the season's, or the default):
+    what a write asks for, a parameter sent as null left out."""
+    scoring = {**base, **data.get("scoring", {})}
+    return {**data, "scoring": {k: v for k, v in scoring.items() if v is not None}}
+
+
+class SeasonSerializer(ScoringFieldsMixin, serializers.ModelSerializer):
     class Meta:
         model = Season
-        fields = ["id", "club", "name", "preset", "options", "scoring_system", "scoring_limit",
-                  "scoring_target", "scoring_deals", "starts_on", "ends_on"]
+        fields = ["id", "club", "name", "preset", "options", "scoring", "starts_on", "ends_on"]
 
 
 class PlaceSerializer(serializers.ModelSerializer):
@@ -161,7 +189,7 @@ class RatingHistorySerializer(serializers.Serializer):
 # Writes of clubs, players, seasons, games and seat changes: shapes
 # only; the services refuse what the league does not allow (a LeagueError, 400 as it is).
 
-SMALL_MAX = 32767  # a small integer column's largest value
+SMALL_MAX = 32767  # a scoring parameter's largest value here (the engine's is smaller)
 SEASON_NAME_MAX = Season._meta.get_field("name").max_length
 TABLE_MAX = 200  # more players than any table's pack of cards (3 decks and jokers) can deal to
 
@@ -206,15 +234,11 @@ class PlayerJoinClubSerializer(KnownFields, serializers.Serializer):
         queryset=Club.objects.all(), help_text="a club you organise")
 
 
-class SeasonUpdateSerializer(KnownFields, serializers.ModelSerializer):
+class SeasonUpdateSerializer(KnownFields, ScoringFieldsMixin, serializers.ModelSerializer):
     class Meta:
         model = Season
-        fields = ["name", "preset", "options", "scoring_system", "scoring_limit",
-                  "scoring_target", "scoring_deals", "starts_on", "ends_on"]
+        fields = ["name", "preset", "options", "scoring", "starts_on", "ends_on"]
         validators = []  # a clashing name is the service's refusal, with its message
-        # The columns' bounds on every database (SQLite alone would take any integer).
-        extra_kwargs = {name: {"min_value": 0, "max_value": SMALL_MAX}
-                        for name in ("scoring_limit", "scoring_target", "scoring_deals")}
 
 
 class SeasonCreateSerializer(SeasonUpdateSerializer):

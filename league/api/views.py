@@ -32,7 +32,7 @@ from league.api.schema import (
     updates,
     valid,
 )
-from league.models import Club, Deal, Game, Place, Player, Season, Seat
+from league.models import Club, Deal, Game, Place, Player, Season, Seat, default_scoring
 from league.rules import options_of
 from plumbing.api.errors import ErrorSerializer
 from plumbing.api.inputs import KnownQueryParameters, id_param
@@ -157,8 +157,8 @@ class SeasonViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
 
         def document(rows):
             return s.StandingsSerializer({
-                "season": season.pk, "scoring_system": season.scoring_system,
-                "tie_breaks": selectors.TIE_BREAKS, "rows": rows}).data
+                "season": season.pk, "scoring_system": season.scoring["system"],
+                "tie_breaks": selectors.tie_break_words(), "rows": rows}).data
 
         renderer, media_type = request.accepted_renderer, request.accepted_media_type
         if renderer.format != "json":  # the browsable API's page differs per user
@@ -166,7 +166,7 @@ class SeasonViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
         # JSON is the same for everyone: rendered once per results version (and media type,
         # which may ask for indenting), as the renderer would render it for this request.
         body = selectors.season_standings_rendered(
-            season=season, variant=f"{season.scoring_system}:{media_type}",
+            season=season, variant=f"{season.scoring['system']}:{media_type}",
             render=lambda rows: renderer.render(document(rows), media_type,
                                                 self.get_renderer_context()))
         return HttpResponse(body, content_type=renderer.media_type)
@@ -228,7 +228,7 @@ class SeasonViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
         return idempotency.idempotent(request, confirm)
 
     def create(self, request, *args, **kwargs):
-        data = dict(valid(s.SeasonCreateSerializer, request))
+        data = s.scoring_sent(valid(s.SeasonCreateSerializer, request), default_scoring())
         club = data.pop("club")
         self.check_object_permissions(request, club)
         return idempotency.idempotent(request, lambda: Response(
@@ -238,6 +238,8 @@ class SeasonViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
     def partial_update(self, request, *args, **kwargs):
         season = self.get_object()
         data = valid(s.SeasonUpdateSerializer, request, partial=True)
+        if "scoring" in data:
+            data = s.scoring_sent(data, season.scoring)
         return Response(s.SeasonSerializer(
             services.season_update(season=season, by=request.user, **data)).data)
 

@@ -16,14 +16,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from gameplay.engine.scoring import SYSTEMS
 from league import selectors, services
 from league.api.permissions import organises
 from league.errors import LeagueError
 from league.models import Club, Player, Season
 from league.web.organiser_forms import (
     PRESET_LINES,
-    SCORING_LINES,
     PlayerNameForm,
     SeasonForm,
 )
@@ -57,18 +55,6 @@ def for_organisers(view):
     return wrapped
 
 
-def scoring_words(season) -> str:
-    """The season's scoring in a line: the system and its parameters as set."""
-    parts = [season.scoring_system]
-    if season.scoring_limit:
-        parts.append(f"ends at {season.scoring_limit} points")
-    if season.scoring_target:
-        parts.append(f"target {season.scoring_target}")
-    if season.scoring_deals:
-        parts.append(f"{season.scoring_deals} deals")
-    return ", ".join(parts)
-
-
 PLAYERS_PER_PAGE = 100  # bounded work for a club of any size; ?players=2 for the next
 
 
@@ -92,7 +78,6 @@ def _club_page(request, club, *, add_form=None, renaming=None, players_page=None
     seasons = list(selectors.club_league_seasons(club=club))
     for season in seasons:
         season.preset_line = PRESET_LINES.get(season.preset, "")
-        season.scoring_words = scoring_words(season)
     number = request.GET.get("players", "")
     if players_page is None:
         players_page = number if number.isascii() and number.isdigit() and len(number) < 10 \
@@ -159,7 +144,6 @@ def player_rename(request, club, player_id):
 def _season_page(request, club, form, season=None, status=200, note=None):
     return render(request, "league/organiser/season_form.html", {
         "club": club, "season": season, "form": form, "note": note,
-        "systems": SYSTEMS, "scoring_lines": SCORING_LINES,
     }, status=status)
 
 
@@ -177,7 +161,7 @@ def season_create(request, club):
         try:
             season = services.season_create(club=club, by=request.user, **form.season_fields())
         except LeagueError as e:
-            form.refuse(e.message)
+            form.refuse(e.message, e.options)
         else:
             messages.success(request, f"Season {season.name} created.")
             return redirect("league:organise_club", club.pk)
@@ -204,7 +188,7 @@ def season_edit(request, season):
         try:
             services.season_update(season=season, by=request.user, **form.season_fields())
         except LeagueError as e:
-            form.refuse(e.message)
+            form.refuse(e.message, e.options)
         else:
             messages.success(request, f"Season {season.name} saved.")
             return redirect("league:organise_club", club.pk)

@@ -3,8 +3,10 @@ player's name. They read and check what was posted, the engine judging the rules
 (``gameplay.engine.options.preset``, ``gameplay.engine.scoring.Scoring``); the change itself is
 the services' job (league.services.season_create, season_update, player_create, player_update).
 
-The words for each preset, option and scoring system are here, one table each, written from
-docs/rules/*.md and /work/shared/RULES.md: change them together.
+The words for each preset are here, one line each, written from docs/rules/*.md and
+/work/shared/RULES.md: change them together. An option's words are in its specification
+(``gameplay.engine.options.OPTIONS``); each scoring system's words and parameters are its own
+(gameplay.engine.scoring).
 """
 
 import json
@@ -13,10 +15,10 @@ import re
 from django import forms
 
 from gameplay.engine.errors import PresidentError
-from gameplay.engine.options import MOST_DECKS, PRESETS, PUBLIC_OPTIONS, STANDARD_DECK_OPTIONS
+from gameplay.engine.options import OPTIONS, PRESETS
 from gameplay.engine.options import preset as preset_options
-from gameplay.engine.scoring import FIRST_TO_ELEVEN, FIXED_ROUNDS, PENALTY, SCORING_MOST, Scoring
-from league.models import Player, Season
+from gameplay.engine.scoring import Scoring, parameters, system_named, systems
+from league.models import Player, Season, default_scoring
 
 # Each preset in a line of words: its seed's house rules (docs/rules/<preset>.md).
 PRESET_LINES = {
@@ -39,84 +41,36 @@ PRESET_LINES = {
                        "the Turd for high or low cards and leads next.",
 }
 
-# Each public option's label, in the players' words (RULES.md, TRANSCRIPT.md "ruleset").
-OPTION_LABELS = {
-    "decks": "Decks in the pack",
-    "jokers": "Jokers in the pack (at most two a deck)",
-    "two_high": "Twos are the highest rank (off: twos are the lowest)",
-    "equal_rank_allowed": "An equal rank beats (a 5 on a 5)",
-    "any_larger_set": "More cards beat fewer, whatever their rank (three 3s on two Kings)",
-    "pass_is_final": "Whoever passes sits out the rest of the trick",
-    "revolution": "Revolution: four of a kind reverses the order of the ranks until the deal "
-                  "ends or another four is played",
-    "blind": "Blind President, for 2 players: each also plays from a face-down pile",
-    "consec": "Consec: after three plays of rising ranks in a row, each play must be one rank "
-              "higher",
-    "eight_below": "Eight below: after 8s the next play must be lower than 8",
-    "sixty_nine": "69: 9s played on 6s make every later play of the trick face cards, twice as "
-                  "many",
-    "kkk": "KKK: after three Kings every later play of the trick is three red cards",
-    "jokers_wild": "Jokers are wild: a joker stands for any rank",
-}
+# Each option's label, from its specification.
+OPTION_LABELS = {name: spec.label for name, spec in OPTIONS.items()}
 DECKS_USUAL = "the preset's own"
-DECKS_HELP = ("The preset's own is 1 deck; school-scum plays with 2, and the numbered deck takes "
-              "2 above 10 players.")
-
-# Each scoring system in words (docs/rules/scoring.md) and the parameters it takes, with what
-# each parameter does under it. The engine's Scoring refuses any other (tests check both agree).
-SCORING_LINES = {
-    PENALTY: "Penalty points: each deal the first out scores 0, the last out 2, everyone else "
-             "1. Fewest points wins; equal totals share the win.",
-    FIRST_TO_ELEVEN: "First to eleven: each deal the President scores 2 and the Vice President "
-                     "1. The first to reach the target wins; if two reach it in one deal, the "
-                     "higher total, then the better finish in that deal.",
-    FIXED_ROUNDS: "Fixed rounds: a set number of deals, scored as first to eleven; the most "
-                  "points wins, then the lower average finishing position; equal on both share "
-                  "the win.",
-}
-SCORING_PARAMETERS = {
-    PENALTY: {"limit": "The game ends after the deal in which someone reaches this many points "
-                       "(4 if neither this nor a number of deals is set).",
-              "deals": "Or end after this many deals (with a limit too, whichever comes first)."},
-    FIRST_TO_ELEVEN: {"target": "The points that win (11 if neither this nor a number of deals "
-                                "is set).",
-                      "deals": "Or play this many deals; the President of the last deal wins."},
-    FIXED_ROUNDS: {"deals": "The number of deals played (needed)."},
-}
-SCORING_LABELS = {"limit": "Points limit (penalty)", "target": "Target (first to eleven)",
-                  "deals": "Number of deals"}
-
 
 def option_fields(preset: str) -> tuple[str, ...]:
     """The options a season of ``preset`` can change: the numbered deck takes none of the
     standard deck's (the engine refuses them with it)."""
-    if PRESETS[preset].presidents_deck:
-        return tuple(name for name in PUBLIC_OPTIONS if name not in STANDARD_DECK_OPTIONS)
-    return PUBLIC_OPTIONS
+    return tuple(name for name, spec in OPTIONS.items() if spec.taken_by(preset))
 
 
-# Words in the engine's and the services' refusals that name a field of the form.
+# Words in the scoring's and the services' refusals that name a field of the form (the
+# engine's option refusals name their options: PresidentError.options).
 _FIELD_WORDS = [
-    (re.compile(r"\bwild jokers\b"), "jokers_wild"),
-    *((re.compile(rf"\b{name}\b"), name) for name in PUBLIC_OPTIONS),
-    (re.compile(r"\bdeck\(s\)|\bdecks must\b"), "decks"),
-    (re.compile(r"\blimit\b"), "scoring_limit"),
-    (re.compile(r"\btarget\b"), "scoring_target"),
-    (re.compile(r"\bdeals\b"), "scoring_deals"),
     (re.compile(r"\bseason called\b|\bseason needs a name|\bseason's name\b"), "name"),
     (re.compile(r"\bend before it starts\b"), "ends_on"),
 ]
 
 
 def fields_named(message: str) -> list[str]:
-    """The form's fields a refusal names (``blind cannot be combined with wild jokers``: blind,
-    jokers_wild), in the form's order."""
-    found = []
-    for pattern, name in _FIELD_WORDS:
-        if name not in found and pattern.search(message):
-            found.append(name)
-            message = pattern.sub("", message)  # "wild jokers" is not "jokers" too
-    return found
+    """The form's fields a refusal's words name (``fixed-rounds needs a number of deals``:
+    scoring_deals), in the form's order."""
+    scoring = [(re.compile(rf"\b{name}\b"), f"scoring_{name}") for name in parameters()]
+    return [name for pattern, name in [*scoring, *_FIELD_WORDS] if pattern.search(message)]
+
+
+def _option_field(spec) -> forms.Field:
+    if spec.kind is bool:
+        return forms.BooleanField(label=spec.label, help_text=spec.help, required=False)
+    return forms.IntegerField(label=spec.label, help_text=spec.help, required=False,
+                              min_value=spec.least, max_value=spec.most)
 
 
 class SeasonForm(forms.Form):
@@ -133,38 +87,43 @@ class SeasonForm(forms.Form):
     # read by shown() and preset_switched() only: an unknown value is as if not sent
     shown_preset = forms.CharField(widget=forms.HiddenInput, required=False)
     decks = forms.TypedChoiceField(
-        label=OPTION_LABELS["decks"], required=False, coerce=int, empty_value=None,
-        help_text=DECKS_HELP,
-        choices=[("", DECKS_USUAL)] + [(n, str(n)) for n in range(1, MOST_DECKS + 1)])
-    jokers = forms.IntegerField(label=OPTION_LABELS["jokers"], min_value=0, required=False,
-                                max_value=2 * MOST_DECKS)
-    scoring_system = forms.ChoiceField(label="Scoring", widget=forms.RadioSelect,
-                                       choices=[(name, name) for name in SCORING_LINES])
-    scoring_limit = forms.IntegerField(label=SCORING_LABELS["limit"], required=False,
-                                       min_value=1, max_value=SCORING_MOST)
-    scoring_target = forms.IntegerField(label=SCORING_LABELS["target"], required=False,
-                                        min_value=1, max_value=SCORING_MOST)
-    scoring_deals = forms.IntegerField(label=SCORING_LABELS["deals"], required=False,
-                                       min_value=1, max_value=SCORING_MOST)
+        label=OPTIONS["decks"].label, required=False, coerce=int, empty_value=None,
+        help_text=OPTIONS["decks"].help,
+        choices=[("", DECKS_USUAL)] + [(n, str(n)) for n in range(OPTIONS["decks"].least,
+                                                                  OPTIONS["decks"].most + 1)])
+    jokers = forms.IntegerField(label=OPTIONS["jokers"].label, required=False,
+                                min_value=OPTIONS["jokers"].least,
+                                max_value=OPTIONS["jokers"].most)
+    scoring_system = forms.ChoiceField(label="Scoring", widget=forms.RadioSelect)
 
     def __init__(self, *args, rules_fixed: bool = False, **kwargs):
         super().__init__(*args, **kwargs)
-        for name in PUBLIC_OPTIONS:
+        self._add_scoring_fields()
+        for name, spec in OPTIONS.items():
             if name not in self.fields:
-                self.fields[name] = forms.BooleanField(label=OPTION_LABELS[name], required=False)
+                self.fields[name] = _option_field(spec)
         self.rules_fixed = rules_fixed
         if rules_fixed:  # a season with recorded deals keeps its rules (season_update)
             for name in self.rules_field_names():
                 self.fields[name].disabled = True
                 self.fields[name].required = False
-        for name in PUBLIC_OPTIONS:
+        for name in OPTIONS:
             self.fields[name].widget.attrs["data-option"] = name
         self.shown_preset_name = self.shown()
 
+    def _add_scoring_fields(self):
+        """The registered systems' radio buttons, and a control for each parameter any of
+        them takes (one per name: systems that share a name share its control)."""
+        self.fields["scoring_system"].choices = [(s.name, s.name) for s in systems()]
+        for name, parameter in parameters().items():
+            self.fields[f"scoring_{name}"] = forms.IntegerField(
+                label=parameter.label, required=False, min_value=parameter.least,
+                max_value=parameter.most)
+
     @staticmethod
     def rules_field_names():
-        return ["preset", *PUBLIC_OPTIONS, "scoring_system", "scoring_limit", "scoring_target",
-                "scoring_deals"]
+        return ["preset", *OPTIONS, "scoring_system",
+                *(f"scoring_{name}" for name in parameters())]
 
     @classmethod
     def initial_for(cls, *, season: Season | None = None, preset: str = "classic") -> dict:
@@ -175,15 +134,13 @@ class SeasonForm(forms.Form):
             options = options_of(season)
             initial = {"name": season.name, "starts_on": season.starts_on,
                        "ends_on": season.ends_on, "preset": season.preset,
-                       "scoring_system": season.scoring_system,
-                       "scoring_limit": season.scoring_limit,
-                       "scoring_target": season.scoring_target,
-                       "scoring_deals": season.scoring_deals}
+                       "scoring_system": season.scoring["system"],
+                       **{f"scoring_{name}": season.scoring.get(name) for name in parameters()}}
         else:
             options = PRESETS[preset]
-            initial = {"preset": preset, "scoring_system": PENALTY}
+            initial = {"preset": preset, "scoring_system": default_scoring()["system"]}
         initial["shown_preset"] = options.preset
-        initial.update({name: getattr(options, name) for name in PUBLIC_OPTIONS})
+        initial.update({name: getattr(options, name) for name in OPTIONS})
         return initial
 
     def shown(self) -> str:
@@ -195,24 +152,26 @@ class SeasonForm(forms.Form):
         return value if value in PRESETS else "classic"
 
     def option_rows(self):
-        """Each option's field, whether only a standard deck takes it, and whether it is hidden
-        (not taken by the preset shown)."""
-        taken = option_fields(self.shown())
-        return [(self[name], name in STANDARD_DECK_OPTIONS, name not in taken)
-                for name in PUBLIC_OPTIONS]
+        """Each option's field, whether only a standard deck takes it, the presets that take
+        it (space-separated; empty: every preset) and whether it is hidden (not taken by the
+        preset shown)."""
+        shown = self.shown()
+        return [(self[name], not spec.taken_by("presidents-deck"), " ".join(spec.presets or ()),
+                 not spec.taken_by(shown)) for name, spec in OPTIONS.items()]
 
     @property
     def preset_defaults_json(self) -> str:
         """Each preset's option values, for the page's script to set when a preset is picked."""
-        return json.dumps({name: {option: getattr(options, option) for option in PUBLIC_OPTIONS}
+        return json.dumps({name: {option: getattr(options, option) for option in OPTIONS}
                            for name, options in PRESETS.items()})
 
     @property
     def scoring_parameters_json(self) -> str:
-        return json.dumps({system: list(words) for system, words in SCORING_PARAMETERS.items()})
+        return json.dumps({system.name: [p.name for p in system.parameters]
+                           for system in systems()})
 
     def scoring_bound_fields(self):
-        return [self[f"scoring_{name}"] for name in ("limit", "target", "deals")]
+        return [self[f"scoring_{name}"] for name in parameters()]
 
     def preset_switched(self) -> bool:
         """A post that picked a preset other than the one the option controls show."""
@@ -221,9 +180,10 @@ class SeasonForm(forms.Form):
         shown, picked = self.data.get("shown_preset"), self.data.get("preset")
         return shown in PRESETS and picked in PRESETS and picked != shown
 
-    def refuse(self, message: str) -> None:
-        """A refusal shown at the fields it names, or above the form when it names none."""
-        names = [n for n in fields_named(message) if n in self.fields]
+    def refuse(self, message: str, options: tuple[str, ...] = ()) -> None:
+        """A refusal shown at the fields it names (the ``options`` it is about, by name), or
+        above the form when it names none."""
+        names = [n for n in (*options, *fields_named(message)) if n in self.fields]
         for name in names:
             self.add_error(name, message)
         if not names:
@@ -249,16 +209,14 @@ class SeasonForm(forms.Form):
         try:
             options = preset_options(preset, **overrides)
         except PresidentError as e:
-            self.refuse(e.message)
+            self.refuse(e.message, e.options)
             return data
         data["options"] = options.overrides()
-        system = data["scoring_system"]
-        for name in ("limit", "target", "deals"):
-            if name not in SCORING_PARAMETERS[system]:
-                data[f"scoring_{name}"] = None  # a parameter of another system, left filled
+        system = system_named(data["scoring_system"])  # one of the form's choices
+        taken = {p.name for p in system.parameters}  # another system's, left filled, are not
         try:
-            Scoring(system, limit=data["scoring_limit"], target=data["scoring_target"],
-                    deals=data["scoring_deals"])
+            data["scoring"] = Scoring(system.name, **{
+                name: data[f"scoring_{name}"] for name in taken}).to_dict()
         except PresidentError as e:
             self.refuse(e.message)
         return data
@@ -270,20 +228,18 @@ class SeasonForm(forms.Form):
                   "ends_on": data["ends_on"]}
         if not self.rules_fixed:
             fields.update(preset=data["preset"], options=data["options"],
-                          scoring_system=data["scoring_system"],
-                          scoring_limit=data["scoring_limit"],
-                          scoring_target=data["scoring_target"],
-                          scoring_deals=data["scoring_deals"])
+                          scoring=data["scoring"])
         return fields
 
     def with_preset_shown(self):
         """This post again, unsaved, its option controls reset to the newly picked preset's
         values (the rest as posted)."""
         initial = {name: self.data.get(name) for name in
-                   ("name", "starts_on", "ends_on", "scoring_system", "scoring_limit",
-                    "scoring_target", "scoring_deals")}
+                   ("name", "starts_on", "ends_on", "scoring_system",
+                    *(f"scoring_{name}" for name in parameters()))}
         initial.update(self.initial_for(preset=self.data["preset"]))
-        initial["scoring_system"] = self.data.get("scoring_system") or PENALTY
+        initial["scoring_system"] = (self.data.get("scoring_system")
+                                     or default_scoring()["system"])
         return type(self)(initial=initial)
 
     def preset_choices(self):
@@ -291,9 +247,9 @@ class SeasonForm(forms.Form):
         return [(radio, PRESET_LINES[radio.data["value"]]) for radio in self["preset"]]
 
     def scoring_choices(self):
-        """Each scoring system's radio button with its words and its parameters' words."""
-        return [(radio, SCORING_LINES[radio.data["value"]],
-                 SCORING_PARAMETERS[radio.data["value"]]) for radio in self["scoring_system"]]
+        """Each scoring system's radio button with its words and its parameters."""
+        return [(radio, system_named(radio.data["value"]).description,
+                 system_named(radio.data["value"]).parameters) for radio in self["scoring_system"]]
 
 
 class PlayerNameForm(forms.Form):

@@ -61,7 +61,7 @@ def season_detail(request, season_id):
         "season": season,
         "results": results,
         "results_cache_seconds": selectors.STANDINGS_CACHE_SECONDS,
-        "tie_breaks": selectors.TIE_BREAKS,
+        "tie_breaks": selectors.tie_break_words(),
         "role_names": role_names(options_of(season)),
         "games": SimpleLazyObject(lambda: Paginator(
             selectors.season_games(season=season), GAMES_PER_PAGE).get_page(page)),
@@ -72,8 +72,7 @@ def season_detail(request, season_id):
     # The games listed change with the results (deal counts, status) and the newest game;
     # base.html shows nothing of the reader.
     shown = (season.pk, results.key, season.last_game_number, page, season.club.name,
-             season.name, season.preset, season.scoring_system, season.scoring_limit,
-             season.scoring_target, season.scoring_deals)
+             season.name, season.preset, season.scoring)
     key = f"league:season-page:{md5(repr(shown).encode(), usedforsecurity=False).hexdigest()}"
     html = cache.get(key)
     if html is None:

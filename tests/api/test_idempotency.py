@@ -92,7 +92,7 @@ def test_concurrent_duplicates_store_one_deal():
     game = make_game()
     organiser = UserFactory(username="racer")
     game.season.club.organisers.add(organiser)
-    start = threading.Barrier(2)
+    start = threading.Barrier(2, timeout=30)  # a thread that fails first cannot hang the other
     answers = []
 
     def send():

@@ -165,8 +165,8 @@ def test_an_organiser_creates_a_season(club, organiser_client):
 
     assert response.status_code == 201, response.json()
     season = Season.objects.get(pk=response.json()["id"])
-    assert (season.club, season.preset, season.options, season.scoring_limit) == (
-        club, "modern", {"jokers": 2}, 20)
+    assert (season.club, season.preset, season.options, season.scoring) == (
+        club, "modern", {"jokers": 2}, {"system": "penalty", "limit": 20})
     assert response.json()["ends_on"] is None
 
 
@@ -207,7 +207,7 @@ def test_a_seasons_rules_are_fixed_once_a_deal_is_recorded(game, organiser_clien
     assert refused.status_code == 400
     assert refused.json() == {"detail": "the rules and scoring of a season with recorded "
                                         "deals cannot change"}
-    assert Season.objects.get(pk=game.season_id).scoring_limit == 50
+    assert Season.objects.get(pk=game.season_id).scoring == {"system": "penalty", "limit": 50}
 
 
 # Games

@@ -57,4 +57,4 @@ def test_a_scoring_number_beyond_what_a_season_stores_is_refused_by_name(field):
 
     with pytest.raises(LeagueError, match=f"{field.removeprefix('scoring_')} must be at most"):
         services.season_create(club=ClubFactory(), name="Long", starts_on=datetime.date(2025, 1, 1),
-                               scoring_system=system, **{field: 10**9})
+                               scoring={"system": system, field.removeprefix("scoring_"): 10**9})

@@ -2,23 +2,31 @@
 same state after every move, the heuristic's choices and the same playouts, on every preset."""
 
 import random
+import re
+from collections import Counter
+from dataclasses import fields
+from pathlib import Path
 
 import pytest
 
-from gameplay.bots import kernel, make_bot
+from gameplay.bots import inference, kernel, make_bot
 from gameplay.bots.base import BotDecider
 from gameplay.bots.heuristic import PLAIN, HeuristicBot, heuristic_move
+from gameplay.bots.kernel import build
 from gameplay.bots.montecarlo import TUNED, MonteCarloBot, heuristic_policy, playout
 from gameplay.bots.observation import GameLog, observe
 from gameplay.bots.simple import RandomBot
-from gameplay.engine import selfplay
-from gameplay.engine.deal import CCW, CONSEC, CW, EIGHT_BELOW, KKK, SIXTY_NINE, Deal
+from gameplay.engine import cards, selfplay
+from gameplay.engine.deal import CCW, CONSEC, CW, EIGHT_BELOW, KKK, MODE_NAMES, SIXTY_NINE, Deal
+from gameplay.engine.errors import OptionsError
 from gameplay.engine.game import Game, deal_cards
-from gameplay.engine.options import PRESETS, preset
+from gameplay.engine.options import OPTIONS, PRESETS, Options, preset
 from gameplay.engine.plays import BLIND, BOMB, LONE_DOPPELGANGER, MIX, PASS
 from gameplay.engine.rules import leading
 from gameplay.engine.ruleset import Rules
 from gameplay.engine.scoring import Scoring
+from tests.engine.test_perft import TREES, perft, position
+from tests.toy_option import toy_option  # noqa: F401 (a fixture)
 
 PRESET_NAMES = list(PRESETS)
 
@@ -271,3 +279,136 @@ def test_the_kernel_plays_only_the_heuristic_policy():
     """The ``fast`` policy's playouts stay in Python, kernel or not."""
     assert MonteCarloBot(policy="fast").fast(Rules(preset("classic"), 4)) is None
     assert MonteCarloBot().fast(Rules(preset("classic"), 4)) is kernel
+
+
+# --- checked, not trusted: the engine's move-tree counts, its constants, what is refused ----
+
+def kernel_perft(rules: Rules, state: bytes, depth: int, leaves: Counter) -> int:
+    """``test_perft.perft`` on the kernel's moves and states."""
+    moves = kernel.legal(rules, state) if depth else []
+    if not moves:  # the depth is reached or the deal is over
+        view = kernel.view(rules, state)
+        if view["mode"]:
+            leaves[MODE_NAMES[view["mode"]]] += 1
+        if view["direction"] == CCW:
+            leaves["ccw"] += 1
+        return 1
+    return sum(kernel_perft(rules, kernel.apply(rules, state, m), depth - 1, leaves)
+               for m in moves)
+
+
+@pytest.mark.parametrize(("name", "seed", "moves", "counts", "special"), TREES)
+def test_the_kernel_counts_the_engines_move_trees(name, seed, moves, counts, special):
+    """tests/engine/test_perft.py's trees of every preset, counted through the kernel."""
+    deal = position(name, seed, moves)
+    state = kernel.state(deal)
+    leaves = Counter()
+    found = [kernel_perft(deal.rules, state, depth,
+                          leaves if depth == len(counts) else Counter())
+             for depth in range(1, len(counts) + 1)]
+    assert found == counts
+    assert dict(leaves) == special
+
+
+def sampled_rules(rng: random.Random, count: int):
+    """``count`` rulesets of a random preset with random values of the options it takes (the
+    ones the kernel plays), each one the engine accepts at a table of 3 to 6."""
+    found = []
+    while len(found) < count:
+        name = rng.choice(PRESET_NAMES)
+        overrides = {option: (rng.random() < 0.5 if spec.kind is bool
+                              else rng.randint(spec.least, spec.most))
+                     for option, spec in OPTIONS.items()
+                     if spec.kernel and spec.taken_by(name) and rng.random() < 0.4}
+        try:
+            found.append(Rules(preset(name, **overrides), rng.randint(3, 6)))
+        except OptionsError:
+            continue
+    return found
+
+
+def test_the_kernel_counts_the_engines_move_trees_under_sampled_options():
+    """From positions of deals under sampled option values, the kernel's move trees are the
+    engine's, leaf for leaf (the trick's mode, the direction), to depth 3 or the first depth
+    past 2,000 sequences (wide packs: three decks, six jokers)."""
+    rng = random.Random(27)
+    compared = 0
+    for rules in sampled_rules(rng, 40):
+        d = new_deal(rules, rng)
+        for _ in range(2):  # the deal's first lead, then a position some moves on
+            for depth in (1, 2, 3):
+                leaves, kernel_leaves = Counter(), Counter()
+                count = perft(d, depth, leaves)
+                assert kernel_perft(rules, kernel.state(d), depth, kernel_leaves) == count, (
+                    rules.options.overrides(), rules.players, depth)
+                assert kernel_leaves == leaves
+                if count > 2000:
+                    break
+            for _ in range(rng.randint(4, 16)):
+                if d.over:
+                    break
+                legal = d.legal_moves()
+                d.apply(legal[rng.randrange(len(legal))])
+            compared += 1
+    assert compared == 80
+
+
+def test_every_option_is_played_by_the_kernel_or_refused():
+    """Each field of the engine's Options reaches the kernel, by name as a flag or through the
+    engine's Rules (the deck, ranks and count rule), or is refused at any value but its
+    default (OPTIONS' ``kernel``), or does not touch a deal's play: a new field fails here
+    until it is one of these."""
+    through_rules = {"decks", "jokers", "two_high", "jokers_wild", "presidents_deck",
+                     "count_rule", "max_play"}
+    outside_play = {"preset", "lead", "exchange", "scum_deals_next", "scum_name",
+                    "vice_scum_name"}
+    refused = {name for name, spec in OPTIONS.items() if not spec.kernel}
+    flags = set(build.FLAGS) - {"jokers_on_top"}
+    assert {f.name for f in fields(Options)} == flags | through_rules | outside_play | refused
+    assert set(build.COUNT_RULES.values()) == {PRESETS[name].count_rule for name in PRESETS}
+
+
+def test_the_kernel_is_built_from_the_engines_constants():
+    """_kernel.c types none of the constants build.py writes from the engine, and a kernel
+    built from other constants (one engine value changed) would not import."""
+    source = (Path(kernel.__file__).parent / "_kernel.c").read_text()
+    written = re.findall(r"^#define (\w+)", build.header(), re.MULTILINE)
+    assert "KING" in written and "RULE_FLAGS" in written
+    assert not [name for name in written if re.search(rf"#define {name}\b|\b{name},? *=",
+                                                      source)]
+    assert kernel._kernel.ENGINE_DIGEST == build.digest()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(cards, "KING", 12)
+        assert build.digest() != kernel._kernel.ENGINE_DIGEST
+
+
+@pytest.mark.usefixtures("toy_option")
+def test_an_option_the_kernel_does_not_play_sends_montecarlo_to_python():
+    """A new option turned on by a season's override: the kernel refuses the rules, and
+    montecarlo with ``kernel=1`` plays the moves of its Python playouts (no exact endgame,
+    no looking ahead), where before the kernel played on, ignoring the option."""
+    rules = Rules(preset("friday", toy_rule=True), 4)
+    assert not kernel.supports(rules)
+    assert kernel.refused(rules) == ["toy_rule"]
+    assert kernel.supports(Rules(preset("friday"), 4))
+    assert MonteCarloBot().fast(rules) is None
+
+    def moves(spec):
+        game = Game(rules, dealer=0, scoring=None)
+        log = GameLog()
+        bots = [make_bot(spec, seed=3)] + [HeuristicBot() for _ in range(3)]
+        seats = [BotDecider(b, s, log, game) for s, b in enumerate(bots)]
+        record = selfplay.play_deal(game, seats, random.Random(3))
+        assert record.finished and not seats[0].stats.faults
+        return [(s, engine_key(m)) for s, m in record.moves]
+
+    assert moves("montecarlo:playouts=16,kernel=1") == moves("montecarlo:playouts=16,kernel=0")
+
+
+@pytest.mark.usefixtures("toy_option")
+def test_an_option_the_inference_does_not_know_turns_the_reading_off():
+    """montecarlo reads the other seats' moves (inference.py) only under rules it knows: a
+    new option turned on makes it sample hands without the reading."""
+    assert inference.readable(Rules(preset("school-scum"), 4))
+    rules = Rules(preset("school-scum", toy_rule=True), 4)
+    assert not inference.readable(rules)

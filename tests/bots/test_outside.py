@@ -87,13 +87,14 @@ def _game(bot, name="presidents-deck", deals=3):
 
 
 @pytest.mark.parametrize("name", ["presidents-deck", "school-scum"])
-def test_http_bot_plays_a_whole_game(server, name):
+def test_http_bot_plays_a_whole_game(server, name, settings):
     result = _game(HttpBot(server.url, allowed={server.allowed}), name)
     assert result.stats[0].faults == []
     decisions = {r["decision"] for r in server.requests}
     assert "play" in decisions
     request = next(r for r in server.requests if r["decision"] == "play")
-    assert request["protocol"] == "president-bot/1" and request["deadline_ms"] == 1000
+    assert request["protocol"] == "president-bot/1" and (
+        request["deadline_ms"] == settings.OUTSIDE_BOT_DECISION_MS)
     obs = request["observation"]
     assert obs["seat"] == 0 and len(obs["held"]) == 4 and "hands" not in obs
     assert sorted(obs["hand"]) == sorted(result.transcript["deals"][0]["hands"][0]) or \
@@ -117,6 +118,15 @@ def test_http_faults_fall_back_and_are_counted(server, mode, kind):
     plays = [f for f in faults if f["decision"] == "play"]
     assert plays and {f["kind"] for f in plays} == {kind}
     assert len(plays) == sum(1 for r in server.requests if r["decision"] == "play")
+
+
+def test_a_decisions_time_is_the_setting_unless_given(server, settings):
+    settings.OUTSIDE_BOT_DECISION_MS = 250
+    assert HttpBot(server.url, allowed={server.allowed}).timeout == 0.25
+    assert HttpBot(server.url, allowed={server.allowed}, timeout_ms=40).timeout == 0.04
+    server.mode = "slow"  # 0.5 s: past this setting's time
+    result = _game(HttpBot(server.url, allowed={server.allowed}), deals=1)
+    assert {f["kind"] for f in result.stats[0].faults} == {"timeout"}
 
 
 def test_unreachable_bot_is_a_fault_not_a_crash(server):

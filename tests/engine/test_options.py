@@ -5,7 +5,15 @@ import dataclasses
 import pytest
 
 from gameplay.engine import OptionsError, Rules, checker, preset
-from gameplay.engine.options import from_ruleset
+from gameplay.engine.options import (
+    OPTIONS,
+    PRESETS,
+    PUBLIC_OPTIONS,
+    STANDARD_DECK_OPTIONS,
+    Options,
+    from_ruleset,
+)
+from tests.toy_option import toy_option  # noqa: F401 (a fixture)
 
 
 def test_unknown_preset_names_the_presets():
@@ -71,3 +79,41 @@ def test_checker_reports_options_errors_as_unreadable():
     data = {"format": "president-transcript/1", "players": 3, "deals": [],
             "ruleset": {"preset": "friday", "options": {"blind": True}}}
     assert checker.check(data)[0] == checker.UNREADABLE
+
+
+def test_each_option_in_the_table_is_a_field_of_options_with_its_default():
+    """OPTIONS is the one list of the options a ruleset may set: Options holds each in a
+    field of the same name and default, of its kind, and the lists the engine keeps are it."""
+    fields = {f.name: f for f in dataclasses.fields(Options)}
+    for name, spec in OPTIONS.items():
+        assert fields[name].default == spec.default, name
+        assert spec.kind in (bool, int)
+        for options in PRESETS.values():
+            value = getattr(options, name)
+            assert value is None or type(value) is spec.kind, (name, options.preset)
+    assert all(set(spec.presets or ()) <= set(PRESETS) for spec in OPTIONS.values())
+    assert PUBLIC_OPTIONS == tuple(OPTIONS)
+    assert STANDARD_DECK_OPTIONS == tuple(
+        name for name, spec in OPTIONS.items() if not spec.taken_by("presidents-deck"))
+
+
+@pytest.mark.parametrize(("overrides", "players", "options"), [
+    ({"revolution": 1}, 4, ("revolution",)),
+    ({"jokers": 7}, 4, ("jokers",)),
+    ({"decks": 3, "jokers": 6, "blind": True}, 3, ("blind",)),
+    ({"jokers": 4}, 4, ("jokers", "decks")),
+])
+def test_an_option_refusal_names_the_options_it_is_about(overrides, players, options):
+    with pytest.raises(OptionsError) as refusal:
+        preset("friday", **overrides).validate(players)
+    assert refusal.value.options == options
+
+
+@pytest.mark.usefixtures("toy_option")
+def test_an_option_a_preset_does_not_take_is_refused_at_another_value_than_its_own():
+    preset("friday", toy_rule=True).validate(4)
+    with pytest.raises(OptionsError, match="toy_rule cannot be used with classic") as refusal:
+        preset("classic", toy_rule=True).validate(4)
+    assert refusal.value.options == ("toy_rule",)
+    with pytest.raises(OptionsError, match="two_high cannot be used with the presidents deck"):
+        preset("presidents-deck", two_high=True).validate(4)

@@ -6,7 +6,7 @@ import factory
 from django.contrib.auth import get_user_model
 
 from league import services
-from league.models import Club, Player, Season
+from league.models import Club, Player, Season, default_scoring
 
 
 class UserFactory(factory.django.DjangoModelFactory):
@@ -39,7 +39,12 @@ class PlayerFactory(factory.django.DjangoModelFactory):
 
 
 def make_season(club=None, **kwargs):
-    """A season through the service (which also creates its rating job)."""
+    """A season through the service (which also creates its rating job); its scoring as the
+    API's flat fields (``scoring_system="fixed-rounds", scoring_deals=5``) or ``scoring``."""
+    flat = {k.removeprefix("scoring_"): kwargs.pop(k) for k in list(kwargs)
+            if k.startswith("scoring_")}
+    if flat:
+        kwargs["scoring"] = {**default_scoring(), **flat}
     kwargs.setdefault("name", f"Season {Season.objects.count() + 1}")
     kwargs.setdefault("starts_on", datetime.date(2025, 1, 1))
     return services.season_create(club=club or ClubFactory(), **kwargs)

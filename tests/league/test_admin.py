@@ -106,7 +106,7 @@ def test_a_season_with_impossible_scoring_is_a_form_error(client, organiser, gam
 
     response = client.post(reverse("admin:league_season_add"), {
         "club": game.season.club.pk, "name": "Bad", "preset": "classic", "options": "{}",
-        "scoring_system": "fixed-rounds", "starts_on": "2025-01-01"})
+        "scoring": '{"system": "fixed-rounds"}', "starts_on": "2025-01-01"})
 
     assert response.status_code == 200
     assert "fixed-rounds needs a number of deals" in response.text
@@ -118,9 +118,10 @@ def test_a_season_added_in_the_admin_goes_through_the_service(client, organiser,
 
     client.post(reverse("admin:league_season_add"), {
         "club": game.season.club.pk, "name": "Spring", "preset": "classic", "options": "{}",
-        "scoring_system": "penalty", "scoring_limit": 5, "starts_on": "2025-03-01"})
+        "scoring": '{"system": "penalty", "limit": 5}', "starts_on": "2025-03-01"})
 
     season = game.season.club.seasons.get(name="Spring")
+    assert season.scoring == {"system": "penalty", "limit": 5}
     assert season.rating_job is not None
     assert AuditEntry.objects.filter(action="season created", actor=organiser).exists()
 

@@ -21,7 +21,7 @@ def test_demo_data_creates_a_finished_season_once():
     club = Club.objects.get(name="Demo Club")
     assert list(club.organisers.values_list("username", flat=True)) == ["organiser"]
     season = club.seasons.get()
-    assert (season.preset, season.scoring_system, season.scoring_limit) == ("classic", "penalty", 4)
+    assert (season.preset, season.scoring) == ("classic", {"system": "penalty", "limit": 4})
     assert season.games.count() == 4
     assert not season.games.exclude(status=Game.FINISHED).exists()
     assert club.players.count() == 8

@@ -51,8 +51,7 @@ def test_a_whole_club_night(browser, live_server, client):  # noqa: F811
     page.get_by_role("button", name="Create the season").tap()
     page.wait_for_selector("text=Season Autumn created.")
     season = Season.objects.get(club=club)
-    assert (season.preset, season.scoring_system, season.scoring_limit) == ("classic",
-                                                                          "penalty", 4)
+    assert (season.preset, season.scoring) == ("classic", {"system": "penalty", "limit": 4})
     page.goto(live_server.url + reverse("league:night", args=[season.pk]))
 
     # Nine players, added inline by name, each ticked as they come.

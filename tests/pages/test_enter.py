@@ -121,7 +121,8 @@ def test_a_missing_place_is_refused_with_a_message(client, game, organiser):
 
 def test_undo_deletes_the_last_deal_once(client, game, organiser):
     client.force_login(organiser)
-    services.season_update(season=game.season, scoring_limit=50)  # two deals: still open
+    # two deals: still open
+    services.season_update(season=game.season, scoring={"system": "penalty", "limit": 50})
     services.deal_record(game=game, finishing_order=seated_ids(game))
     last = services.deal_record(game=game, finishing_order=seated_ids(game))
 
@@ -171,7 +172,7 @@ def test_nothing_chosen_for_a_seat_change_is_refused(client, game, organiser):
 
 def test_an_ended_game_takes_no_deal(client, organiser, game):
     client.force_login(organiser)
-    services.season_update(season=game.season, scoring_system="fixed-rounds", scoring_deals=1)
+    services.season_update(season=game.season, scoring={"system": "fixed-rounds", "deals": 1})
     services.deal_record(game=game, finishing_order=seated_ids(game))
     page = client.post(enter_url(game), order_data(seated_ids(game), token="late", number=2))
     assert page.status_code == 400
@@ -218,8 +219,7 @@ def test_a_deal_sent_by_the_page_script_is_answered_in_json_and_stored_once(
 
 def test_a_deal_refused_on_arrival_gets_its_reason_in_json(client, game, organiser):
     client.force_login(organiser)
-    services.season_update(season=game.season, scoring_system="fixed-rounds",
-                           scoring_limit=None, scoring_deals=1)
+    services.season_update(season=game.season, scoring={"system": "fixed-rounds", "deals": 1})
     services.deal_record(game=game, finishing_order=seated_ids(game))
 
     late = json_post(client, game, order_data(seated_ids(game), token="late", number=2))
@@ -320,7 +320,7 @@ def test_the_service_worker_covers_the_entry_pages_and_keeps_our_assets(client):
 def test_a_finished_games_entry_page_names_the_winner_and_starts_a_new_game_at_that_table(
         client, organiser, game):
     client.force_login(organiser)
-    services.season_update(season=game.season, scoring_system="fixed-rounds", scoring_deals=1)
+    services.season_update(season=game.season, scoring={"system": "fixed-rounds", "deals": 1})
     order = seated_ids(game)
     services.deal_record(game=game, finishing_order=order)
     winner = game.seats.get(player_id=order[0]).player

@@ -79,7 +79,7 @@ def test_an_organiser_creates_a_season_and_adds_players_on_a_phone(
     season = Season.objects.get(club=club)
     assert (season.name, season.preset, season.options) == ("Spring", "friday",
                                                           {"revolution": True})
-    assert (season.scoring_system, season.scoring_target) == ("first-to-eleven", 15)
+    assert season.scoring == {"system": "first-to-eleven", "target": 15}
 
     for name in ("Ann", "Bob", "Cat", "Dan"):
         page.get_by_label("New player's name").fill(name)

@@ -3,6 +3,7 @@ tables; creating and editing a season with labelled controls the engine checks; 
 renaming players in place. Only the club's organisers see or change anything."""
 
 import datetime
+import re
 from html import unescape
 
 import pytest
@@ -11,23 +12,27 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from gameplay.bots import kernel
 from gameplay.engine.errors import PresidentError
-from gameplay.engine.options import PRESETS, PUBLIC_OPTIONS, STANDARD_DECK_OPTIONS
-from gameplay.engine.scoring import SYSTEMS, Scoring
+from gameplay.engine.options import PRESETS, PUBLIC_OPTIONS, STANDARD_DECK_OPTIONS, preset
+from gameplay.engine.ruleset import Rules
+from gameplay.engine.scoring import Scoring, parameters, systems
 from league import services
 from league.models import AuditEntry, Player, Season
 from league.rules import options_of, scoring_of
 from league.web.organiser_forms import (
     OPTION_LABELS,
     PRESET_LINES,
-    SCORING_LINES,
-    SCORING_PARAMETERS,
+    SeasonForm,
     fields_named,
     option_fields,
 )
 from tests.league.factories import ClubFactory, PlayerFactory, UserFactory, make_game, make_season
+from tests.toy_option import TOY, toy_option  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.django_db
+
+SYSTEMS = [system.name for system in systems()]
 
 
 @pytest.fixture
@@ -188,8 +193,8 @@ def test_the_new_season_page_describes_the_preset_and_labels_every_option(signed
             checked = f'name="{name}" data-option="{name}" id="id_{name}" checked' in page
             assert checked == value, name
     assert ('data-standard-deck-row hidden' in page) == (preset == "presidents-deck")
-    for line in SCORING_LINES.values():
-        assert line in page
+    for system in systems():
+        assert system.description in page
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))
@@ -205,8 +210,7 @@ def test_a_season_of_each_preset_is_created_with_its_controls(signed_in, club, p
     season = Season.objects.get(club=club, name="Spring")
     assert season.preset == preset
     assert season.options == {flip: not getattr(options, flip)}
-    assert (season.scoring_system, season.scoring_limit, season.scoring_deals) == \
-        ("penalty", 6, 10)
+    assert season.scoring == {"system": "penalty", "limit": 6, "deals": 10}
     assert season.starts_on == datetime.date(2026, 3, 1)
     assert AuditEntry.objects.filter(action="season created", actor__username="olga").exists()
 
@@ -217,8 +221,7 @@ def test_scoring_parameters_of_another_system_are_left_out(signed_in, club):
     answer = signed_in.post(reverse("league:organise_season_create", args=[club.pk]), post)
     assert answer.status_code == 302
     season = Season.objects.get(name="Spring")
-    assert (season.scoring_system, season.scoring_limit, season.scoring_target,
-            season.scoring_deals) == ("fixed-rounds", None, None, 8)
+    assert season.scoring == {"system": "fixed-rounds", "deals": 8}
 
 
 @pytest.mark.parametrize(("preset", "changes", "field", "words"), [
@@ -288,8 +291,8 @@ def test_a_season_is_edited_and_its_rules_stay_once_deals_are_recorded(signed_in
                                              scoring_target="15"))
     assert answer.status_code == 302
     season.refresh_from_db()
-    assert (season.name, season.preset, season.scoring_system, season.scoring_target) == \
-        ("Spring 26", "modern", "first-to-eleven", 15)
+    assert (season.name, season.preset, season.scoring) == \
+        ("Spring 26", "modern", {"system": "first-to-eleven", "target": 15})
     game = make_game(season=season)
     services.deal_record(game=game, finishing_order=list(
         game.seats.order_by("number").values_list("player_id", flat=True)))
@@ -319,13 +322,15 @@ def test_an_edit_refused_changes_nothing(signed_in, club):
 def test_every_preset_option_and_system_has_words():
     assert set(PRESET_LINES) == set(PRESETS)
     assert set(OPTION_LABELS) == set(PUBLIC_OPTIONS)
-    assert set(SCORING_LINES) == set(SCORING_PARAMETERS) == set(SYSTEMS)
+    for system in systems():
+        assert system.description and system.time_called_rule
+        assert all(p.title and p.label and p.help for p in system.parameters)
 
 
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_each_system_takes_the_parameters_the_form_offers_and_no_other(system):
-    for name in ("limit", "target", "deals"):
-        if name in SCORING_PARAMETERS[system]:
+    for name in parameters():
+        if any(p.name == name for p in systems()[SYSTEMS.index(system)].parameters):
             Scoring(system, **{name: 5, **({"deals": 5} if system == "fixed-rounds" else {})})
         else:
             with pytest.raises(PresidentError):
@@ -337,11 +342,23 @@ def test_the_numbered_deck_offers_no_standard_deck_option():
     assert option_fields("classic") == PUBLIC_OPTIONS
 
 
-def test_refusals_name_their_fields():
-    assert fields_named("blind cannot be combined with wild jokers") == ["jokers_wild", "blind"]
-    assert fields_named("option 'jokers' must be from 0 to 6") == ["jokers"]
-    assert fields_named("consec, kkk cannot be used with the presidents deck") == \
-        ["consec", "kkk"]
+@pytest.mark.parametrize(("refused", "options"), [
+    (lambda: preset("wild-jokers", blind=True).validate(2), ("blind", "jokers_wild")),
+    (lambda: preset("classic", jokers=7), ("jokers",)),
+    (lambda: preset("presidents-deck", consec=True, kkk=True).validate(4), ("consec", "kkk")),
+    (lambda: preset("classic", jokers=4).validate(4), ("jokers", "decks")),
+])
+def test_option_refusals_name_their_options_and_the_form_its_fields(refused, options):
+    """The engine's refusal carries the options it is about (no words to read), and the form
+    shows it at their fields; the scoring's words still name theirs."""
+    with pytest.raises(PresidentError) as refusal:
+        refused()
+    assert refusal.value.options == options
+    form = SeasonForm(season_post("classic"))
+    assert form.is_valid(), form.errors
+    form.refuse(refusal.value.message, refusal.value.options)
+    assert set(form.errors) == set(options)
+    assert fields_named("fixed-rounds needs a number of deals") == ["scoring_deals"]
 
 
 # Players
@@ -507,3 +524,26 @@ def test_players_come_a_hundred_a_page_and_a_rename_lands_on_its_page(signed_in,
     assert answer.status_code == 400
     page = unescape(answer.content.decode())
     assert 'value="gus"' in page and "already has a player called 'Gus'" in page
+
+
+@pytest.mark.usefixtures("toy_option")
+def test_an_option_in_the_engines_table_alone_reaches_the_form_and_the_kernels_refusal(
+        signed_in, club):
+    """tests/toy_option.py registers ``toy_rule`` (a specification and a field), friday's:
+    the season form labels it, hides it for another preset, saves it as an override, and the
+    playout kernel refuses the season's rules."""
+    create = reverse("league:organise_season_create", args=[club.pk])
+    page = signed_in.get(create + "?preset=friday").content.decode()
+    assert f'<span>{TOY.label}</span>' in page
+    assert 'aria-describedby="id_toy_rule_helptext"' in page  # the spec's help, shown
+    assert f'<p class="hint" id="id_toy_rule_helptext">{TOY.help}</p>' in page
+    classic = signed_in.get(create + "?preset=classic").content.decode()
+    assert re.search(r'<div class="field check-field" data-presets="school-scum friday"'
+                     r'[^>]* hidden>\s*<label class="check" for="id_toy_rule">', classic)
+    answer = signed_in.post(create, season_post("friday", toy_rule=True))
+    assert answer.status_code == 302
+    season = Season.objects.get(name="Spring")
+    assert season.options == {"toy_rule": True}
+    rules = Rules(options_of(season), 4)
+    assert kernel.refused(rules) == ["toy_rule"]
+    assert not kernel.supports(rules)

@@ -8,26 +8,41 @@ times faster (``bench/kernel.py``).  The engine stays the judge: ``tests/bots/te
 plays the kernel against ``Deal.legal_moves()`` and ``heuristic_move`` on every preset.
 
 Built at install (``make kernel``, which ``make run`` and ``make test`` run) with the C compiler
-and Python headers already on the machine.  Not supported, where montecarlo plays its playouts
-in Python: deals with blind piles, tables of more than ``MAX_PLAYERS``.
+and Python headers already on the machine, from the engine's constants (``build.py`` writes
+them as a header; a kernel built from other constants does not import).  It fails closed:
+``supports()`` refuses rules it does not play, and montecarlo then plays its playouts in
+Python: an option the engine's table (``OPTIONS``) does not give the kernel at any value but
+its default (blind piles; any new option until the kernel plays it), a count rule it does not
+know, tables of more than ``MAX_PLAYERS``.
 """
 
 from dataclasses import astuple
 from weakref import WeakKeyDictionary
 
 from gameplay.bots.heuristic import PLAIN, Style
+from gameplay.bots.kernel.build import (
+    BLIND_MOVE,
+    COUNT_RULES,
+    FLAGS,
+    PASS_MOVE,
+    PLAY_KINDS,
+    digest,
+)
 from gameplay.engine.cards import JOKER
-from gameplay.engine.options import AT_LEAST, SAME_COUNT
+from gameplay.engine.options import OPTIONS
 from gameplay.engine.plays import BLIND, PASS
 
 try:
     from gameplay.bots.kernel import _kernel
 except ImportError as error:  # pragma: no cover - the message is the point
     raise ImportError("the playout kernel is not built: run `make kernel`") from error
+if getattr(_kernel, "ENGINE_DIGEST", None) != digest():
+    raise ImportError("the playout kernel was built from other engine constants: "
+                      "run `make kernel`")
 
 MAX_PLAYERS = _kernel.MAX_PLAYERS
 HAND_BYTES = _kernel.HAND_BYTES
-PASS_MOVE, BLIND_MOVE = 0, 1
+_COUNT_RULE_NUMBERS = {rule: number for number, rule in enumerate(COUNT_RULES.values())}
 NO_MOVE = (1 << 64) - 1  # playout(): play out from the state as it is
 WON, LOST, UNKNOWN = 1, 0, -1  # solve()'s results
 
@@ -37,7 +52,19 @@ _styles: dict = {}
 
 
 def supports(rules) -> bool:
-    return rules.players <= MAX_PLAYERS and not rules.options.blind
+    """Whether the kernel plays ``rules``: each option at a value it plays, a count rule it
+    knows, at most ``MAX_PLAYERS`` seats."""
+    o = rules.options
+    return (rules.players <= MAX_PLAYERS and o.count_rule in _COUNT_RULE_NUMBERS
+            and all(spec.kernel or getattr(o, name) == spec.default
+                    for name, spec in OPTIONS.items()))
+
+
+def refused(rules) -> list[str]:
+    """The options of ``rules`` the kernel does not play (at their value there)."""
+    o = rules.options
+    return [name for name, spec in OPTIONS.items()
+            if not spec.kernel and getattr(o, name) != spec.default]
 
 
 def compiled(rules):
@@ -53,13 +80,11 @@ def _compile(rules):
     found = _compiled.get(key)
     if found is None:
         if not supports(rules):
-            raise ValueError("the kernel plays neither blind piles nor more than "
-                             f"{MAX_PLAYERS} players")
+            raise ValueError(f"the kernel does not play these rules: options {refused(rules)}, "
+                             f"count rule {rules.options.count_rule!r}, {rules.players} players")
         o = rules.options
-        flags = bytes([o.equal_rank_allowed, o.any_larger_set, o.pass_is_final, o.revolution,
-                       o.consec, o.eight_below, o.sixty_nine, o.kkk, o.top_rank_ends_trick,
-                       o.single_top_beats_groups, o.skip_on_equal, o.bombs, o.doppelgangers,
-                       bool(o.jokers and not o.jokers_wild)])
+        flags = bytes(bool(o.jokers and not o.jokers_wild) if name == "jokers_on_top"
+                      else getattr(o, name) for name in FLAGS)
         found = _compiled[key] = _kernel.rules(
             rules.players, bytes(rules.natural_faces), _strengths(rules.strength),
             _strengths(rules.reversed_strength), len(rules.order),
@@ -67,7 +92,7 @@ def _compile(rules):
             (rules.top_natural_face(False), rules.top_natural_face(True)),
             -1 if rules.wild_card is None else rules.wild_card >> 2,
             int(rules.wild_card == JOKER), rules.max_play or 0,
-            {SAME_COUNT: 0, AT_LEAST: 1}.get(o.count_rule, 2), flags)
+            _COUNT_RULE_NUMBERS[o.count_rule], flags)
     return found
 
 
@@ -85,7 +110,7 @@ def move(rules, m) -> int:
         return PASS_MOVE
     if m is BLIND:
         return BLIND_MOVE
-    return _kernel.pack(compiled(rules), m.kind + 2, m.face, m.count, m.wilds, m.reverses,
+    return _kernel.pack(compiled(rules), m.kind + PLAY_KINDS, m.face, m.count, m.wilds, m.reverses,
                         hand_bytes(m.mask))
 
 
@@ -140,9 +165,9 @@ def unpack(rules, m: int) -> tuple:
     """(kind, face, count, wilds, reverses, mask) of a kernel move, in the engine's terms
     (kind: the engine's play kind, or PASS / BLIND)."""
     kind, face, count, wilds, reverses, mask = _kernel.unpack(compiled(rules), m)
-    if kind < 2:
+    if kind < PLAY_KINDS:
         return (PASS if kind == PASS_MOVE else BLIND), None, 0, 0, 0, 0
-    return kind - 2, face, count, wilds, reverses, int.from_bytes(mask, "little")
+    return kind - PLAY_KINDS, face, count, wilds, reverses, int.from_bytes(mask, "little")
 
 
 def view(rules, s: bytes) -> dict:

@@ -8,30 +8,27 @@
  * integer (the layout below); nothing is allocated while a playout runs.
  *
  * The Python side (gameplay/bots/kernel/__init__.py) builds the rules and states from the
- * engine's objects; the names here follow the engine's.  Not supported (the caller falls back
- * to the engine): blind piles, more than MAXP seats.
+ * engine's objects; the names here follow the engine's, and its constants are the engine's
+ * (_engine.h, written by build.py).  The Python side refuses what the kernel does not play
+ * (supports(): an option the engine's OPTIONS does not give the kernel, at another value than
+ * its default, such as blind piles; an unknown count rule; more than MAXP seats), and the
+ * caller falls back to the engine.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
 #include <string.h>
 
-#define FACES 17
+#include "_engine.h" /* the engine's constants, written by build.py */
+
 #define MAXP 32
 #define MAXMOVES 4096
 #define PLAYOUT_MOVES 2000
 #define HAND_BYTES (FACES * 4)
 
-#define JOKER_FACE 15
-#define KING 13
-#define DOPPELGANGER_FACE 16
-#define DIAMONDS 2
-#define HEARTS 3
-
-/* move kinds: PASS and BLIND are the whole move; a play's kind is the engine's kind + 2 */
-enum { K_PASS, K_BLIND, K_GROUP, K_MIX, K_BOMB, K_LONE };
-enum { NORMAL, CONSEC, EIGHT_BELOW, SIXTY_NINE, KKK };
-enum { SAME_COUNT, AT_LEAST, SINGLE_TAKES_ANY };
+/* _engine.h has the faces and suits, the move kinds (K_PASS and K_BLIND are the whole move; a
+ * play's kind is the engine's kind + PLAY_KINDS of build.py), the trick modes, the count rules,
+ * RULE_FLAGS (the rules' flags in the order rules() takes them) and the heuristic's style. */
 #define MIX_FACE 31 /* the engine's face -1; strength[31] is strength[16], as Python's st[-1] */
 
 /* Move layout: kind 0-2, face 3-7, count 8-12, wilds 13-16, reverses 17-20, then the cards
@@ -63,8 +60,10 @@ typedef struct {
     int wild_face;      /* face of the wild card (suit 0), -1 without */
     int jokers_alone;   /* wild jokers may be played alone, declaring a rank */
     int max_play;       /* 0: no limit */
-    int count_rule, equal, any_larger, pass_final, revolution, consec, eight_below, sixty_nine,
-        kkk, top_ends, single_top, skip_equal, bombs, dopp, jokers_on_top;
+    int count_rule;
+#define FLAG_FIELD(name) int name;
+    RULE_FLAGS(FLAG_FIELD) /* named as the engine's options */
+#undef FLAG_FIELD
 } Rules;
 
 typedef struct {
@@ -78,8 +77,9 @@ typedef struct {
 } State;
 
 typedef struct {
-    int pass_jump, pass_total, pass_near_top, danger, endgame_margin, split_total,
-        split_near_top, safe_groups, controls_below_top, lead_big;
+#define STYLE_FIELD(name) int name;
+    STYLE_FIELDS(STYLE_FIELD) /* heuristic.Style's, in its order */
+#undef STYLE_FIELD
 } Style;
 
 static inline int chunk_count(uint32_t c) { return (int)(((c * 0x01010101u) >> 24) & 0xFF); }
@@ -114,12 +114,12 @@ static int count_allows(int rule, int count, int last_count) {
 }
 
 static int beats(const Rules *r, const int *st, int rev, int face, int count, int lf, int lc) {
-    if (r->any_larger && count > lc) return 1;
+    if (r->any_larger_set && count > lc) return 1;
     int higher = st[face] > st[lf];
     if (!count_allows(r->count_rule, count, lc))
-        return r->single_top && count == 1 && lc >= 2 && higher
+        return r->single_top_beats_groups && count == 1 && lc >= 2 && higher
                && (face == JOKER_FACE || face == r->top_natural[rev]);
-    return higher || (r->equal && st[face] == st[lf]);
+    return higher || (r->equal_rank_allowed && st[face] == st[lf]);
 }
 
 /* may a group of (face, count) follow the pile (Deal._answers)? */
@@ -127,9 +127,9 @@ static int follows(const Rules *r, const State *s, int face, int count) {
     const int *st = r->st[s->reversed];
     int lf = FACE(s->last), lc = COUNT(s->last), ls = st[lf];
     if (s->mode == CONSEC) return count == lc && st[face] == ls + 1;
-    if (s->mode == EIGHT_BELOW) return st[face] < st[8] && count_allows(r->count_rule, count, lc);
-    if (r->any_larger || r->single_top) return beats(r, st, s->reversed, face, count, lf, lc);
-    return count_allows(r->count_rule, count, lc) && (st[face] > ls || (r->equal && st[face] == ls));
+    if (s->mode == EIGHT_BELOW) return st[face] < st[EIGHT] && count_allows(r->count_rule, count, lc);
+    if (r->any_larger_set || r->single_top_beats_groups) return beats(r, st, s->reversed, face, count, lf, lc);
+    return count_allows(r->count_rule, count, lc) && (st[face] > ls || (r->equal_rank_allowed && st[face] == ls));
 }
 
 static int group_plays(const Rules *r, const State *s, const uint32_t *hand, uint64_t *out,
@@ -177,7 +177,7 @@ static uint64_t mix_play(int nf, const int *faces, const uint32_t *taken, int co
 }
 
 static int sixty_nine_answers(const State *s, const uint32_t *hand, uint64_t *out, int n) {
-    static const int faces[3] = {11, 12, 13};
+    static const int faces[3] = {JACK, QUEEN, KING};
     int have[3];
     for (int i = 0; i < 3; i++) have[i] = chunk_count(hand[faces[i]]);
     int want = 2 * s->mode_count;
@@ -185,8 +185,8 @@ static int sixty_nine_answers(const State *s, const uint32_t *hand, uint64_t *ou
         for (int b = 0; b <= have[1]; b++)
             for (int c = 0; c <= have[2]; c++) {
                 if (a + b + c != want) continue;
-                uint32_t taken[3] = {take_lowest(hand[11], a), take_lowest(hand[12], b),
-                                     take_lowest(hand[13], c)};
+                uint32_t taken[3] = {take_lowest(hand[JACK], a), take_lowest(hand[QUEEN], b),
+                                     take_lowest(hand[KING], c)};
                 if (n < MAXMOVES) out[n++] = mix_play(3, faces, taken, want);
             }
     return n;
@@ -194,7 +194,7 @@ static int sixty_nine_answers(const State *s, const uint32_t *hand, uint64_t *ou
 
 static int kkk_answers(const uint32_t *hand, uint64_t *out, int n) {
     int held_face[13], held_d[13], held_h[13], m = 0;
-    for (int face = 2; face <= 14; face++) {
+    for (int face = TWO; face <= ACE; face++) {
         int d = (int)((hand[face] >> (8 * DIAMONDS)) & 0xFF), h = (int)((hand[face] >> (8 * HEARTS)) & 0xFF);
         if (d + h) { held_face[m] = face; held_d[m] = d; held_h[m] = h; m++; }
     }
@@ -235,7 +235,7 @@ static int legal_moves(const Rules *r, const State *s, uint64_t *out) {
             for (int i = 0; i < n; i++)
                 if (FACE(out[i]) == of && ((DELTA(out[i]) >> (8 * os)) & 0xFF)) out[kept++] = out[i];
             n = kept;
-        } else if (r->dopp) {
+        } else if (r->doppelgangers) {
             int dg = (int)(hand[DOPPELGANGER_FACE] & 0xFF);
             for (int k = 1; k <= dg && n < MAXMOVES; k++)
                 out[n++] = move_code(K_LONE, DOPPELGANGER_FACE, k, 0, 0, (uint64_t)k);
@@ -247,8 +247,8 @@ static int legal_moves(const Rules *r, const State *s, uint64_t *out) {
     } else {
         n = group_plays(r, s, hand, out, 0, 1);
     }
-    if (r->bombs && hand[0]) {
-        int bombs = (int)(hand[0] & 0xFF), reverses = (int)((hand[0] >> 8) & 0xFF);
+    if (r->bombs && hand[BOMB_FACE]) {
+        int bombs = (int)(hand[BOMB_FACE] & 0xFF), reverses = (int)((hand[BOMB_FACE] >> 8) & 0xFF);
         for (int b = 0; b <= bombs; b++)
             for (int v = 0; v <= reverses; v++)
                 if (b + v && n < MAXMOVES)
@@ -261,7 +261,7 @@ static int legal_moves(const Rules *r, const State *s, uint64_t *out) {
 /* --- moving (Deal.apply) -------------------------------------------------------------- */
 static int next_seat(const Rules *r, const State *s, int seat) {
     int n = r->players;
-    uint32_t blocked = r->pass_final ? s->passed : 0;
+    uint32_t blocked = r->pass_is_final ? s->passed : 0;
     for (int i = 0; i < n; i++) {
         seat = (seat + s->direction + n) % n;
         if ((s->active >> seat & 1) && !(blocked >> seat & 1)) return seat;
@@ -341,17 +341,17 @@ static void play_move(const Rules *r, State *s, int seat, uint64_t play) {
     uint64_t last = s->last;
     if (r->revolution && COUNT(play) >= 4 && kind != K_MIX) s->reversed = !s->reversed;
     const int *st = r->st[s->reversed];
-    if (kind != K_MIX && r->top_ends && face == r->top_face[s->reversed]) {
+    if (kind != K_MIX && r->top_rank_ends_trick && face == r->top_face[s->reversed]) {
         s->last_seat = seat;
         end_trick(r, s, seat);
         return;
     }
     s->mode = next_mode(r, s, st, last, play);
-    int skipped = kind != K_MIX && r->skip_equal && last && st[face] == st[FACE(last)];
+    int skipped = kind != K_MIX && r->skip_on_equal && last && st[face] == st[FACE(last)];
     s->before_last = last;
     s->last = play;
     s->last_seat = seat;
-    if (!r->pass_final) s->passed = 0;
+    if (!r->pass_is_final) s->passed = 0;
     int after = seat;
     if (skipped) {
         after = next_seat(r, s, seat);
@@ -429,7 +429,7 @@ static int hand_value(const Rules *r, const uint32_t *hand, int rev) {
             if (!n) continue;
             int value;
             if (face == r->wild_face && su == 0) value = top + 1;
-            else if (r->bombs && face == 0) value = top + 2;
+            else if (r->bombs && face == BOMB_FACE) value = top + 2;
             else value = r->st[rev][face];
             total += n * value;
         }
@@ -464,7 +464,7 @@ static uint64_t heuristic_move(const Rules *r, const State *s, const Style *styl
         if (v.st[f] >= v.controls_from) controls += n;
         else groups++;
     }
-    if (r->bombs) controls += chunk_count(hand[0]);
+    if (r->bombs) controls += chunk_count(hand[BOMB_FACE]);
     int fewest = -1;
     for (int o = 0; o < r->players; o++)
         if (o != seat && (s->active >> o & 1) && (fewest < 0 || s->held[o] < fewest)) fewest = s->held[o];
@@ -501,7 +501,7 @@ static uint64_t heuristic_move(const Rules *r, const State *s, const Style *styl
                     if (v.st[f] > v.st[FACE(p)] && chunk_count(unseen[f]) + wild_unseen >= COUNT(p))
                         safe = 0;
                 }
-                if (safe && r->bombs && chunk_count(unseen[0])) safe = 0;
+                if (safe && r->bombs && chunk_count(unseen[BOMB_FACE])) safe = 0;
                 if (safe) KEEP_LOWEST(p);
             }
             if (found) return best;
@@ -570,7 +570,7 @@ static uint64_t policy_move(const Rules *r, const State *s, const Style *style) 
     return heuristic_move(r, s, style, legal, n);
 }
 
-static const Style PLAIN = {6, 8, 3, 2, 1, 6, 3, 2, 0, 0};
+static const Style PLAIN = PLAIN_STYLE;
 
 /* montecarlo.playout: play to the end (or until `seat` is out); 1 for first out … 0 for last */
 static double playout(const Rules *r, State *s, int seat, const Style *own) {
@@ -750,17 +750,24 @@ static PyObject *state_bytes(const State *s) {
 }
 
 static int read_style(PyObject *obj, Style *style) {
-    return PyArg_ParseTuple(obj, "iiiiiiiiii;a style is 10 ints", &style->pass_jump,
-                            &style->pass_total, &style->pass_near_top, &style->danger,
-                            &style->endgame_margin, &style->split_total, &style->split_near_top,
-                            &style->safe_groups, &style->controls_below_top, &style->lead_big)
-           ? 0 : -1;
+#define STYLE_ADDRESS(name) &style->name,
+    int *fields[N_STYLE_FIELDS] = {STYLE_FIELDS(STYLE_ADDRESS)};
+#undef STYLE_ADDRESS
+    if (!PyTuple_Check(obj) || PyTuple_GET_SIZE(obj) != N_STYLE_FIELDS) {
+        PyErr_Format(PyExc_ValueError, "a style is %d ints", N_STYLE_FIELDS);
+        return -1;
+    }
+    for (int i = 0; i < N_STYLE_FIELDS; i++) {
+        *fields[i] = (int)PyLong_AsLong(PyTuple_GET_ITEM(obj, i));
+        if (PyErr_Occurred()) return -1;
+    }
+    return 0;
 }
 
 /* rules(players, naturals, strength, reversed_strength, order_len, top_faces, top_naturals,
  *       wild_face, jokers_alone, max_play, count_rule, flags) -> capsule
  * naturals: bytes of faces; strengths: 17 bytes of strength + 1 (0: no rank);
- * flags: bytes of 14 booleans in the Rules order from `equal` */
+ * flags: bytes of N_FLAGS booleans in the order of RULE_FLAGS */
 static PyObject *k_rules(PyObject *self, PyObject *args) {
     int players, order_len, top0, top1, nat0, nat1, wild_face, alone, max_play, rule;
     const char *naturals, *strength, *rstrength, *flags;
@@ -770,7 +777,7 @@ static PyObject *k_rules(PyObject *self, PyObject *args) {
                           &wild_face, &alone, &max_play, &rule, &flags, &n_flags))
         return NULL;
     if (players < 2 || players > MAXP || n_nat > FACES || n_st != FACES || n_rst != FACES
-        || n_flags != 14) {
+        || n_flags != N_FLAGS) {
         PyErr_SetString(PyExc_ValueError, "rules the kernel cannot take");
         return NULL;
     }
@@ -792,10 +799,10 @@ static PyObject *k_rules(PyObject *self, PyObject *args) {
     r->jokers_alone = alone;
     r->max_play = max_play;
     r->count_rule = rule;
-    int *fields[14] = {&r->equal, &r->any_larger, &r->pass_final, &r->revolution, &r->consec,
-                       &r->eight_below, &r->sixty_nine, &r->kkk, &r->top_ends, &r->single_top,
-                       &r->skip_equal, &r->bombs, &r->dopp, &r->jokers_on_top};
-    for (int i = 0; i < 14; i++) *fields[i] = flags[i] != 0;
+#define FLAG_ADDRESS(name) &r->name,
+    int *fields[N_FLAGS] = {RULE_FLAGS(FLAG_ADDRESS)};
+#undef FLAG_ADDRESS
+    for (int i = 0; i < N_FLAGS; i++) *fields[i] = flags[i] != 0;
     PyObject *capsule = PyCapsule_New(r, RULES_CAPSULE, free_rules);
     if (!capsule) PyMem_Free(r);
     return capsule;
@@ -1039,7 +1046,8 @@ PyMODINIT_FUNC PyInit__kernel(void) {
     PyObject *m = PyModule_Create(&module);
     if (m && (PyModule_AddIntConstant(m, "STATE_BYTES", (long)sizeof(State)) < 0
               || PyModule_AddIntConstant(m, "MAX_PLAYERS", MAXP) < 0
-              || PyModule_AddIntConstant(m, "HAND_BYTES", HAND_BYTES) < 0)) {
+              || PyModule_AddIntConstant(m, "HAND_BYTES", HAND_BYTES) < 0
+              || PyModule_AddStringConstant(m, "ENGINE_DIGEST", ENGINE_DIGEST) < 0)) {
         Py_DECREF(m);
         return NULL;
     }

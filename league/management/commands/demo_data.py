@@ -52,9 +52,9 @@ class Command(BaseCommand):
         for name in PLAYER_NAMES:  # the demo club is new: its names are its own
             players.append(services.player_create(name=name, clubs=[club], by=organiser))
         season = services.season_create(
-            club=club, name=SEASON_NAME, preset="classic", scoring_system="penalty",
-            scoring_limit=4, starts_on=datetime.date.today().replace(month=1, day=1),
-            by=organiser)
+            club=club, name=SEASON_NAME, preset="classic",
+            scoring={"system": "penalty", "limit": 4},
+            starts_on=datetime.date.today().replace(month=1, day=1), by=organiser)
         for seed, seats in GAMES:
             table = [players[i] for i in seats]
             game = services.game_create(season=season, players=table, by=organiser)

@@ -1,5 +1,5 @@
 // The season form (organiser/season_form.html): picking a preset sets every option control to
-// that preset's values and hides the options its deck does not take; picking a scoring system
+// that preset's values and hides the options it does not take; picking a scoring system
 // hides the parameters it does not take. Without this script the server does the same on the
 // next post (SeasonForm.preset_switched), so nothing here decides what is saved.
 (function () {
@@ -20,9 +20,8 @@
       if (input.type === "checkbox") input.checked = value;
       else input.value = value === null ? "" : String(value);
     });
-    var numbered = name === "presidents-deck";
-    options.querySelectorAll("[data-standard-deck-row]").forEach(function (row) {
-      row.hidden = numbered;
+    options.querySelectorAll("[data-presets]").forEach(function (row) {
+      row.hidden = row.dataset.presets.split(" ").indexOf(name) < 0;
     });
     form.elements.shown_preset.value = name;
     document.getElementById("options-preset").textContent = name;
