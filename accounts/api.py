@@ -11,9 +11,9 @@ from rest_framework.response import Response
 
 from gameplay.tournaments import services
 from gameplay.tournaments.models import OutsideBot, outside_bot_presets
-from league.api.inputs import KnownFields, KnownQueryParameters
-from league.api.serializers import ErrorSerializer
 from league.models import PRESET_CHOICES
+from plumbing.api.errors import ErrorSerializer
+from plumbing.api.inputs import KnownFields, KnownQueryParameters
 
 ERRORS = {
     400: OpenApiResponse(ErrorSerializer, description="the field that is wrong (a URL the "

@@ -95,6 +95,7 @@ def build(players, deals):
 
     from gameplay.engine.roles import Role, roles_of
     from gameplay.engine.scoring import ScoreSheet
+    from gameplay.runner.figures import ordinal
     from league import services
     from league.models import (
         Club,
@@ -107,7 +108,7 @@ def build(players, deals):
         RatingJob,
         Seat,
     )
-    from league.ratings import ordinal, replay
+    from league.ratings import replay
     from league.rules import scoring_of
 
     rng = random.Random(5)

@@ -28,6 +28,7 @@ from gameplay.engine.deal import CW  # noqa: E402
 from gameplay.engine.game import Game  # noqa: E402
 from gameplay.engine.options import PRESETS, preset  # noqa: E402
 from gameplay.engine.ruleset import Rules  # noqa: E402
+from gameplay.runner.figures import share  # noqa: E402
 
 TRIES = {  # the values --tune tries for each threshold
     "endgame_margin": [1, 2, 3, 4, 5, 6, 7],
@@ -69,7 +70,7 @@ def measure(name: str, style: Style, deals: int, seed: int) -> tuple[float, floa
             place = record.finishing_order.index(me) if me in record.finishing_order else 3
             firsts += place == 0
             positions += place + 1
-    return firsts / (4 * deals), positions / (4 * deals)
+    return share(firsts, 4 * deals), share(positions, 4 * deals)
 
 
 def line(name: str, style: Style, deals: int, seed: int) -> float:

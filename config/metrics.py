@@ -31,7 +31,7 @@ from prometheus_client import REGISTRY, CollectorRegistry, generate_latest, mult
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
-from league.queue import queue_names
+from plumbing.queue import queue_names
 
 logger = logging.getLogger(__name__)
 

@@ -29,10 +29,9 @@ from rest_framework.response import Response
 
 from ladder import selectors, services
 from ladder.models import Entry, Fault, Game, RatingPoint, Seat
-from league.api.filters import id_param
-from league.api.inputs import KnownFields, KnownQueryParameters
-from league.api.serializers import ErrorSerializer
 from league.models import PRESET_CHOICES
+from plumbing.api.errors import ErrorSerializer
+from plumbing.api.inputs import KnownFields, KnownQueryParameters, id_param
 
 ERRORS = {
     400: OpenApiResponse(ErrorSerializer, description="the field that is wrong, or the "

@@ -13,6 +13,7 @@ from django.conf import settings
 from django.db import models
 
 from gameplay.bots.base import FAULT_ANSWER_MAX, FAULT_KINDS, FAULT_TEXT_MAX
+from gameplay.runner.figures import ordinal
 from gameplay.tournaments.models import OutsideBot
 from league.models import PRESET_CHOICES
 from league.ratings import MODEL
@@ -46,7 +47,7 @@ class Entry(models.Model):
     # The rating, OpenSkill (Plackett-Luce) over every rated deal's finishing order.
     mu = models.FloatField(default=MODEL.mu)
     sigma = models.FloatField(default=MODEL.sigma)
-    ordinal = models.FloatField(default=MODEL.mu - 3 * MODEL.sigma,
+    ordinal = models.FloatField(default=ordinal(MODEL.mu, MODEL.sigma),
                                 help_text="mu - 3 sigma: the table's order")
     # Aggregates of its rated games, updated as each game lands.
     games = models.PositiveIntegerField(default=0)

@@ -8,6 +8,7 @@ from django.conf import settings
 from django.db.models import Count, F, Prefetch, QuerySet
 from django.utils import timezone
 
+from gameplay.runner.figures import rating_interval, share
 from gameplay.tournaments.models import OutsideBot
 from ladder import timing
 from ladder.models import Entry, Fault, Game, RatingPoint, Seat
@@ -16,7 +17,6 @@ SHOWN = (Entry.ACTIVE, Entry.PAUSED, Entry.VALIDATING)
 HISTORY_POINTS = 500  # a rating chart's latest points at most
 RECENT_GAMES = 20
 RECENT_FAULTS = 50
-Z95 = 1.96
 
 
 def presets() -> list[str]:
@@ -50,12 +50,11 @@ def ladder_rows(*, preset: str, statuses=SHOWN) -> QuerySet:
 def row_figures(row: dict) -> dict:
     """A table row (ladder_rows) with its rates and interval (``figures``)."""
     deals, games = row["deals"], row["games"]
-    sigma = Z95 * row["sigma"]
-    row.update(interval=[row["mu"] - sigma, row["mu"] + sigma],
-               first_out_rate=row["firsts"] / deals if deals else None,
-               last_rate=row["lasts"] / deals if deals else None,
-               mean_position=row["positions"] / deals if deals else None,
-               fault_rate=row["faulted_games"] / games if games else None)
+    row.update(interval=list(rating_interval(row["mu"], row["sigma"])),
+               first_out_rate=share(row["firsts"], deals),
+               last_rate=share(row["lasts"], deals),
+               mean_position=share(row["positions"], deals),
+               fault_rate=share(row["faulted_games"], games))
     row["owner"] = row["owner"] or ""
     return row
 

@@ -24,21 +24,19 @@ import time
 from collections import Counter
 from dataclasses import dataclass
 from datetime import timedelta
-from functools import partial
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
-from kombu.exceptions import OperationalError as KombuOperationalError
-from redis.exceptions import RedisError
 
 from gameplay.bots import is_url, make_bot
 from gameplay.bots.base import Bot as EngineBot
 from gameplay.engine.errors import PresidentError
 from gameplay.engine.options import preset as preset_options
 from gameplay.engine.scoring import Scoring
+from gameplay.runner.figures import ordinal, seed_of
 from gameplay.runner.match import GameResult, play_game
 from gameplay.tournaments.models import OutsideBot
 from gameplay.tournaments.services import UnavailableBot
@@ -47,23 +45,14 @@ from ladder.errors import LadderError
 from ladder.matchmaking import Bot as Candidate
 from ladder.matchmaking import Matchmaker, fair_shares
 from ladder.models import Entry, Fault, Game, RatingPoint, Seat
-from league import queue
 from league.ratings import MODEL, replay
+from plumbing import queue
 
 logger = logging.getLogger(__name__)
 
 OPEN = (Game.SCHEDULED, Game.RUNNING)
-BROKER_ERRORS = (KombuOperationalError, RedisError, OSError)
 SEND_AT_ONCE = 500  # games one games_send call sends at most
 SYNC_AT_ONCE = 200  # entries one bots_sync call changes at most
-
-
-def _seed(*parts) -> int:
-    return random.Random(":".join(map(str, parts))).getrandbits(63)
-
-
-def _ordinal(mu: float, sigma: float) -> float:
-    return mu - 3 * sigma
 
 
 def table_sizes(preset: str) -> tuple[int, ...]:
@@ -121,12 +110,12 @@ def _validation_start(entry: Entry, opponents: list[Entry], url: str) -> Game:
     if entry.url and entry.url != url and entry.games:
         # A new version: its mu stays, its uncertainty is the new bot's; it counts as new.
         entry.sigma = MODEL.sigma
-        entry.ordinal = _ordinal(entry.mu, entry.sigma)
+        entry.ordinal = ordinal(entry.mu, entry.sigma)
         entry.started_at = None
     entry.status, entry.reason, entry.url, entry.validation_game = (
         Entry.VALIDATING, "", url, game)
     entry.save()
-    transaction.on_commit(partial(games_send, ids=[game.pk]))
+    GAMES.after_commit(games_send, ids=[game.pk])
     return game
 
 
@@ -309,18 +298,14 @@ def _schedule_preset(preset: str, slots: int, now, rng: random.Random,
         entry.started_at = now
         entry.save(update_fields=["started", "started_at"])
     if ids:
-        transaction.on_commit(partial(games_send, ids=ids))
+        GAMES.after_commit(games_send, ids=ids)
     return ids
 
 
-# The task that plays and stores one scheduled game (ladder.tasks), sent by name.
+# The task that plays and stores one scheduled game (ladder.tasks), sent by name with the id
+# ladder-game-<id>: games_recover asks the broker and the workers for it.
 GAME_TASK = "ladder.tasks.ladder_game_task"
-
-
-def game_task_id(game_id: int) -> str:
-    """The id of a game's task, every time it is sent: games_recover asks the broker and the
-    workers for it."""
-    return f"ladder-game-{game_id}"
+GAMES = queue.Work(GAME_TASK, "ladder-game")
 
 
 def game_beat(*, game_id: int) -> None:
@@ -335,17 +320,14 @@ def games_send(*, ids: list[int] | None = None) -> int:
     to_send = Game.objects.filter(status=Game.SCHEDULED, sent_at=None).order_by("pk")
     if ids is not None:
         to_send = to_send.filter(pk__in=ids)
-    done = []
-    try:
-        for pk in to_send.values_list("pk", flat=True)[:SEND_AT_ONCE]:
-            queue.send(GAME_TASK, pk, task_id=game_task_id(pk))
-            done.append(pk)
-    except BROKER_ERRORS as e:
-        logger.warning("ladder: a game's task not sent, the next tick sends it: %r", e)
-    finally:
-        Game.objects.filter(pk__in=done, sent_at=None, status=Game.SCHEDULED).update(
-            sent_at=timezone.now())
-    return len(done)
+    return len(GAMES.send(((pk, (pk,), {}) for pk in
+                           to_send.values_list("pk", flat=True)[:SEND_AT_ONCE]),
+                          sent=_games_sent))
+
+
+def _games_sent(pks: list[int]) -> None:
+    Game.objects.filter(pk__in=pks, sent_at=None, status=Game.SCHEDULED).update(
+        sent_at=timezone.now())
 
 
 def games_recover(*, now=None) -> dict[str, int]:
@@ -361,11 +343,8 @@ def games_recover(*, now=None) -> dict[str, int]:
             Q(status=Game.SCHEDULED,
               sent_at__lt=now - timedelta(seconds=settings.LADDER_GAME_RESEND_SECONDS)))
     lost = set(_open_games().filter(late).values_list("pk", flat=True))
-    waiting = {game_task_id(pk): pk for pk in _open_games().filter(
-        status=Game.SCHEDULED, sent_at__lt=sent_before).values_list("pk", flat=True)[:SEND_AT_ONCE]}
-    held = queue.held(waiting) if waiting else set()
-    if held is not None:
-        lost |= {pk for task_id, pk in waiting.items() if task_id not in held}
+    lost |= GAMES.lost(_open_games().filter(
+        status=Game.SCHEDULED, sent_at__lt=sent_before).values_list("pk", flat=True)[:SEND_AT_ONCE])
     # Still as found: a game taken meanwhile is running with a fresh heartbeat.
     late = _open_games().filter(late | Q(status=Game.SCHEDULED, sent_at__lt=sent_before),
                                 pk__in=lost)
@@ -436,8 +415,8 @@ def _seat_bot(seat: Seat, seed: int) -> EngineBot:
 def game_play(game: Game) -> Played:
     """Play the game with the match runner: deterministic in its seed for built-in bots."""
     seats = list(game.seats.select_related("entry").order_by("seat"))
-    bots = [TimedBot(_seat_bot(s, _seed("bot", game.seed, s.seat))) for s in seats]
-    result = play_game(bots, preset_options(game.preset), seed=_seed("deals", game.seed),
+    bots = [TimedBot(_seat_bot(s, seed_of("bot", game.seed, s.seat))) for s in seats]
+    result = play_game(bots, preset_options(game.preset), seed=seed_of("deals", game.seed),
                        scoring=Scoring.from_dict({"system": "fixed-rounds",
                                                   "deals": game.deals}),
                        names=[s.entry.name for s in seats])
@@ -577,7 +556,7 @@ def _rate(game: Game, seats: list[Seat], entries: dict[int, Entry], played: Play
     for seat in seats:
         entry = entries[seat.entry_id]
         entry.mu, entry.sigma, entry.deals = state[entry.pk]
-        entry.ordinal = _ordinal(entry.mu, entry.sigma)
+        entry.ordinal = ordinal(entry.mu, entry.sigma)
         seat.mu_after, seat.sigma_after = entry.mu, entry.sigma
         players = len(seats)
         entry.games += 1
@@ -700,5 +679,5 @@ def challenge_create(*, by, entry: Entry, opponents: list[Entry]) -> Game:
                                    deals=settings.LADDER_DEALS_PER_GAME, requested_by=by)
         Seat.objects.bulk_create(Seat(game=game, entry=e, seat=s, bot=spec)
                                  for s, (e, spec) in enumerate(zip(seated, specs, strict=True)))
-        transaction.on_commit(partial(games_send, ids=[game.pk]))
+        GAMES.after_commit(games_send, ids=[game.pk])
     return game

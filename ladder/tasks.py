@@ -13,7 +13,7 @@ from celery.exceptions import SoftTimeLimitExceeded
 
 from gameplay.tournaments.tasks import TASK_OPTIONS, TRANSIENT
 from ladder import services
-from league import queue
+from plumbing import queue
 
 
 def _game_beat(game_id: int) -> None:

@@ -6,20 +6,17 @@ game row, season's job, all-time job); the first mark sends the recompute after 
 edits coalesce into one task; celery beat's reconcile sends what a lost task or an outage left.
 """
 
-import logging
 from collections import defaultdict
-from functools import partial
 
 from django.db import connection, transaction
 from django.db.models import Count, Max, Q
 
-from league import queue
+from gameplay.runner.figures import ordinal
 from league.errors import LeagueError
 from league.models import Deal, Place, Rating, RatingHistory, RatingJob, Season
-from league.ratings import ordinal, replay
+from league.ratings import replay
 from league.rules import rating_scope
-
-logger = logging.getLogger(__name__)
+from plumbing import queue
 
 
 def jobs_locked(season: Season) -> list[RatingJob]:
@@ -42,33 +39,28 @@ def mark_stale(season: Season, deal_id: int) -> None:
             job.dirty_from = deal_id
             job.save(update_fields=["dirty_from"])
         if was_clean:
-            transaction.on_commit(partial(_enqueue_recompute, scope))
+            RECOMPUTES.after_commit(_enqueue_recompute, scope=scope)
 
 
-# The task that brings a rating scope up to date (league.tasks).
+# The task that brings a rating scope up to date (league.tasks). A stale scope is the row
+# saying what to send; the reconciler sends every stale scope again without asking the broker,
+# so its tasks need no id of their own (and two of a scope may be on their way at once).
 RATINGS_RECOMPUTE_TASK = "league.tasks.ratings_recompute_task"
+RECOMPUTES = queue.Work(RATINGS_RECOMPUTE_TASK)
 
 
 def _enqueue_recompute(scope: str) -> bool:
-    """Send a scope's recompute task; after commit, so a broker that is down must not turn the
-    stored change into an error: the failure is logged, the scope stays stale and
-    ratings_reconcile sends it later. (In-process, with no broker, the task's own errors
-    propagate as the settings say.)"""
-    try:
-        queue.send(RATINGS_RECOMPUTE_TASK, scope)
-    except Exception:
-        if queue.eager():
-            raise
-        logger.exception("ratings %s: recompute not enqueued; the reconciler will retry", scope)
-        return False
-    return True
+    """Send a scope's recompute task; a broker that is down is logged, the scope stays stale
+    and ratings_reconcile sends it later."""
+    return bool(RECOMPUTES.send([(scope, (scope,), {})]))
 
 
 def ratings_reconcile() -> int:
     """Enqueue a recompute of every stale scope (run periodically by celery beat): catches up
     after a lost task or a broker outage. Returns how many were enqueued."""
     scopes = RatingJob.objects.filter(dirty_from__isnull=False).order_by("pk")
-    return sum(_enqueue_recompute(scope) for scope in scopes.values_list("scope", flat=True))
+    return len(RECOMPUTES.send((scope, (scope,), {})
+                               for scope in scopes.values_list("scope", flat=True)))
 
 
 @transaction.atomic
@@ -79,7 +71,7 @@ def ratings_request(*, scope: str) -> None:
         raise LeagueError(f"no ratings called {scope!r}")
     job.dirty_from = 0
     job.save(update_fields=["dirty_from"])
-    transaction.on_commit(partial(_enqueue_recompute, scope))
+    RECOMPUTES.after_commit(_enqueue_recompute, scope=scope)
 
 
 @transaction.atomic
@@ -128,20 +120,16 @@ def ratings_recompute(*, scope: str) -> int:
     rows, state = replay([(d, orders[d]) for d in sorted(orders)], state)
     RatingHistory.objects.bulk_create(
         RatingHistory(player_id=p, season_id=season_id, deal_id=d, mu=mu, sigma=sigma,
-                      ordinal=ordinal) for d, p, mu, sigma, ordinal in rows)
+                      ordinal=o) for d, p, mu, sigma, o in rows)
     ratings = Rating.objects.filter(season_id=season_id)
     if start > 0:
         ratings = ratings.filter(player_id__in=touched)
     ratings.delete()  # a rebuild from scratch (start 0) replaces every rating of the scope
     Rating.objects.bulk_create(
         Rating(player_id=p, season_id=season_id, mu=mu, sigma=sigma,
-               ordinal=_ordinal(mu, sigma), deals=n)
+               ordinal=ordinal(mu, sigma), deals=n)
         for p, (mu, sigma, n) in state.items() if p in touched)
     job.dirty_from = None
     job.runs += 1
     job.save(update_fields=["dirty_from", "runs"])
     return len(orders)
-
-
-def _ordinal(mu: float, sigma: float) -> float:
-    return ordinal(mu, sigma)

@@ -9,12 +9,9 @@ from collections.abc import Iterable, Sequence
 
 from openskill.models import PlackettLuce
 
+from gameplay.runner.figures import ordinal
+
 MODEL = PlackettLuce()
-
-
-def ordinal(mu: float, sigma: float) -> float:
-    """The conservative display rating, mu - 3 sigma (OpenSkill's ``ordinal``)."""
-    return MODEL.rating(mu=mu, sigma=sigma).ordinal()
 
 
 def replay(deals: Iterable[tuple[int, Sequence[int]]],
@@ -33,5 +30,6 @@ def replay(deals: Iterable[tuple[int, Sequence[int]]],
         rated = MODEL.rate(teams, ranks=list(range(1, len(order) + 1)))
         for player, (rating,) in zip(order, rated, strict=True):
             state[player] = (rating.mu, rating.sigma, state.get(player, (0, 0, 0))[2] + 1)
-            rows.append((deal_id, player, rating.mu, rating.sigma, rating.ordinal()))
+            rows.append((deal_id, player, rating.mu, rating.sigma,
+                         ordinal(rating.mu, rating.sigma)))
     return rows, state

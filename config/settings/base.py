@@ -171,9 +171,9 @@ RATELIMIT_IP_META_KEY = "config.protections.client_address"
 # reads, a club's organisers write (league.api.permissions); a LeagueError answers 400.
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    # JSON nested deeper than MAX_JSON_DEPTH is refused with 400 (league.api.parsers).
+    # JSON nested deeper than MAX_JSON_DEPTH is refused with 400 (plumbing.api.parsers).
     "DEFAULT_PARSER_CLASSES": [
-        "league.api.parsers.JSONParser",
+        "plumbing.api.parsers.JSONParser",
         "rest_framework.parsers.FormParser",
         "rest_framework.parsers.MultiPartParser",
     ],
@@ -292,7 +292,7 @@ CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=360)
 # `make beat` runs celery beat with the schedule kept in the database (django-celery-beat).
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 # A worker playing a tournament batch or a ladder game gives a heartbeat on its row this often,
-# however long a game lasts (league.queue.heartbeat).
+# however long a game lasts (plumbing.queue.heartbeat).
 TASK_HEARTBEAT_SECONDS = env.float("TASK_HEARTBEAT_SECONDS", default=5)
 # A task sent this long ago that is neither in a queue nor held by a worker was lost (with a
 # worker or with Redis's data): the reconcilers send it again.

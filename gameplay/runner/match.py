@@ -7,7 +7,6 @@ mode the games go in blocks of ``players``: a block replays the same shuffles wi
 rotated, so every bot holds every hand and the luck of the deal cancels out.
 """
 
-import math
 import random
 from collections import Counter
 from dataclasses import dataclass, field
@@ -23,6 +22,7 @@ from gameplay.engine.ruleset import Rules
 from gameplay.engine.scoring import Scoring
 from gameplay.engine.transcript import dump
 from gameplay.runner import pairing
+from gameplay.runner.figures import interval, mean_interval, seed_of, share
 
 
 @dataclass
@@ -91,11 +91,6 @@ class GameSpec:
         return pairing.seating(range(self.players), -self.index).index(player)
 
 
-def seed_of(*parts) -> int:
-    """A game's seed (of its deals, or of one bot) from its key: the same on every run."""
-    return random.Random(":".join(map(str, parts))).getrandbits(63)
-
-
 def deal_block(number: int, players: int, duplicate: bool) -> int:
     """Which shuffles game ``number`` deals: its own, or in duplicate mode its block's (a block
     of ``players`` games, one per seat rotation, deals the same hands)."""
@@ -138,21 +133,7 @@ def run(specs: list[GameSpec], *, workers: int = 1):
         yield from pool.imap(play_spec, specs, chunksize=1)
 
 
-# --- figures ----------------------------------------------------------------------------
-Z95 = 1.959964
-
-
-def interval(successes: float, trials: int) -> tuple[float, float]:
-    """Wilson 95% interval for a rate."""
-    if not trials:
-        return (0.0, 0.0)
-    p = successes / trials
-    d = 1 + Z95 ** 2 / trials
-    centre = (p + Z95 ** 2 / (2 * trials)) / d
-    half = Z95 * math.sqrt(p * (1 - p) / trials + Z95 ** 2 / (4 * trials ** 2)) / d
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
+# --- figures (gameplay.runner.figures) ---------------------------------------------------
 @dataclass
 class PlayerTally:
     """One player of a lineup over a match (player = lineup position, whatever its seat)."""
@@ -190,19 +171,18 @@ class PlayerTally:
 
     def summary(self) -> dict:
         n = len(self.positions)
-        mean = sum(self.positions) / n if n else 0.0
-        sd = math.sqrt(sum((x - mean) ** 2 for x in self.positions) / (n - 1)) if n > 1 else 0.0
-        half = Z95 * sd / math.sqrt(n) if n else 0.0
+        total = sum(self.positions)
         return {
             "bot": self.bot, "games": self.games, "wins": self.wins,
-            "win_rate": self.wins / self.games if self.games else 0.0,
+            "win_rate": share(self.wins, self.games) or 0.0,
             "win_rate_ci": interval(self.wins, self.games),
             "deals": self.deals,
-            "first_out_rate": self.firsts / n if n else 0.0,
+            "first_out_rate": share(self.firsts, n) or 0.0,
             "first_out_ci": interval(self.firsts, n),
-            "last_place_rate": self.lasts / n if n else 0.0,
+            "last_place_rate": share(self.lasts, n) or 0.0,
             "last_place_ci": interval(self.lasts, n),
-            "mean_position": mean, "mean_position_ci": (mean - half, mean + half),
+            "mean_position": share(total, n) or 0.0,
+            "mean_position_ci": mean_interval(total, sum(x * x for x in self.positions), n),
             "roles": dict(self.roles),
             "mean_decision_ms": 1000 * self.seconds / self.decisions if self.decisions else 0.0,
             "decisions": self.decisions,

@@ -8,7 +8,7 @@ from django.db.models import Count, F, Max, Min, Prefetch, Q, Sum
 from django.utils import timezone
 
 from gameplay.bots.base import FAULT_KINDS
-from gameplay.runner.match import Z95, interval
+from gameplay.runner.figures import deal_figures, ordinal
 from gameplay.tournaments.models import (
     OUTSIDE,
     Entrant,
@@ -20,7 +20,7 @@ from gameplay.tournaments.models import (
     UnplayedGame,
 )
 from league.models import Place, Seat
-from league.ratings import ordinal, replay
+from league.ratings import replay
 from league.selectors import season_standings
 
 
@@ -128,15 +128,12 @@ def tournament_standings(*, tournament: Tournament) -> list[dict]:
 
 
 def _deal_figures(stats: dict | None) -> dict:
-    n = stats["deals"] if stats else 0
-    if not n:
-        return {"first_rate": None, "first_rate_ci": None, "mean_position_ci": None}
-    mean = stats["position_sum"] / n
-    variance = max(0.0, stats["position_squares"] / n - mean * mean) * n / max(1, n - 1)
-    half = Z95 * (variance / n) ** 0.5
-    low, high = interval(stats["firsts"], n)
-    return {"first_rate": stats["firsts"] / n, "first_rate_ci": [low, high],
-            "mean_position_ci": [mean - half, mean + half]}
+    figures = deal_figures(stats["deals"], stats["firsts"], stats["position_sum"],
+                           stats["position_squares"]) if stats else deal_figures(0, 0, 0, 0)
+    first_ci, mean_ci = figures["first_out_ci"], figures["mean_position_ci"]
+    return {"first_rate": figures["first_out_rate"],
+            "first_rate_ci": first_ci and list(first_ci),
+            "mean_position_ci": mean_ci and list(mean_ci)}
 
 
 def tournament_results(*, tournament: Tournament) -> dict[tuple[int, int, int, int], list]:

@@ -22,15 +22,14 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, InterfaceError, OperationalError, transaction
 from django.db.models import Count, Q
 from django.utils import timezone
-from kombu.exceptions import OperationalError as KombuOperationalError
-from redis.exceptions import RedisError
 
 from gameplay.bots import Bot, BotFault, is_url, make_bot
 from gameplay.engine.errors import PresidentError
 from gameplay.engine.options import preset
 from gameplay.engine.scoring import Scoring
 from gameplay.runner import pairing
-from gameplay.runner.match import GameResult, deal_block, play_game, seed_of
+from gameplay.runner.figures import seed_of
+from gameplay.runner.match import GameResult, deal_block, play_game
 from gameplay.tournaments.errors import TournamentError
 from gameplay.tournaments.models import (
     OUTSIDE,
@@ -45,10 +44,11 @@ from gameplay.tournaments.models import (
     outside_bot_url,
 )
 from gameplay.tournaments.selectors import resume_refusal, tournament_ratings
-from league import queue
 from league import services as league
 from league.errors import LeagueError
 from league.models import Club, Player, Season
+from plumbing import queue
+from plumbing.queue import BROKER_ERRORS
 
 # Sent after each stored game, with ``tournament_id``: the CLI's progress bar listens to it
 # when tasks run in its own process (no broker configured).
@@ -59,6 +59,9 @@ game_stored = django.dispatch.Signal()
 START_TASK = "gameplay.tasks.tournament_start_task"
 PLAY_BATCH_TASK = "gameplay.tasks.tournament_play_batch_task"
 RECONCILE_TASK = "gameplay.tasks.tournaments_reconcile_task"
+# A batch's task is sent with the id tournament-batch-<id>: the reconciler asks the broker and
+# the workers for it.
+BATCHES = queue.Work(PLAY_BATCH_TASK, "tournament-batch")
 
 logger = logging.getLogger(__name__)
 
@@ -226,9 +229,6 @@ def _bot_player(name: str, club: Club, by) -> Player:
 # (it was down) or a worker dropped (killed, stuck) is sent again by tournaments_reconcile,
 # which celery beat runs every TOURNAMENT_RECONCILE_SECONDS.
 
-# What a broker that is down or unreachable raises when a task is sent.
-BROKER_ERRORS = (KombuOperationalError, RedisError, OSError)
-
 
 def _keys_of_round(tournament: Tournament, round_number: int) -> list[Key]:
     tables = tournament.tables[round_number]
@@ -255,7 +255,7 @@ def _schedule(tournament: Tournament, keys: list[Key]) -> None:
     TournamentBatch.objects.bulk_create(
         [TournamentBatch(tournament=tournament, keys=keys[i:i + size])
          for i in range(0, len(keys), size)], batch_size=2000)
-    transaction.on_commit(partial(tournament_batches_send, tournament_id=tournament.pk))
+    BATCHES.after_commit(tournament_batches_send, tournament_id=tournament.pk)
 
 
 def _open_batches():
@@ -279,30 +279,21 @@ def tournament_batches_send(*, tournament_id: int | None = None) -> int:
             room -= _open_batches().filter(sent_at__isnull=False, beat_at=None).count()
         batches = list(to_send.values_list("pk", "tournament_id", "keys",
                                            "tournament__starts_at")[:max(room, 0)])
-        done = []
-        try:
-            for pk, tournament, keys, starts_at in batches:
-                eta = starts_at if starts_at and starts_at > timezone.now() else None
-                queue.send(PLAY_BATCH_TASK, tournament, keys, kwargs={"batch_id": pk}, eta=eta,
-                           task_id=batch_task_id(pk))
-                done.append(pk)
-        except BROKER_ERRORS as e:
-            logger.warning("%d batch(es) not sent, the reconciler will send them: %r",
-                           len(batches) - len(done), e)
-            batches = []
-        finally:
-            # Marked once sent (a batch sent twice is played once).
-            TournamentBatch.objects.filter(pk__in=done, sent_at=None).update(
-                sent_at=timezone.now())
-            sent += len(done)
-        if not eager or not batches:
+        done = BATCHES.send([_batch_task(*batch) for batch in batches], sent=_batches_sent)
+        sent += len(done)
+        if not eager or not batches or len(done) < len(batches):
             return sent
 
 
-def batch_task_id(batch_id: int) -> str:
-    """The id of a batch's task, every time it is sent: the reconciler asks the broker and the
-    workers for it."""
-    return f"tournament-batch-{batch_id}"
+def _batch_task(pk: int, tournament_id: int, keys: list, starts_at) -> tuple:
+    """A batch's key, task arguments and options: a tournament still to start waits for it."""
+    eta = starts_at if starts_at and starts_at > timezone.now() else None
+    return pk, (tournament_id, keys), {"kwargs": {"batch_id": pk}, "eta": eta}
+
+
+def _batches_sent(pks: list[int]) -> None:
+    # Marked once sent (a batch sent twice is played once).
+    TournamentBatch.objects.filter(pk__in=pks, sent_at=None).update(sent_at=timezone.now())
 
 
 def tournament_batch_beat(*, batch_id: int | None) -> None:
@@ -348,12 +339,9 @@ def _lost_batches(now) -> int:
     sent_before = now - timedelta(seconds=settings.TASK_SENT_GRACE_SECONDS)
     # A tournament still to start is left to the last resort: its batches wait for their ETA
     # on a worker, which may be too busy to answer.
-    waiting = {batch_task_id(pk): pk for pk in untaken.filter(sent_at__lt=sent_before).exclude(
+    lost |= BATCHES.lost(untaken.filter(sent_at__lt=sent_before).exclude(
         tournament__starts_at__gt=sent_before).order_by("sent_at").values_list(
-        "pk", flat=True)[:LOST_CHECKED]}
-    held = queue.held(waiting) if waiting else set()
-    if held is not None:
-        lost |= {pk for task_id, pk in waiting.items() if task_id not in held}
+        "pk", flat=True)[:LOST_CHECKED])
     # Still untaken now: one a worker took meanwhile has its heartbeat.
     return untaken.filter(pk__in=lost, sent_at__lt=sent_before).update(sent_at=None)
 

@@ -16,7 +16,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from gameplay.tournaments import services
 from gameplay.tournaments.models import Tournament
-from league import queue
+from plumbing import queue
 
 TRANSIENT = (OperationalError, InterfaceError, BrokerError, RedisConnectionError,
              RedisTimeoutError, ConnectionError)

@@ -18,6 +18,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 
 from gameplay.bots.base import FAULT_KINDS
+from gameplay.runner.figures import rating_interval
 from ladder import selectors, services
 from ladder.errors import LadderError
 from ladder.models import Entry
@@ -145,11 +146,12 @@ def _author_only(request, entry: Entry):
 
 
 def _chart(points) -> dict:
+    intervals = [rating_interval(p.mu, p.sigma) for p in points]
     return {"labels": [p.deals for p in points],
             "ordinal": [round(p.ordinal, 3) for p in points],
             "mu": [round(p.mu, 3) for p in points],
-            "low": [round(p.mu - selectors.Z95 * p.sigma, 3) for p in points],
-            "high": [round(p.mu + selectors.Z95 * p.sigma, 3) for p in points]}
+            "low": [round(low, 3) for low, _ in intervals],
+            "high": [round(high, 3) for _, high in intervals]}
 
 
 def _seat_of(game, entry: Entry):

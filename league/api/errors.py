@@ -9,18 +9,10 @@ is DRF's own answer, or a bug left to raise.
 """
 
 from rest_framework import status
-from rest_framework.exceptions import APIException
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from league.errors import Conflict, LeagueError, TranscriptRefused
-
-
-class IdempotencyKeyReused(APIException):
-    status_code = status.HTTP_422_UNPROCESSABLE_ENTITY
-    default_code = "idempotency_key_reused"
-    default_detail = ("this Idempotency-Key was already used with a different request; "
-                      "send a new key for a new deal")
 
 
 def exception_handler(exc, context):

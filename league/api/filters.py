@@ -1,9 +1,6 @@
-"""Query filters for the list endpoints (django-filter), and ids read from the query."""
-
-import re
+"""Query filters for the list endpoints (django-filter)."""
 
 import django_filters
-from rest_framework.exceptions import ValidationError
 
 from gameplay.engine.scoring import systems
 from league.models import Club, Deal, Game, Player, Season
@@ -62,13 +59,3 @@ class DealFilter(django_filters.FilterSet):
         model = Deal
         fields = ["game", "season"]
 
-
-def id_param(request, name: str) -> int | None:
-    """The id given as query parameter ``name``, None without one; 400 naming the parameter
-    for anything but ASCII digits ("²" is a digit to str.isdigit, not to int)."""
-    value = request.query_params.get(name)
-    if value is None:
-        return None
-    if not re.fullmatch(r"[0-9]{1,18}", value):
-        raise ValidationError({name: [f"a {name} is given by its id, a whole number"]})
-    return int(value)

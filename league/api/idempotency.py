@@ -12,7 +12,7 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
 from league import idempotency
-from league.api.errors import IdempotencyKeyReused
+from plumbing.api.errors import IdempotencyKeyReused
 
 HEADER = "Idempotency-Key"
 REPLAYED_HEADER = "Idempotent-Replayed"

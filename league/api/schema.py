@@ -6,7 +6,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 
 from league.api import idempotency
-from league.api.serializers import ErrorSerializer
+from plumbing.api.errors import ErrorSerializer
 
 ERROR_REF = {"$ref": "#/components/schemas/Error"}
 ANSWERS = {
@@ -34,7 +34,7 @@ def document_errors(result, generator, request, public):
 
 
 def refuse_other_fields(result, generator, request, public):
-    """A request body takes its fields and no other (league/api/inputs.py): every request
+    """A request body takes its fields and no other (plumbing/api/inputs.py): every request
     shape (COMPONENT_SPLIT_REQUEST names them …Request) says so."""
     for name, component in result.get("components", {}).get("schemas", {}).items():
         if name.endswith("Request") and component.get("type") == "object":

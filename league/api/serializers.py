@@ -1,12 +1,11 @@
 """The API's JSON shapes. Writes are validated here for shape only; the league's rules are the
 services' (a refused operation comes back as a LeagueError, league/api/errors.py)."""
 
-from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from gameplay.engine.scoring import parameters, systems
-from league.api.inputs import KnownFields
 from league.models import ROLE_CHOICES, Club, Deal, Game, Place, Player, Rating, Season, Seat
+from plumbing.api.inputs import KnownFields
 
 
 class ClubSerializer(serializers.ModelSerializer):
@@ -140,25 +139,6 @@ class DealRecordSerializer(DealWriteSerializer):
                   "already recorded (the same deal entered on another phone) is refused with "
                   "409, saying when, from where and by whom it was recorded and its finishing "
                   "order; nothing changes")
-
-
-@extend_schema_field({"oneOf": [
-    {"type": "object", "description": "the checker's fault: its deal and move (0-based)",
-     "properties": {"deal": {"type": "integer", "nullable": True},
-                    "move": {"type": "integer", "nullable": True},
-                    "error": {"type": "string"}},
-     "required": ["deal", "move", "error"]},
-    {"type": "array", "items": {"type": "string"},
-     "description": "what is wrong with the transcript's shape"}]})
-class TranscriptErrorField(serializers.JSONField):
-    """The checker's fault in a transcript, or what is wrong with the field's shape."""
-
-
-class ErrorSerializer(serializers.Serializer):
-    """``{"detail": message}``, or field names each with what is wrong with them."""
-
-    detail = serializers.CharField(required=False)
-    transcript = TranscriptErrorField(required=False)
 
 
 class StandingRowSerializer(serializers.Serializer):

@@ -21,7 +21,6 @@ from rest_framework.response import Response
 from league import nights, selectors, services
 from league.api import filters, idempotency
 from league.api import serializers as s
-from league.api.inputs import KnownQueryParameters
 from league.api.permissions import StaffOpensClubs
 from league.api.schema import (
     CONFLICT,
@@ -35,6 +34,8 @@ from league.api.schema import (
 )
 from league.models import Club, Deal, Game, Place, Player, Season, Seat, default_scoring
 from league.rules import options_of
+from plumbing.api.errors import ErrorSerializer
+from plumbing.api.inputs import KnownQueryParameters, id_param
 
 _places = Prefetch("places", queryset=Place.objects.select_related("player")
                    .order_by("position"))
@@ -124,7 +125,7 @@ class PlayerViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
     def rating_history(self, request, pk=None):
         """The player's rating after each of their deals, in a season or all-time."""
         player = self.get_object()
-        season_id = filters.id_param(request, "season")
+        season_id = id_param(request, "season")
         season = None if season_id is None else get_object_or_404(Season, pk=season_id)
         points = selectors.rating_history(player=player, season=season)
         return Response(s.RatingHistorySerializer({
@@ -354,7 +355,7 @@ class GameViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
     create=extend_schema(
         request=s.DealRecordSerializer, parameters=[IDEMPOTENCY_KEY],
         responses={201: s.DealSerializer, **ERRORS, **CONFLICT,
-                   422: OpenApiResponse(s.ErrorSerializer,
+                   422: OpenApiResponse(ErrorSerializer,
                                         description="Idempotency-Key reused for another request")},
         description="Record deal `number` of a game, its next one (league.services.deal_record); "
                     "the game is rescored and its ratings recomputed. A number already "

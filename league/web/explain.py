@@ -12,6 +12,7 @@ from functools import cache
 from gameplay.engine import options as engine_options
 from gameplay.engine.options import PRESETS
 from gameplay.engine.roles import Role, role_name
+from gameplay.runner.figures import ordinal
 from league.ratings import MODEL
 
 WHO = {
@@ -134,4 +135,4 @@ def last_in_first_deal(players: int = 4):
     rated = MODEL.rate([[MODEL.rating()] for _ in range(players)],
                        ranks=list(range(1, players + 1)))
     last = rated[-1][0]
-    return last.mu, last.sigma, last.ordinal()
+    return last.mu, last.sigma, ordinal(last.mu, last.sigma)

@@ -5,7 +5,7 @@ import json
 import pytest
 from rest_framework.test import APIClient
 
-from league.api.parsers import MAX_JSON_DEPTH
+from plumbing.api.parsers import MAX_JSON_DEPTH
 from tests.api.test_deals import snapshot
 from tests.league.factories import seated_ids
 

@@ -1,7 +1,7 @@
 """Input the API does not take is refused, never ignored: a query parameter an operation does
 not document, and a body field it does not take or only shows (read-only), answer 400 naming
 them and change nothing. Walked over every operation of the schema, so a new operation is
-covered by the same mechanism (league/api/inputs.py)."""
+covered by the same mechanism (plumbing/api/inputs.py)."""
 
 import pytest
 from rest_framework.test import APIClient

@@ -9,7 +9,8 @@ from gameplay.engine import checker
 from gameplay.engine.options import PRESETS, preset
 from gameplay.engine.plays import PASS
 from gameplay.engine.scoring import Scoring
-from gameplay.runner.match import Tally, interval, play_game, run, schedule
+from gameplay.runner.figures import interval
+from gameplay.runner.match import Tally, play_game, run, schedule
 
 FAST_BOTS = ["random", "greedy", "heuristic", "spender", "hoarder", "montecarlo:playouts=6"]
 

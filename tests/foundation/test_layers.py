@@ -8,7 +8,7 @@ from pathlib import Path
 import grimp
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ["accounts", "config", "gameplay", "ladder", "league"]
+PACKAGES = ["accounts", "config", "gameplay", "ladder", "league", "plumbing"]
 
 
 def layer_modules() -> set[str]:

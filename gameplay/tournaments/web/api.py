@@ -11,10 +11,10 @@ from gameplay.tournaments import selectors as tournament_selectors
 from gameplay.tournaments import services as tournament_services
 from gameplay.tournaments.models import Entrant, OutsideBot, Tournament
 from league.api import idempotency
-from league.api.inputs import KnownFields, KnownQueryParameters
 from league.api.permissions import AdministratorsOnly
 from league.api.schema import ERRORS, NOT_FOUND, creates, updates, valid
 from league.api.serializers import SEASON_NAME_MAX, SMALL_MAX, TABLE_MAX
+from plumbing.api.inputs import KnownFields, KnownQueryParameters
 
 TOURNAMENT_SEASON_PREFIX = "Tournament: "  # tournament_create names its season so
 

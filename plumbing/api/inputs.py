@@ -5,6 +5,7 @@ serializer only its writable fields (KnownFields). docs/api.md "Errors".
 The mixins explain themselves in comments: drf-spectacular would show a docstring as the
 description of every operation and shape that inherits it."""
 
+import re
 from collections.abc import Mapping
 
 from django_filters.rest_framework import DjangoFilterBackend
@@ -66,3 +67,14 @@ class KnownQueryParameters:
             filterset = backend.get_filterset_class(self, self.get_queryset())
             return set(filterset.base_filters) if filterset else set()
         return {p["name"] for p in backend.get_schema_operation_parameters(self)}
+
+
+def id_param(request, name: str) -> int | None:
+    """The id given as query parameter ``name``, None without one; 400 naming the parameter
+    for anything but ASCII digits ("²" is a digit to str.isdigit, not to int)."""
+    value = request.query_params.get(name)
+    if value is None:
+        return None
+    if not re.fullmatch(r"[0-9]{1,18}", value):
+        raise ValidationError({name: [f"a {name} is given by its id, a whole number"]})
+    return int(value)

@@ -1,5 +1,6 @@
-"""Sending a Celery task by its name, asking the broker and the workers what they hold, and
-heartbeats of the tasks that play games.
+"""Sending a Celery task by its name, asking the broker and the workers what they hold,
+heartbeats of the tasks that play games, and ``Work``: work recorded in rows and sent after
+commit, which a reconciler finds again when it is lost.
 
 A service sends tasks whose bodies call services again; naming the task instead of importing
 it keeps ``services`` and ``tasks`` from importing each other. Each app imports its tasks module
@@ -11,12 +12,14 @@ configured) finds them registered. Which queue a task goes to is the routing's b
 import json
 import logging
 import threading
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Hashable, Iterable
+from dataclasses import dataclass
+from functools import partial
 
 from celery import current_app
 from celery.signals import task_postrun, task_prerun
 from django.conf import settings
-from django.db import connection
+from django.db import connection, transaction
 from kombu.exceptions import OperationalError as KombuOperationalError
 from redis.exceptions import RedisError
 
@@ -26,6 +29,8 @@ logger = logging.getLogger(__name__)
 MOST_QUEUED_READ = 10_000
 # How long the workers have to say what they hold.
 INSPECT_SECONDS = 1.0
+# What a broker that is down or unreachable raises when a task is sent.
+BROKER_ERRORS = (KombuOperationalError, RedisError, OSError)
 
 
 def send(name: str, *args, **options):
@@ -76,6 +81,60 @@ def held(task_ids: Collection[str]) -> set[str] | None:
         logger.warning("the broker could not say what it holds: %r", e)
         return None
     return found & wanted
+
+
+@dataclass(frozen=True)
+class Work:
+    """Work recorded in rows, each row played by one run of ``task``; with a ``prefix``, the
+    task's id is ``<prefix>-<key>`` every time it is sent, so ``lost`` can ask for it. The
+    rows saying what to send are written in the transaction of the change that makes the
+    work, and the tasks are sent after it commits (``after_commit``), so a broker that is down
+    never undoes a change: what was not sent, what a worker dropped and what the broker lost
+    (``lost``) is sent again by the app's reconciler, which celery beat runs."""
+
+    task: str
+    prefix: str | None = None
+
+    def task_id(self, key: Hashable) -> str | None:
+        """None without a prefix: Celery gives each sending an id of its own."""
+        return f"{self.prefix}-{key}" if self.prefix else None
+
+    @staticmethod
+    def after_commit(send: Callable, **kwargs) -> None:
+        """Call ``send(**kwargs)`` once the current transaction commits."""
+        transaction.on_commit(partial(send, **kwargs))
+
+    def send(self, tasks: Iterable[tuple[Hashable, tuple, dict]],
+             sent: Callable[[list], object] = lambda keys: None) -> list:
+        """Send the task of each (key, args, ``apply_async`` options), in turn, with the key's
+        task id, and call ``sent`` with the keys sent, whatever happens. A broker error is
+        logged and the rest waits for the reconciler: it never undoes a commit. (In-process,
+        with no broker, the error is the task's own and propagates as the settings say.)
+        Returns the keys sent."""
+        tasks = list(tasks)
+        done = []
+        try:
+            for key, args, options in tasks:
+                send(self.task, *args, task_id=self.task_id(key), **options)
+                done.append(key)
+        except BROKER_ERRORS as e:
+            if eager():
+                raise
+            logger.warning("%s: %d task(s) not sent, the reconciler sends them: %r",
+                           self.task, len(tasks) - len(done), e)
+        finally:
+            sent(done)
+        return done
+
+    def lost(self, keys: Iterable[Hashable]) -> set:
+        """Of ``keys``, sent long enough ago (TASK_SENT_GRACE_SECONDS) and not taken by a
+        worker, those whose task neither a queue nor a worker holds: lost with a worker or with
+        Redis's data. None of them when that cannot be known (``held``)."""
+        waiting = {self.task_id(key): key for key in keys}
+        found = held(waiting) if waiting else set()
+        if found is None:
+            return set()
+        return {key for task_id, key in waiting.items() if task_id not in found}
 
 
 # Heartbeats: while a worker runs a task registered here, a thread of its process calls the
