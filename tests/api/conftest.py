@@ -1,4 +1,7 @@
+import threading
+
 import pytest
+from django.db import connection
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
@@ -23,6 +26,38 @@ def client_for(user=None, *, token=False):
     elif user is not None:
         client.force_login(user)
     return client
+
+
+def racing_table():
+    """A fresh game and its organiser, for two requests raced at once (PostgreSQL alone)."""
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite runs one writer at a time; the race needs PostgreSQL")
+    game = make_game()
+    organiser = UserFactory(username="racer")
+    game.season.club.organisers.add(organiser)
+    return game, organiser
+
+
+def at_once(user, *sends):
+    """Each ``send(client)`` in a thread of its own, with its own client of ``user`` and its
+    own database connection, all released together; their answers as they came."""
+    start = threading.Barrier(len(sends), timeout=30)  # one that fails first hangs no other
+    answers = []
+
+    def run(send):
+        try:
+            client = client_for(user)
+            start.wait()
+            answers.append(send(client))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(send,)) for send in sends]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return answers
 
 
 @pytest.fixture

@@ -1,15 +1,12 @@
 """The API's side of one deal per number (issue #26, item 1): `number` in
 `POST /api/v1/deals/`, a number already recorded answered 409 in words, nothing changed."""
 
-import threading
-
 import pytest
-from django.db import connection
 
 from league import services
 from league.models import Deal
-from tests.api.conftest import client_for
-from tests.league.factories import UserFactory, make_game, seated_ids
+from tests.api.conftest import at_once, client_for, racing_table
+from tests.league.factories import seated_ids
 from tests.league.test_one_deal_per_number import names, snapshot
 
 pytestmark = pytest.mark.django_db
@@ -66,27 +63,10 @@ def test_the_schema_documents_the_number_and_the_409():
 @pytest.mark.django_db(transaction=True)
 def test_two_phones_sending_the_same_deal_at_once_store_it_once():
     """Two keys (two phones), one deal number, at the same moment: one 201, one 409."""
-    if connection.vendor != "postgresql":
-        pytest.skip("SQLite runs one writer at a time; the race needs PostgreSQL")
-    game = make_game()
-    organiser = UserFactory(username="racer")
-    game.season.club.organisers.add(organiser)
-    start = threading.Barrier(2, timeout=30)  # a thread that fails first cannot hang the other
-    answers = []
-
-    def send(key):
-        try:
-            client = client_for(organiser)
-            start.wait()
-            answers.append(post_deal(client, game, seated_ids(game), 1, key=key))
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=send, args=(key,)) for key in ("phone-1", "phone-2")]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    game, organiser = racing_table()
+    answers = at_once(organiser, *(
+        lambda client, key=key: post_deal(client, game, seated_ids(game), 1, key=key)
+        for key in ("phone-1", "phone-2")))
 
     assert sorted(a.status_code for a in answers) == [201, 409]
     assert Deal.objects.filter(game=game).count() == 1

@@ -1,13 +1,10 @@
 """Idempotency-Key on recording a deal: a re-sent request records once (docs/api.md)."""
 
-import threading
-
 import pytest
-from django.db import connection
 
 from league.models import Deal, IdempotentRequest
-from tests.api.conftest import client_for
-from tests.league.factories import UserFactory, make_game, seated_ids
+from tests.api.conftest import at_once, client_for, racing_table
+from tests.league.factories import UserFactory, seated_ids
 
 
 def record(client, game, key, order=None, number=2):
@@ -87,27 +84,9 @@ def test_an_overlong_key_names_the_header(game, organiser_client):
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_duplicates_store_one_deal():
     """Two requests with one key at the same moment: one deal, both get its answer."""
-    if connection.vendor != "postgresql":
-        pytest.skip("SQLite runs one writer at a time; the race needs PostgreSQL")
-    game = make_game()
-    organiser = UserFactory(username="racer")
-    game.season.club.organisers.add(organiser)
-    start = threading.Barrier(2, timeout=30)  # a thread that fails first cannot hang the other
-    answers = []
-
-    def send():
-        try:
-            client = client_for(organiser)
-            start.wait()
-            answers.append(record(client, game, "race", number=1))
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=send) for _ in range(2)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    game, organiser = racing_table()
+    send = lambda client: record(client, game, "race", number=1)  # noqa: E731
+    answers = at_once(organiser, send, send)
 
     assert [a.status_code for a in answers] == [201, 201]
     assert answers[0].json() == answers[1].json()
