@@ -54,8 +54,9 @@ lint: venv
 	$(BIN)/ruff check .
 	$(BIN)/lint-imports
 
-# The whole suite on SQLite, then the database-specific and integration tests on PostgreSQL;
-# pytest's exit code 5 (nothing selected) is not a failure there.
+# The whole suite on SQLite but the integration tests (real worker, beat and server processes,
+# which run once, on PostgreSQL), then the database-specific and integration tests on
+# PostgreSQL; pytest's exit code 5 (nothing selected) is not a failure there.
 test: lint kernel
-	$(BIN)/pytest
+	$(BIN)/pytest -m "not integration"
 	DATABASE_URL=$(POSTGRES_TEST_URL) $(BIN)/pytest -m "postgres or integration" || [ $$? -eq 5 ]
