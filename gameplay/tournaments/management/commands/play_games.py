@@ -17,6 +17,7 @@ from gameplay.bots import make_bot
 from gameplay.engine.errors import OptionsError
 from gameplay.engine.options import PRESETS, preset
 from gameplay.engine.scoring import Scoring
+from gameplay.runner.figures import summary_text
 from gameplay.runner.match import Tally, run, schedule
 
 
@@ -83,13 +84,4 @@ class Command(BaseCommand):
         self.stdout.write(f"{opts['games']} games of {opts['preset']}, seed {opts['seed']}"
                           f"{', duplicate' if opts['duplicate'] else ''}")
         for player, s in enumerate(summary):
-            wl, wh = s["win_rate_ci"]
-            pl, ph = s["mean_position_ci"]
-            fl, fh = s["first_out_ci"]
-            roles = ", ".join(f"{k} {v}" for k, v in sorted(s["roles"].items()))
-            self.stdout.write(
-                f"{player} {s['bot']}: games {s['games']}, wins {s['wins']} "
-                f"({s['win_rate']:.1%} [{wl:.1%}, {wh:.1%}]), mean position "
-                f"{s['mean_position']:.2f} [{pl:.2f}, {ph:.2f}], first out "
-                f"{s['first_out_rate']:.1%} [{fl:.1%}, {fh:.1%}], roles: {roles}; "
-                f"{s['mean_decision_ms']:.2f} ms/decision, faults {s['faults']}")
+            self.stdout.write(summary_text(player, s))
