@@ -36,6 +36,9 @@ from gameplay.engine.errors import Unreadable
 PROTOCOL = "president-bot/1"
 DEFAULT_TIMEOUT_MS = 1000
 DEFAULT_MAX_BYTES = 64 * 1024
+# Characters of an answer's optional "log", the bot's note on its decision, that the service
+# keeps (docs/protocol/answer.schema.json).
+LOG_MAX = 4_000
 DIRECTIONS = {"cw": CW, "ccw": CCW}
 
 
