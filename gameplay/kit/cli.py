@@ -34,7 +34,10 @@ def bot_maker(spec: str, *, timeout_ms: float, secret: str | None):
     allowed, as the author's machine trusts it), else a ProgramBot running the command."""
     if is_url(spec):
         parts = urlsplit(spec)
-        port = parts.port or (443 if parts.scheme.lower() == "https" else 80)
+        try:
+            port = parts.port or (443 if parts.scheme.lower() == "https" else 80)
+        except ValueError as error:
+            raise ValueError(f"{spec!r} is not a usable URL: {error}") from None
         allowed = {f"{parts.hostname}:{port}"}
         HttpBot(spec, timeout_ms=timeout_ms, allowed=allowed, secret=secret)  # refused early
         return lambda: HttpBot(spec, timeout_ms=timeout_ms, allowed=allowed, secret=secret)
