@@ -5,8 +5,8 @@
 
 With PRESIDENT_SECRET set (your bot's secret from the site), the HTTP bot answers only requests
 signed with it (gameplay.bots.signing) and refuses the rest with 401.  It plays its lowest play
-(passing only when it must), gives back the first cards it may, asks "high", leads itself
-clockwise: replace ``decide`` with your strategy.
+by the rank order in force (passing only when it must), gives back its lowest cards, asks
+"high", leads itself clockwise: replace ``decide`` with your strategy.
 """
 
 import argparse
@@ -15,15 +15,26 @@ import os
 from gameplay.kit.serve import http_server, serve_stdio
 
 
+def rank(card: str) -> str:
+    """A card's rank in the transcript's notation: "10" of "10C"; jokers, the numbered deck's
+    cards and doppelgängers are their rank already."""
+    return card[:-1] if len(card) > 1 and card[-1] in "CDHS" else card
+
+
 def decide(request: dict) -> dict:
     decision = request["decision"]
     observation = request["observation"]
-    if decision == "play":
-        # the first play offered; observation["rank_order"] is the order of the ranks in force
-        plays = [i for i, move in enumerate(request["legal"]) if "play" in move]
-        return {"choice": plays[0] if plays else 0}
-    if decision == "give_back":
-        return {"cards": request["allowed"][: request["count"]]}
+    # the ranks lowest first as they stand now (a revolution reverses them); others (bombs)
+    # count above them all
+    order = {r: i for i, r in enumerate(observation["rank_order"])}
+    strength = lambda cards: max(order.get(rank(c), len(order)) for c in cards)  # noqa: E731
+    if decision == "play":  # the lowest play, passing only when none is offered
+        plays = [(strength(move["play"]), i) for i, move in enumerate(request["legal"])
+                 if "play" in move]
+        return {"choice": min(plays)[1] if plays else 0}
+    if decision == "give_back":  # the lowest cards
+        allowed = sorted(request["allowed"], key=lambda c: strength([c]))
+        return {"cards": allowed[: request["count"]]}
     if decision == "name_cards":
         return {"cards": []}  # the Scum then gives its highest cards
     if decision == "ask":

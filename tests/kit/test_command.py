@@ -3,6 +3,7 @@ printed, transcripts written and checker-valid), ``validate`` (the site's valida
 non-zero naming each fault), ``serve`` (a built-in bot as an HTTP or stdin/stdout bot), and the
 three starter bots passing validation."""
 
+import importlib.util
 import json
 import shlex
 import sys
@@ -98,3 +99,20 @@ def test_bad_arguments_are_refused_in_words(argv, message, capsys):
     with pytest.raises(SystemExit) as exit_:
         main(argv)
     assert exit_.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_the_python_starter_plays_its_lowest_play_by_the_rank_order_in_force():
+    spec = importlib.util.spec_from_file_location("starter", STARTERS / "python" / "bot.py")
+    starter = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(starter)
+    order = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2"]
+    request = {"decision": "play", "observation": {"rank_order": order, "seat": 0},
+               "legal": [{"pass": True}, {"play": ["2C"]}, {"play": ["10D", "10S"]},
+                         {"play": ["4H"]}]}
+    assert starter.decide(request) == {"choice": 3}
+    # RULES.md seed 001: a revolution reverses the ranks, and the 2 is now the lowest
+    request["observation"]["rank_order"] = order[::-1]
+    assert starter.decide(request) == {"choice": 1}
+    give = {"decision": "give_back", "count": 2, "observation": {"rank_order": order},
+            "allowed": ["AS", "2C", "5D", "JK", "3H"]}
+    assert starter.decide(give) == {"cards": ["3H", "5D"]}
