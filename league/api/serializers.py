@@ -74,7 +74,7 @@ class DealSerializer(serializers.ModelSerializer):
     class Meta:
         model = Deal
         fields = ["id", "game", "number", "dealer", "places", "transcript", "recorded_by",
-                  "recorded_at", "source"]
+                  "recorded_at", "source", "table_link"]
 
 
 class SeatSerializer(serializers.ModelSerializer):
