@@ -145,11 +145,11 @@ def test_a_revoked_link_is_refused_in_words_and_on_the_night_page_no_more(
     table = phone(link_of(game))
     client.force_login(organiser)
     night = client.get(reverse("league:night", args=[season.pk]))
-    assert night.text.count('<svg viewBox=') == 2 and night.text.count("Revoke the link") == 2
+    assert night.text.count('<svg viewBox=') == 2 and night.text.count("Revoke this link") == 2
 
     client.post(reverse("league:table_link_revoke", args=[link_of(game).pk]))
 
-    assert client.get(reverse("league:night", args=[season.pk])).text.count("Revoke the link") == 1
+    assert client.get(reverse("league:night", args=[season.pk])).text.count("Revoke this link") == 1
     refused = table.post(at(game, "deal_record"), order_data(seated_ids(game)),
                          headers={"Accept": "application/json"})
     assert refused.status_code == 403 and "revoked" in refused.json()["error"]
