@@ -6,26 +6,23 @@ import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from league import nights, services
+from league import services
 from league.models import Deal, IdempotentRequest, TableLink
 from tests.api.conftest import client_for
-from tests.league.factories import PlayerFactory, UserFactory, make_season, seated_ids
+from tests.league.factories import UserFactory, seated_ids
+from tests.league.test_table_links import confirmed_round
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def organiser():
-    return UserFactory(username="org")
+def games():
+    return confirmed_round()[1]
 
 
 @pytest.fixture
-def games(organiser):
-    season = make_season(scoring={"system": "penalty", "limit": 50})
-    season.club.organisers.add(organiser)
-    people = [PlayerFactory(clubs=[season.club]) for _ in range(8)]
-    return nights.night_confirm(season=season, by=organiser,
-                                tables=[(people[:4], 0), (people[4:], 0)])
+def organiser(games):
+    return games[0].season.club.organisers.get()
 
 
 def with_link(link) -> APIClient:

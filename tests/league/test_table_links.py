@@ -12,14 +12,18 @@ from tests.league.factories import PlayerFactory, UserFactory, make_season
 pytestmark = pytest.mark.django_db
 
 
-def confirmed_round(tables=2, size=4):
-    season = make_season()
-    organiser = UserFactory()
+def confirmed_round(tables=2, size=4, dealers=None):
+    """A round of ``tables`` tables of ``size`` players (P0, P1, …) confirmed by an organiser
+    (penalty scoring to 50: several deals before a game ends), each table's first dealer in
+    ``dealers`` (seat numbers; seat 0 by default): the organiser and the games."""
+    season = make_season(scoring={"system": "penalty", "limit": 50})
+    organiser = UserFactory(username="org")
     season.club.organisers.add(organiser)
-    players = [PlayerFactory(clubs=[season.club]) for _ in range(tables * size)]
+    players = [PlayerFactory(name=f"P{i}", clubs=[season.club]) for i in range(tables * size)]
+    dealers = dealers or [0] * tables
     games = nights.night_confirm(
         season=season, by=organiser,
-        tables=[(players[i * size:(i + 1) * size], 0) for i in range(tables)])
+        tables=[(players[i * size:(i + 1) * size], dealers[i]) for i in range(tables)])
     return organiser, games
 
 

@@ -9,32 +9,29 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from league import nights, services
+from league import services
 from league.models import AuditEntry, Deal, TableLink
-from tests.league.factories import PlayerFactory, UserFactory, make_season, seated_ids
+from tests.league.factories import UserFactory, seated_ids
+from tests.league.test_table_links import confirmed_round
 from tests.pages.test_enter import order_data
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def season():
-    return make_season(preset="classic", scoring={"system": "penalty", "limit": 50})
+def games():
+    """One round of two tables of five (seat 1 deals first at the first)."""
+    return confirmed_round(tables=2, size=5, dealers=[1, 0])[1]
 
 
 @pytest.fixture
-def organiser(season):
-    user = UserFactory(username="org")
-    season.club.organisers.add(user)
-    return user
+def organiser(games):
+    return games[0].season.club.organisers.get()
 
 
 @pytest.fixture
-def games(season, organiser):
-    """One round of two tables of five, confirmed as the night page does."""
-    people = [PlayerFactory(name=f"P{i}", clubs=[season.club]) for i in range(10)]
-    return nights.night_confirm(season=season, by=organiser,
-                                tables=[(people[:5], 1), (people[5:], 0)])
+def season(games):
+    return games[0].season
 
 
 def link_of(game):
