@@ -3,12 +3,15 @@ link enters that game's deals and seat changes and undoes its own last deal, wit
 account; everywhere else it is an anonymous visitor. The night page lists the live links with
 their QR codes and a Revoke button; the table cards print."""
 
+import io
+import logging
 import re
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
+from config.log_filters import RedactSecretPaths
 from league import services
 from league.models import AuditEntry, Deal, TableLink
 from tests.league.factories import UserFactory, seated_ids
@@ -222,3 +225,30 @@ def test_a_stranger_gets_no_table_cards(games, season):
     client = Client()
     client.force_login(UserFactory(username="stranger"))
     assert client.get(reverse("league:table_cards", args=[season.pk])).status_code == 403
+
+
+def test_opening_a_link_sends_no_token_away_and_logs_none(games, settings):
+    settings.TABLE_LINK_OPEN_RATE = "1/m"
+    token = link_of(games[0]).token
+    console = next(h for h in logging.getLogger().handlers
+                   if any(isinstance(f, RedactSecretPaths) for f in h.filters))
+    stream = console.setStream(io.StringIO())
+    try:
+        client = Client()
+        opened = client.get(reverse("league:table_link_open", args=[token]))
+        throttled = client.get(reverse("league:table_link_open", args=[token]))
+        written = console.stream.getvalue()
+    finally:
+        console.setStream(stream)
+    assert opened["Referrer-Policy"] == "same-origin"  # not to other sites
+    assert token not in opened.url and "no-cache" in opened["Cache-Control"]
+    assert throttled.status_code == 429
+    assert "Too Many Requests: /league/t/…/" in written and token not in written
+
+
+def test_a_links_post_needs_its_csrf_token(games):
+    game = games[0]
+    table = Client(enforce_csrf_checks=True)
+    table.get(reverse("league:table_link_open", args=[link_of(game).token]))
+    refused = table.post(at(game, "deal_record"), order_data(seated_ids(game)))
+    assert refused.status_code == 403 and not game.deal_set.exists()
