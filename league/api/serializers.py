@@ -350,6 +350,8 @@ class NightGameSerializer(serializers.Serializer):
     players = serializers.ListField(child=serializers.IntegerField(),
                                     help_text="player ids in seat order")
     dealer = serializers.IntegerField()
+    table_link = serializers.IntegerField(help_text="the game's table link (its token: GET "
+                                                    "/api/v1/table-links/{id}/)")
 
 
 class NightConfirmedSerializer(serializers.Serializer):

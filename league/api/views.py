@@ -224,7 +224,8 @@ class SeasonViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
                 tables=[(t["players"], t["dealer"]) for t in data["tables"]])
             return Response(s.NightConfirmedSerializer({"games": [
                 {"id": g.pk, "number": g.number, "dealer": g.dealer,
-                 "players": list(g.seats.order_by("number").values_list("player_id", flat=True))}
+                 "players": list(g.seats.order_by("number").values_list("player_id", flat=True)),
+                 "table_link": g.table_links.values_list("pk", flat=True).first()}
                 for g in games]}).data, status=status.HTTP_201_CREATED)
 
         return idempotency.idempotent(request, confirm)

@@ -9,7 +9,7 @@ from rest_framework.test import APIClient
 from league import services
 from league.models import Deal, IdempotentRequest, TableLink
 from tests.api.conftest import client_for
-from tests.league.factories import UserFactory, seated_ids
+from tests.league.factories import PlayerFactory, UserFactory, make_season, seated_ids
 from tests.league.test_table_links import confirmed_round
 
 pytestmark = pytest.mark.django_db
@@ -137,3 +137,16 @@ def test_revoke_and_the_table_link_scheme_are_in_the_schema(client):
     schema = client.get("/api/schema/", headers={"Accept": "application/json"}).json()
     assert "post" in schema["paths"]["/api/v1/table-links/{id}/revoke/"]
     assert schema["components"]["securitySchemes"]["tableLink"]["in"] == "header"
+
+
+def test_confirming_a_round_in_the_api_names_each_games_link_for_its_organiser(organiser):
+    season = make_season()
+    season.club.organisers.add(organiser)
+    ids = [PlayerFactory(clubs=[season.club]).pk for _ in range(4)]
+    client = client_for(organiser)
+    confirmed = client.post(f"/api/v1/seasons/{season.pk}/night-confirm/",
+                            {"tables": [{"players": ids, "dealer": 0}]}, format="json")
+    (game,) = confirmed.json()["games"]
+    link = TableLink.objects.get(game_id=game["id"])
+    assert game["table_link"] == link.pk
+    assert client.get(f"/api/v1/table-links/{link.pk}/").json()["token"] == link.token
