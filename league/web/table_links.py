@@ -97,14 +97,14 @@ class TableCard:
 
 
 def table_cards(request, board: nights.NightBoard) -> list[TableCard]:
-    """The night's tables whose link still works, round by round, as cards."""
+    """The night's tables still playing whose link still works, round by round, as cards."""
     games = [t.game for tables in board.rounds for t in tables]
     links = {link.game_id: link for link in table_links.live_links(games)}
     cards = []
     for round_number, tables in enumerate(board.rounds, 1):
         for number, state in enumerate(tables, 1):
             link = links.get(state.game.pk)
-            if link is None:
+            if link is None or state.game.status == Game.FINISHED:  # nothing more to enter
                 continue
             seats = sorted(state.seats, key=lambda s: s.number)
             dealer = next((s.player for s in seats if s.number == state.game.dealer),

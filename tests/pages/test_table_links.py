@@ -252,3 +252,13 @@ def test_a_links_post_needs_its_csrf_token(games):
     table.get(reverse("league:table_link_open", args=[link_of(game).token]))
     refused = table.post(at(game, "deal_record"), order_data(seated_ids(game)))
     assert refused.status_code == 403 and not game.deal_set.exists()
+
+
+def test_the_night_page_lists_the_links_of_tables_still_playing(client, games, organiser,
+                                                                season):
+    services.season_update(season=season, scoring={"system": "fixed-rounds", "deals": 1})
+    services.deal_record(game=games[0], finishing_order=seated_ids(games[0]))  # it ends
+    client.force_login(organiser)
+    night = client.get(reverse("league:night", args=[season.pk]))
+    assert night.text.count("Revoke this link") == 1
+    assert "Round 1, table 2" in night.text and "Round 1, table 1" not in night.text
