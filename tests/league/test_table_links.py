@@ -136,10 +136,12 @@ def test_a_token_is_found_only_whole():
     assert table_links.link_of_token("x" * 10_000) is None
 
 
-def test_an_organisers_deal_needs_no_link_and_is_refused_nothing():
+def test_an_organisers_deal_is_no_links_and_a_link_is_no_way_round_the_rules():
     organiser, (game, _) = confirmed_round()
     deal = services.deal_record(game=game, finishing_order=order_of(game), by=organiser,
                                 source=Deal.PAGE)
     assert (deal.source, deal.table_link) == (Deal.PAGE, None)
-    with pytest.raises(LeagueError):  # sanity: the service still judges the deal
-        services.deal_record(game=game, finishing_order=order_of(game)[:2], by=organiser)
+    with pytest.raises(LeagueError, match="finishing order"):
+        services.deal_record(game=game, finishing_order=order_of(game)[:2],
+                             table_link=game.table_links.get())
+    assert game.deal_set.count() == 1
