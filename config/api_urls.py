@@ -6,6 +6,7 @@ from accounts.api import BotViewSet
 from gameplay.tournaments.web import api as tournaments
 from ladder.api import LadderGameViewSet, LadderViewSet
 from league.api import views as league
+from league.api.table_links import TableLinkViewSet
 
 
 class Router(DefaultRouter):
@@ -27,6 +28,7 @@ router.register("players", league.PlayerViewSet)
 router.register("seasons", league.SeasonViewSet)
 router.register("games", league.GameViewSet)
 router.register("deals", league.DealViewSet)
+router.register("table-links", TableLinkViewSet)
 router.register("tournaments", tournaments.TournamentViewSet)
 router.register("outside-bots", tournaments.OutsideBotViewSet)
 router.register("bots", BotViewSet, basename="bot")

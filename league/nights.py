@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from gameplay.engine.errors import PresidentError, RuleViolation
 from gameplay.engine.scoring import ScoreSheet
-from league import idempotency, services
+from league import idempotency, services, table_links
 from league.errors import LeagueError
 from league.models import Game, Place, Player, Season, Seat
 from league.rules import options_of, scoring_of
@@ -159,13 +159,16 @@ def night_plan(*, season: Season, present: Sequence[Player], rounds: int,
 def night_confirm(*, season: Season, tables: Sequence[tuple[Sequence[Player], int]],
                   by=None) -> list[Game]:
     """Create one round's games: ``tables`` holds (players in seat order, dealer's seat) per
-    table. All or nothing; a player may sit at one table only."""
+    table. All or nothing; a player may sit at one table only. Each game gets its table link
+    (league.table_links)."""
     if not tables:
         raise LeagueError("a round has at least one table")
     everyone = [p for players, _ in tables for p in players]
     _club_players(season, everyone)
-    return [services.game_create(season=season, players=players, dealer=dealer, by=by)
-            for players, dealer in tables]
+    games = [services.game_create(season=season, players=players, dealer=dealer, by=by)
+             for players, dealer in tables]
+    table_links.links_create(games=games, by=by)
+    return games
 
 
 def night_confirm_once(*, season: Season, tables: Sequence[tuple[Sequence[Player], int]], by,

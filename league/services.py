@@ -21,7 +21,7 @@ from gameplay.engine.options import from_ruleset
 from gameplay.engine.roles import Role, roles_by_position, roles_of
 from gameplay.engine.rules.leading import next_dealer
 from gameplay.engine.scoring import ScoreSheet
-from league import idempotency, rating_jobs
+from league import idempotency, rating_jobs, table_links
 from league.errors import Conflict, LeagueError, TranscriptRefused
 from league.models import (
     AuditEntry,
@@ -740,14 +740,18 @@ def _editable(game: Game, doing: str) -> None:
 @transaction.atomic
 def deal_record(*, game: Game, finishing_order: Sequence[int] | None = None,
                 transcript: dict | None = None, number: int | None = None,
-                source: str = Deal.OTHER, by=None) -> Deal:
+                source: str = Deal.OTHER, by=None, table_link=None) -> Deal:
     """Record deal ``number`` of a game, which must be its next one (every entry names the
     deal it records, so the same deal entered on two phones is stored once): its finishing
     order (player ids, first out first), or a transcript the engine checks; rescore the game
-    and mark the ratings stale. ``source`` says where it was entered (Deal.SOURCE_CHOICES)."""
+    and mark the ratings stale. ``source`` says where it was entered (Deal.SOURCE_CHOICES);
+    a deal entered with a ``table_link`` (league.table_links) is that link's."""
     if transcript is not None:
         transcript = transcript_kept(transcript)
     game = _locked_for_deals(game)
+    if table_link is not None:
+        table_links.link_checked(table_link, game)
+        source = Deal.TABLE_LINK
     previous = game.deal_set.prefetch_related("places").order_by("-number").first()
     next_number = previous.number + 1 if previous else 1
     _number_checked(game, number, next_number)
@@ -759,7 +763,7 @@ def deal_record(*, game: Game, finishing_order: Sequence[int] | None = None,
     order = _resolve_order(game, seated, number, finishing_order, transcript)
     deal = Deal.objects.create(game=game, number=number, transcript=transcript,
                                dealer=deal_dealer(game, seats, number, previous), recorded_by=by,
-                               source=source)
+                               source=source, table_link=table_link)
     _write_places(deal, order, seats)
     _game_rescore(game)
     names = {s.player_id: s.player.name for s in seats}
@@ -864,16 +868,22 @@ def deal_delete(*, deal: Deal, by=None) -> list[str]:
 
 
 @transaction.atomic
-def deal_undo(*, game: Game, deal_id, by=None) -> tuple[int, list[str]]:
+def deal_undo(*, game: Game, deal_id, by=None, table_link=None) -> tuple[int, list[str]]:
     """Undo the game's last deal, named by the id the organiser saw (selectors.undoable_deal);
-    refused when it is no longer the last one (undone already, or a deal came after it).
-    Returns its number and the seat changes undone with it (deal_delete)."""
+    refused when it is no longer the last one (undone already, or a deal came after it), and,
+    through a ``table_link``, unless that link recorded it. Returns its number and the seat
+    changes undone with it (deal_delete)."""
     game = _locked_for_deals(game)
+    if table_link is not None:
+        table_links.link_checked(table_link, game)
     _editable(game, "undoing its last deal")
     last = undoable_deal(game=game)
     if last is None or str(last.pk) != str(deal_id):
         raise LeagueError("that deal is no longer the last one (already undone?): nothing was "
                           "deleted")
+    if table_link is not None and last.table_link_id != table_link.pk:
+        raise table_links.LinkRefused(f"deal {last.number} was not entered with this table "
+                                      "link: only an organiser can undo it; nothing was deleted")
     return last.number, deal_delete(deal=last, by=by)
 
 
@@ -897,10 +907,13 @@ def _seat_changes_undo(changes) -> list[str]:
 
 @transaction.atomic
 def seat_change_apply(*, game: Game, leaving: Sequence[Player] = (),
-                      joining: Sequence[Player] = (), by=None) -> list[tuple[int, Role]]:
+                      joining: Sequence[Player] = (), by=None,
+                      table_link=None) -> list[tuple[int, Role]]:
     """Players leave or join before the next deal; returns the shifted ranking the next
     exchange uses, as (player id, Role) best first (the engine's rank_shift)."""
     game = _locked_game(game)
+    if table_link is not None:
+        table_links.link_checked(table_link, game)
     if not leaving and not joining:
         raise LeagueError("choose a player who leaves or joins")
     if game.status == Game.FINISHED:
@@ -979,19 +992,20 @@ DEAL_GONE = "that deal is no longer in this game (deleted meanwhile?): nothing w
 
 
 def deal_record_once(*, game: Game, finishing_order: Sequence[int], number: int, source: str,
-                     by, token: str) -> tuple[int, bool]:
-    """deal_record once per form token: (the deal's number, whether this call recorded it)."""
+                     by, token: str, table_link=None) -> tuple[int, bool]:
+    """deal_record once per form token (per user, or per ``table_link``): (the deal's number,
+    whether this call recorded it)."""
     order = list(finishing_order)
 
     def record():
         deal = deal_record(game=game, finishing_order=order, number=number, source=source,
-                           by=by)
+                           by=by, table_link=table_link)
         return {"number": deal.number, "deal": deal.pk}
 
     body, recorded = idempotency.once_per_form(
         user=by, key=f"page-deal:{token}", identity=f"deal {game.pk} {number} {order}",
         write=record, reused="this form was already used for another deal: start the next "
-                             "deal from the page again")
+                             "deal from the page again", table_link=table_link)
     return body["number"], recorded
 
 

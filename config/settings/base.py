@@ -164,6 +164,10 @@ STATIC_ROOT = env.path("STATIC_ROOT", default=BASE_DIR / "staticfiles")
 REPLAY_UPLOAD_MAX_BYTES = env.int("REPLAY_UPLOAD_MAX_BYTES", default=1_000_000)
 REPLAY_MAX_STEPS = env.int("REPLAY_MAX_STEPS", default=5_000)
 REPLAY_UPLOAD_RATE = env.str("REPLAY_UPLOAD_RATE", default="10/m")
+# Table links (league.web.table_links): links opened per client address, and changes (posts)
+# per link, each as django-ratelimit's "count/period".
+TABLE_LINK_OPEN_RATE = env.str("TABLE_LINK_OPEN_RATE", default="30/m")
+TABLE_LINK_RATE = env.str("TABLE_LINK_RATE", default="60/m")
 RATELIMIT_FAIL_OPEN = True  # the cache down: uploads go on, bounded by the two limits above
 RATELIMIT_IP_META_KEY = "config.protections.client_address"
 
@@ -409,7 +413,9 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "filters": {"secret_paths": {"()": "config.log_filters.RedactSecretPaths"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain",
+                             "filters": ["secret_paths"]}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
     # Django's own console handler would print its messages a second time under DEBUG.
     "loggers": {"django": {"handlers": [], "level": "INFO"}},

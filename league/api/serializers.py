@@ -74,7 +74,7 @@ class DealSerializer(serializers.ModelSerializer):
     class Meta:
         model = Deal
         fields = ["id", "game", "number", "dealer", "places", "transcript", "recorded_by",
-                  "recorded_at", "source"]
+                  "recorded_at", "source", "table_link"]
 
 
 class SeatSerializer(serializers.ModelSerializer):
@@ -350,6 +350,8 @@ class NightGameSerializer(serializers.Serializer):
     players = serializers.ListField(child=serializers.IntegerField(),
                                     help_text="player ids in seat order")
     dealer = serializers.IntegerField()
+    table_link = serializers.IntegerField(help_text="the game's table link (its token: GET "
+                                                    "/api/v1/table-links/{id}/)")
 
 
 class NightConfirmedSerializer(serializers.Serializer):

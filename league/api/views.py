@@ -17,6 +17,7 @@ from drf_spectacular.utils import (
 from rest_framework import generics, mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 
 from league import nights, selectors, services
 from league.api import filters, idempotency
@@ -32,6 +33,7 @@ from league.api.schema import (
     updates,
     valid,
 )
+from league.api.table_links import OrganiserOrTableLink, TableLinkAuthentication, link_of
 from league.models import Club, Deal, Game, Place, Player, Season, Seat, default_scoring
 from league.rules import options_of
 from plumbing.api.errors import ErrorSerializer
@@ -222,7 +224,8 @@ class SeasonViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
                 tables=[(t["players"], t["dealer"]) for t in data["tables"]])
             return Response(s.NightConfirmedSerializer({"games": [
                 {"id": g.pk, "number": g.number, "dealer": g.dealer,
-                 "players": list(g.seats.order_by("number").values_list("player_id", flat=True))}
+                 "players": list(g.seats.order_by("number").values_list("player_id", flat=True)),
+                 "table_link": g.table_links.values_list("pk", flat=True).first()}
                 for g in games]}).data, status=status.HTTP_201_CREATED)
 
         return idempotency.idempotent(request, confirm)
@@ -359,7 +362,9 @@ class GameViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
                                         description="Idempotency-Key reused for another request")},
         description="Record deal `number` of a game, its next one (league.services.deal_record); "
                     "the game is rescored and its ratings recomputed. A number already "
-                    "recorded answers 409 and records nothing."),
+                    "recorded answers 409 and records nothing. Organisers of the game's club, "
+                    "or the game's table link (`Authorization: TableLink <token>`), whose "
+                    "deal says it came from that link."),
     update=extend_schema(
         request=s.DealWriteSerializer,
         responses={200: s.DealSerializer, **ERRORS, **NOT_FOUND, **CONFLICT},
@@ -379,6 +384,8 @@ class DealViewSet(KnownQueryParameters, mixins.CreateModelMixin, mixins.UpdateMo
     filterset_class = filters.DealFilter
     ordering_fields = ["number", "recorded_at"]
     http_method_names = ["get", "post", "put", "delete", "head", "options"]
+    authentication_classes = [TableLinkAuthentication, *api_settings.DEFAULT_AUTHENTICATION_CLASSES]
+    permission_classes = [OrganiserOrTableLink]
 
     def create(self, request, *args, **kwargs):
         form = s.DealRecordSerializer(data=request.data)
@@ -386,11 +393,14 @@ class DealViewSet(KnownQueryParameters, mixins.CreateModelMixin, mixins.UpdateMo
         game = form.validated_data["game"]
         self.check_object_permissions(request, game)
 
+        link = link_of(request)
+        by = {"by": None, "table_link": link} if link else {"by": request.user}
+
         def record():
             deal = services.deal_record(
                 game=game, finishing_order=form.validated_data.get("finishing_order"),
                 transcript=form.validated_data.get("transcript"),
-                number=form.validated_data["number"], source=Deal.API, by=request.user)
+                number=form.validated_data["number"], source=Deal.API, **by)
             return Response(s.DealSerializer(self.get_queryset().get(pk=deal.pk)).data,
                             status=status.HTTP_201_CREATED)
 

@@ -23,6 +23,7 @@ from league import nights, selectors, services
 from league.api.permissions import organises
 from league.errors import LeagueError
 from league.models import Season
+from league.web import table_links
 
 POLL_SECONDS = 5  # how often the standings page asks for news
 SWAPS_MAX = 50
@@ -150,7 +151,8 @@ def night(request, season_id):
             status = 400
     board = nights.night_board(season, tonight)
     context.update({"board": board, "players": list(selectors.club_players(club=season.club)),
-                    "ticked": ticked, "round_next": len(board.rounds) + 1})
+                    "ticked": ticked, "round_next": len(board.rounds) + 1,
+                    "table_cards": table_links.table_cards(request, board)})
     return render(request, "league/night/night.html", context, status=status)
 
 
