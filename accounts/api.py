@@ -9,11 +9,11 @@ from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
-from gameplay.tournaments import services
-from gameplay.tournaments.models import OutsideBot, outside_bot_presets
 from league.models import PRESET_CHOICES
 from plumbing.api.errors import ErrorSerializer
 from plumbing.api.inputs import KnownFields, KnownQueryParameters
+from tournaments import services
+from tournaments.models import OutsideBot, outside_bot_presets
 
 ERRORS = {
     400: OpenApiResponse(ErrorSerializer, description="the field that is wrong (a URL the "

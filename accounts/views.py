@@ -12,10 +12,10 @@ from django.views.decorators.http import require_POST
 from rest_framework.authtoken.models import Token
 
 from accounts.forms import BotForm
-from gameplay.tournaments import services
-from gameplay.tournaments.errors import TournamentError
-from gameplay.tournaments.models import OutsideBot
 from league import selectors
+from tournaments import services
+from tournaments.errors import TournamentError
+from tournaments.models import OutsideBot
 
 
 @login_required

@@ -3,9 +3,9 @@
 from rest_framework.routers import DefaultRouter
 
 from accounts.api import BotViewSet
-from gameplay.tournaments.web import api as tournaments
 from ladder.api import LadderGameViewSet, LadderViewSet
 from league.api import views as league
+from tournaments.web import api as tournaments
 
 
 class Router(DefaultRouter):

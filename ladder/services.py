@@ -38,8 +38,6 @@ from gameplay.engine.options import preset as preset_options
 from gameplay.engine.scoring import Scoring
 from gameplay.runner.figures import ordinal, seed_of
 from gameplay.runner.match import GameResult, play_game
-from gameplay.tournaments.models import OutsideBot
-from gameplay.tournaments.services import UnavailableBot
 from ladder import timing
 from ladder.errors import LadderError
 from ladder.matchmaking import Bot as Candidate
@@ -47,6 +45,8 @@ from ladder.matchmaking import Matchmaker, fair_shares
 from ladder.models import Entry, Fault, Game, RatingPoint, Seat
 from league.ratings import MODEL, replay
 from plumbing import queue
+from tournaments.models import OutsideBot
+from tournaments.services import UnavailableBot
 
 logger = logging.getLogger(__name__)
 
@@ -141,7 +141,7 @@ def _entry_for(bot: OutsideBot, preset: str) -> int:
 
 def bot_name_refusal(name: str, owner) -> str | None:
     """Why ``owner`` (None: an administrator) may not name a bot ``name``: the ladder record
-    of another author's removed bot carries it (gameplay.tournaments.services.name_checks)."""
+    of another author's removed bot carries it (tournaments.services.name_checks)."""
     held = Entry.objects.filter(reference=False, outside_bot=None, name=name)
     held = held.exclude(author=None) if owner is None else held.exclude(author=owner)
     if held.exists():

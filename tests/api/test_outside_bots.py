@@ -3,11 +3,11 @@ everyone else, a club's own organisers included, is refused and changes nothing.
 
 import pytest
 
-from gameplay.tournaments.models import OutsideBot
 from league.models import AuditEntry
 from tests.api.conftest import client_for
 from tests.league.factories import UserFactory
 from tests.tournaments.helpers import small_tournament
+from tournaments.models import OutsideBot
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +24,7 @@ def admin():
 
 @pytest.fixture
 def bot(db):
-    from gameplay.tournaments import services
+    from tournaments import services
 
     return services.outside_bot_create(name="far-bot", url="https://bots.example.org/play",
                                        description="plays far away")

@@ -2,10 +2,10 @@
 
 import pytest
 
-from gameplay.tournaments.models import Tournament
 from tests.api.conftest import client_for
 from tests.league.factories import ClubFactory, UserFactory
 from tests.tournaments.helpers import small_tournament
+from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -137,7 +137,7 @@ def test_a_bad_tournament_names_the_field_or_is_the_leagues_refusal(club_organis
 
 
 def test_a_registered_outside_bot_is_entered_by_name(club_organiser, settings):
-    from gameplay.tournaments import services
+    from tournaments import services
 
     settings.OUTSIDE_BOT_ALLOWED_HOSTS = ["bots.example.org"]
     services.outside_bot_create(name="far-bot", url="https://bots.example.org/play")

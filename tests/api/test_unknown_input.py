@@ -6,12 +6,12 @@ covered by the same mechanism (plumbing/api/inputs.py)."""
 import pytest
 from rest_framework.test import APIClient
 
-from gameplay.tournaments import services as tournaments
-from gameplay.tournaments.models import OutsideBot
 from league import services
 from league.models import Club, Deal, Player
 from tests.api.conftest import client_for
 from tests.league.factories import UserFactory, make_game, seated_ids
+from tournaments import services as tournaments
+from tournaments.models import OutsideBot
 
 pytestmark = pytest.mark.django_db
 

@@ -4,7 +4,6 @@ refused, and a refused request changes nothing."""
 
 import pytest
 
-from gameplay.tournaments.models import Entrant, OutsideBot, Tournament
 from league.models import (
     AuditEntry,
     Club,
@@ -16,6 +15,7 @@ from league.models import (
     SeatChange,
 )
 from tests.league.factories import PlayerFactory, seated_ids
+from tournaments.models import Entrant, OutsideBot, Tournament
 
 pytestmark = pytest.mark.django_db
 

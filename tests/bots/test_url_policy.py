@@ -173,9 +173,9 @@ def test_the_ports_come_from_the_settings(settings):
     ("http://127.0.0.1:5432/bot", "port 5432 is not allowed for outside bots"),
 ])
 def test_registration_refuses_what_the_policy_refuses(settings, url, message):
-    from gameplay.tournaments import services
-    from gameplay.tournaments.errors import TournamentError
-    from gameplay.tournaments.models import OutsideBot
+    from tournaments import services
+    from tournaments.errors import TournamentError
+    from tournaments.models import OutsideBot
 
     settings.OUTSIDE_BOT_ALLOWED_HOSTS = ["127.0.0.1"]
 

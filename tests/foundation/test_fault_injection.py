@@ -42,9 +42,6 @@ import requests
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
-from gameplay.tournaments import selectors as tournament_selectors
-from gameplay.tournaments import services as tournament_services
-from gameplay.tournaments.models import Tournament, TournamentBatch, TournamentGame
 from ladder.models import Entry, RatingPoint
 from ladder.models import Game as LadderGame
 from ladder.services import OPEN as OPEN_LADDER
@@ -63,6 +60,9 @@ from tests.tournaments.conftest import (  # noqa: F401
     worker_env,
 )
 from tests.tournaments.helpers import bot_club, small_tournament
+from tournaments import selectors as tournament_selectors
+from tournaments import services as tournament_services
+from tournaments.models import Tournament, TournamentBatch, TournamentGame
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 

@@ -10,13 +10,13 @@ import time
 
 import pytest
 
-from gameplay.tournaments import services as gameplay_services
 from ladder.models import Game
 from league.models import RatingJob
 from league.rules import rating_scope
 from tests.bots.test_outside import Server as BotServer
 from tests.league.factories import UserFactory
 from tests.tournaments.conftest import beat, tournament_queue, workers  # noqa: F401
+from tournaments import services as gameplay_services
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 

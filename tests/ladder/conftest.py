@@ -1,8 +1,8 @@
 import pytest
 
-from gameplay.tournaments import services as gameplay_services
 from tests.bots.test_outside import Server as BotServer
 from tests.league.factories import UserFactory
+from tournaments import services as gameplay_services
 
 
 @pytest.fixture

@@ -7,12 +7,12 @@ Nothing wider than a 360 px phone and no Content-Security-Policy violation on th
 
 from django.urls import reverse
 
-from gameplay.tournaments.models import OutsideBot
 from ladder import services
 from ladder.models import Entry, Game
 from tests.ladder.conftest import register
 from tests.league.factories import UserFactory
 from tests.pages.test_browser import browser, pytestmark, shoot  # noqa: F401
+from tournaments.models import OutsideBot
 
 PASSWORD = "a long and right password"
 PHONE = {"width": 360, "height": 740}

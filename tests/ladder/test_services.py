@@ -10,14 +10,14 @@ import pytest
 from django.utils import timezone
 
 from gameplay.engine import checker
-from gameplay.tournaments import services as gameplay_services
-from gameplay.tournaments.errors import TournamentError
 from ladder import selectors, services
 from ladder.errors import LadderError
 from ladder.models import Entry, Fault, Game, RatingPoint, Seat
 from league.ratings import MODEL, replay
 from tests.ladder.conftest import register
 from tests.league.factories import UserFactory
+from tournaments import services as gameplay_services
+from tournaments.errors import TournamentError
 
 pytestmark = pytest.mark.django_db
 

@@ -13,13 +13,13 @@ import time
 import pytest
 
 from gameplay.engine import checker
-from gameplay.tournaments import services as gameplay_services
 from ladder.models import Entry, Fault, Game, RatingPoint, Seat
 from league.ratings import MODEL
 from tests.bots.test_outside import Server as BotServer
 from tests.conftest import stop
 from tests.league.factories import UserFactory
 from tests.tournaments.conftest import beat, tournament_queue, workers  # noqa: F401
+from tournaments import services as gameplay_services
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 

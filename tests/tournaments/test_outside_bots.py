@@ -7,12 +7,12 @@ from collections import Counter
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from gameplay.tournaments import services
-from gameplay.tournaments.errors import TournamentError
-from gameplay.tournaments.models import GameFault, OutsideBot, Tournament
 from league.models import AuditEntry
 from tests.bots.test_outside import Server
 from tests.tournaments.helpers import ENTRANTS, small_tournament
+from tournaments import services
+from tournaments.errors import TournamentError
+from tournaments.models import GameFault, OutsideBot, Tournament
 
 pytestmark = pytest.mark.django_db
 

@@ -7,11 +7,11 @@ import pytest
 from django.urls import reverse
 
 from gameplay.engine.checker import VALID, check
-from gameplay.tournaments import services
-from gameplay.tournaments.models import GameFault, TournamentGame
 from league import replays
 from league.errors import LeagueError
 from tests.tournaments.helpers import ENTRANTS, small_tournament
+from tournaments import services
+from tournaments.models import GameFault, TournamentGame
 
 pytestmark = pytest.mark.django_db
 

@@ -10,11 +10,11 @@ import time
 
 import pytest
 
-from gameplay.tournaments import selectors, services
-from gameplay.tournaments.models import Tournament, TournamentGame
 from league.models import Game
 from tests.bots.test_outside import Server as BotServer
 from tests.tournaments.helpers import small_tournament
+from tournaments import selectors, services
+from tournaments.models import Tournament, TournamentGame
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 

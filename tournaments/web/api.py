@@ -7,14 +7,14 @@ from rest_framework import serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from gameplay.tournaments import selectors as tournament_selectors
-from gameplay.tournaments import services as tournament_services
-from gameplay.tournaments.models import Entrant, OutsideBot, Tournament
 from league.api import idempotency
 from league.api.permissions import AdministratorsOnly
 from league.api.schema import ERRORS, NOT_FOUND, creates, updates, valid
 from league.api.serializers import SEASON_NAME_MAX, SMALL_MAX, TABLE_MAX
 from plumbing.api.inputs import KnownFields, KnownQueryParameters
+from tournaments import selectors as tournament_selectors
+from tournaments import services as tournament_services
+from tournaments.models import Entrant, OutsideBot, Tournament
 
 TOURNAMENT_SEASON_PREFIX = "Tournament: "  # tournament_create names its season so
 
@@ -125,7 +125,7 @@ def _tournament_action(name, operation, doc):
 @extend_schema_view(
     create=creates(TournamentCreateSerializer, TournamentSerializer,
                     "A bot tournament in a club you organise, with its own season "
-                    "(gameplay.tournaments.services.tournament_create); start it with `start`."),
+                    "(tournaments.services.tournament_create); start it with `start`."),
 )
 class TournamentViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
     """Bot tournaments; a club's organisers create, start, cancel and resume them."""

@@ -5,16 +5,15 @@ from gameplay.bots import outside
 
 
 class TournamentsConfig(AppConfig):
-    name = "gameplay.tournaments"
-    # The label the tables and migrations were made under, before the app moved here.
-    label = "gameplay"
+    name = "tournaments"
+    label = "gameplay"  # existing databases' tables and migrations are under this label
     verbose_name = "Bot tournaments"
 
     def ready(self):
         # Outside bots read the administrator's allow-lists from Django's settings.
         outside.settings_source = _django_setting
         # The tasks register with Celery when imported: services send them by name.
-        from gameplay.tournaments import tasks  # noqa: F401
+        from tournaments import tasks  # noqa: F401
 
 
 def _django_setting(name: str):

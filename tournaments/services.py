@@ -30,8 +30,13 @@ from gameplay.engine.scoring import Scoring
 from gameplay.runner import pairing
 from gameplay.runner.figures import seed_of
 from gameplay.runner.match import GameResult, deal_block, play_game
-from gameplay.tournaments.errors import TournamentError
-from gameplay.tournaments.models import (
+from league import services as league
+from league.errors import LeagueError
+from league.models import Club, Player, Season
+from plumbing import queue
+from plumbing.queue import BROKER_ERRORS
+from tournaments.errors import TournamentError
+from tournaments.models import (
     OUTSIDE,
     Entrant,
     GameFault,
@@ -43,19 +48,14 @@ from gameplay.tournaments.models import (
     default_presets,
     outside_bot_url,
 )
-from gameplay.tournaments.selectors import resume_refusal, tournament_ratings
-from league import services as league
-from league.errors import LeagueError
-from league.models import Club, Player, Season
-from plumbing import queue
-from plumbing.queue import BROKER_ERRORS
+from tournaments.selectors import resume_refusal, tournament_ratings
 
 # Sent after each stored game, with ``tournament_id``: the CLI's progress bar listens to it
 # when tasks run in its own process (no broker configured).
 game_stored = django.dispatch.Signal()
 
-# The tasks (gameplay.tournaments.tasks), sent by name; the names they had before the app moved
-# into gameplay/tournaments/, so tasks waiting in a queue across the move still run.
+# The tasks (tournaments.tasks), sent by name; the names they had when the app was gameplay/,
+# so tasks waiting in a queue across the moves still run.
 START_TASK = "gameplay.tasks.tournament_start_task"
 PLAY_BATCH_TASK = "gameplay.tasks.tournament_play_batch_task"
 RECONCILE_TASK = "gameplay.tasks.tournaments_reconcile_task"

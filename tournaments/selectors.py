@@ -9,7 +9,10 @@ from django.utils import timezone
 
 from gameplay.bots.base import FAULT_KINDS
 from gameplay.runner.figures import deal_figures, ordinal
-from gameplay.tournaments.models import (
+from league.models import Place, Seat
+from league.ratings import replay
+from league.selectors import season_standings
+from tournaments.models import (
     OUTSIDE,
     Entrant,
     GameFault,
@@ -19,9 +22,6 @@ from gameplay.tournaments.models import (
     TournamentGame,
     UnplayedGame,
 )
-from league.models import Place, Seat
-from league.ratings import replay
-from league.selectors import season_standings
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """Tournaments in the admin: organisers see and change only their own clubs' tournaments
 (the league admin's rule); creating, starting, cancelling and resuming go through
-``gameplay.tournaments.services``. Outside bots are for administrators (superusers) only."""
+``tournaments.services``. Outside bots are for administrators (superusers) only."""
 
 from django import forms
 from django.contrib import admin, messages
@@ -11,10 +11,10 @@ from django.utils.html import format_html
 from gameplay.engine.errors import PresidentError
 from gameplay.engine.options import PRESETS, preset
 from gameplay.engine.scoring import Scoring
-from gameplay.tournaments import selectors, services
-from gameplay.tournaments.models import Entrant, OutsideBot, Tournament, default_presets
 from league.admin import ClubScopedAdmin, ClubsFieldMixin
 from league.errors import LeagueError
+from tournaments import selectors, services
+from tournaments.models import Entrant, OutsideBot, Tournament, default_presets
 
 
 class TournamentForm(forms.ModelForm):

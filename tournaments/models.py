@@ -1,7 +1,7 @@
 """Bot tournaments (issue #6): who plays, how they are paired, and which games are stored.
 
-Models stay thin; changes go through ``gameplay.tournaments.services``, reads through
-``gameplay.tournaments.selectors``. Every tournament game also lands in the league (a Game of the
+Models stay thin; changes go through ``tournaments.services``, reads through
+``tournaments.selectors``. Every tournament game also lands in the league (a Game of the
 tournament's Season), so league standings and ratings cover bots.
 """
 
