@@ -10,10 +10,10 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
 from league.models import PRESET_CHOICES
+from outside_bots import services
+from outside_bots.models import OutsideBot, outside_bot_presets
 from plumbing.api.errors import ErrorSerializer
 from plumbing.api.inputs import KnownFields, KnownQueryParameters
-from tournaments import services
-from tournaments.models import OutsideBot, outside_bot_presets
 
 ERRORS = {
     400: OpenApiResponse(ErrorSerializer, description="the field that is wrong (a URL the "

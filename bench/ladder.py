@@ -119,7 +119,7 @@ def build(bots: int, deals: int, per_game: int, rng: random.Random):
     from ladder import timing
     from ladder.models import Entry, Fault, Game, RatingPoint, Seat
     from league.ratings import MODEL
-    from tournaments.models import OutsideBot
+    from outside_bots.models import OutsideBot
 
     references = ["random", "greedy", "heuristic", "montecarlo"]
     authors = bots - len(references)

@@ -61,7 +61,7 @@ def build(bots, points):
     from django.utils import timezone
 
     from ladder.models import Entry, Fault, Game, RatingPoint, Seat
-    from tournaments.models import OutsideBot
+    from outside_bots.models import OutsideBot
 
     rng = random.Random(1)
     users = get_user_model().objects.bulk_create(

@@ -5,6 +5,7 @@ from rest_framework.routers import DefaultRouter
 from accounts.api import BotViewSet
 from ladder.api import LadderGameViewSet, LadderViewSet
 from league.api import views as league
+from outside_bots import api as outside_bots
 from tournaments.web import api as tournaments
 
 
@@ -28,7 +29,7 @@ router.register("seasons", league.SeasonViewSet)
 router.register("games", league.GameViewSet)
 router.register("deals", league.DealViewSet)
 router.register("tournaments", tournaments.TournamentViewSet)
-router.register("outside-bots", tournaments.OutsideBotViewSet)
+router.register("outside-bots", outside_bots.OutsideBotViewSet)
 router.register("bots", BotViewSet, basename="bot")
 router.register("ladder", LadderViewSet, basename="ladder-entry")
 router.register("ladder-games", LadderGameViewSet, basename="ladder-game")

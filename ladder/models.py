@@ -16,7 +16,7 @@ from gameplay.bots.base import FAULT_ANSWER_MAX, FAULT_KINDS, FAULT_TEXT_MAX
 from gameplay.runner.figures import ordinal
 from league.models import PRESET_CHOICES
 from league.ratings import MODEL
-from tournaments.models import OutsideBot
+from outside_bots.models import OutsideBot
 
 
 class Entry(models.Model):

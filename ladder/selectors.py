@@ -11,7 +11,7 @@ from django.utils import timezone
 from gameplay.runner.figures import rating_interval, share
 from ladder import timing
 from ladder.models import Entry, Fault, Game, RatingPoint, Seat
-from tournaments.models import OutsideBot
+from outside_bots.models import OutsideBot
 
 SHOWN = (Entry.ACTIVE, Entry.PAUSED, Entry.VALIDATING)
 HISTORY_POINTS = 500  # a rating chart's latest points at most

@@ -44,8 +44,8 @@ from ladder.matchmaking import Bot as Candidate
 from ladder.matchmaking import Matchmaker, fair_shares
 from ladder.models import Entry, Fault, Game, RatingPoint, Seat
 from league.ratings import MODEL, replay
+from outside_bots.models import OutsideBot
 from plumbing import queue
-from tournaments.models import OutsideBot
 from tournaments.services import UnavailableBot
 
 logger = logging.getLogger(__name__)
@@ -141,7 +141,7 @@ def _entry_for(bot: OutsideBot, preset: str) -> int:
 
 def bot_name_refusal(name: str, owner) -> str | None:
     """Why ``owner`` (None: an administrator) may not name a bot ``name``: the ladder record
-    of another author's removed bot carries it (tournaments.services.name_checks)."""
+    of another author's removed bot carries it (outside_bots.services.name_checks)."""
     held = Entry.objects.filter(reference=False, outside_bot=None, name=name)
     held = held.exclude(author=None) if owner is None else held.exclude(author=owner)
     if held.exists():

@@ -1,7 +1,4 @@
 from django.apps import AppConfig
-from django.conf import settings
-
-from gameplay.bots import outside
 
 
 class TournamentsConfig(AppConfig):
@@ -10,11 +7,9 @@ class TournamentsConfig(AppConfig):
     verbose_name = "Bot tournaments"
 
     def ready(self):
-        # Outside bots read the administrator's allow-lists from Django's settings.
-        outside.settings_source = _django_setting
         # The tasks register with Celery when imported: services send them by name.
-        from tournaments import tasks  # noqa: F401
+        from outside_bots import services as registration
+        from tournaments import services, tasks  # noqa: F401
 
-
-def _django_setting(name: str):
-    return getattr(settings, name, None)
+        # An outside bot entered in a tournament keeps its name.
+        registration.entered_checks.append(services.entered_in_tournaments)

@@ -12,11 +12,10 @@ from gameplay.runner.figures import deal_figures, ordinal
 from league.models import Place, Seat
 from league.ratings import replay
 from league.selectors import season_standings
+from outside_bots.models import OUTSIDE, OutsideBot
 from tournaments.models import (
-    OUTSIDE,
     Entrant,
     GameFault,
-    OutsideBot,
     Tournament,
     TournamentBatch,
     TournamentGame,

@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_celery_beat",
+    "outside_bots",
     "tournaments",
     "league",
     "ladder",

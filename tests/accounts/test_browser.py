@@ -3,8 +3,8 @@ no Content-Security-Policy violation and nothing wider than the screen on the wa
 
 import pytest
 
+from outside_bots.models import OutsideBot
 from tests.pages.test_browser import browser, pytestmark, shoot  # noqa: F401
-from tournaments.models import OutsideBot
 
 PASSWORD = "a long and right password"
 

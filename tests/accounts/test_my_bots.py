@@ -6,9 +6,9 @@ import socket
 
 import pytest
 
+from outside_bots.models import OutsideBot
 from tests.api.conftest import client_for
 from tests.league.factories import UserFactory
-from tournaments.models import OutsideBot
 
 pytestmark = pytest.mark.django_db
 

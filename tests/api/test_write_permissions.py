@@ -14,8 +14,9 @@ from league.models import (
     Seat,
     SeatChange,
 )
+from outside_bots.models import OutsideBot
 from tests.league.factories import PlayerFactory, seated_ids
-from tournaments.models import Entrant, OutsideBot, Tournament
+from tournaments.models import Entrant, Tournament
 
 pytestmark = pytest.mark.django_db
 

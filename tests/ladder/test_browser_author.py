@@ -9,10 +9,10 @@ from django.urls import reverse
 
 from ladder import services
 from ladder.models import Entry, Game
+from outside_bots.models import OutsideBot
 from tests.ladder.conftest import register
 from tests.league.factories import UserFactory
 from tests.pages.test_browser import browser, pytestmark, shoot  # noqa: F401
-from tournaments.models import OutsideBot
 
 PASSWORD = "a long and right password"
 PHONE = {"width": 360, "height": 740}

@@ -11,9 +11,10 @@ from django.views.decorators.http import require_POST
 from league import replays
 from league.errors import LeagueError
 from league.selectors import organises
+from outside_bots.models import OutsideBot
 from tournaments import selectors, services
 from tournaments.errors import TournamentError
-from tournaments.models import OutsideBot, Tournament
+from tournaments.models import Tournament
 
 
 def tournament_detail(request, pk):
