@@ -3,6 +3,7 @@
 
 import configparser
 import re
+import runpy
 from pathlib import Path
 
 import grimp
@@ -32,3 +33,11 @@ def test_every_module_is_in_a_layer():
 def test_the_layers_name_only_modules_that_exist():
     graph = grimp.build_graph(*PACKAGES, cache_dir=None)
     assert sorted(layer_modules() - set(graph.modules)) == []
+
+
+def test_the_architecture_doc_draws_the_import_graph_the_code_has():
+    graph = runpy.run_path(str(ROOT / "scripts" / "import_graph.py"))["report"]()
+    doc = (ROOT / "docs" / "architecture.md").read_text()
+    drawn = re.search(r"<!-- import graph: begin -->\n```\n(.*?)\n```", doc, re.S).group(1)
+    assert drawn == graph, "run scripts/import_graph.py and paste its output into the doc"
+    assert graph.endswith("arrows up a layer: none\ncycles: none")
