@@ -1,6 +1,6 @@
 """Tournaments in the admin: organisers see and change only their own clubs' tournaments
 (the league admin's rule); creating, starting, cancelling and resuming go through
-``tournaments.services``. Outside bots are for administrators (superusers) only."""
+``tournaments.services``. Outside bots are in outside_bots.admin."""
 
 from django import forms
 from django.contrib import admin, messages
