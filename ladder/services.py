@@ -38,15 +38,15 @@ from gameplay.engine.options import preset as preset_options
 from gameplay.runner import validation
 from gameplay.runner.figures import ordinal, seed_of
 from gameplay.runner.match import GameResult
-from gameplay.tournaments.models import OutsideBot
-from gameplay.tournaments.services import UnavailableBot
 from ladder import timing
 from ladder.errors import LadderError
 from ladder.matchmaking import Bot as Candidate
 from ladder.matchmaking import Matchmaker, fair_shares
 from ladder.models import Entry, Fault, Game, RatingPoint, Seat
 from league.ratings import MODEL, replay
+from outside_bots.models import OutsideBot
 from plumbing import queue
+from tournaments.services import UnavailableBot
 
 logger = logging.getLogger(__name__)
 
@@ -139,7 +139,7 @@ def _entry_for(bot: OutsideBot, preset: str) -> int:
 
 def bot_name_refusal(name: str, owner) -> str | None:
     """Why ``owner`` (None: an administrator) may not name a bot ``name``: the ladder record
-    of another author's removed bot carries it (gameplay.tournaments.services.name_checks)."""
+    of another author's removed bot carries it (outside_bots.services.name_checks)."""
     held = Entry.objects.filter(reference=False, outside_bot=None, name=name)
     held = held.exclude(author=None) if owner is None else held.exclude(author=owner)
     if held.exists():

@@ -58,7 +58,8 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_celery_beat",
-    "gameplay.tournaments",
+    "outside_bots",
+    "tournaments",
     "league",
     "ladder",
     "accounts",  # before allauth: its templates win
@@ -221,7 +222,7 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": "league.models.Game.STATUS_CHOICES",
-        "TournamentStatusEnum": "gameplay.tournaments.models.Tournament.STATUS_CHOICES",
+        "TournamentStatusEnum": "tournaments.models.Tournament.STATUS_CHOICES",
         "PresetEnum": "league.models.PRESET_CHOICES",
         "LadderEntryStatusEnum": "ladder.models.Entry.STATUS_CHOICES",
         "LadderGameStatusEnum": "ladder.models.Game.STATUS_CHOICES",
@@ -301,7 +302,7 @@ TASK_HEARTBEAT_SECONDS = env.float("TASK_HEARTBEAT_SECONDS", default=5)
 # A task sent this long ago that is neither in a queue nor held by a worker was lost (with a
 # worker or with Redis's data): the reconcilers send it again.
 TASK_SENT_GRACE_SECONDS = env.float("TASK_SENT_GRACE_SECONDS", default=30)
-# Tournaments recover by themselves (gameplay.tournaments.services.tournaments_reconcile, every
+# Tournaments recover by themselves (tournaments.services.tournaments_reconcile, every
 # TOURNAMENT_RECONCILE_SECONDS): a batch whose worker gave no heartbeat for
 # TOURNAMENT_STALL_SECONDS is sent again, as is one the broker lost (above) and, as a last
 # resort, one left untaken for TOURNAMENT_QUEUED_SECONDS; at most TOURNAMENT_QUEUED_BATCHES

@@ -47,7 +47,7 @@ def _no_settings(name: str):
 
 
 # Where the allow-lists come from first: nothing, unless the service that runs the bots points
-# this at its own settings (gameplay.tournaments.apps points it at Django's); then the
+# this at its own settings (outside_bots.apps points it at Django's); then the
 # environment variable (comma separated). The bots stay plain Python.
 settings_source: Callable[[str], object] = _no_settings
 

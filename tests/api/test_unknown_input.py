@@ -6,10 +6,10 @@ covered by the same mechanism (plumbing/api/inputs.py)."""
 import pytest
 from rest_framework.test import APIClient
 
-from gameplay.tournaments import services as tournaments
-from gameplay.tournaments.models import OutsideBot
 from league import services, table_links
 from league.models import Club, Deal, Player, TableLink
+from outside_bots import services as outside_bots
+from outside_bots.models import OutsideBot
 from tests.api.conftest import client_for
 from tests.league.factories import UserFactory, make_game, seated_ids
 
@@ -25,7 +25,7 @@ def rows(settings):
     deal = services.deal_record(game=game, finishing_order=seated_ids(game))
     admin = UserFactory(username="root", is_superuser=True)
     game.season.club.organisers.add(admin)
-    bot = tournaments.outside_bot_create(name="far-bot", url="https://bots.example.org/play",
+    bot = outside_bots.outside_bot_create(name="far-bot", url="https://bots.example.org/play",
                                          owner=admin, by=admin)
     ids = {"clubs": game.season.club_id, "players": seated_ids(game)[0],
            "seasons": game.season_id, "games": game.pk, "deals": deal.pk,

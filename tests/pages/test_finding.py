@@ -6,11 +6,11 @@ from html import unescape
 import pytest
 from django.urls import reverse
 
-from gameplay.tournaments.models import Tournament
 from league import services
 from league.models import Player
 from tests.league.factories import ClubFactory, PlayerFactory, make_game, make_season, seated_ids
 from tests.tournaments.helpers import small_tournament
+from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
 

@@ -16,11 +16,11 @@ from tqdm import tqdm
 
 from config.celery_app import app
 from gameplay.engine.options import PRESETS
-from gameplay.tournaments import selectors, services
-from gameplay.tournaments.models import Tournament
 from league import services as league
 from league.errors import LeagueError
 from league.models import Club
+from tournaments import selectors, services
+from tournaments.models import Tournament
 
 POLL_SECONDS = 0.5
 

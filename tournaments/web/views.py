@@ -8,17 +8,18 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from gameplay.tournaments import selectors, services
-from gameplay.tournaments.errors import TournamentError
-from gameplay.tournaments.models import OutsideBot, Tournament
 from league import replays
 from league.errors import LeagueError
 from league.selectors import organises
+from outside_bots.models import OutsideBot
+from tournaments import selectors, services
+from tournaments.errors import TournamentError
+from tournaments.models import Tournament
 
 
 def tournament_detail(request, pk):
     tournament = get_object_or_404(Tournament.objects.select_related("club", "season"), pk=pk)
-    return render(request, "gameplay/tournament.html", {
+    return render(request, "tournaments/tournament.html", {
         "tournament": tournament,
         "progress": selectors.tournament_progress(tournament=tournament),
         "standings": selectors.tournament_standings(tournament=tournament),
@@ -30,7 +31,7 @@ def tournament_detail(request, pk):
 
 def outside_bot_detail(request, name):
     bot = get_object_or_404(OutsideBot, name=name)
-    return render(request, "gameplay/outside_bot.html", {
+    return render(request, "tournaments/outside_bot.html", {
         "bot": bot, **selectors.outside_bot_faults(bot=bot),
         "shown": selectors.OUTSIDE_FAULTS_SHOWN})
 
@@ -55,7 +56,7 @@ def tournament_resume(request, pk):
 def _organiser_action(request, pk, service, done: str):
     tournament = get_object_or_404(Tournament.objects.select_related("club"), pk=pk)
     if not organises(request.user, tournament.club):
-        return render(request, "gameplay/refused.html", {
+        return render(request, "tournaments/refused.html", {
             "message": f"Only organisers of {tournament.club} may stop or resume its "
                        "tournaments."}, status=403)
     try:

@@ -1,5 +1,4 @@
-"""The tournaments' API: bot tournaments (/api/v1/tournaments/) and the outside bots an
-administrator registers (/api/v1/outside-bots/)."""
+"""The tournaments' API: bot tournaments (/api/v1/tournaments/)."""
 
 from django.db.models import Prefetch
 from drf_spectacular.utils import extend_schema, extend_schema_field, extend_schema_view
@@ -7,14 +6,13 @@ from rest_framework import serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from gameplay.tournaments import selectors as tournament_selectors
-from gameplay.tournaments import services as tournament_services
-from gameplay.tournaments.models import Entrant, OutsideBot, Tournament
 from league.api import idempotency
-from league.api.permissions import AdministratorsOnly
-from league.api.schema import ERRORS, NOT_FOUND, creates, updates, valid
+from league.api.schema import ERRORS, NOT_FOUND, creates, valid
 from league.api.serializers import SEASON_NAME_MAX, SMALL_MAX, TABLE_MAX
 from plumbing.api.inputs import KnownFields, KnownQueryParameters
+from tournaments import selectors as tournament_selectors
+from tournaments import services as tournament_services
+from tournaments.models import Entrant, Tournament
 
 TOURNAMENT_SEASON_PREFIX = "Tournament: "  # tournament_create names its season so
 
@@ -103,14 +101,6 @@ class TournamentCreateSerializer(KnownFields, serializers.ModelSerializer):
         return value
 
 
-class OutsideBotSerializer(KnownFields, serializers.ModelSerializer):
-    class Meta:
-        model = OutsideBot
-        fields = ["id", "name", "url", "description", "enabled", "created_at"]
-        read_only_fields = ["id", "created_at"]
-
-
-
 def _tournament_action(name, operation, doc):
     def act(self, request, pk=None):
         tournament = operation(tournament=self.get_object(), by=request.user)
@@ -125,7 +115,7 @@ def _tournament_action(name, operation, doc):
 @extend_schema_view(
     create=creates(TournamentCreateSerializer, TournamentSerializer,
                     "A bot tournament in a club you organise, with its own season "
-                    "(gameplay.tournaments.services.tournament_create); start it with `start`."),
+                    "(tournaments.services.tournament_create); start it with `start`."),
 )
 class TournamentViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
     """Bot tournaments; a club's organisers create, start, cancel and resume them."""
@@ -159,40 +149,3 @@ class TournamentViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
         """Games stored out of the total, the rate and the time the rest would take."""
         progress = tournament_selectors.tournament_progress(tournament=self.get_object())
         return Response(ProgressSerializer(progress.to_dict()).data)
-
-
-@extend_schema_view(
-    create=extend_schema(responses={201: OutsideBotSerializer, **ERRORS},
-                         description="Register an outside HTTP bot (docs/bots.md); its URL's "
-                                     "host must be in OUTSIDE_BOT_ALLOWED_HOSTS."),
-    partial_update=updates(OutsideBotSerializer, OutsideBotSerializer,
-                            "Change an outside bot; one entered in a tournament keeps its "
-                            "name. Disable it to stop it being called."),
-    destroy=extend_schema(responses={204: None, **ERRORS, **NOT_FOUND},
-                          description="Remove an outside bot never entered in a tournament."),
-)
-class OutsideBotViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
-    """Outside bots organisers may enter in tournaments as ``outside:NAME``; administrators
-    only, because the site calls their URLs."""
-
-    queryset = OutsideBot.objects.order_by("name")
-    serializer_class = OutsideBotSerializer
-    permission_classes = [AdministratorsOnly]
-    filterset_fields = ["enabled"]
-    ordering_fields = ["name", "created_at"]
-
-    def create(self, request, *args, **kwargs):
-        data = valid(OutsideBotSerializer, request)
-        bot = tournament_services.outside_bot_create(by=request.user, **data)
-        return Response(OutsideBotSerializer(bot).data, status=status.HTTP_201_CREATED)
-
-    def partial_update(self, request, *args, **kwargs):
-        form = OutsideBotSerializer(self.get_object(), data=request.data, partial=True)
-        form.is_valid(raise_exception=True)
-        bot = tournament_services.outside_bot_update(bot=form.instance, by=request.user,
-                                                     **form.validated_data)
-        return Response(OutsideBotSerializer(bot).data)
-
-    def destroy(self, request, *args, **kwargs):
-        tournament_services.outside_bot_delete(bot=self.get_object(), by=request.user)
-        return Response(status=status.HTTP_204_NO_CONTENT)

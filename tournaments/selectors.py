@@ -9,19 +9,18 @@ from django.utils import timezone
 
 from gameplay.bots.base import FAULT_KINDS
 from gameplay.runner.figures import deal_figures, ordinal
-from gameplay.tournaments.models import (
-    OUTSIDE,
+from league.models import Place, Seat
+from league.ratings import replay
+from league.selectors import season_standings
+from outside_bots.models import OUTSIDE, OutsideBot
+from tournaments.models import (
     Entrant,
     GameFault,
-    OutsideBot,
     Tournament,
     TournamentBatch,
     TournamentGame,
     UnplayedGame,
 )
-from league.models import Place, Seat
-from league.ratings import replay
-from league.selectors import season_standings
 
 
 @dataclass

@@ -10,14 +10,13 @@ reconciler sends again what the broker never took or a worker dropped (issue #16
 """
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from functools import partial
 
 import django.dispatch
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, InterfaceError, OperationalError, transaction
 from django.db.models import Count, Q
@@ -30,32 +29,29 @@ from gameplay.engine.scoring import Scoring
 from gameplay.runner import pairing
 from gameplay.runner.figures import seed_of
 from gameplay.runner.match import GameResult, deal_block, play_game
-from gameplay.tournaments.errors import TournamentError
-from gameplay.tournaments.models import (
-    OUTSIDE,
+from league import services as league
+from league.errors import LeagueError
+from league.models import Club, Player, Season
+from outside_bots.models import OUTSIDE, OutsideBot, outside_bot_url
+from plumbing import queue
+from plumbing.queue import BROKER_ERRORS
+from tournaments.errors import TournamentError
+from tournaments.models import (
     Entrant,
     GameFault,
-    OutsideBot,
     Tournament,
     TournamentBatch,
     TournamentGame,
     UnplayedGame,
-    default_presets,
-    outside_bot_url,
 )
-from gameplay.tournaments.selectors import resume_refusal, tournament_ratings
-from league import services as league
-from league.errors import LeagueError
-from league.models import Club, Player, Season
-from plumbing import queue
-from plumbing.queue import BROKER_ERRORS
+from tournaments.selectors import resume_refusal, tournament_ratings
 
 # Sent after each stored game, with ``tournament_id``: the CLI's progress bar listens to it
 # when tasks run in its own process (no broker configured).
 game_stored = django.dispatch.Signal()
 
-# The tasks (gameplay.tournaments.tasks), sent by name; the names they had before the app moved
-# into gameplay/tournaments/, so tasks waiting in a queue across the move still run.
+# The tasks (tournaments.tasks), sent by name; the names they had when the app was gameplay/,
+# so tasks waiting in a queue across the moves still run.
 START_TASK = "gameplay.tasks.tournament_start_task"
 PLAY_BATCH_TASK = "gameplay.tasks.tournament_play_batch_task"
 RECONCILE_TASK = "gameplay.tasks.tournaments_reconcile_task"
@@ -587,91 +583,11 @@ def _game_unplayed(tournament: Tournament, key: Key, error: Exception) -> None:
                              "are told")[:500]})
 
 
-# Outside bots: administrators register the URLs; organisers enter them as outside:<name>
-
-
-def _outside_bot_check(bot: OutsideBot) -> None:
-    try:
-        bot.full_clean()
-    except ValidationError as e:
-        raise TournamentError("; ".join(f"{field}: {' '.join(messages)}"
-                                        for field, messages in e.message_dict.items())) from e
-
-
-# What the apps above may add (ladder.apps): each takes a bot's name and its author (None for
-# an administrator) and says why that author may not take the name, or None.
-name_checks: list[Callable[[str, object], str | None]] = []
-
-
-def _check_name(name: str, owner) -> None:
-    for check in name_checks:
-        refusal = check(name, owner)
-        if refusal:
-            raise TournamentError(refusal)
-
-
 def outside_bot_entries(*, bot: OutsideBot):
     """The tournament entries that name the bot: while there are any, it keeps its name."""
     return Entrant.objects.filter(bot=OUTSIDE + bot.name)
 
 
-@transaction.atomic
-def outside_bot_create(*, name: str, url: str, description: str = "", enabled: bool = True,
-                       presets: list[str] | None = None, owner=None, by=None) -> OutsideBot:
-    """Register an outside bot; one with an ``owner`` (its author) counts towards the author's
-    OUTSIDE_BOT_MAX_PER_AUTHOR."""
-    if owner is not None:
-        _check_author_limit(owner)
-    bot = OutsideBot(name=name.strip(), url=url.strip(), description=description,
-                     enabled=enabled, owner=owner,
-                     presets=list(presets) if presets is not None else default_presets())
-    _outside_bot_check(bot)
-    _check_name(bot.name, owner)
-    bot.save()
-    league.audit_record(by=by, club=None, action="outside bot registered", target=bot,
-                        details={"url": bot.url, "enabled": enabled, "presets": bot.presets,
-                                 "owner": owner.pk if owner else None})
-    return bot
-
-
-def _check_author_limit(owner) -> None:
-    # The author's row is locked so that two registrations at once cannot both pass the count.
-    get_user_model().objects.select_for_update().filter(pk=owner.pk).first()
-    limit = settings.OUTSIDE_BOT_MAX_PER_AUTHOR
-    if OutsideBot.objects.filter(owner=owner).count() >= limit:
-        raise TournamentError(f"you have {limit} bots, the most an author may register; "
-                              "remove one first")
-
-
-@transaction.atomic
-def outside_bot_update(*, bot: OutsideBot, by=None, **fields) -> OutsideBot:
-    """Change an outside bot; its name stays once it is entered (entries name it)."""
-    unknown = set(fields) - {"name", "url", "description", "enabled", "presets"}
-    if unknown:
-        raise TournamentError(f"unknown outside bot field(s): {', '.join(sorted(unknown))}")
-    bot = OutsideBot.objects.select_for_update().get(pk=bot.pk)
-    changed = {k: v for k, v in fields.items() if getattr(bot, k) != v}
-    if "name" in changed and outside_bot_entries(bot=bot).exists():
-        raise TournamentError(f"outside bot {bot.name!r} is entered in tournaments as "
-                              f"{OUTSIDE}{bot.name}, so it keeps its name")
-    for key, value in changed.items():
-        setattr(bot, key, value)
-    _outside_bot_check(bot)
-    if "name" in changed:
-        _check_name(bot.name, bot.owner)
-    bot.save()
-    league.audit_record(by=by, club=None, action="outside bot changed", target=bot,
-                        details={k: str(v) for k, v in changed.items()})
-    return bot
-
-
-@transaction.atomic
-def outside_bot_delete(*, bot: OutsideBot, by=None) -> None:
-    """Remove an outside bot never entered; one that was is disabled instead."""
-    bot = OutsideBot.objects.select_for_update().get(pk=bot.pk)
-    if outside_bot_entries(bot=bot).exists():
-        raise TournamentError(f"outside bot {bot.name!r} is entered in tournaments; disable it "
-                              "instead")
-    league.audit_record(by=by, club=None, action="outside bot removed", target=bot,
-                        details={"url": bot.url})
-    bot.delete()
+def entered_in_tournaments(bot: OutsideBot) -> str | None:
+    """Where the bot is entered, for outside_bots.services (tournaments.apps adds it)."""
+    return "in tournaments" if outside_bot_entries(bot=bot).exists() else None

@@ -1,8 +1,8 @@
 from django.urls import path
 
-from gameplay.tournaments.web import views
+from tournaments.web import views
 
-app_name = "gameplay"
+app_name = "gameplay"  # the URL names pages and links were written with
 
 urlpatterns = [
     path("<int:pk>/", views.tournament_detail, name="tournament"),

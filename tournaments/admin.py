@@ -1,20 +1,19 @@
 """Tournaments in the admin: organisers see and change only their own clubs' tournaments
 (the league admin's rule); creating, starting, cancelling and resuming go through
-``gameplay.tournaments.services``. Outside bots are for administrators (superusers) only."""
+``tournaments.services``. Outside bots are in outside_bots.admin."""
 
 from django import forms
 from django.contrib import admin, messages
-from django.db import models
 from django.http import HttpResponseRedirect
 from django.utils.html import format_html
 
 from gameplay.engine.errors import PresidentError
-from gameplay.engine.options import PRESETS, preset
+from gameplay.engine.options import preset
 from gameplay.engine.scoring import Scoring
-from gameplay.tournaments import selectors, services
-from gameplay.tournaments.models import Entrant, OutsideBot, Tournament, default_presets
 from league.admin import ClubScopedAdmin, ClubsFieldMixin
 from league.errors import LeagueError
+from tournaments import selectors, services
+from tournaments.models import Entrant, Tournament
 
 
 class TournamentForm(forms.ModelForm):
@@ -145,67 +144,3 @@ class TournamentAdmin(ClubsFieldMixin, ClubScopedAdmin):
     @admin.action(description="Resume the selected tournaments (only missing games)")
     def resume(self, request, queryset):
         self._each(request, queryset, services.tournament_resume, "resumed")
-
-
-class OutsideBotForm(forms.ModelForm):
-    presets = forms.MultipleChoiceField(
-        choices=[(name, name) for name in PRESETS], widget=forms.CheckboxSelectMultiple,
-        required=False, help_text="the rule sets it plays; none ticked: classic")
-
-    def clean_presets(self):
-        return self.cleaned_data["presets"] or default_presets()
-
-
-@admin.register(OutsideBot)
-class OutsideBotAdmin(admin.ModelAdmin):
-    """The URLs registered here are the only ones tournaments call; every organiser is staff,
-    so only superusers manage them."""
-
-    list_display = ["name", "url", "owner", "enabled", "created_at"]
-    list_filter = ["enabled"]
-    search_fields = ["name", "url", "description", "owner__username"]
-    fields = ["name", "url", "presets", "description", "enabled", "owner"]
-    form = OutsideBotForm
-    formfield_overrides = {models.URLField: {"assume_scheme": "https"}}  # Django 6's default
-
-    def _administrator(self, request):
-        return request.user.is_active and request.user.is_superuser
-
-    def has_module_permission(self, request):
-        return self._administrator(request)
-
-    def has_view_permission(self, request, obj=None):
-        return self._administrator(request)
-
-    def has_add_permission(self, request):
-        return self._administrator(request)
-
-    def has_change_permission(self, request, obj=None):
-        return self._administrator(request)
-
-    def has_delete_permission(self, request, obj=None):
-        return self._administrator(request) and (
-            obj is None or not services.outside_bot_entries(bot=obj).exists())
-
-    def get_actions(self, request):
-        actions = super().get_actions(request)
-        actions.pop("delete_selected", None)  # a bulk delete would skip the service
-        return actions
-
-    def get_readonly_fields(self, request, obj=None):
-        entered = obj is not None and services.outside_bot_entries(bot=obj).exists()
-        return ["name", "owner"] if entered else ["owner"]
-
-    def save_model(self, request, obj, form, change):
-        data = {k: form.cleaned_data[k] for k in self.fields if k in form.cleaned_data}
-        try:
-            if change:
-                services.outside_bot_update(bot=obj, by=request.user, **data)
-            else:
-                obj.pk = services.outside_bot_create(by=request.user, **data).pk
-        except LeagueError as e:
-            # The form checked the same fields; this is a change that raced it.
-            self.message_user(request, e.message, messages.ERROR)
-
-    def delete_model(self, request, obj):
-        services.outside_bot_delete(bot=obj, by=request.user)

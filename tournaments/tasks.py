@@ -14,9 +14,9 @@ from kombu.exceptions import OperationalError as BrokerError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from gameplay.tournaments import services
-from gameplay.tournaments.models import Tournament
 from plumbing import queue
+from tournaments import services
+from tournaments.models import Tournament
 
 TRANSIENT = (OperationalError, InterfaceError, BrokerError, RedisConnectionError,
              RedisTimeoutError, ConnectionError)
