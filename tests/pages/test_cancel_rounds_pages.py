@@ -84,7 +84,8 @@ def test_new_game_same_table_stays_in_its_round(client, season, organiser, peopl
     assert seated_ids(again) == seated_ids(first)
     board = nights.night_board(season, nights.night_of())
     assert len(board.rounds) == 1
-    assert [t.game.number for t in board.rounds[0]] == [1, 2, 3]
+    # the new game at table 1, listed with it
+    assert [(t.game.number, t.table) for t in board.rounds[0]] == [(1, 1), (3, 1), (2, 2)]
     assert sorted(nights.present_last(season, nights.night_of())) == sorted(
         p.pk for p in people)
     assert len(nights.season_rounds(season)) == 1
@@ -158,7 +159,7 @@ def test_a_round_confirmed_by_mistake_is_cancelled_whole(client, season, organis
     cancel = reverse("league:night_cancel_round", args=[season.pk, 2])
     preview = client.get(cancel)
     assert "Cancel round 2?" in preview.text
-    assert "game 3" in preview.text and "game 4" in preview.text
+    assert "Game 3" in preview.text and "Game 4" in preview.text
     client.post(cancel)
     assert list(Game.objects.filter(status=Game.CANCELLED).values_list("number", flat=True)
                 .order_by("number")) == [3, 4]
