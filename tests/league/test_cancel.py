@@ -15,7 +15,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def season():
-    return make_season(preset="classic", scoring_limit=20)
+    return make_season(scoring_limit=20)
 
 
 @pytest.fixture

@@ -16,20 +16,13 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def season():
-    return make_season(preset="classic", scoring_limit=20)
-
-
-@pytest.fixture
-def organiser(season):
-    user = UserFactory(username="org")
-    season.club.organisers.add(user)
-    return user
-
-
-@pytest.fixture
-def people(season):
-    return [PlayerFactory(name=f"P{i}", clubs=[season.club]) for i in range(8)]
+def night(client):
+    """A season with eight players, its club's organiser signed in: (season, people)."""
+    season = make_season(preset="classic", scoring_limit=20)
+    organiser = UserFactory(username="org")
+    season.club.organisers.add(organiser)
+    client.force_login(organiser)
+    return season, [PlayerFactory(name=f"P{i}", clubs=[season.club]) for i in range(8)]
 
 
 def confirm_round(client, season, people, **fields):
@@ -37,11 +30,18 @@ def confirm_round(client, season, people, **fields):
     return client.post(url("night_confirm", season), confirm_fields(page))
 
 
-def test_a_plan_link_confirmed_already_says_so_and_cannot_confirm_again(
-        client, season, organiser, people):
+def table_one_ended(client, season, people):
+    """Round 1 confirmed at two tables; table 1 played a deal and time was called on it."""
+    confirm_round(client, season, people, round=1)
+    first, second = Game.objects.order_by("number")
+    services.deal_record(game=first, finishing_order=seated_ids(first))
+    return services.game_time_called(game=first), second
+
+
+def test_a_plan_link_confirmed_already_says_so_and_cannot_confirm_again(client, night):
     """Issue #28: reopening the round-1 plan link after confirming it and pressing Confirm
     created a second round over the one being played."""
-    client.force_login(organiser)
+    season, people = night
     link = url("night_plan", season, plan_query(people, low=4, high=4, round=1))
     client.post(url("night_confirm", season), confirm_fields(client.get(link)))
     assert Game.objects.count() == 2
@@ -60,8 +60,8 @@ def test_a_plan_link_confirmed_already_says_so_and_cannot_confirm_again(
     assert Game.objects.count() == 2
 
 
-def test_the_night_page_links_its_plan_to_the_round_it_plans(client, season, organiser, people):
-    client.force_login(organiser)
+def test_the_night_page_links_its_plan_to_the_round_it_plans(client, night):
+    season, people = night
     answer = client.post(url("night", season), {
         "action": "plan", "present": [p.pk for p in people], "rounds": 1, "low": 4, "high": 4})
     assert "round=1" in answer["Location"]
@@ -71,14 +71,11 @@ def test_the_night_page_links_its_plan_to_the_round_it_plans(client, season, org
     assert "round=2" in answer["Location"]
 
 
-def test_new_game_same_table_stays_in_its_round(client, season, organiser, people):
+def test_new_game_same_table_stays_in_its_round(client, night):
     """Issue #28: "New game, same table" filed the new game as a new round, and the next
     round's presence list then ticked only that table."""
-    client.force_login(organiser)
-    confirm_round(client, season, people, round=1)
-    first, second = Game.objects.order_by("number")
-    services.deal_record(game=first, finishing_order=seated_ids(first))
-    services.game_time_called(game=first)
+    season, people = night
+    first, _ = table_one_ended(client, season, people)
     client.post(reverse("league:same_table", args=[first.pk]))
     again = Game.objects.get(number=3)
     assert seated_ids(again) == seated_ids(first)
@@ -89,19 +86,14 @@ def test_new_game_same_table_stays_in_its_round(client, season, organiser, peopl
     assert sorted(nights.present_last(season, nights.night_of())) == sorted(
         p.pk for p in people)
     assert len(nights.season_rounds(season)) == 1
-    night = client.get(url("night", season))
-    assert "Who is here for round 2?" in night.text
-    assert len(re.findall(r'name="present" value="\d+" checked>', night.text)) == 8
-    del second
+    night_page = client.get(url("night", season))
+    assert "Who is here for round 2?" in night_page.text
+    assert len(re.findall(r'name="present" value="\d+" checked>', night_page.text)) == 8
 
 
-def test_confirming_while_a_round_is_in_play_asks_first_naming_its_tables(
-        client, season, organiser, people):
-    client.force_login(organiser)
-    confirm_round(client, season, people, round=1)
-    first, second = Game.objects.order_by("number")
-    services.deal_record(game=first, finishing_order=seated_ids(first))
-    services.game_time_called(game=first)
+def test_confirming_while_a_round_is_in_play_asks_first_naming_its_tables(client, night):
+    season, people = night
+    table_one_ended(client, season, people)
     page = client.get(url("night_plan", season, plan_query(people, low=4, high=4, round=2)))
     assert "Round 1 is still in play" in page.text
     assert "table 2 (game 2)" in page.text
@@ -113,17 +105,15 @@ def test_confirming_while_a_round_is_in_play_asks_first_naming_its_tables(
     fields["while_in_play"] = ["1"]
     client.post(url("night_confirm", season), fields)
     assert Game.objects.count() == 4
-    del second
 
 
-def test_a_game_with_no_deals_is_cancelled_from_the_night_page_after_a_preview(
-        client, season, organiser, people):
-    client.force_login(organiser)
+def test_a_game_with_no_deals_is_cancelled_from_the_night_page_after_a_preview(client, night):
+    season, people = night
     confirm_round(client, season, people, round=1)
     first, second = Game.objects.order_by("number")
-    night = client.get(url("night", season))
+    night_page = client.get(url("night", season))
     cancel = reverse("league:night_cancel_game", args=[season.pk, second.pk])
-    assert f'href="{cancel}"' in night.text
+    assert f'href="{cancel}"' in night_page.text
     preview = client.get(cancel)
     assert "Cancel game 2?" in preview.text and "P" in preview.text
     assert Game.objects.get(pk=second.pk).status == Game.OPEN  # a preview changes nothing
@@ -135,11 +125,11 @@ def test_a_game_with_no_deals_is_cancelled_from_the_night_page_after_a_preview(
     assert AuditEntry.objects.filter(action="game cancelled").count() == 1
     tonight = client.get(url("tonight", season))
     for seat in second.seats.select_related("player"):
-        assert seat.player.name not in tonight.text
+        assert seat.player.name not in tonight_page.text
 
 
-def test_a_game_with_deals_is_refused_with_a_conflict(client, season, organiser, people):
-    client.force_login(organiser)
+def test_a_game_with_deals_is_refused_with_a_conflict(client, night):
+    season, people = night
     confirm_round(client, season, people, round=1)
     first = Game.objects.order_by("number").first()
     services.deal_record(game=first, finishing_order=seated_ids(first))
@@ -149,8 +139,8 @@ def test_a_game_with_deals_is_refused_with_a_conflict(client, season, organiser,
     assert Game.objects.get(pk=first.pk).status == Game.OPEN
 
 
-def test_a_round_confirmed_by_mistake_is_cancelled_whole(client, season, organiser, people):
-    client.force_login(organiser)
+def test_a_round_confirmed_by_mistake_is_cancelled_whole(client, night):
+    season, people = night
     confirm_round(client, season, people, round=1)
     for game in Game.objects.all():
         services.deal_record(game=game, finishing_order=seated_ids(game))
@@ -163,17 +153,16 @@ def test_a_round_confirmed_by_mistake_is_cancelled_whole(client, season, organis
     client.post(cancel)
     assert list(Game.objects.filter(status=Game.CANCELLED).values_list("number", flat=True)
                 .order_by("number")) == [3, 4]
-    night = client.get(url("night", season))
-    assert "Who is here for round 2?" in night.text
+    night_page = client.get(url("night", season))
+    assert "Who is here for round 2?" in night_page.text
     assert len(nights.season_rounds(season)) == 1
 
 
-def test_only_the_clubs_organisers_cancel(client, season, organiser, people):
-    confirm_round_as = UserFactory(username="other")
-    client.force_login(organiser)
+def test_only_the_clubs_organisers_cancel(client, night):
+    season, people = night
     confirm_round(client, season, people, round=1)
     game = Game.objects.first()
-    client.force_login(confirm_round_as)
+    client.force_login(UserFactory(username="other"))
     answer = client.post(reverse("league:night_cancel_game", args=[season.pk, game.pk]))
     assert answer.status_code == 403
     answer = client.post(reverse("league:night_cancel_round", args=[season.pk, 1]))
