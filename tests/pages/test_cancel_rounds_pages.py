@@ -125,7 +125,7 @@ def test_a_game_with_no_deals_is_cancelled_from_the_night_page_after_a_preview(c
     assert AuditEntry.objects.filter(action="game cancelled").count() == 1
     tonight = client.get(url("tonight", season))
     for seat in second.seats.select_related("player"):
-        assert seat.player.name not in tonight_page.text
+        assert seat.player.name not in tonight.text
 
 
 def test_a_game_with_deals_is_refused_with_a_conflict(client, night):
