@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from league import nights, services
 from league.models import Game
-from tests.api.conftest import client_for
+from tests.api.conftest import at_once, client_for, racing_table
 from tests.league.factories import PlayerFactory, UserFactory, make_season, seated_ids
 
 pytestmark = pytest.mark.django_db
@@ -73,3 +73,18 @@ def test_the_admin_cancels_selected_games_through_the_service(client, night):
     assert "game 1 has 1 deal" in answer.text and "game 2: cancelled" in answer.text
     assert dict(Game.objects.values_list("number", "status")) == {
         1: Game.OPEN, 2: Game.CANCELLED}
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_two_confirms_of_the_same_round_at_once_create_it_once():
+    """Two organisers' phones confirm round 1 at the same moment: one 201, one 409."""
+    game, organiser = racing_table()
+    Game.objects.filter(pk=game.pk).delete()  # only its season and players are wanted
+    players = list(game.season.club.players.order_by("pk"))
+    body = {"tables": [{"players": [p.pk for p in players], "dealer": 0}], "round": 1}
+    answers = at_once(organiser, *(
+        lambda client: client.post(f"/api/v1/seasons/{game.season.pk}/night-confirm/", body,
+                                   format="json") for _ in range(2)))
+    assert sorted(a.status_code for a in answers) == [201, 409]
+    assert Game.objects.filter(season=game.season).count() == 1
