@@ -86,6 +86,8 @@ def test_new_game_same_table_stays_in_its_round(client, night):
     assert sorted(nights.present_last(season, nights.night_of())) == sorted(
         p.pk for p in people)
     assert len(nights.season_rounds(season)) == 1
+    screen = client.get(url("tonight", season)).text  # the new game is table 1's too
+    assert screen.count('-h">Table 1 <span') == 2 and screen.count('-h">Table 2 <span') == 1
     night_page = client.get(url("night", season))
     assert "Who is here for round 2?" in night_page.text
     assert len(re.findall(r'name="present" value="\d+" checked>', night_page.text)) == 8
