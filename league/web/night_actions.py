@@ -5,6 +5,7 @@ a game that was played is refused in words (409)."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models import prefetch_related_objects
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
@@ -68,8 +69,10 @@ def night_cancel_round(request, season_id, number):
     rounds = nights.night_rounds(season, tonight)
     if not 1 <= number <= len(rounds):
         return _refused(request, season, LeagueError(f"there is no round {number} tonight"))
+    games = [g for g, _ in rounds[number - 1]]
+    prefetch_related_objects(games, "seats__player")
     return render(request, "league/night/cancel.html", {
-        "season": season, "what": f"round {number}", "games": [g for g, _ in rounds[number - 1]],
+        "season": season, "what": f"round {number}", "games": games,
         "action": reverse("league:night_cancel_round", args=[season.pk, number])})
 
 
