@@ -98,8 +98,8 @@ class Season(models.Model):
 class Game(models.Model):
     """A table in a season. Scores and end are recomputed from the deals by the services."""
 
-    OPEN, FINISHED = "open", "finished"
-    STATUS_CHOICES = [(OPEN, "open"), (FINISHED, "finished")]
+    OPEN, FINISHED, CANCELLED = "open", "finished", "cancelled"
+    STATUS_CHOICES = [(OPEN, "open"), (FINISHED, "finished"), (CANCELLED, "cancelled")]
 
     season = models.ForeignKey(Season, on_delete=models.PROTECT, related_name="games")
     number = models.PositiveIntegerField()
@@ -111,6 +111,13 @@ class Game(models.Model):
     # When an organiser reopened the finished game (league.services.game_reopen) so that its
     # deals can be undone or corrected; cleared when the game ends again.
     reopened_at = models.DateTimeField(null=True, blank=True)
+    # When an organiser cancelled the game before any deal (league.services.game_cancel): it
+    # is then left out of every page, the standings and the seating history.
+    cancelled_at = models.DateTimeField(null=True, blank=True)
+    # The game this one continues at the same table ("New game, same table"): it belongs to
+    # that game's round of the club night (league.nights).
+    continues = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL,
+                                  related_name="continued_by")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -342,11 +342,12 @@ def _game_new(season: Season, **fields) -> Game:
 
 @transaction.atomic
 def game_create(*, season: Season, players: Sequence[Player], dealer: int = 0,
-                by=None) -> Game:
-    """A new table; ``players`` in seat order (seat 0 first)."""
+                continues: Game | None = None, by=None) -> Game:
+    """A new table; ``players`` in seat order (seat 0 first); ``continues``: the game it
+    follows at the same table (game_same_table)."""
     players = list(players)
     names = _table_checked(season, players, dealer)
-    game = _game_new(season, dealer=dealer)
+    game = _game_new(season, dealer=dealer, continues=continues)
     Seat.objects.bulk_create(Seat(game=game, number=i, player=p) for i, p in enumerate(players))
     _audit(by=by, club=season.club, action="game created", target=game,
            details={"players": [names[p.pk] for p in players], "dealer": dealer})
@@ -368,7 +369,30 @@ def game_same_table(*, game: Game, by=None) -> Game:
                   .order_by("number")):
         if [s.player for s in later.seats.order_by("number")] == players:
             return later
-    return game_create(season=game.season, players=players, dealer=dealer, by=by)
+    return game_create(season=game.season, players=players, dealer=dealer, continues=game,
+                       by=by)
+
+
+@transaction.atomic
+def game_cancel(*, game: Game, by=None) -> Game:
+    """Cancel a game confirmed by mistake, before any deal: it is kept (and audited) but left
+    out of every page, the standings and the seating history. A game with deals, or one that
+    has ended, is refused (Conflict): its results stand."""
+    game = _locked_game(game)
+    if game.status == Game.CANCELLED:
+        raise Conflict(f"game {game.number} was already cancelled")
+    deals = game.deal_set.count()
+    if deals:
+        raise Conflict(f"game {game.number} has {deals} deal{'s' if deals > 1 else ''}: a game "
+                       "that was played cannot be cancelled (call time on it instead)")
+    if game.status == Game.FINISHED:
+        raise Conflict(f"game {game.number} has ended: it cannot be cancelled")
+    game.status, game.cancelled_at = Game.CANCELLED, timezone.now()
+    game.save(update_fields=["status", "cancelled_at"])
+    _audit(by=by, club=game.season.club, action="game cancelled", target=game,
+           details={"players": list(game.seats.order_by("number")
+                                    .values_list("player__name", flat=True))})
+    return game
 
 
 @transaction.atomic
@@ -512,6 +536,8 @@ def _locked_for_deals(game: Game) -> Game:
     RatingJob row while it writes rating rows that reference deals: so a writer never holds a
     deal a recompute waits for while waiting for that recompute (the deadlocks of issue #16)."""
     game = _locked_game(game)
+    if game.status == Game.CANCELLED:
+        raise Conflict(f"game {game.number} was cancelled: nothing can be entered in it")
     rating_jobs.jobs_locked(game.season)
     return game
 

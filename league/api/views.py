@@ -221,7 +221,8 @@ class SeasonViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
         def confirm():
             games = nights.night_confirm(
                 season=season, by=request.user,
-                tables=[(t["players"], t["dealer"]) for t in data["tables"]])
+                tables=[(t["players"], t["dealer"]) for t in data["tables"]],
+                round_number=data.get("round"), while_in_play=data["while_in_play"])
             return Response(s.NightConfirmedSerializer({"games": [
                 {"id": g.pk, "number": g.number, "dealer": g.dealer,
                  "players": list(g.seats.order_by("number").values_list("player_id", flat=True)),
@@ -229,6 +230,37 @@ class SeasonViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
                 for g in games]}).data, status=status.HTTP_201_CREATED)
 
         return idempotency.idempotent(request, confirm)
+
+    @extend_schema(request=s.RoundCancelSerializer,
+                   responses={200: s.GameSerializer(many=True), **ERRORS, **CONFLICT,
+                              **NOT_FOUND},
+                   description="Cancel round `round` of tonight's club night, all its games "
+                               "or none (league.nights.round_cancel): refused (409) if one "
+                               "has a deal. Organisers of the season's club.")
+    @action(detail=True, methods=["post"], url_path="night-cancel-round", filter_backends=[],
+            pagination_class=None)
+    def night_cancel_round(self, request, pk=None):
+        season = self.get_object()
+        number = valid(s.RoundCancelSerializer, request)["round"]
+        games = nights.round_cancel(season=season, night=nights.night_of(), number=number,
+                                    by=request.user)
+        return Response(s.GameSerializer(games, many=True).data)
+
+    @extend_schema(request=None, responses={200: s.NightEndSerializer(many=True), **ERRORS,
+                                            **NOT_FOUND},
+                   description="The end of tonight's club night (league.nights.night_end): "
+                               "time called on every open table, each game decided by its "
+                               "scoring system's rule for an unfinished game; a table with no "
+                               "deal is cancelled. Answers each table's winners. Organisers "
+                               "of the season's club.")
+    @action(detail=True, methods=["post"], url_path="night-end", filter_backends=[],
+            pagination_class=None)
+    def night_end(self, request, pk=None):
+        season = self.get_object()
+        ended = nights.night_end(season=season, night=nights.night_of(), by=request.user)
+        return Response(s.NightEndSerializer([
+            {"round": t.round, "table": t.table, "game": t.game.pk, "number": t.game.number,
+             "cancelled": t.cancelled, "winners": t.winners} for t in ended], many=True).data)
 
     def create(self, request, *args, **kwargs):
         data = s.scoring_sent(valid(s.SeasonCreateSerializer, request), default_scoring())
@@ -353,6 +385,18 @@ class GameViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
         game = self.get_object()
         services.game_reopen(game=game, by=request.user)
         return Response(s.GameDetailSerializer(self.get_queryset().get(pk=game.pk)).data)
+
+    @extend_schema(request=None, responses={200: s.GameSerializer, **ERRORS, **CONFLICT,
+                                            **NOT_FOUND},
+                   description="Cancel a game confirmed by mistake, before any deal "
+                               "(league.services.game_cancel): it is left out of the pages, "
+                               "standings and seating history; a game with deals or that has "
+                               "ended answers 409. Organisers of the game's club.")
+    @action(detail=True, methods=["post"], url_path="cancel", filter_backends=[],
+            pagination_class=None)
+    def cancel(self, request, pk=None):
+        game = services.game_cancel(game=self.get_object(), by=request.user)
+        return Response(s.GameSerializer(game).data)
 
 @extend_schema_view(
     create=extend_schema(
