@@ -122,6 +122,13 @@ def test_a_memory_bomb(tmp_path):
     stopped_for(result, bot, "the program ended", "out of memory: its limit is 512 MB")
 
 
+def test_a_node_memory_bomb(tmp_path):
+    bomb = tmp_path / "bot.js"
+    bomb.write_text("const hoard = [];\nfor (;;) hoard.push(Buffer.alloc(1 << 20, 1));\n")
+    result, bot = play(bomb, "node", timeout_ms=8000)
+    stopped_for(result, bot, "the program ended", "out of memory: its limit is 2048 MB")
+
+
 def test_a_cpu_spin(tmp_path):
     result, bot = play(hostile(tmp_path, "while True:\n    pass"))
     stopped_for(result, bot, "no answer within 1000 ms")

@@ -78,5 +78,7 @@ def test_too_many_files_too_big_or_not_a_zip(tmp_path):
         unpack_upload(b"PK" + bytes(unpack.MAX_ZIP_BYTES), tmp_path / "b")
     with pytest.raises(BadUpload, match="not a zip file"):
         unpack_upload(b"print('hello')", tmp_path / "c")
+    with pytest.warns(UserWarning, match="Duplicate name"):
+        twice = _zip(("bot.py", b"x"), ("bot.py", b"y"))
     with pytest.raises(BadUpload, match="'bot.py': cannot be unpacked"):
-        unpack_upload(_zip(("bot.py", b"x"), ("bot.py", b"y")), tmp_path / "d")
+        unpack_upload(twice, tmp_path / "d")
