@@ -148,6 +148,23 @@ def test_a_bot_that_burns_its_time_bank(tmp_path):
     assert result.stats[0].decisions > 1  # it played until its bank ran out
 
 
+def test_the_time_bank_counts_the_processes_it_started(tmp_path):
+    # the answering process sleeps 0.2 s before each answer, using no CPU; a child it
+    # started spins meanwhile (on a busy machine, getting a fraction of a CPU)
+    spinner = tmp_path / "bot.py"
+    spinner.write_text("import os, time\nif os.fork() == 0:\n    while True:\n        pass\n"
+                       + ANSWERS.replace("    print(json.dumps", "    time.sleep(0.2)\n"
+                                                               "    print(json.dumps"))
+    result, bot = play(spinner, limits=Limits(cpu_s=0.3), timeout_ms=5000)
+    stopped_for(result, bot, "over its time bank of 0.3 s")
+
+
+def test_a_crash_is_told_in_words_and_its_traceback_kept_for_the_author(tmp_path):
+    result, bot = play(hostile(tmp_path, "raise RuntimeError('my bug')"), timeout_ms=5000)
+    stopped_for(result, bot, "the program ended: exited with code 1")
+    assert b"RuntimeError: my bug" in bot.stderr
+
+
 def test_gigabytes_on_stdout(tmp_path):
     flood = hostile(tmp_path, "while True:\n    sys.stdout.buffer.write(b'x' * (1 << 20))")
     result, bot = play(flood, timeout_ms=5000)
