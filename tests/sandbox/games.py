@@ -48,10 +48,10 @@ def hostile(tmp_path: Path, attack: str) -> Path:
     return path
 
 
-def play(code, runtime="python", *, seed=1, **options):
+def play(code, runtime="python", *, seed=1, scoring=None, **options):
     bot = SandboxedProgram(code, runtime, **options)
     others = [make_bot("random", seed=seat) for seat in range(1, 4)]
-    result = play_game([bot, *others], preset("classic"), seed=seed)
+    result = play_game([bot, *others], preset("classic"), seed=seed, scoring=scoring)
     exit_code, verdict = checker.check(result.transcript)
     assert exit_code == 0, verdict  # the game ended, by the rules
     return result, bot

@@ -6,6 +6,7 @@ import os
 import socket
 
 from gameplay.bots.sandbox import Limits
+from gameplay.engine.scoring import Scoring
 from tests.sandbox.games import (
     ANSWERS,
     PROJECT_DIR,
@@ -163,6 +164,26 @@ def test_a_crash_is_told_in_words_and_its_traceback_kept_for_the_author(tmp_path
     result, bot = play(hostile(tmp_path, "raise RuntimeError('my bug')"), timeout_ms=5000)
     stopped_for(result, bot, "the program ended: exited with code 1")
     assert b"RuntimeError: my bug" in bot.stderr
+
+
+NOT_READING = """
+import fcntl, json, select, struct, termios, time
+seen = 0  # the bytes waiting on stdin: one more request each time they grow
+while True:
+    select.select([0], [], [])
+    waiting = struct.unpack("i", fcntl.ioctl(0, termios.FIONREAD, bytes(4)))[0]
+    if waiting > seen:
+        seen = waiting
+        print(json.dumps({"choice": 0, "cards": [], "ask": "high"}), flush=True)
+    time.sleep(0.001)
+"""
+
+
+def test_a_bot_that_answers_without_reading_its_requests(tmp_path):
+    # unread requests would fill the pipe to its stdin and block the worker's next write
+    bot = hostile(tmp_path, NOT_READING)
+    result, bot = play(bot, scoring=Scoring("penalty", deals=40), timeout_ms=5000)
+    stopped_for(result, bot, "cannot talk to the program", "without blocking")
 
 
 def test_gigabytes_on_stdout(tmp_path):

@@ -12,6 +12,7 @@ counts only that game's processes; any other worker runs it under its own uid wi
 raised by the processes it already has (a weaker bound, docs/sandbox.md).
 """
 
+import fcntl
 import functools
 import math
 import os
@@ -30,6 +31,7 @@ INSIDE_UID = 1000
 UID_FIRST, UID_COUNT = 100_000_000, 1 << 24  # where a root worker picks each sandbox's uid
 GRACE_S = 0.1  # how long a bot has to exit by itself once its stdin is closed
 KILL_WAIT_S = 5.0  # how long bwrap has to reap a killed bot (the kernel kills its processes)
+STDIN_PIPE_BYTES = 1 << 20  # room for every request a bot that reads them will ever have
 HINT_BYTES = 4096  # the end of stderr read for an out-of-memory message
 OUT_OF_MEMORY = (b"MemoryError", b"out of memory", b"Cannot allocate memory", b"bad_alloc")
 
@@ -232,10 +234,21 @@ class Jail:
         user, nproc = _user(self.limits.processes)
         self._home = _stage(self.code)
         self._stderr = tempfile.TemporaryFile()
-        # env={}: bwrap's own environment would show in the sandbox's /proc
-        self.process = subprocess.Popen(
-            self.command(self._home, nproc), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=self._stderr, env={}, start_new_session=True, **user)
+        try:
+            # env={}: bwrap's own environment would show in the sandbox's /proc
+            self.process = subprocess.Popen(
+                self.command(self._home, nproc), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=self._stderr, env={}, start_new_session=True, **user)
+        except OSError:
+            shutil.rmtree(self._home)
+            self._stderr.close()
+            raise
+        # A bot that answers without reading its requests would fill the pipe and block the
+        # worker's next write forever: writes never block, and one that cannot be made is a
+        # fault that stops the bot.
+        stdin = self.process.stdin.fileno()
+        fcntl.fcntl(stdin, fcntl.F_SETPIPE_SZ, STDIN_PIPE_BYTES)
+        os.set_blocking(stdin, False)
         self.ended = None
         return self.process
 
