@@ -110,6 +110,18 @@ def test_signalling_or_ptracing_its_parent_reaches_nothing_outside(tmp_path):
     assert contained(result, bot) == []  # and this test's process is alive to check it
 
 
+def test_no_namespaces_of_its_own(tmp_path):
+    libc = "__import__('ctypes').CDLL(None, use_errno=True)"
+    fails = ("{call} == 0 or (_ for _ in ()).throw("
+             "OSError(__import__('ctypes').get_errno(), 'failed'))")
+    attempts = {"user": fails.format(call=f"{libc}.unshare(0x10000000)"),  # CLONE_NEWUSER
+                "net": fails.format(call=f"{libc}.unshare(0x40000000)"),  # CLONE_NEWNET
+                "mount": fails.format(call=f"{libc}.mount(b'none', b'/tmp', b'tmpfs', 0, None)")}
+    result, bot = play(_tries(tmp_path, attempts), timeout_ms=5000)
+    assert _outcomes(bot) == {name: "refused" for name in attempts}, bot.stderr
+    assert contained(result, bot) == []
+
+
 def test_a_fork_bomb(tmp_path):
     bomb = hostile(tmp_path, "while True:\n    try:\n        os.fork()\n"
                              "    except OSError:\n        pass")

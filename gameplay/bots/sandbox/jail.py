@@ -128,7 +128,9 @@ def _namespaces() -> list[str]:
             "--gid", str(INSIDE_UID), "--hostname", "bot", "--die-with-parent", "--new-session",
             # the bot is the namespace's init, bwrap's own child: bwrap reaps it, so when it
             # ends nothing is left to the host's init; when it ends, the kernel kills the rest
-            "--as-pid-1", "--cap-drop", "ALL"]
+            "--as-pid-1", "--cap-drop", "ALL",
+            # no user namespace of its own inside: they are much of the kernel's attack surface
+            "--disable-userns"]
 
 
 def _user(processes: int) -> tuple[dict, int]:
