@@ -79,6 +79,17 @@ def test_no_project_files_environment_or_other_processes(tmp_path):
     assert contained(result, bot) == []
 
 
+def test_links_in_its_folder_are_left_out(tmp_path):
+    code = tmp_path / "code"
+    code.mkdir()
+    hostile(code, "print('sees', sorted(os.listdir('/bot')), file=sys.stderr)")
+    (code / "manage.py").symlink_to(PROJECT_DIR / "manage.py")
+    (code / "project").symlink_to(PROJECT_DIR)
+    result, bot = play(code, timeout_ms=5000)
+    assert bot.stderr == b"sees ['bot.py']\n"
+    assert contained(result, bot) == []
+
+
 def test_writes_land_nowhere_but_its_own_tmp(tmp_path):
     outside = tmp_path / "outside.txt"
     write = "open({!r}, 'w').write('x')"

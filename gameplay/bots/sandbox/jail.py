@@ -319,7 +319,7 @@ def _stage(code: Path) -> Path:
     for source in sources:
         target = home / (source.name if source == code else source.relative_to(code))
         if source.is_symlink():
-            continue
+            continue  # rglob does not enter linked folders either
         if source.is_dir():
             target.mkdir()
             target.chmod(0o755)
