@@ -77,6 +77,7 @@ def contained(result, bot) -> list[dict]:
     said = bot.stderr.decode(errors="replace") + repr(faults)
     assert SECRET not in said
     assert len(bot.stderr) <= bot.limits.stderr_kept
+    assert not bot.jail.home.exists()  # the copy of its files made for the game
     left = sandbox_processes()
     assert left == [], [Path(f"/proc/{pid}/stat").read_text() for pid in left]
     _, after = play(EXAMPLE, args=("--stdio",), seed=2, timeout_ms=5000)

@@ -213,7 +213,7 @@ class Jail:
         self.cpu_s = 0.0
         self.stderr = b""
         self._stderr = None
-        self._home = None
+        self.home = None
 
     def command(self, home: Path, nproc: int) -> list[str]:
         binary, dirs = runtime_paths(self.runtime_name)
@@ -234,15 +234,15 @@ class Jail:
 
     def start(self) -> subprocess.Popen:
         user, nproc = _user(self.limits.processes)
-        self._home = _stage(self.code)
+        self.home = _stage(self.code)
         self._stderr = tempfile.TemporaryFile()
         try:
             # env={}: bwrap's own environment would show in the sandbox's /proc
             self.process = subprocess.Popen(
-                self.command(self._home, nproc), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                self.command(self.home, nproc), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 stderr=self._stderr, env={}, start_new_session=True, **user)
         except OSError:
-            shutil.rmtree(self._home)
+            shutil.rmtree(self.home)
             self._stderr.close()
             raise
         # A bot that answers without reading its requests would fill the pipe and block the
@@ -290,7 +290,7 @@ class Jail:
         self._stderr.seek(0)
         self.stderr = self._stderr.read(self.limits.stderr_kept)
         self._stderr.close()
-        shutil.rmtree(self._home)
+        shutil.rmtree(self.home)
         self.process = None
 
     def _reap(self, timeout: float | None) -> int | None:
