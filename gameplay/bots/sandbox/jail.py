@@ -213,7 +213,7 @@ class Jail:
         self.cpu_s = 0.0
         self.stderr = b""
         self._stderr = None
-        self.home = None
+        self.home: Path | None = None  # the copy of its files, its /bot, for this game
 
     def command(self, home: Path, nproc: int) -> list[str]:
         binary, dirs = runtime_paths(self.runtime_name)
