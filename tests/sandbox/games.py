@@ -80,7 +80,7 @@ def contained(result, bot) -> list[dict]:
     assert not bot.jail.home.exists()  # the copy of its files made for the game
     left = sandbox_processes()
     assert left == [], [Path(f"/proc/{pid}/stat").read_text() for pid in left]
-    _, after = play(EXAMPLE, args=("--stdio",), seed=2, timeout_ms=5000)
+    _, after = play(EXAMPLE, seed=2, timeout_ms=5000)
     assert after.stopped is None  # the next game is normal
     return faults
 

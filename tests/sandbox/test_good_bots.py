@@ -30,7 +30,7 @@ def _normal(result, bot):
 
 @needs_sandbox
 def test_the_python_starter_plays_a_normal_game():
-    _normal(*play(EXAMPLE, args=("--stdio",), timeout_ms=5000))
+    _normal(*play(EXAMPLE, timeout_ms=5000))
 
 
 @needs_sandbox
@@ -46,6 +46,18 @@ def test_the_node_starter_plays_a_normal_game():
 def test_a_zipped_bot_plays_from_its_own_files(tmp_path, runtime, files):
     unpack_upload(_zip(files), tmp_path / "code")
     _normal(*play(tmp_path / "code", runtime, timeout_ms=5000))
+
+
+@needs_sandbox
+def test_a_python_bot_may_import_the_kit_and_nothing_else_of_the_project(tmp_path):
+    code = tmp_path / "bot.py"
+    code.write_text("import os, sys\nfrom gameplay.engine.options import preset\n"
+                    "print(sorted(os.listdir('/kit/gameplay')), preset('classic').preset,"
+                    " file=sys.stderr)\n" + ANSWERS)
+    result, bot = play(code, timeout_ms=5000)
+    _normal(result, bot)
+    kit = ["__init__.py", *(p for p in jail.KIT_PACKAGES if (jail.GAMEPLAY / p).is_dir())]
+    assert bot.stderr.decode() == f"{sorted(kit)} classic\n"
 
 
 @needs_sandbox

@@ -71,9 +71,11 @@ def test_no_project_files_environment_or_other_processes(tmp_path):
     assert {name: outcomes[name] for name in attempts} == {n: "refused" for n in attempts}
     said = bot.stderr.decode()
     # the bot is its namespace's init, its environment the sandbox's four variables
-    seen = "{'PATH': '/usr/bin', 'HOME': '/tmp', 'LANG': 'C.UTF-8', 'PWD': '/bot'}"
+    seen = ("{'PATH': '/usr/bin', 'HOME': '/tmp', 'LANG': 'C.UTF-8', 'PYTHONPATH': '/kit', "
+            "'PWD': '/bot'}")
     assert f"environ {seen}" in said
-    assert r"init b'PATH=/usr/bin\x00HOME=/tmp\x00LANG=C.UTF-8\x00PWD=/bot\x00'" in said
+    assert (r"init b'PATH=/usr/bin\x00HOME=/tmp\x00LANG=C.UTF-8\x00PYTHONPATH=/kit\x00"
+            r"PWD=/bot\x00'") in said
     assert "pids ['1']" in said  # nothing of the host's processes
     assert "uid 1000" in said  # not root
     assert contained(result, bot) == []

@@ -12,6 +12,7 @@ counts only that game's processes; any other worker runs it under its own uid wi
 raised by the processes it already has (a weaker bound, docs/sandbox.md).
 """
 
+import atexit
 import fcntl
 import functools
 import math
@@ -62,14 +63,19 @@ class Runtime:
     flags: tuple[str, ...]
     entry: str  # the file an uploaded directory starts from
     memory_mb: int  # V8 reserves far more address space than it uses
+    kit: bool = False  # the author's kit importable, at /kit
 
 
 RUNTIMES = {
-    # -E -s: no PYTHON* variables, no user site (not -I: the bot imports its own modules);
-    # -S: the standard library only; -u: unbuffered
-    "python": Runtime("python3", ("-E", "-s", "-S", "-B", "-u"), "bot.py", 512),
+    # -s: no user site; -S: no site-packages (the standard library, the bot's folder and the
+    # kit only); -u: unbuffered
+    "python": Runtime("python3", ("-s", "-S", "-B", "-u"), "bot.py", 512, kit=True),
     "node": Runtime("node", ("--max-old-space-size=256",), "bot.js", 2048),
 }
+# The author's kit (gameplay.kit, docs/kit.md) and the packages it imports: plain Python a
+# Python bot may use, as the Python starter does.
+GAMEPLAY = Path(__file__).resolve().parents[2]
+KIT_PACKAGES = ("bots", "engine", "kit", "runner")
 
 
 def _tool(name: str) -> str:
@@ -223,6 +229,8 @@ class Jail:
                   f"--nproc={nproc}", f"--fsize={limits.file_mb << 20}",
                   f"--nofile={limits.open_files}", "--core=0", "--"]
         mounts = [arg for d in (binary, *dirs) for arg in ("--ro-bind", d, d)]
+        if self.runtime.kit:
+            mounts += ["--ro-bind", str(kit_copy()), "/kit", "--setenv", "PYTHONPATH", "/kit"]
         return [*bounds, _tool("bwrap"), *_namespaces(), "--clearenv",
                 "--setenv", "PATH", "/usr/bin", "--setenv", "HOME", "/tmp",
                 "--setenv", "LANG", "C.UTF-8", *mounts,
@@ -327,6 +335,25 @@ def _stage(code: Path) -> Path:
             shutil.copyfile(source, target)
             target.chmod(0o644)
     return home
+
+
+@functools.cache
+def kit_copy() -> Path:
+    """The kit's Python sources in a folder the sandbox's uid may read (the project's may sit
+    in folders it cannot enter), made once per worker process."""
+    root = Path(tempfile.mkdtemp(prefix="hosted-kit-"))
+    atexit.register(shutil.rmtree, root, True)
+    package = root / "gameplay"
+    package.mkdir()
+    shutil.copyfile(GAMEPLAY / "__init__.py", package / "__init__.py")
+    for name in KIT_PACKAGES:
+        if (GAMEPLAY / name).is_dir():
+            shutil.copytree(GAMEPLAY / name, package / name, symlinks=True,
+                            ignore=shutil.ignore_patterns("*.py[co]", "__pycache__", "*.so",
+                                                          "*.c", "sandbox"))
+    for path in (root, *root.rglob("*")):
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    return root
 
 
 def _children(pid: int) -> list[int]:

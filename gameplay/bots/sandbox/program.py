@@ -16,11 +16,13 @@ from gameplay.bots.sandbox.jail import LIMITS, Jail, Limits
 class SandboxedProgram(ProgramBot):
     """``code`` is a source file or a directory (an unpacked upload, started from ``entry``,
     by default the runtime's ``bot.py`` / ``bot.js``); ``runtime`` is "python" or "node".
-    Raises SandboxUnavailable on a machine that cannot sandbox it."""
+    It is started with ``args``, by default ``--stdio`` as the starters and the example bot
+    expect.  Raises SandboxUnavailable on a machine that cannot sandbox it."""
 
     def __init__(self, code: str | Path, runtime: str = "python", *, entry: str | None = None,
-                 args: tuple[str, ...] = (), name: str = "hosted", limits: Limits = LIMITS,
-                 timeout_ms: float = DEFAULT_TIMEOUT_MS, max_bytes: int = DEFAULT_MAX_BYTES):
+                 args: tuple[str, ...] = ("--stdio",), name: str = "hosted",
+                 limits: Limits = LIMITS, timeout_ms: float = DEFAULT_TIMEOUT_MS,
+                 max_bytes: int = DEFAULT_MAX_BYTES):
         self.jail = Jail(Path(code), runtime, entry=entry, args=args, limits=limits)
         super().__init__([runtime, self.jail.entry, *args], name=name, timeout_ms=timeout_ms,
                          max_bytes=max_bytes)
