@@ -342,7 +342,7 @@ def kit_copy() -> Path:
     """The kit's Python sources in a folder the sandbox's uid may read (the project's may sit
     in folders it cannot enter), made once per worker process."""
     root = Path(tempfile.mkdtemp(prefix="hosted-kit-"))
-    atexit.register(shutil.rmtree, root, True)
+    atexit.register(_remove_kit, root, os.getpid())
     package = root / "gameplay"
     package.mkdir()
     shutil.copyfile(GAMEPLAY / "__init__.py", package / "__init__.py")
@@ -354,6 +354,11 @@ def kit_copy() -> Path:
     for path in (root, *root.rglob("*")):
         path.chmod(0o755 if path.is_dir() else 0o644)
     return root
+
+
+def _remove_kit(root: Path, maker: int) -> None:
+    if os.getpid() == maker:  # not a forked worker child exiting while others still use it
+        shutil.rmtree(root, ignore_errors=True)
 
 
 def _children(pid: int) -> list[int]:
