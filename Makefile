@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/requirements.stamp
 POSTGRES_TEST_URL := postgres://postgres@127.0.0.1:5432/president_league
 
-.PHONY: venv kernel run serve worker beat lint test
+.PHONY: venv kernel sandbox run serve worker beat lint test
 
 venv: $(STAMP)
 
@@ -25,6 +25,12 @@ kernel: $(KERNEL)
 $(KERNEL): gameplay/bots/kernel/_kernel.c gameplay/bots/kernel/build.py \
 		$(wildcard gameplay/engine/*.py gameplay/engine/rules/*.py) gameplay/bots/heuristic.py | venv
 	$(BIN)/python gameplay/bots/kernel/build.py
+
+# Hosted bots run in bubblewrap, the bots in Debian's python3 and nodejs (docs/sandbox.md):
+# installed when missing (as root); a machine without bwrap refuses hosted games.
+sandbox:
+	@command -v bwrap >/dev/null || apt-get install -y bubblewrap
+	@command -v node >/dev/null || apt-get install -y nodejs
 
 run: venv kernel
 	$(BIN)/python manage.py migrate --noinput
