@@ -9,6 +9,7 @@ import warnings
 
 import pytest
 
+import gameplay.bots
 from gameplay.bots import make_bot, montecarlo
 from gameplay.engine.options import preset
 from gameplay.runner.match import play_game
@@ -43,6 +44,8 @@ def test_the_kit_installs_alone_and_plays_a_starter_bot(tmp_path):
 
 def test_montecarlo_plays_in_python_where_the_kernel_is_not_built(monkeypatch):
     monkeypatch.setitem(sys.modules, "gameplay.bots.kernel", None)  # its import fails
+    # ... even where another test imported it already (then it is the package's attribute)
+    monkeypatch.delattr(gameplay.bots, "kernel", raising=False)
     montecarlo._kernel.cache_clear()
     try:
         with warnings.catch_warnings(record=True) as said:
