@@ -369,8 +369,11 @@ def game_same_table(*, game: Game, by=None) -> Game:
                   .order_by("number")):
         if [s.player for s in later.seats.order_by("number")] == players:
             return later
-    return game_create(season=game.season, players=players, dealer=dealer, continues=game,
-                       by=by)
+    following = game_create(season=game.season, players=players, dealer=dealer, continues=game,
+                            by=by)
+    # The table's phones go on entering: its live link now enters the game that continues it.
+    game.table_links.filter(revoked_at__isnull=True).update(game=following)
+    return following
 
 
 @transaction.atomic

@@ -145,3 +145,21 @@ def test_an_organisers_deal_is_no_links_and_a_link_is_no_way_round_the_rules():
         services.deal_record(game=game, finishing_order=order_of(game)[:2],
                              table_link=game.table_links.get())
     assert game.deal_set.count() == 1
+
+
+def test_new_game_same_table_takes_the_tables_link_along():
+    """The phones at a table keep entering when its game ends and the organiser starts "New
+    game, same table" (issue #28: the link is the table's, and that game stays at its table)."""
+    organiser, (game, _) = confirmed_round()
+    link = game.table_links.get()
+    first = services.deal_record(game=game, finishing_order=order_of(game), number=1,
+                                 table_link=link)
+    game = services.game_time_called(game=game, by=organiser)
+    following = services.game_same_table(game=game, by=organiser)
+    link.refresh_from_db()
+    assert link.game == following and table_links.refusal(link) is None
+    deal = services.deal_record(game=following, finishing_order=order_of(following), number=1,
+                                table_link=link)
+    assert deal.table_link == link
+    with pytest.raises(table_links.LinkRefused, match="another game"):  # the ended game's undo
+        services.deal_undo(game=game, deal_id=first.pk, table_link=link)
