@@ -175,10 +175,12 @@
     if (!rules.exchange_in_preset) {
       p.textContent = "No card exchange in this preset.";
     } else {
-      p.textContent = "Next exchange: " + (rules.exchanges.map(function (x) {
-        return nameOf(ids[x[0]]) + " gives " + nameOf(ids[x[1]]) + " " + x[2] + " card" +
-          (x[2] === 1 ? "" : "s");
-      }).join("; ") || "none") + ".";
+      p.append("Next exchange: ");
+      rules.exchanges.forEach(function (x, i) {
+        p.append(i ? "; " : "", isolated(nameOf(ids[x[0]])), " gives ",
+                 isolated(nameOf(ids[x[1]])), " " + x[2] + " card" + (x[2] === 1 ? "" : "s"));
+      });
+      p.append(rules.exchanges.length ? "." : "none.");
     }
     exchange.appendChild(p);
     check.querySelectorAll(".deal-number").forEach(function (n) {
@@ -187,6 +189,13 @@
     form.hidden = true;
     check.hidden = false;
     check.querySelector("h2").focus();
+  }
+
+  // A name in a sentence, isolated so a right-to-left name keeps the words in order.
+  function isolated(name) {
+    var bdi = document.createElement("bdi");
+    bdi.textContent = name;
+    return bdi;
   }
 
   function alertIn(where, text) {
