@@ -222,4 +222,4 @@ def entry_service_worker(request):
 
 
 ENTRY_ASSETS = ("league/league.css", "league/enter.js", "league/outbox.js",
-                "league/favicon.svg")
+                "league/first_error.js", "league/favicon.svg")

@@ -321,7 +321,8 @@ def test_the_service_worker_covers_the_entry_pages_and_keeps_our_assets(client):
     assert answer["Content-Type"] == "text/javascript"
     assert enter_url(make_game()).startswith(reverse("league:entry_service_worker")
                                              .rsplit("/", 1)[0] + "/")
-    for asset in ("league/league.css", "league/enter.js", "league/outbox.js"):
+    for asset in ("league/league.css", "league/enter.js", "league/outbox.js",
+                  "league/first_error.js"):
         assert f'"/static/{asset}"' in answer.text
 
 
