@@ -32,6 +32,14 @@ def shoot(page, name, part=None):
         (page.locator(part) if part else page).screenshot(path=str(SCREENSHOTS / f"{name}.png"))
 
 
+def organised_season():
+    """A friday season to 40 penalty points and the organiser of its club."""
+    season = make_season(preset="friday", scoring_limit=40)
+    organiser = UserFactory(username="organiser")
+    season.club.organisers.add(organiser)
+    return season, organiser
+
+
 def box(page, selector):
     return page.locator(selector).bounding_box()
 
@@ -132,9 +140,7 @@ def test_a_correction_swaps_two_players_by_choosing_a_place(browser, live_server
 
 
 def test_a_forty_character_name_scrolls_no_page_sideways(browser, live_server, client):  # noqa: F811
-    season = make_season(preset="friday", scoring_limit=40)
-    organiser = UserFactory(username="organiser")
-    season.club.organisers.add(organiser)
+    season, organiser = organised_season()
     long = PlayerFactory(name=LONG, clubs=[season.club])
     game = make_game(season=season, players=[long] + [PlayerFactory(clubs=[season.club])
                                                        for _ in range(3)])
@@ -166,9 +172,7 @@ def test_a_forty_character_name_scrolls_no_page_sideways(browser, live_server, c
 
 
 def test_a_right_to_left_name_keeps_the_sentence_in_order(browser, live_server, client):  # noqa: F811
-    season = make_season(preset="friday", scoring_limit=40)
-    organiser = UserFactory(username="organiser")
-    season.club.organisers.add(organiser)
+    season, organiser = organised_season()
     arabic = PlayerFactory(name=ARABIC, clubs=[season.club])
     ann = PlayerFactory(name="Ann", clubs=[season.club])
     others = [PlayerFactory(name=n, clubs=[season.club]) for n in ("Ben", "Cai")]
