@@ -2,7 +2,7 @@
 // - tapping a player fills the next empty "Nth out" select (tap again to free that place; no
 //   one else moves), and the tapped order survives a reload; correcting a deal, each player's
 //   place is chosen by its own buttons, a place someone has swapping the two;
-// - the action bar at the screen's foot says the order so far (with the roles once complete);
+// - the action bar at the screen's foot says the order so far;
 // - a confirmed deal goes through the outbox (outbox.js): kept on the phone until the server
 //   has judged it, so a lost connection loses nothing;
 // - with no connection, the order is checked on the phone with the roles and exchange the
@@ -39,8 +39,6 @@
 
   var picks = form ? Array.prototype.slice.call(form.querySelectorAll("#place-picks button")) : [];
   var line = document.getElementById("order-line");
-  var byPosition = document.getElementById("by-position");
-  var roles = byPosition ? JSON.parse(byPosition.textContent).roles : null;
 
   function placeOf(player) {
     return selects.findIndex(function (s) { return s.value === player; });
@@ -53,7 +51,7 @@
     var said = [];
     ids.forEach(function (id, i) {
       if (id === "") return;
-      said.push((i + 1) + " " + nameOf(id) + (roles && !left ? " " + roles[i] : ""));
+      said.push((i + 1) + " " + nameOf(id));
     });
     return said.join(" · ") + (left ? " · " + left + " more to tap" : "");
   }
