@@ -80,8 +80,13 @@ def test_a_deal_of_five_takes_one_scroll_with_the_action_bar(browser, live_serve
     page.evaluate("scrollTo(0, 0)")
     shoot(page, "enter-deal-bar")
     tap_order(page, order[::-1][2:])
-    assert line.inner_text() == " · ".join(f"{i} {names[p]}"
-                                           for i, p in enumerate(order[::-1], start=1))
+    whole = " · ".join(f"{i} {names[p]}" for i, p in enumerate(order[::-1], start=1))
+    assert line.inner_text() == whole
+    # Tapped again, a player's place is free and nobody else moves; the next tap fills it.
+    tap_order(page, [order[4]])
+    assert line.inner_text() == whole.split(" · ", 1)[1] + " · 1 more to tap"
+    tap_order(page, [order[4]])
+    assert line.inner_text() == whole
     assert small_targets(page) == []
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     page.locator(bar).get_by_role("button", name="Show roles and exchange").tap()
