@@ -9,7 +9,7 @@ import os
 
 from django.urls import reverse
 
-from league import rating_jobs, services
+from league import nights, rating_jobs, services
 from league.rules import rating_scope
 from tests.league.factories import PlayerFactory, UserFactory, make_game, make_season, seated_ids
 from tests.pages.test_browser import (  # noqa: F401
@@ -148,13 +148,13 @@ def test_a_correction_swaps_two_players_by_choosing_a_place(browser, live_server
 def test_a_forty_character_name_scrolls_no_page_sideways(browser, live_server, client):  # noqa: F811
     season, organiser = organised_season()
     long = PlayerFactory(name=LONG, clubs=[season.club])
-    game = make_game(season=season, players=[long] + [PlayerFactory(clubs=[season.club])
-                                                       for _ in range(3)])
-    order = seated_ids(game)
-    services.deal_record(game=game, finishing_order=order[::-1])
+    people = [long] + [PlayerFactory(clubs=[season.club]) for _ in range(3)]
+    game, = nights.night_confirm(season=season, by=organiser, tables=[(people, 0)])
+    services.deal_record(game=game, finishing_order=seated_ids(game)[::-1])
     ctx = signed_in(browser, live_server, client, organiser, **PHONE)
     page = ctx.new_page()
     for url in (reverse("league:night", args=[season.pk]),
+                reverse("league:table_cards", args=[season.pk]),
                 reverse("league:game_enter", args=[game.pk]),
                 reverse("league:tonight", args=[season.pk]),
                 reverse("league:player_detail", args=[long.pk])):
