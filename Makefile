@@ -1,4 +1,4 @@
-# `make run` serves the site on http://127.0.0.1:8000; `make test` runs every check and test.
+# `make run` serves the site on http://127.0.0.1:8000 (`make run PORT=8001` on another port); `make test` runs every check and test.
 # Both build .venv first, reinstalling only when requirements.txt changes.
 
 VENV := .venv
@@ -32,11 +32,13 @@ sandbox:
 	@command -v bwrap >/dev/null || apt-get install -y bubblewrap
 	@command -v node >/dev/null || apt-get install -y nodejs
 
+PORT ?= 8000
+
 run: venv kernel
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py demo_data
-	@echo "Serving http://127.0.0.1:8000/ (Ctrl-C stops it)"
-	$(BIN)/python manage.py runserver 127.0.0.1:8000
+	@echo "Serving http://127.0.0.1:$(PORT)/ (Ctrl-C stops it)"
+	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
 # As in production: gunicorn with WhiteNoise serving the collected static files. Needs
 # SECRET_KEY and ALLOWED_HOSTS (and DATABASE_URL, CELERY_BROKER_URL for real services); HTTPS

@@ -14,6 +14,7 @@ from django.shortcuts import redirect
 from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils.html import format_html, format_html_join
 from django.utils.text import capfirst
 from django.views.decorators.http import require_POST, require_safe
 
@@ -191,8 +192,9 @@ def seat_change(request, game):
     def apply(next_deal, form, leaving, joining):
         services.seat_change_apply(game=game, leaving=leaving, joining=joining,
                                    **acting(request))
-        said = [f"{p} leaves" for p in leaving] + [f"{p} joins" for p in joining]
-        messages.success(request, "; ".join(said) + ".")
+        said = format_html_join("; ", "{} {}", [(role_words.bdi(p), "leaves") for p in leaving]
+                                + [(role_words.bdi(p), "joins") for p in joining])
+        messages.success(request, format_html("{}.", said))
         return back_to_page(game)
     return _seat_change(request, game, apply)
 
@@ -220,4 +222,4 @@ def entry_service_worker(request):
 
 
 ENTRY_ASSETS = ("league/league.css", "league/enter.js", "league/outbox.js",
-                "league/favicon.svg")
+                "league/first_error.js", "league/favicon.svg")

@@ -47,8 +47,8 @@ def test_the_home_page_shows_clubs_live_tournaments_and_recent_results(client):
     assert f'<a href="{reverse("gameplay:tournament", args=[live.pk])}">Spring Cup</a>' in text
     assert "Old Cup" not in text
     results = text.split('id="recent"')[1]
-    assert f"{club.name}: {game.season.name}, game 1</a><br> Won by {names[ids[0]]} · 2 deals" \
-        in results
+    assert (f"{club.name}: {game.season.name}, game 1</a><br> Won by <bdi>{names[ids[0]]}</bdi>"
+            " · 2 deals") in results
     assert f"game {open_game.number}</a><br> Playing · 0 deals" in results
     # Newest first; the tournament's own bot games are left to its page.
     assert results.index(f"game {open_game.number}<") < results.index("game 1<")
