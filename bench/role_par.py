@@ -52,7 +52,8 @@ def cells(name: str, players: int, deals: int, seed: int) -> dict:
                 total, squares = tally["sums"].get(system.name, (0, 0))
                 tally["sums"][system.name] = (total + points, squares + points * points)
     return {key: {"deals": t["deals"], "points": {
-        system: [total / t["deals"], *mean_interval(total, squares, t["deals"])]
+        system: [round(x, 4) for x in (total / t["deals"],
+                                        *mean_interval(total, squares, t["deals"]))]
         for system, (total, squares) in t["sums"].items()}} for key, t in sorted(sums.items())}
 
 
@@ -73,7 +74,7 @@ def main(argv=None):
             print(json.dumps({"preset": name, "players": players, "deals": args.deals,
                               "cells": len(found),
                               "seconds": round(time.perf_counter() - started, 1)}), flush=True)
-    args.out.write_text(json.dumps(out, indent=1, sort_keys=True) + "\n")
+    args.out.write_text(json.dumps(out, sort_keys=True, separators=(",", ":")) + "\n")
 
 
 if __name__ == "__main__":

@@ -64,7 +64,7 @@ def test_over_many_deals_the_adjusted_mean_difference_equals_the_raw_one(name):
     # issue #31: "over many deals, the mean adjusted difference between two bots equals the raw
     # one within its interval": heuristic (seat turning each game) against three greedy bots
     raw, adjusted = [], []
-    for number in range(60):
+    for number in range(150):
         lineup = ["greedy"] * 4
         seat = number % 4
         lineup[seat] = "heuristic"
