@@ -45,10 +45,13 @@ PLAYOUTS = 16  # play-outs per seat: 32 or 64 narrowed no spread more (docs/par.
 SECONDS = 0.25  # at most this long per deal, whatever the play-outs asked
 
 # The thresholds a play-out's seat plays with, one drawn per play-out: the heuristic's own
-# (heuristic.Style) and its neighbours, so the play-outs spread over ways of playing the hand
-# instead of repeating one line of play.
-STYLE_CHOICES = {"pass_jump": (3, 6, 9), "danger": (1, 2, 3), "endgame_margin": (-1, 1, 4),
-                 "split_total": (3, 6, 10), "controls_below_top": (0, 1)}
+# (heuristic.Style) and others far from them, so the play-outs spread over ways of playing the
+# hand instead of repeating one line of play (wider sets narrowed the adjusted spread more:
+# docs/par.md "Tuning").
+STYLE_CHOICES = {"pass_jump": (1, 6, 20), "danger": (0, 2, 6), "endgame_margin": (-3, 1, 10),
+                 "split_total": (1, 6, 20), "controls_below_top": (0, 1, 2),
+                 "pass_total": (2, 8, 20), "lead_big": (0, 3), "safe_groups": (0, 2, 4),
+                 "pass_near_top": (1, 3, 6)}
 STYLES = tuple(Style(**dict(zip(STYLE_CHOICES, values, strict=True)))
                for values in itertools.product(*STYLE_CHOICES.values()))
 

@@ -57,3 +57,17 @@ def baseline(options: Options, players: int, system: str, dealer: int,
     cells = [role_par(options, players, system, key)
              for key in seat_roles(players, dealer, previous_order)]
     return None if None in cells else [c["points"] for c in cells]
+
+
+def over_par(options: Options, players: int, system: str, dealer: int, previous_order,
+             points) -> list[float] | None:
+    """Each seat's points of a deal over its role par, measured from the table: (points less
+    role par) less the table's mean of the same, so they sum to zero over the table (a cell is
+    the reference's points against plain heuristic players, not on the scale of a deal's
+    total). None without a whole table."""
+    base = baseline(options, players, system, dealer, previous_order)
+    if base is None:
+        return None
+    over = [p - b for p, b in zip(points, base, strict=True)]
+    mean = sum(over) / players
+    return [o - mean for o in over]

@@ -7,7 +7,7 @@ import pytest
 from bench.role_par import cells
 from gameplay.engine.options import PRESETS, preset
 from gameplay.engine.roles import roles_by_position
-from gameplay.runner.role_par import baseline, role_par, seat_roles, table
+from gameplay.runner.role_par import baseline, over_par, role_par, seat_roles, table
 
 
 def test_the_shipped_table_has_every_preset_and_table_size_with_sample_and_interval():
@@ -53,3 +53,13 @@ def test_a_cells_interval_is_symmetric_and_as_narrow_as_its_sample_allows():
     # role points are 0, 1 or 2: the interval's half-width is at most Z95 * 1 / sqrt(n)
     assert high - mean == pytest.approx(mean - low)
     assert (high - low) / 2 <= 1.96 / cell["deals"] ** 0.5
+
+
+def test_points_over_role_par_credit_a_climb_from_scum_and_sum_to_zero_over_the_table():
+    # issue #31: "a player who climbs from Scum is credited and a President who coasts is
+    # not": presidents-deck, previous order 2, 0, 3, 1; now seat 1, the Scum (Turd), finished
+    # second (1 point) and seat 2, the President, third (0 points)
+    over = over_par(preset("presidents-deck"), 4, "fixed-rounds", 0, [2, 0, 3, 1],
+                    [2, 1, 0, 0])
+    assert sum(over) == pytest.approx(0, abs=1e-9)
+    assert over[1] > 0.5 > 0 > over[2]
