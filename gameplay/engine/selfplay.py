@@ -98,8 +98,24 @@ def run_exchanges(game: Game, hands: list[int], deciders: list[Decider]) -> list
 
 def play_deal(game: Game, deciders: list[Decider], rng: random.Random) -> DealRecord:
     """Deal, exchange, play one deal to its end with the deciders, and record it in ``game``."""
+    hands, blind = deal_cards(game.rules, game.dealer, rng)
+    record, deal = begin_deal(game, hands, blind, deciders)
+    while not deal.over:
+        seat = deal.turn
+        move = deciders[seat].move(deal, deal.legal_moves())
+        deal.apply(move)
+        record.moves.append((seat, move))
+    record.finishing_order = list(deal.finishing_order)
+    record.finished = True
+    game.end(record)
+    return record
+
+
+def begin_deal(game: Game, hands: list[int], blind: list[list[int]] | None,
+               deciders: list[Decider]) -> tuple[DealRecord, Deal]:
+    """The dealt ``hands`` (mutated) through the exchange and the choice of leader and
+    direction to the first move: the deal's record so far and its ``Deal``."""
     rules = game.rules
-    hands, blind = deal_cards(rules, game.dealer, rng)
     record = DealRecord(hands=[C.mask_cards(h) for h in hands],
                         blind=[list(p) for p in blind] if blind else None)
     record.exchanges = run_exchanges(game, hands, deciders)
@@ -114,15 +130,7 @@ def play_deal(game: Game, deciders: list[Decider], rng: random.Random) -> DealRe
     record.leader, record.direction = leader, direction
     deal = game.begin(hands, leader=leader, direction=direction, blind=record.blind,
                       opening=opening)
-    while not deal.over:
-        seat = deal.turn
-        move = deciders[seat].move(deal, deal.legal_moves())
-        deal.apply(move)
-        record.moves.append((seat, move))
-    record.finishing_order = list(deal.finishing_order)
-    record.finished = True
-    game.end(record)
-    return record
+    return record, deal
 
 
 def play_game(game: Game, deciders: list[Decider], rng: random.Random) -> Game:

@@ -1,0 +1,127 @@
+"""Par against luck (issue #31, docs/par.md): how much par, the duplicate rotation and both
+narrow the spread of a bot's results, and what par costs a game.
+
+    python bench/par.py [--preset classic --preset presidents-deck]
+                        [--lineup 'montecarlo:playouts=40;heuristic;heuristic;heuristic' ...]
+                        [--blocks 100] [--deals 4] [--playouts 32] [--seed 1] [--workers 1]
+
+Each lineup plays ``--blocks`` duplicate blocks (one game per seat rotation on the same
+shuffles; match.py) of ``--deals`` deals scored fixed-rounds, as the ladder scores. The first
+bot's result of a deal is its points less the table's mean points. Methods: ``par`` (each deal
+luck-adjusted), ``duplicate`` (the mean over a block's rotations of the same deal, its spread
+given per deal played: sd × √rotations) and ``both``. Prints one JSON line per preset, lineup
+and method: ``deals`` played, ``sd_raw`` and ``sd_par`` (the per-deal standard deviation without
+and with the method), ``sd_reduction`` (1 − sd_par / sd_raw), ``deals_to_separate_raw`` and
+``_par`` (deals for the 95% interval of the mean to exclude zero: (Z95·sd/mean)²), ``mean_raw``
+and ``mean_par`` with their 95% intervals, ``par_ms_per_deal``, ``game_ms_per_deal`` (the game
+without par) and ``games_per_second_ratio`` (games per worker-second with par over without).
+Fixed playouts: the same figures on every run.
+"""
+
+import argparse
+import json
+import math
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from gameplay.engine.scoring import Scoring, deal_points  # noqa: E402
+from gameplay.runner.figures import Z95, mean_interval  # noqa: E402
+from gameplay.runner.match import play_spec, schedule  # noqa: E402
+from gameplay.runner.par import PLAYOUTS, game_pars  # noqa: E402
+
+LINEUPS = ("montecarlo:playouts=40;heuristic;heuristic;heuristic",
+           "heuristic;greedy;greedy;greedy")
+
+
+def played(lineup, name, blocks, deals, seed, playouts):
+    """Per game: (block, the first bot's raw and adjusted result of each deal); and the seconds
+    spent playing and finding par."""
+    scoring = Scoring("fixed-rounds", deals=deals)
+    n = len(lineup)
+    specs = schedule(lineup, name, games=blocks * n, seed=seed, scoring=scoring.to_dict(),
+                     duplicate=True)
+    games, game_seconds, par_seconds = [], 0.0, 0.0
+    for spec in specs:
+        started = time.perf_counter()
+        _, result = play_spec(spec)
+        game_seconds += time.perf_counter() - started
+        started = time.perf_counter()
+        pars = game_pars(result.transcript, result.finishing_orders, playouts=playouts)
+        par_seconds += time.perf_counter() - started
+        seat = spec.seat_of(0)
+        rows = []
+        for par, order in zip(pars, result.finishing_orders, strict=True):
+            points = deal_points(scoring, order)
+            results = [points[s] for s in range(n)]
+            mean = sum(results) / n
+            rows.append((results[seat] - mean, par.adjusted(results)[seat] - mean))
+        games.append((spec.index // n, rows))
+    return games, game_seconds, par_seconds
+
+
+def figures(values):
+    """(mean, its 95% interval, standard deviation) of a list of values."""
+    total, squares = sum(values), sum(v * v for v in values)
+    return total / len(values), mean_interval(total, squares, len(values)), \
+        statistics.stdev(values)
+
+
+def to_separate(sd, mean):
+    return math.ceil((Z95 * sd / mean) ** 2) if mean else None
+
+
+def methods(games, n):
+    """The values each method averages (raw, with the method) and the per-deal scale of their
+    standard deviation."""
+    deals = [row for _, rows in games for row in rows]
+    blocks: dict = {}
+    for block, rows in games:
+        for j, row in enumerate(rows):
+            blocks.setdefault((block, j), []).append(row)
+    means = [tuple(sum(r[i] for r in rows) / len(rows) for i in (0, 1))
+             for rows in blocks.values()]
+    raw = [r for r, _ in deals]
+    return {"par": (raw, [a for _, a in deals], 1.0),
+            "duplicate": (raw, [r for r, _ in means], math.sqrt(n)),
+            "both": (raw, [a for _, a in means], math.sqrt(n))}
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--preset", action="append")
+    parser.add_argument("--lineup", action="append", help="bot specs separated by ';'")
+    parser.add_argument("--blocks", type=int, default=100)
+    parser.add_argument("--deals", type=int, default=4, help="deals per game")
+    parser.add_argument("--playouts", type=int, default=PLAYOUTS)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    for name in args.preset or ["classic", "presidents-deck"]:
+        for text in args.lineup or LINEUPS:
+            lineup = [s.strip() for s in text.split(";")]
+            games, game_s, par_s = played(lineup, name, args.blocks, args.deals, args.seed,
+                                          args.playouts)
+            dealt = sum(len(rows) for _, rows in games)
+            for method, (raw, reduced, scale) in methods(games, len(lineup)).items():
+                mean_raw, raw_ci, sd_raw = figures(raw)
+                mean_par, par_ci, sd = figures(reduced)
+                sd_par = sd * scale
+                print(json.dumps({
+                    "preset": name, "lineup": lineup, "method": method, "deals": dealt,
+                    "sd_raw": round(sd_raw, 4), "sd_par": round(sd_par, 4),
+                    "sd_reduction": round(1 - sd_par / sd_raw, 3),
+                    "deals_to_separate_raw": to_separate(sd_raw, mean_raw),
+                    "deals_to_separate_par": to_separate(sd_par, mean_par),
+                    "mean_raw": round(mean_raw, 4), "mean_raw_ci": [round(x, 4) for x in raw_ci],
+                    "mean_par": round(mean_par, 4), "mean_par_ci": [round(x, 4) for x in par_ci],
+                    "par_ms_per_deal": round(1000 * par_s / dealt, 2),
+                    "game_ms_per_deal": round(1000 * game_s / dealt, 2),
+                    "games_per_second_ratio": round(game_s / (game_s + par_s), 3),
+                }), flush=True)
+
+
+if __name__ == "__main__":
+    main()
