@@ -376,6 +376,9 @@ OUTSIDE_BOT_ALLOWED_PORTS = env.list("OUTSIDE_BOT_ALLOWED_PORTS", cast=int,
                                      default=[80, 443, 8000, 8080, 8443, 8765])
 # How long an outside bot has for one decision, in milliseconds (gameplay.bots.outside).
 OUTSIDE_BOT_DECISION_MS = env.float("OUTSIDE_BOT_DECISION_MS", default=1000)
+# Its time bank for one game, in milliseconds: time a decision takes beyond its limit comes out
+# of it, and once it is spent the bot is not called again that game (docs/bots.md, "Time").
+OUTSIDE_BOT_OVERAGE_MS = env.float("OUTSIDE_BOT_OVERAGE_MS", default=3000)
 # The most outside bots one author may register (accounts/: "My bots" and /api/v1/bots/).
 OUTSIDE_BOT_MAX_PER_AUTHOR = env.int("OUTSIDE_BOT_MAX_PER_AUTHOR", default=5)
 
