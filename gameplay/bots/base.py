@@ -174,7 +174,7 @@ class BotDecider:
         return number
 
     def _ask_bot(self, decision: str, call, check, fallback):
-        if self.bot.benched:
+        if getattr(self.bot, "benched", False):
             self.stats.decisions += 1
             self.stats.benched += 1
             return fallback()
