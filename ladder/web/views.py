@@ -180,6 +180,8 @@ def _bot_page(request, entry: Entry, *, status: int = 200, error: str = "", form
                   for g in selectors.recent_games(entry=entry)],
         "validation": selectors.validation_game(entry=entry),
         "resume_wait": services.resume_wait(entry),
+        "pause_faults": settings.LADDER_PAUSE_FAULTS,
+        "pause_share": f"{settings.LADDER_PAUSE_FAULT_SHARE:.0%}",
         "kinds": [(k, entry.fault_kinds.get(k, 0), len(by_kind.get(k, ()))) for k in kinds],
         "faults_by_kind": [(k, f[:FAULTS_PER_KIND], len(f) - FAULTS_PER_KIND)
                            for k, f in by_kind.items()],

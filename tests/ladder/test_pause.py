@@ -37,7 +37,10 @@ def test_an_author_pauses_and_resumes_their_bot_on_its_page(client, active, auth
     assert Entry.objects.get(pk=active.pk).status == Entry.ACTIVE
 
     client.force_login(author)
-    assert "Pause: no new games" in text(client.get(page))
+    shown = text(client.get(page))
+    assert "Pause: no new games" in shown
+    assert ("Since its last passed validation: 0 decisions in rated games, 0 faulty (paused at "
+            "4 faulty, if that is 5% of them or more)") in shown
     answer = client.post(pause, follow=True)
     assert answer.redirect_chain[-1][0] == page and "ada-bot is paused" in text(answer)
     entry = Entry.objects.get(pk=active.pk)
