@@ -3,11 +3,13 @@
 - ``/api/v1/ladder/?preset=classic``: the preset's ladder table, best first;
 - ``/api/v1/ladder/{id}/``: one bot on one ladder: rating, history points, recent games,
   faults by kind and the latest faults, its validation game;
-- ``POST /api/v1/ladder/{id}/resume/``: its author asks a paused bot back (a validation game);
+- ``POST /api/v1/ladder/{id}/pause/``: its author takes an active bot off the ladder;
+- ``POST /api/v1/ladder/{id}/resume/``: its author asks a paused bot back (a validation game)
+  once its wait is over;
 - ``/api/v1/ladder-games/`` (``?entry=``, ``?kind=``) and ``/api/v1/ladder-games/{id}/`` with
   the transcript; ``POST /api/v1/ladder-games/`` starts a challenge game.
 
-Everyone reads; only a bot's author resumes it or challenges with it. Views are thin: the
+Everyone reads; only a bot's author pauses, resumes or challenges with it. Views are thin: the
 selectors read, ``ladder.services`` writes, a LadderError answers 400.
 """
 
@@ -172,7 +174,8 @@ class LadderEntryDetailSerializer(LadderEntrySerializer):
 
     class Meta(LadderEntrySerializer.Meta):
         fields = [*LadderEntrySerializer.Meta.fields, "history", "recent_games", "recent_faults",
-                  "validation_game"]
+                  "validation_game", "pauses", "resume_after", "probation_decisions",
+                  "probation_faults"]
         read_only_fields = fields
 
     @extend_schema_field(LadderPointSerializer(many=True))
@@ -247,13 +250,24 @@ class LadderViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
         return self.get_paginated_response([selectors.row_figures(row) for row in page])
 
     @extend_schema(request=None, responses={200: LadderEntrySerializer, **ERRORS},
-                   description="Your paused bot asks to come back: it plays a validation "
-                               "game again, and is active once that game has no fault.")
+                   description="Your paused bot asks to come back, once its wait is over "
+                               "(resume_after): it plays a validation game again, and is active "
+                               "once that game has no fault.")
     @action(detail=True, methods=["post"])
     def resume(self, request, pk=None):
+        return self._by_author(pk, services.entry_resume)
+
+    @extend_schema(request=None, responses={200: LadderEntrySerializer, **ERRORS},
+                   description="Take your active or validating bot off the ladder: it gets no "
+                               "new games; resume it after LADDER_RESUME_COOLDOWN_SECONDS.")
+    @action(detail=True, methods=["post"])
+    def pause(self, request, pk=None):
+        return self._by_author(pk, services.entry_pause)
+
+    def _by_author(self, pk, change):
         entry = get_object_or_404(Entry.objects.select_related("outside_bot"), pk=pk)
-        _check_author(request.user, entry)
-        entry = services.entry_resume(entry=entry, by=request.user)
+        _check_author(self.request.user, entry)
+        entry = change(entry=entry, by=self.request.user)
         return Response(LadderEntrySerializer(selectors.entry_get(entry.pk)).data)
 
 

@@ -59,10 +59,18 @@ class Entry(models.Model):
     faults = models.PositiveIntegerField(default=0)
     fault_kinds = models.JSONField(default=dict, blank=True, help_text="faults by kind")
     faulted_games = models.PositiveIntegerField(default=0, help_text="games with a fault")
-    recent = models.CharField(max_length=200, blank=True, default="",
-                              help_text="its latest rated games since its last passed validation, "
-                                        "oldest first: 1 a game with a "
-                                        "fault, 0 one without (pausing)")
+    # Probation (ladder.services): its rated games' decisions since its last passed
+    # validation, and how many of those faulted; pausing reads them.
+    probation_decisions = models.PositiveIntegerField(
+        default=0, help_text="decisions of its rated games since its last passed validation, "
+                             "those the service itself was late for left out")
+    probation_faults = models.PositiveIntegerField(
+        default=0, help_text="of those, decisions with a fault or played for it with a safe "
+                             "move once its time bank ran out")
+    pauses = models.PositiveSmallIntegerField(
+        default=0, help_text="times paused for its faults: each doubles the wait to resume")
+    resume_after = models.DateTimeField(null=True, blank=True,
+                                        help_text="a paused bot may ask to resume from then")
     decisions = models.PositiveBigIntegerField(default=0)
     decision_times = models.JSONField(default=list, blank=True,
                                       help_text="histogram of decision times (ladder.timing)")

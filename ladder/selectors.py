@@ -29,7 +29,7 @@ def ladder_table(*, preset: str, statuses=SHOWN) -> QuerySet:
     """The preset's ladder, best first by ordinal (mu - 3 sigma), then the oldest entry."""
     return (Entry.objects.filter(preset=preset, status__in=statuses)
             .select_related("outside_bot__owner").order_by("-ordinal", "id")
-            .defer("decision_times", "recent", "outside_bot__description"))
+            .defer("decision_times", "outside_bot__description"))
 
 
 # A table row's stored fields: read as plain values, no model built per row, so that serving

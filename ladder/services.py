@@ -3,7 +3,9 @@
 - **Entries**: ``bots_sync`` brings each enabled outside bot onto the ladder of every preset it
   plays; a new or changed bot (its URL) first plays a validation game against built-in bots
   (``LADDER_VALIDATION_OPPONENTS``) and becomes active only if it made no fault there. A bot
-  whose rated games fault too often is paused; ``entry_resume`` validates it again.
+  whose decisions in rated games since then fault too often is paused (probation); its author
+  may pause it too (``entry_pause``); ``entry_resume`` validates it again, once the wait after
+  its pause is over (it doubles with each pause for faults).
 - **Scheduling**: ``games_schedule`` asks the matchmaker (``ladder.matchmaking``) for as many
   rated games as there are free slots (``LADDER_GAMES_IN_FLIGHT``); each game is a row, sent to
   the workers after commit (``games_send``), one task a game. ``games_recover`` sends again a
@@ -30,6 +32,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.timesince import timeuntil
 
 from gameplay.bots import is_url, make_bot
 from gameplay.bots.base import Bot as EngineBot
@@ -197,19 +200,58 @@ def bots_sync() -> dict[str, int]:
     return {"joined": joined, "retired": retired}
 
 
-def entry_resume(*, entry: Entry, by=None) -> Entry:
-    """A paused bot's author asks to go on: it plays a validation game again."""
+def entry_resume(*, entry: Entry, by=None, now=None) -> Entry:
+    """A paused bot's author asks to go on, once its wait is over: it plays a validation game
+    again."""
+    now = now or timezone.now()
     with transaction.atomic():
         entry, opponents = _locked_for_validation(entry.preset, entry.pk)
         if entry.status != Entry.PAUSED:
             raise LadderError(f"{entry.name} is {entry.status} on the {entry.preset} ladder: "
                               "only a paused bot resumes")
+        if entry.resume_after and now < entry.resume_after:
+            raise LadderError(f"{entry.name} may resume in {resume_wait(entry, now)}")
         bot = entry.outside_bot
         if bot is None or not bot.enabled:
             raise LadderError(f"{entry.name} is disabled: enable it first")
         _validation_start(entry, opponents, bot.url)
     logger.info("ladder: %s asked to resume %s", by, entry)
     return entry
+
+
+def entry_pause(*, entry: Entry, by=None, now=None) -> Entry:
+    """Its author takes an active or validating bot off the ladder; its games in play still
+    land. It may resume after LADDER_RESUME_COOLDOWN_SECONDS (a wait that does not grow)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        entry = Entry.objects.select_for_update().get(pk=entry.pk)
+        if entry.status not in (Entry.ACTIVE, Entry.VALIDATING):
+            raise LadderError(f"{entry.name} is {entry.status} on the {entry.preset} ladder: "
+                              "only an active or validating bot pauses")
+        entry.status, entry.reason = Entry.PAUSED, "paused by its author"
+        entry.resume_after = now + timedelta(seconds=settings.LADDER_RESUME_COOLDOWN_SECONDS)
+        entry.save(update_fields=["status", "reason", "resume_after"])
+    logger.info("ladder: %s paused %s", by, entry)
+    return entry
+
+
+def resume_wait(entry: Entry, now=None) -> str:
+    """How long a paused bot waits before it may resume, in words ("" when it may now)."""
+    now = now or timezone.now()
+    if entry.status != Entry.PAUSED or not entry.resume_after or entry.resume_after <= now:
+        return ""
+    why = (f"it was paused for faults {entry.pauses} time{'s' if entry.pauses != 1 else ''}, "
+           "and each pause doubles the wait" if entry.pauses else "its author paused it")
+    minutes = math.ceil((entry.resume_after - now).total_seconds() / 60)  # never "0 minutes"
+    left = timeuntil(now + timedelta(minutes=minutes), now).replace("\xa0", " ")
+    return f"{left} (from {entry.resume_after:%H:%M} UTC): {why}"
+
+
+def resume_cooldown(pauses: int) -> timedelta:
+    """The wait after a bot's ``pauses``-th pause for faults: LADDER_RESUME_COOLDOWN_SECONDS,
+    doubled with each pause before, at most LADDER_RESUME_COOLDOWN_MAX_SECONDS."""
+    seconds = settings.LADDER_RESUME_COOLDOWN_SECONDS * 2 ** min(max(pauses - 1, 0), 30)
+    return timedelta(seconds=min(seconds, settings.LADDER_RESUME_COOLDOWN_MAX_SECONDS))
 
 
 # Scheduling
@@ -535,9 +577,10 @@ def game_store(*, game_id: int, played: Played) -> bool:
 
 # What a rated game changes on an entry.
 RATED_FIELDS = ["mu", "sigma", "ordinal", "deals", "games", "firsts", "lasts", "positions",
-                "faults", "fault_kinds", "faulted_games", "recent", "decisions",
+                "faults", "fault_kinds", "faulted_games", "decisions",
                 "decision_times", "decision_median_ms", "decision_p95_ms", "last_played_at",
-                "status", "reason"]
+                "status", "reason", "probation_decisions", "probation_faults", "pauses",
+                "resume_after"]
 
 
 def _rate(game: Game, seats: list[Seat], entries: dict[int, Entry], played: Played,
@@ -563,50 +606,49 @@ def _rate(game: Game, seats: list[Seat], entries: dict[int, Entry], played: Play
         entry.faults += seat.faults
         entry.fault_kinds = dict(Counter(entry.fault_kinds) + kinds)
         entry.faulted_games += bool(seat.faults)
-        entry.recent = (entry.recent + ("1" if seat.faults else "0"))[-_recent_kept():]
         entry.decisions += seat.decisions
         entry.decision_times = timing.add(entry.decision_times, played.times_ms[seat.seat])
         entry.decision_median_ms = timing.quantile(entry.decision_times, 0.5)
         entry.decision_p95_ms = timing.quantile(entry.decision_times, 0.95)
         entry.last_played_at = now
-        _pause_if_faulty(entry)
+        _probation(entry, played.result.stats[seat.seat], now)
         entry.save(update_fields=RATED_FIELDS)
         points.append(RatingPoint(entry=entry, game=game, at=now, mu=entry.mu, sigma=entry.sigma,
                                   ordinal=entry.ordinal, deals=entry.deals))
     RatingPoint.objects.bulk_create(points)
 
 
-def _pause_if_faulty(entry: Entry) -> None:
-    """Pause an author's bot whose rated games since its last passed validation fault too
-    often (``_too_faulty``)."""
+def _probation(entry: Entry, stats, now) -> None:
+    """An author's active bot counts a rated game's decisions and faulted decisions (a fault,
+    or a safe move played for it once its time bank ran out), leaving out those the service
+    itself was late for, and is paused when they fault too often (``_too_faulty``)."""
     if entry.reference or entry.status != Entry.ACTIVE:
         return
-    why = _too_faulty(entry.recent)
+    entry.probation_decisions += stats.decisions - stats.late
+    entry.probation_faults += len(stats.faults) + stats.benched
+    why = _too_faulty(entry.probation_faults, entry.probation_decisions)
     if why:
         kinds = ", ".join(f"{kind} {count}" for kind, count in sorted(entry.fault_kinds.items()))
-        entry.status = Entry.PAUSED
-        entry.reason = (f"paused: {why} (all its faults by kind: {kinds}); fix the bot and "
-                        "ask to resume, which plays a validation game again")[:500]
+        _pause(entry, now, f"paused: {why} (all its faults by kind: {kinds}); fix the bot and "
+                           "ask to resume, which plays a validation game again")
 
 
-def _recent_kept() -> int:
-    """How many of its latest rated games an entry keeps in ``recent`` (at most its size)."""
-    return min(Entry._meta.get_field("recent").max_length,
-               max(settings.LADDER_PAUSE_GAMES, settings.LADDER_PAUSE_WINDOW_GAMES))
-
-
-def _too_faulty(recent: str) -> str | None:
-    """Why a bot with these rated games since its last passed validation (oldest first, 1 a
-    game with a fault) is paused, or None. A broken bot: a fault in LADDER_PAUSE_FAULT_RATE of
-    its last LADDER_PAUSE_GAMES; an unreliable one: in LADDER_PAUSE_WINDOW_RATE of its last
-    LADDER_PAUSE_WINDOW_GAMES. Games not played yet count as games without a fault."""
-    for games, rate in ((settings.LADDER_PAUSE_GAMES, settings.LADDER_PAUSE_FAULT_RATE),
-                        (settings.LADDER_PAUSE_WINDOW_GAMES, settings.LADDER_PAUSE_WINDOW_RATE)):
-        last = recent[-games:]
-        faulted = last.count("1")
-        if faulted and faulted >= rate * games:
-            return f"{faulted} of its last {len(last)} rated games had faults"
+def _too_faulty(faults: int, decisions: int) -> str | None:
+    """Why a bot whose rated decisions since its last passed validation had ``faults`` faulty
+    ones is paused, or None: at least LADDER_PAUSE_FAULTS of them, and at least
+    LADDER_PAUSE_FAULT_SHARE of its decisions. One timeout in 30 decisions is a hiccup."""
+    if faults >= settings.LADDER_PAUSE_FAULTS and (
+            faults >= settings.LADDER_PAUSE_FAULT_SHARE * decisions):
+        return (f"{faults} of its {decisions} decisions in rated games since its last passed "
+                "validation had faults")
     return None
+
+
+def _pause(entry: Entry, now, reason: str) -> None:
+    """Paused for its faults: the wait before it may resume doubles with each such pause."""
+    entry.status, entry.reason = Entry.PAUSED, reason[:500]
+    entry.pauses += 1
+    entry.resume_after = now + resume_cooldown(entry.pauses)
 
 
 def _validated(game: Game, entries: dict[int, Entry], faults: list[Fault]) -> None:
@@ -615,13 +657,15 @@ def _validated(game: Game, entries: dict[int, Entry], faults: list[Fault]) -> No
         if entry.validation_game_id != game.pk or entry.status != Entry.VALIDATING:
             continue  # a reference, or a bot validated again since
         mine = Counter(f.kind for f in faults if f.entry_id == entry.pk)
-        if not mine:  # pausing counts its rated games from here (a fixed bot starts afresh)
-            entry.status, entry.reason, entry.recent = Entry.ACTIVE, "", ""
+        if not mine:  # probation counts its rated decisions from here (a fixed bot afresh)
+            entry.status, entry.reason = Entry.ACTIVE, ""
+            entry.probation_decisions = entry.probation_faults = 0
         else:
-            entry.status = Entry.PAUSED
-            entry.reason = (f"its validation game {game.pk} had {validation.fault_summary(mine)}"
-                            "; fix the bot and ask to resume")[:500]
-        entry.save(update_fields=["status", "reason", "recent"])
+            _pause(entry, timezone.now(), f"its validation game {game.pk} had "
+                                          f"{validation.fault_summary(mine)}; fix the bot and "
+                                          "ask to resume")
+        entry.save(update_fields=["status", "reason", "probation_decisions",
+                                  "probation_faults", "pauses", "resume_after"])
 
 
 # Challenges

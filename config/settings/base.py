@@ -376,6 +376,9 @@ OUTSIDE_BOT_ALLOWED_PORTS = env.list("OUTSIDE_BOT_ALLOWED_PORTS", cast=int,
                                      default=[80, 443, 8000, 8080, 8443, 8765])
 # How long an outside bot has for one decision, in milliseconds (gameplay.bots.outside).
 OUTSIDE_BOT_DECISION_MS = env.float("OUTSIDE_BOT_DECISION_MS", default=1000)
+# Its time bank for one game, in milliseconds: time a decision takes beyond its limit comes out
+# of it, and once it is spent the bot is not called again that game (docs/bots.md, "Time").
+OUTSIDE_BOT_OVERAGE_MS = env.float("OUTSIDE_BOT_OVERAGE_MS", default=3000)
 # The most outside bots one author may register (accounts/: "My bots" and /api/v1/bots/).
 OUTSIDE_BOT_MAX_PER_AUTHOR = env.int("OUTSIDE_BOT_MAX_PER_AUTHOR", default=5)
 
@@ -398,13 +401,15 @@ LADDER_GAME_STALL_SECONDS = env.float("LADDER_GAME_STALL_SECONDS", default=30)
 LADDER_GAME_ATTEMPTS = env.int("LADDER_GAME_ATTEMPTS", default=3)
 # Matchmaking counts a bot's rated games started with this half-life (docs/ladder.md).
 LADDER_FAIR_HALF_LIFE_HOURS = env.float("LADDER_FAIR_HALF_LIFE_HOURS", default=12)
-# Of its rated games since its last passed validation, a bot with a fault in this share of its
-# last LADDER_PAUSE_GAMES (a broken bot), or in LADDER_PAUSE_WINDOW_RATE of its last
-# LADDER_PAUSE_WINDOW_GAMES (an unreliable one; at most 200), is paused.
-LADDER_PAUSE_FAULT_RATE = env.float("LADDER_PAUSE_FAULT_RATE", default=0.5)
-LADDER_PAUSE_GAMES = env.int("LADDER_PAUSE_GAMES", default=10)
-LADDER_PAUSE_WINDOW_RATE = env.float("LADDER_PAUSE_WINDOW_RATE", default=0.2)
-LADDER_PAUSE_WINDOW_GAMES = env.int("LADDER_PAUSE_WINDOW_GAMES", default=30)
+# Probation: of its decisions in rated games since its last passed validation, a bot with at
+# least LADDER_PAUSE_FAULTS faulty ones that are also at least LADDER_PAUSE_FAULT_SHARE of them
+# is paused. It may resume LADDER_RESUME_COOLDOWN_SECONDS after its first pause for faults, twice
+# that after its second, and so on, at most LADDER_RESUME_COOLDOWN_MAX_SECONDS (docs/ladder.md).
+LADDER_PAUSE_FAULTS = env.int("LADDER_PAUSE_FAULTS", default=10)
+LADDER_PAUSE_FAULT_SHARE = env.float("LADDER_PAUSE_FAULT_SHARE", default=0.05)
+LADDER_RESUME_COOLDOWN_SECONDS = env.float("LADDER_RESUME_COOLDOWN_SECONDS", default=60)
+LADDER_RESUME_COOLDOWN_MAX_SECONDS = env.float("LADDER_RESUME_COOLDOWN_MAX_SECONDS",
+                                               default=24 * 3600)
 # Unrated challenge games an author may start in 24 hours, and their largest table.
 LADDER_CHALLENGES_PER_DAY = env.int("LADDER_CHALLENGES_PER_DAY", default=20)
 LADDER_CHALLENGE_MAX_SEATS = env.int("LADDER_CHALLENGE_MAX_SEATS", default=6)

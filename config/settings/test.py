@@ -15,6 +15,7 @@ REST_FRAMEWORK = {**REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"anon": "100000/m
 # its turn for longer than production's second: a good bot is not timed out in tests that are
 # not about timeouts (those give their bots a timeout of their own).
 OUTSIDE_BOT_DECISION_MS = 5000
+OUTSIDE_BOT_OVERAGE_MS = 2000
 # Every worker of the suite consumes one queue of its own (tests/conftest.py), which is its
 # default queue: every task goes there unless a test names the other queues (the queue tests).
 CELERY_TASK_ROUTES = task_routes(env.str("CELERY_TOURNAMENTS_QUEUE", default=""),

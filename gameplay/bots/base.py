@@ -42,6 +42,11 @@ class BotFault(Exception):
         self.message = message
 
 
+class ServiceLate(Exception):
+    """The service itself was late for an outside bot's decision (its worker stalled): the
+    seat plays a safe choice and nothing is counted against the bot (``timebank``)."""
+
+
 class BotError(Exception):
     """A built-in bot answered what the rules do not allow: a bug in the bot."""
 
@@ -63,6 +68,8 @@ class Bot:
     outside = False  # True for bots whose code the service does not run (their faults are counted)
     # An outside bot's raw answer to its latest decision, kept with a fault it causes.
     last_answer: bytes | None = None
+    # True once an outside bot's time bank ran out: its seat plays safe moves, not calling it.
+    benched = False
 
     def play(self, obs: Observation, legal: list):
         raise NotImplementedError
@@ -136,6 +143,8 @@ class SeatStats:
     decisions: int = 0
     seconds: float = 0.0
     faults: list[dict] = field(default_factory=list)
+    benched: int = 0  # decisions played for it with safe moves after its time bank ran out
+    late: int = 0  # decisions the service was late for: safe moves, not counted against it
     figures: dict[str, int] = field(default_factory=dict)  # the bot's own, at the game's end
 
     @property
@@ -165,6 +174,10 @@ class BotDecider:
         return number
 
     def _ask_bot(self, decision: str, call, check, fallback):
+        if getattr(self.bot, "benched", False):
+            self.stats.decisions += 1
+            self.stats.benched += 1
+            return fallback()
         start = time.perf_counter()
         try:
             answer = call()
@@ -172,6 +185,11 @@ class BotDecider:
             kind = "illegal"
         except BotFault as fault:  # raised for an outside bot (or a seat standing in for one)
             problem, kind = fault.message, fault.kind
+        except ServiceLate:
+            self.stats.seconds += time.perf_counter() - start
+            self.stats.decisions += 1
+            self.stats.late += 1
+            return fallback()
         except Exception as error:  # noqa: BLE001 - an outside bot's error must not break the game
             if not self.bot.outside:
                 raise

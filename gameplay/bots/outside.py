@@ -28,13 +28,15 @@ from collections.abc import Callable
 
 from gameplay.bots import cardset as C
 from gameplay.bots import policy, signing
-from gameplay.bots.base import FAULT_ANSWER_MAX, Bot, BotFault
+from gameplay.bots.base import FAULT_ANSWER_MAX, Bot, BotFault, ServiceLate
 from gameplay.bots.observation import DIRECTION_TEXT, move_json
+from gameplay.bots.timebank import SERVICE_SLACK_MS, TimeBank
 from gameplay.engine.deal import CCW, CW
 from gameplay.engine.errors import Unreadable
 
 PROTOCOL = "president-bot/1"
 DEFAULT_TIMEOUT_MS = 1000
+DEFAULT_OVERAGE_MS = 3000
 DEFAULT_MAX_BYTES = 64 * 1024
 # Characters of an answer's optional "log", the bot's note on its decision, that the service
 # keeps (docs/protocol/answer.schema.json).
@@ -68,6 +70,15 @@ def decision_ms() -> float:
     return DEFAULT_TIMEOUT_MS if value is None else float(value)
 
 
+def overage_ms() -> float:
+    """An outside bot's time bank for one game, over its decisions' own limits:
+    OUTSIDE_BOT_OVERAGE_MS (3,000 ms)."""
+    value = _setting("OUTSIDE_BOT_OVERAGE_MS")
+    if isinstance(value, list):
+        value = value[0]
+    return DEFAULT_OVERAGE_MS if value is None else float(value)
+
+
 def allowed_hosts() -> list[str]:
     """The administrator's allow-list of hosts that may be private (``host`` or ``host:port``)."""
     return [h for h in _setting("OUTSIDE_BOT_ALLOWED_HOSTS") or [] if h.strip()]
@@ -90,22 +101,66 @@ class OutsideBot(Bot):
 
     def __init__(self, *, timeout_ms: float = DEFAULT_TIMEOUT_MS,
                  max_bytes: int = DEFAULT_MAX_BYTES):
-        self.timeout = timeout_ms / 1000
+        self.limit_ms = timeout_ms
+        self.timeout = timeout_ms / 1000  # this decision's, the bank's allowance with a bank
         self.max_bytes = max_bytes
+        self.time_bank: TimeBank | None = None
+        # The latest exchange as measured on our side: the bot's time (request sent to answer
+        # read) and how late our own deadline timer woke up (exchange_json sets both).
+        self.bot_ms = 0.0
+        self.late_ms = 0.0
+
+    def bank_open(self, overage: float) -> None:
+        """A new game: its time bank of ``overage`` ms over each decision's limit."""
+        self.time_bank = TimeBank(self.limit_ms, overage)
+
+    @property
+    def benched(self) -> bool:
+        return self.time_bank is not None and self.time_bank.exhausted
 
     def exchange_json(self, request: dict) -> dict:
         """Send one request, return the decoded answer object or raise BotFault."""
         raise NotImplementedError
 
     def _ask(self, decision: str, obs, **fields) -> dict:
+        bank = self.time_bank
+        self.timeout = (bank.allowance_ms if bank else self.limit_ms) / 1000
         request = {"protocol": PROTOCOL, "decision": decision,
-                   "deadline_ms": int(self.timeout * 1000), "observation": obs.to_json(),
+                   "deadline_ms": int(self.limit_ms), "observation": obs.to_json(),
                    **fields}
+        if bank is not None:
+            request["remaining_overage_ms"] = int(bank.overage_ms)
         self.last_answer = None
-        answer = self.exchange_json(request)
+        self.bot_ms = self.late_ms = 0.0
+        try:
+            answer = self.exchange_json(request)
+        except BotFault as fault:
+            self._spend(fault)
+            raise
+        self._spend(None)
         if not isinstance(answer, dict):
             raise BotFault("malformed", "the answer is not a JSON object")
         return answer
+
+    def _spend(self, fault: BotFault | None) -> None:
+        """Charge the decision to the bank; a timeout past the whole bank empties it, and one
+        the service was late for is not the bot's (ServiceLate)."""
+        if self.late_ms > SERVICE_SLACK_MS:
+            if fault is not None and fault.kind == "timeout":
+                raise ServiceLate(f"our worker was {self.late_ms:.0f} ms late") from None
+            return
+        bank = self.time_bank
+        if bank is None:
+            return
+        if fault is not None and fault.kind == "timeout":
+            left = bank.overage_ms
+            bank.empty()
+            raise BotFault("timeout", (
+                f"time bank exhausted: no answer within {self.timeout * 1000:.0f} ms (the "
+                f"decision's {bank.decision_ms:.0f} ms and the {left:.0f} ms left in the bank); "
+                "its seat plays safe moves for the rest of the game without calling it")) \
+                from None
+        bank.charge(self.bot_ms)
 
     def _cards(self, obs, answer: dict) -> list[int]:
         texts = answer.get("cards")
@@ -215,7 +270,13 @@ class HttpBot(OutsideBot):
         self.secret = secret
 
     def exchange_json(self, request: dict) -> dict:
-        deadline = time.monotonic() + self.timeout
+        body = json.dumps(request).encode()
+        headers = {"Content-Type": "application/json"}
+        if self.secret:
+            headers[signing.HEADER] = signing.sign(self.secret, body)
+        # The bot's clock starts here, our own preparation done.
+        start = time.monotonic()
+        deadline = start + self.timeout
         if self.addresses is None:
             try:
                 self.addresses = policy.addresses(self.target, resolver=self.resolver)
@@ -225,14 +286,11 @@ class HttpBot(OutsideBot):
         conn = cls(self.target, self.addresses, max(deadline - time.monotonic(), 0.001))
         # Each socket operation has its own timeout; this bounds the whole exchange, however
         # slowly a bot drips its answer.
-        cut = threading.Timer(deadline - time.monotonic(), _cut, (conn,))
+        self._cut_late_ms = None
+        cut = threading.Timer(deadline - time.monotonic(), self._cut, (conn, deadline))
         cut.start()
         response = None
         try:
-            body = json.dumps(request).encode()
-            headers = {"Content-Type": "application/json"}
-            if self.secret:
-                headers[signing.HEADER] = signing.sign(self.secret, body)
             conn.request("POST", self.target.path, body=body, headers=headers)
             response = conn.getresponse()
             if response.status != 200:
@@ -252,9 +310,30 @@ class HttpBot(OutsideBot):
             if response is not None:
                 response.close()  # it holds the socket once the connection handed it over
             conn.close()
+            self._measured(start, deadline)
         if time.monotonic() > deadline:
             raise BotFault("timeout", f"no answer within {self.timeout * 1000:.0f} ms")
         return self._decode(answer)
+
+    def _cut(self, conn: _Connection, due: float) -> None:
+        """The deadline passed: end the exchange by shutting its socket (a blocked read
+        returns), noting how late this timer woke up."""
+        self._cut_late_ms = max(0.0, 1000 * (time.monotonic() - due))
+        sock = conn.opened
+        if sock is not None:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def _measured(self, start: float, deadline: float) -> None:
+        """The bot's time, and our own lateness: how late the deadline's timer woke up, or,
+        past the deadline with the timer not run yet, how late it is already (this process
+        could not run it: a stalled worker)."""
+        now = time.monotonic()
+        self.bot_ms = 1000 * (now - start)
+        late = self._cut_late_ms
+        self.late_ms = max(0.0, 1000 * (now - deadline)) if late is None else late
 
     def _read(self, response) -> bytes:
         """At most ``max_bytes`` + 1 bytes: enough to know the answer is oversized."""
@@ -266,16 +345,6 @@ class HttpBot(OutsideBot):
             chunks.append(chunk)
             size += len(chunk)
         return b"".join(chunks)
-
-
-def _cut(conn: _Connection) -> None:
-    """The deadline passed: end the exchange by shutting its socket (a blocked read returns)."""
-    sock = conn.opened
-    if sock is not None:
-        try:
-            sock.shutdown(socket.SHUT_RDWR)
-        except OSError:
-            pass
 
 
 class ProgramBot(OutsideBot):
@@ -308,7 +377,11 @@ class ProgramBot(OutsideBot):
         except OSError as error:
             self.close()
             raise BotFault("error", f"cannot talk to the program: {error}") from None
-        line = self._read_line(process)
+        start = time.monotonic()
+        try:
+            line = self._read_line(process)
+        finally:
+            self.bot_ms = 1000 * (time.monotonic() - start)
         return self._decode(line)
 
     def _read_line(self, process) -> bytes:

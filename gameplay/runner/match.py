@@ -12,7 +12,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from gameplay.bots import make_bot
+from gameplay.bots import make_bot, outside
 from gameplay.bots.base import BotDecider, SeatStats
 from gameplay.bots.observation import GameLog
 from gameplay.engine import selfplay
@@ -46,6 +46,7 @@ def play_game(bots: list, options: Options, *, seed: int, scoring: Scoring | Non
     rules = Rules(options, players)
     game = Game(rules, dealer=dealer, scoring=scoring)
     log = GameLog()
+    _banks_open(bots)
     seats = [BotDecider(bot, s, log, game) for s, bot in enumerate(bots)]
     try:
         selfplay.play_game(game, seats, random.Random(seed))
@@ -64,6 +65,15 @@ def play_game(bots: list, options: Options, *, seed: int, scoring: Scoring | Non
                       bots=names or [getattr(b, "name", type(b).__name__) for b in bots],
                       finishing_orders=orders, scores=scores, winners=winners,
                       stats=[s.stats for s in seats], over=game.over)
+
+
+def _banks_open(bots: list) -> None:
+    """Each outside bot starts the game with a full time bank (OUTSIDE_BOT_OVERAGE_MS)."""
+    overage = outside.overage_ms()
+    for bot in bots:
+        bank_open = getattr(bot, "bank_open", None)
+        if bank_open is not None:
+            bank_open(overage)
 
 
 @dataclass(frozen=True)

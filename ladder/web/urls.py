@@ -8,6 +8,7 @@ urlpatterns = [
     path("mine/", views.mine, name="mine"),
     path("bots/<int:entry_id>/", views.bot, name="bot"),
     path("bots/<int:entry_id>/resume/", views.resume, name="resume"),
+    path("bots/<int:entry_id>/pause/", views.pause, name="pause"),
     path("bots/<int:entry_id>/challenge/", views.challenge, name="challenge"),
     path("games/<int:game_id>/", views.game, name="game"),
     path("games/<int:game_id>/transcript.json", views.transcript, name="transcript"),

@@ -135,13 +135,13 @@ def _author_only(request, entry: Entry):
     """None for the bot's author; otherwise the 403 page saying who may."""
     if entry.reference:
         return _refuse(request, f"{entry.name} is a built-in reference bot: it has no author "
-                                "to resume it or challenge with it.")
+                                "to pause, resume or challenge with it.")
     if not request.user.is_authenticated:
-        return _refuse(request, f"Sign in as the author of {entry.name} to resume it or start "
-                                "a challenge game with it.")
+        return _refuse(request, f"Sign in as the author of {entry.name} to pause or resume it "
+                                "or start a challenge game with it.")
     if not _is_author(request.user, entry):
-        return _refuse(request, f"Only the author of {entry.name} may resume it or start a "
-                                "challenge game with it.")
+        return _refuse(request, f"Only the author of {entry.name} may pause or resume it or "
+                                "start a challenge game with it.")
     return None
 
 
@@ -179,6 +179,9 @@ def _bot_page(request, entry: Entry, *, status: int = 200, error: str = "", form
         "games": [(g, _seat_of(g, entry), [s for s in g.seats.all() if s.entry_id != entry.pk])
                   for g in selectors.recent_games(entry=entry)],
         "validation": selectors.validation_game(entry=entry),
+        "resume_wait": services.resume_wait(entry),
+        "pause_faults": settings.LADDER_PAUSE_FAULTS,
+        "pause_share": f"{settings.LADDER_PAUSE_FAULT_SHARE:.0%}",
         "kinds": [(k, entry.fault_kinds.get(k, 0), len(by_kind.get(k, ()))) for k in kinds],
         "faults_by_kind": [(k, f[:FAULTS_PER_KIND], len(f) - FAULTS_PER_KIND)
                            for k, f in by_kind.items()],
@@ -193,19 +196,32 @@ def bot(request, entry_id):
     return _bot_page(request, _entry_or_404(entry_id))
 
 
-@_in_words(post=True)
-def resume(request, entry_id):
+def _by_author(request, entry_id, change, done: str):
+    """A change only the bot's author makes (pause, resume): 403 for anyone else, 400 with
+    the refusal in words, else back to the bot's page saying ``done``."""
     entry = _entry_or_404(entry_id)
     refused = _author_only(request, entry)
     if refused:
         return refused
     try:
-        services.entry_resume(entry=entry, by=request.user)
+        change(entry=entry, by=request.user)
     except LadderError as e:
         return _bot_page(request, entry, status=400, error=e.message)
-    messages.success(request, f"{entry.name} plays a validation game again; it is back on the "
-                              "ladder once that game has no fault.")
+    messages.success(request, done.format(name=entry.name))
     return redirect("ladder:bot", entry.pk)
+
+
+@_in_words(post=True)
+def resume(request, entry_id):
+    return _by_author(request, entry_id, services.entry_resume,
+                      "{name} plays a validation game again; it is back on the ladder once "
+                      "that game has no fault.")
+
+
+@_in_words(post=True)
+def pause(request, entry_id):
+    return _by_author(request, entry_id, services.entry_pause,
+                      "{name} is paused: it gets no new games. Resume it when you like.")
 
 
 @_in_words(post=True)

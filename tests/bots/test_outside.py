@@ -104,15 +104,14 @@ def test_http_bot_plays_a_whole_game(server, name, settings):
     assert any(m["seat"] == 0 for m in first)
 
 
-@pytest.mark.parametrize("mode,kind", [("slow", "timeout"), ("junk", "malformed"),
-                                       ("huge", "oversized"), ("illegal", "illegal"),
-                                       ("status", "error")])
+@pytest.mark.parametrize("mode,kind", [("junk", "malformed"), ("huge", "oversized"),
+                                       ("illegal", "illegal"), ("status", "error")])
 def test_http_faults_fall_back_and_are_counted(server, mode, kind):
+    """A slow bot draws on its time bank instead (tests/bots/test_time_bank.py)."""
     server.mode = mode
-    # Only the slow server (0.5 s) is meant to time out: the others get a time limit a loaded
-    # machine cannot reach, or a slow answer would count as a timeout instead of their fault.
-    timeout_ms = 150 if mode == "slow" else 3000
-    bot = HttpBot(server.url, allowed={server.allowed}, timeout_ms=timeout_ms, max_bytes=50_000)
+    # A time limit a loaded machine cannot reach, or a slow answer would count as a timeout
+    # instead of their fault.
+    bot = HttpBot(server.url, allowed={server.allowed}, timeout_ms=3000, max_bytes=50_000)
     result = _game(bot, deals=1)
     faults = result.stats[0].faults
     plays = [f for f in faults if f["decision"] == "play"]

@@ -29,8 +29,9 @@ def ladder_settings(settings):
     settings.LADDER_DEALS_PER_GAME = 2
     settings.LADDER_TABLE_SIZES = [3, 4]
     settings.LADDER_GAMES_IN_FLIGHT = 4
-    settings.LADDER_PAUSE_GAMES = 4
-    settings.LADDER_PAUSE_FAULT_RATE = 0.5
+    settings.LADDER_PAUSE_FAULTS = 4
+    settings.LADDER_PAUSE_FAULT_SHARE = 0.05
+    settings.LADDER_RESUME_COOLDOWN_SECONDS = 0  # the wait's own tests give it one
     return settings
 
 

@@ -20,8 +20,7 @@ pytestmark = pytest.mark.django_db
 def ladder(ladder_settings, servers, author, other, django_capture_on_commit_callbacks):
     """Ada's two bots and Bob's one, validated, after a few rated games (one of Bob's answers
     junk, so it has faults)."""
-    ladder_settings.LADDER_PAUSE_FAULT_RATE = 1.0
-    ladder_settings.LADDER_PAUSE_GAMES = 100
+    ladder_settings.LADDER_PAUSE_FAULTS = 100_000
     first, second, third = servers(3)
     bots = [register(author, first, "ada-1"), register(author, second, "ada-2"),
             register(other, third, "bob-1")]

@@ -35,8 +35,7 @@ def test_an_author_signs_up_registers_a_bot_and_finds_it_rated(browser, live_ser
     register(UserFactory(username="bob", is_staff=False), theirs, "bob-bot")
     register(UserFactory(username="cy", is_staff=False), junk, "cy-bot")
     junk.mode = "junk"
-    ladder_settings.LADDER_PAUSE_GAMES = 100
-    ladder_settings.LADDER_PAUSE_FAULT_RATE = 1.0
+    ladder_settings.LADDER_PAUSE_FAULTS = 100_000
 
     ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
     page = ctx.new_page()
