@@ -12,6 +12,7 @@ author starts (both unrated). Changes go through ``ladder.services``, reads thro
 from django.conf import settings
 from django.db import models
 
+from bot_games.models import BotGame
 from gameplay.bots.base import FAULT_ANSWER_MAX, FAULT_KINDS, FAULT_TEXT_MAX
 from gameplay.runner.figures import ordinal
 from league.models import PRESET_CHOICES
@@ -117,9 +118,10 @@ class Game(models.Model):
                                    help_text="sent to the workers (or taken by one); empty: "
                                              "to send")
     stored_at = models.DateTimeField(null=True, blank=True, db_index=True)
-    transcript = models.JSONField(null=True, blank=True,
-                                  help_text="the whole game, checker-valid (the engine's "
-                                            "transcript)")
+    bot_game = models.OneToOneField(BotGame, on_delete=models.PROTECT, null=True, blank=True,
+                                    related_name="ladder_game",
+                                    help_text="the game as played, once stored: transcript, "
+                                              "seats, faults")
 
     class Meta:
         ordering = ["-id"]

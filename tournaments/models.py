@@ -8,6 +8,7 @@ tournament's Season), so league standings and ratings cover bots.
 from django.db import models
 from django.urls import reverse
 
+from bot_games.models import BotGame
 from gameplay.bots.base import FAULT_ANSWER_MAX, FAULT_KINDS, FAULT_TEXT_MAX
 from league.models import PRESET_CHOICES, Club, Game, Player, Season
 
@@ -101,7 +102,9 @@ class TournamentGame(KeyedGame):
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="games")
     game = models.OneToOneField(Game, on_delete=models.PROTECT, related_name="tournament_game")
-    transcript = models.JSONField(help_text="the whole game, checker-valid")
+    bot_game = models.OneToOneField(BotGame, on_delete=models.PROTECT, null=True, blank=True,
+                                    related_name="tournament_game",
+                                    help_text="the game as played: transcript, seats, faults")
     stored_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta(KeyedGame.Meta):
