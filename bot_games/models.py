@@ -49,13 +49,14 @@ class BotSeat(models.Model):
         return f"{self.game} seat {self.seat}: {self.bot}"
 
 
-class BotFault(models.Model):
+class FaultRecord(models.Model):
     """A bot's answer its game could not use; its seat played a safe choice instead
-    (gameplay.bots.base.BotDecider): which decision, what went wrong, the start of the answer."""
+    (gameplay.bots.base.BotDecider): which decision, what went wrong, the start of the answer.
+    The columns every kept fault has (a bot game's, and a ladder entry's or tournament
+    entrant's record of it)."""
 
     KIND_CHOICES = [(k, k) for k in FAULT_KINDS]
 
-    game = models.ForeignKey(BotGame, on_delete=models.CASCADE, related_name="faults")
     seat = models.PositiveSmallIntegerField()
     deal = models.PositiveIntegerField(help_text="the game's deal, from 0")
     number = models.PositiveIntegerField(help_text="the seat's decision in the game, from 1")
@@ -67,8 +68,17 @@ class BotFault(models.Model):
                               help_text="the start of the bot's answer, when there was one")
 
     class Meta:
+        abstract = True
         ordering = ["game", "number", "seat"]
-        indexes = [models.Index(fields=["game", "seat"], name="bot_fault_seat")]
 
     def __str__(self):
         return f"{self.game} seat {self.seat} decision {self.number}: {self.kind}"
+
+
+class BotFault(FaultRecord):
+    """A fault of a bot game, stored with it."""
+
+    game = models.ForeignKey(BotGame, on_delete=models.CASCADE, related_name="faults")
+
+    class Meta(FaultRecord.Meta):
+        indexes = [models.Index(fields=["game", "seat"], name="bot_fault_seat")]

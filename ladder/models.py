@@ -12,8 +12,7 @@ author starts (both unrated). Changes go through ``ladder.services``, reads thro
 from django.conf import settings
 from django.db import models
 
-from bot_games.models import BotGame
-from gameplay.bots.base import FAULT_ANSWER_MAX, FAULT_KINDS, FAULT_TEXT_MAX
+from bot_games.models import BotGame, FaultRecord
 from gameplay.runner.figures import ordinal
 from league.models import PRESET_CHOICES
 from league.ratings import MODEL
@@ -165,28 +164,15 @@ class Seat(models.Model):
         return f"{self.game} seat {self.seat}: {self.entry}"
 
 
-class Fault(models.Model):
-    """An outside bot's answer a ladder game could not use (gameplay.bots.base.Seat), stored
-    with the game: which decision, what went wrong and the start of its answer."""
-
-    KIND_CHOICES = [(k, k) for k in FAULT_KINDS]
+class Fault(FaultRecord):
+    """An outside bot's fault in a ladder game, kept as its entry's record (the entry's fault
+    lists and pausing read these) beside the bot game's."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="faults")
     entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="fault_rows")
-    seat = models.PositiveSmallIntegerField()
-    deal = models.PositiveIntegerField(help_text="the game's deal, from 0")
-    number = models.PositiveIntegerField(help_text="the seat's decision in the game, from 1")
-    decision = models.CharField(max_length=20)
-    kind = models.CharField(max_length=10, choices=KIND_CHOICES)
-    message = models.CharField(max_length=FAULT_TEXT_MAX)
-    answer = models.CharField(max_length=FAULT_ANSWER_MAX, blank=True)
 
-    class Meta:
-        ordering = ["game", "number", "seat"]
+    class Meta(FaultRecord.Meta):
         indexes = [models.Index(fields=["entry", "-id"], name="ladder_fault_entry")]
-
-    def __str__(self):
-        return f"{self.game} seat {self.seat} decision {self.number}: {self.kind}"
 
 
 class RatingPoint(models.Model):

@@ -78,4 +78,15 @@ class Migration(migrations.Migration):
             model_name='game',
             name='transcript',
         ),
+        # A fault's columns are now the ones every kept fault shares (bot_games.FaultRecord).
+        migrations.AlterField(
+            model_name='fault',
+            name='answer',
+            field=models.CharField(blank=True, help_text="the start of the bot's answer, when there was one", max_length=200),
+        ),
+        migrations.AlterField(
+            model_name='fault',
+            name='decision',
+            field=models.CharField(help_text='play, name_cards, give_back, ask or lead_and_direction', max_length=20),
+        ),
     ]
