@@ -4,7 +4,8 @@ every row kept: its outside bot, the ladder entry that points at it and a played
 the same through the new models, and the bot's content type (admin history) is the same row.
 The move changes the migration state only, so a real drop or rebuild of the table fails here.
 A ladder game and a tournament game played then, with their faults, are found in the one home
-of a played bot game (bot_games) afterwards, as the services store new ones."""
+of a played bot game (bot_games) afterwards, as the services store new ones; migrating back
+puts their transcripts where main kept them."""
 
 from datetime import UTC, datetime
 
@@ -169,3 +170,10 @@ def test_games_played_before_are_found_in_the_one_home_of_a_bot_game():
         for s in game.seats.order_by("seat")]
     assert [{k: getattr(f, k) for k in FAULT} for f in game_faults(
         game_id=game.bot_game_id)] == [FAULT]
+
+    # Migrating back puts each transcript where main kept it.
+    old = _migrate(_old_leaves())
+    assert old.get_model("gameplay", "TournamentGame").objects.get(
+        pk=tournament_game_id).transcript == old_tournament_game.transcript
+    assert old.get_model("ladder", "Game").objects.get(
+        pk=ladder_game_id).transcript == old_ladder_game.transcript
