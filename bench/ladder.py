@@ -8,7 +8,7 @@ API while games land.
 Builds one preset's ladder in a fresh database: the four references and authors' outside bots,
 ``deals / deals-per-game`` rated games of four seats with their seats, rating points and some
 faults (bulk_create), and each entry's aggregates consistent with them (as the storing service
-keeps them). The bulk games carry a stub transcript: the table never reads games. Then, for
+keeps them). The bulk games have no bot game (no transcript): the table never reads games. Then, for
 ``--seconds``, ``--clients`` threads ask ``GET /api/v1/ladder/?preset=classic&page_size=200``
 (the whole table) through Django's test client, while ``--landers`` landers store
 ``--landing`` games a second between them through ``ladder.services.game_store``, at once as
@@ -151,7 +151,7 @@ def build(bots: int, deals: int, per_game: int, rng: random.Random):
         count = min(CHUNK, games - made)
         rows = Game.objects.bulk_create(
             Game(kind=Game.RATED, preset=PRESET, status=Game.DONE, seed=rng.getrandbits(62),
-                 deals=per_game, attempts=1, transcript={"bench": "stub"},
+                 deals=per_game, attempts=1,
                  sent_at=start + step * (made + i), stored_at=start + step * (made + i))
             for i in range(count))
         seats, points, faults = [], [], []

@@ -9,7 +9,7 @@ so every web process reports the same figures whichever one answers:
   and are counted there. Counts made while Redis is down are lost (tasks are not held up).
 - Games stored per second: tournament games stored in the last minute, over 60.
 - Queue depth: the length of each Celery queue on the broker (LLEN), with a short timeout.
-- Outside-bot faults: rows of ``tournaments.models.GameFault``, by kind.
+- Outside-bot faults: faults of tournament games (``bot_games.models.BotFault``), by kind.
 """
 
 import functools
@@ -135,7 +135,8 @@ class LeagueCollector:
         yield from self._database_figures()
 
     def _database_figures(self):
-        from tournaments.models import GameFault, TournamentGame
+        from bot_games.models import BotFault
+        from tournaments.models import TournamentGame
 
         since = timezone.now() - GAMES_WINDOW
         stored = TournamentGame.objects.filter(stored_at__gte=since).count()
@@ -146,8 +147,8 @@ class LeagueCollector:
         faults = CounterMetricFamily("president_outside_bot_faults",
                                      "Faults of outside bots kept with tournament games, by kind",
                                      labels=["kind"])
-        for kind, count in (GameFault.objects.order_by().values_list("kind")
-                            .annotate(n=Count("id"))):
+        for kind, count in (BotFault.objects.filter(game__tournament_game__isnull=False)
+                            .order_by().values_list("kind").annotate(n=Count("id"))):
             faults.add_metric([kind], count)
         yield faults
 

@@ -39,4 +39,4 @@ class EntryAdmin(ReadOnlyAdmin):
 class GameAdmin(ReadOnlyAdmin):
     list_display = ["id", "kind", "preset", "status", "attempts", "created_at", "stored_at"]
     list_filter = ["kind", "status", "preset"]
-    exclude = ["transcript"]
+    raw_id_fields = ["bot_game"]  # its transcript is large: a link, not a choice list

@@ -145,7 +145,8 @@ class LadderGameSerializer(serializers.ModelSerializer):
 
 class LadderGameDetailSerializer(LadderGameSerializer):
     faults = LadderFaultSerializer(many=True, read_only=True)
-    transcript = serializers.JSONField(read_only=True, allow_null=True,
+    transcript = serializers.JSONField(source="bot_game.transcript", read_only=True,
+                                       allow_null=True,
                                        help_text="the engine's transcript (checker-valid), "
                                                  "once stored")
 
@@ -295,7 +296,7 @@ class LadderGameViewSet(KnownQueryParameters, mixins.ListModelMixin,
             return Game.objects.none()
         if self.action == "retrieve":
             return selectors.game_get_queryset()
-        games = Game.objects.defer("transcript").order_by("-id")
+        games = Game.objects.order_by("-id")
         params = self.request.query_params
         entry = id_param(self.request, "entry")
         if entry is not None:

@@ -12,7 +12,7 @@ author starts (both unrated). Changes go through ``ladder.services``, reads thro
 from django.conf import settings
 from django.db import models
 
-from gameplay.bots.base import FAULT_ANSWER_MAX, FAULT_KINDS, FAULT_TEXT_MAX
+from bot_games.models import BotGame, FaultRecord
 from gameplay.runner.figures import ordinal
 from league.models import PRESET_CHOICES
 from league.ratings import MODEL
@@ -125,9 +125,10 @@ class Game(models.Model):
                                    help_text="sent to the workers (or taken by one); empty: "
                                              "to send")
     stored_at = models.DateTimeField(null=True, blank=True, db_index=True)
-    transcript = models.JSONField(null=True, blank=True,
-                                  help_text="the whole game, checker-valid (the engine's "
-                                            "transcript)")
+    bot_game = models.OneToOneField(BotGame, on_delete=models.PROTECT, null=True, blank=True,
+                                    related_name="ladder_game",
+                                    help_text="the game as played, once stored: transcript, "
+                                              "seats, faults")
 
     class Meta:
         ordering = ["-id"]
@@ -171,28 +172,15 @@ class Seat(models.Model):
         return f"{self.game} seat {self.seat}: {self.entry}"
 
 
-class Fault(models.Model):
-    """An outside bot's answer a ladder game could not use (gameplay.bots.base.Seat), stored
-    with the game: which decision, what went wrong and the start of its answer."""
-
-    KIND_CHOICES = [(k, k) for k in FAULT_KINDS]
+class Fault(FaultRecord):
+    """An outside bot's fault in a ladder game, kept as its entry's record (the entry's fault
+    lists and pausing read these) beside the bot game's."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="faults")
     entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="fault_rows")
-    seat = models.PositiveSmallIntegerField()
-    deal = models.PositiveIntegerField(help_text="the game's deal, from 0")
-    number = models.PositiveIntegerField(help_text="the seat's decision in the game, from 1")
-    decision = models.CharField(max_length=20)
-    kind = models.CharField(max_length=10, choices=KIND_CHOICES)
-    message = models.CharField(max_length=FAULT_TEXT_MAX)
-    answer = models.CharField(max_length=FAULT_ANSWER_MAX, blank=True)
 
-    class Meta:
-        ordering = ["game", "number", "seat"]
+    class Meta(FaultRecord.Meta):
         indexes = [models.Index(fields=["entry", "-id"], name="ladder_fault_entry")]
-
-    def __str__(self):
-        return f"{self.game} seat {self.seat} decision {self.number}: {self.kind}"
 
 
 class RatingPoint(models.Model):

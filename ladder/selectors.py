@@ -8,6 +8,7 @@ from django.conf import settings
 from django.db.models import Count, F, Prefetch, QuerySet
 from django.utils import timezone
 
+from bot_games import selectors as bot_games
 from gameplay.runner.figures import rating_interval, share
 from ladder import timing
 from ladder.models import Entry, Fault, Game, RatingPoint, Seat
@@ -95,7 +96,7 @@ def history_values(*, entry: Entry, limit: int = HISTORY_POINTS) -> list[dict]:
 
 def with_seats(games: QuerySet) -> QuerySet:
     """Games without their transcripts, their seats prefetched (lists of games)."""
-    return games.defer("transcript").prefetch_related(
+    return games.prefetch_related(
         Prefetch("seats", queryset=Seat.objects.select_related("entry").order_by("seat")))
 
 
@@ -111,25 +112,38 @@ def recent_games(*, entry: Entry, limit: int = RECENT_GAMES, kinds=None) -> list
 def faults(*, entry: Entry, limit: int = RECENT_FAULTS) -> QuerySet:
     """Its latest faults, newest first, with their game (not its transcript)."""
     return (Fault.objects.filter(entry=entry).select_related("entry", "game")
-            .defer("game__transcript").order_by("-id")[:limit])
+            .order_by("-id")[:limit])
 
 
 def validation_game(*, entry: Entry) -> Game | None:
     """Its latest validation game, seats and faults included (not its transcript)."""
     if entry.validation_game_id is None:
         return None
-    return game_get_queryset().defer("transcript").filter(pk=entry.validation_game_id).first()
+    return (game_get_queryset().defer("bot_game__transcript")
+            .filter(pk=entry.validation_game_id).first())
 
 
 def game_get_queryset() -> QuerySet:
-    """Ladder games with their seats and faults (and their transcripts)."""
-    return Game.objects.prefetch_related(
+    """Ladder games with their seats and faults (their transcripts in ``bot_game``)."""
+    return Game.objects.select_related("bot_game").prefetch_related(
         Prefetch("seats", queryset=Seat.objects.select_related("entry").order_by("seat")),
         Prefetch("faults", queryset=Fault.objects.select_related("entry")))
 
 
 def game_get(game_id) -> Game | None:
     return game_get_queryset().filter(pk=game_id).first()
+
+
+def game_faults(*, game: Game, seats: list[Seat]) -> list:
+    """The stored game's faults in the order they were made, from its bot game, each with
+    ``entry``: the ladder entry at its seat."""
+    if game.bot_game_id is None:
+        return []
+    entries = {s.seat: s.entry for s in seats}
+    faults = list(bot_games.game_faults(game_id=game.bot_game_id))
+    for fault in faults:
+        fault.entry = entries[fault.seat]
+    return faults
 
 
 def decision_quantiles(entry: Entry) -> dict:

@@ -34,6 +34,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.timesince import timeuntil
 
+from bot_games import services as bot_games
 from gameplay.bots import is_url, make_bot
 from gameplay.bots.base import Bot as EngineBot
 from gameplay.engine.errors import PresidentError
@@ -570,8 +571,11 @@ def game_store(*, game_id: int, played: Played) -> bool:
                                      "faults", "mu_after", "sigma_after"])
         if game.kind == Game.VALIDATION:
             _validated(game, entries, faults)
-        game.status, game.stored_at, game.transcript = Game.DONE, now, result.transcript
-        game.save(update_fields=["status", "stored_at", "transcript"])
+        game.bot_game = bot_games.game_store(
+            result, preset=game.preset, seed=validation.deals_seed(game.seed),
+            times_ms=played.times_ms, played_at=now)
+        game.status, game.stored_at = Game.DONE, now
+        game.save(update_fields=["status", "stored_at", "bot_game"])
     return True
 
 

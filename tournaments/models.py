@@ -8,7 +8,7 @@ tournament's Season), so league standings and ratings cover bots.
 from django.db import models
 from django.urls import reverse
 
-from gameplay.bots.base import FAULT_ANSWER_MAX, FAULT_KINDS, FAULT_TEXT_MAX
+from bot_games.models import BotGame, FaultRecord
 from league.models import PRESET_CHOICES, Club, Game, Player, Season
 
 
@@ -101,7 +101,9 @@ class TournamentGame(KeyedGame):
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="games")
     game = models.OneToOneField(Game, on_delete=models.PROTECT, related_name="tournament_game")
-    transcript = models.JSONField(help_text="the whole game, checker-valid")
+    bot_game = models.OneToOneField(BotGame, on_delete=models.PROTECT, null=True, blank=True,
+                                    related_name="tournament_game",
+                                    help_text="the game as played: transcript, seats, faults")
     stored_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     class Meta(KeyedGame.Meta):
@@ -114,29 +116,15 @@ class TournamentGame(KeyedGame):
         return f"{self.tournament} r{self.round} t{self.table} g{self.number}"
 
 
-class GameFault(models.Model):
-    """A bot's answer a tournament game could not use; its seat played a safe choice instead
-    (gameplay.bots.base.BotDecider). Stored with the game, in the same transaction."""
-
-    KIND_CHOICES = [(k, k) for k in FAULT_KINDS]
+class GameFault(FaultRecord):
+    """A tournament entrant's fault, kept with the game in the same transaction as the bot
+    game's (its counts by entrant read these)."""
 
     game = models.ForeignKey(TournamentGame, on_delete=models.CASCADE, related_name="faults")
     entrant = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="faults")
-    seat = models.PositiveSmallIntegerField()
-    deal = models.PositiveIntegerField(help_text="the game's deal, from 0")
-    number = models.PositiveIntegerField(help_text="the seat's decision in the game, from 1")
-    decision = models.CharField(max_length=20, help_text="play, name_cards, give_back, ask or "
-                                                         "lead_and_direction")
-    kind = models.CharField(max_length=10, choices=KIND_CHOICES)
-    message = models.CharField(max_length=FAULT_TEXT_MAX)
-    answer = models.CharField(max_length=FAULT_ANSWER_MAX, blank=True,
-                              help_text="the start of the bot's answer, when there was one")
 
-    class Meta:
-        ordering = ["game", "number", "seat"]
-
-    def __str__(self):
-        return f"{self.game} seat {self.seat} decision {self.number}: {self.kind}"
+    class Meta(FaultRecord.Meta):
+        pass
 
 
 class TournamentBatch(models.Model):

@@ -7,6 +7,7 @@ from django.conf import settings
 from django.db.models import Count, F, Max, Min, Prefetch, Q, Sum
 from django.utils import timezone
 
+from bot_games import selectors as bot_games
 from gameplay.bots.base import FAULT_KINDS
 from gameplay.runner.figures import deal_figures, ordinal
 from league.models import Place, Seat
@@ -15,7 +16,6 @@ from league.selectors import season_standings
 from outside_bots.models import OUTSIDE, OutsideBot
 from tournaments.models import (
     Entrant,
-    GameFault,
     Tournament,
     TournamentBatch,
     TournamentGame,
@@ -177,9 +177,10 @@ def outside_bot_faults(*, bot: OutsideBot) -> dict:
     entries = with_fault_counts(Entrant.objects.filter(bot=OUTSIDE + bot.name)
                                 .select_related("tournament", "player")
                                 .order_by("-tournament__created_at", "id"))
-    latest = (GameFault.objects.filter(entrant__bot=OUTSIDE + bot.name)
-              .select_related("game__tournament", "entrant__player")
-              .order_by("-game__stored_at", "-id")[:OUTSIDE_FAULTS_SHOWN])
+    latest = (bot_games.faults_of_bot(bot=OUTSIDE + bot.name)
+              .filter(game__tournament_game__isnull=False)
+              .select_related("game__tournament_game__tournament").defer("game__transcript")
+              [:OUTSIDE_FAULTS_SHOWN])
     return {"entries": list(entries), "latest": list(latest)}
 
 
@@ -192,13 +193,13 @@ def running_tournaments(*, club=None):
 def tournament_game_of(game) -> TournamentGame | None:
     """The tournament game a league game was stored from, without its transcript; None for a
     game of the league's own (entered by its organisers)."""
-    return TournamentGame.objects.defer("transcript").filter(game=game).first()
+    return TournamentGame.objects.filter(game=game).first()
 
 
 def tournament_game_with_transcript(*, pk: int) -> TournamentGame | None:
     """A tournament game with its transcript, its league game and the game's players by seat
     (``game.seats``, in seat order); None when there is no such game."""
-    return (TournamentGame.objects.select_related("tournament", "game__season__club")
+    return (TournamentGame.objects.select_related("tournament", "game__season__club", "bot_game")
             .prefetch_related(Prefetch("game__seats", queryset=Seat.objects.select_related(
                 "player").order_by("number")))
             .filter(pk=pk).first())
@@ -210,4 +211,4 @@ def season_game_transcripts(*, season):
     empty for a season with no tournament."""
     return (TournamentGame.objects.filter(tournament__season=season)
             .order_by("round", "table", "number")
-            .values_list("game__number", "round", "table", "number", "transcript"))
+            .values_list("game__number", "round", "table", "number", "bot_game__transcript"))

@@ -22,6 +22,7 @@ from django.db import IntegrityError, InterfaceError, OperationalError, transact
 from django.db.models import Count, Q
 from django.utils import timezone
 
+from bot_games import services as bot_games
 from gameplay.bots import Bot, BotFault, is_url, make_bot
 from gameplay.engine.errors import PresidentError
 from gameplay.engine.options import preset
@@ -442,17 +443,23 @@ def tournament_game_play(*, tournament: Tournament, key: Key) -> tuple[list[int]
     one per seat that share their shuffles while the seats rotate."""
     round_number, table, number = key
     seated = list(pairing.seating(tournament.tables[round_number][table], number))
-    block = deal_block(number, len(seated), tournament.duplicate)
     specs = dict(enumerate(tournament.entrants.order_by("id").values_list("bot", flat=True)))
     urls = _outside_urls(specs[e] for e in seated)
     bots = [_entrant_bot(specs[e], seed=seed_of("bot", tournament.seed, *key, e), urls=urls)
             for e in seated]
     options = preset(tournament.preset, **tournament.options)
-    result = play_game(bots, options, seed=seed_of("deal", tournament.seed, round_number, table,
-                                                block),
+    result = play_game(bots, options, seed=_deal_seed(tournament, key, len(seated)),
                        scoring=Scoring.from_dict(tournament.scoring),
                        names=[specs[e] for e in seated])
     return seated, result
+
+
+def _deal_seed(tournament: Tournament, key: Key, players: int) -> int:
+    """The seed a game's deals are shuffled from; in duplicate mode the games of a table go in
+    blocks of one per seat that share their shuffles while the seats rotate."""
+    round_number, table, number = key
+    block = deal_block(number, players, tournament.duplicate)
+    return seed_of("deal", tournament.seed, round_number, table, block)
 
 
 def _outside_urls(specs) -> dict[str, str]:
@@ -512,9 +519,12 @@ def tournament_game_store(*, tournament: Tournament, key: Key, seated: Sequence[
                 season=tournament.season, players=[Player(pk=entrants[e][1]) for e in seated],
                 dealer=0, finishing_orders=result.finishing_orders, totals=result.scores,
                 winners=result.winners, over=result.over)
+            played = bot_games.game_store(
+                result, preset=tournament.preset, options=tournament.options,
+                seed=_deal_seed(tournament, key, len(seated)))
             stored = TournamentGame.objects.create(
                 tournament=tournament, round=round_number, table=table, number=number,
-                game=game, transcript=result.transcript)
+                game=game, bot_game=played)
             _faults_store(stored, [entrants[e][0] for e in seated], result)
     except IntegrityError:
         if TournamentGame.objects.filter(tournament=tournament, round=round_number,

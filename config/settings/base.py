@@ -59,6 +59,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_celery_beat",
     "outside_bots",
+    "bot_games",
     "tournaments",
     "league",
     "ladder",

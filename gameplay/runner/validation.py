@@ -33,9 +33,14 @@ def play_ladder_game(bots: list[Bot], preset: str, *, seed: int, deals: int,
                      names: list[str]) -> GameResult:
     """A ladder game (validation, rated or challenge): ``deals`` deals of the preset, the deals
     shuffled from the game's seed; deterministic in it for built-in bots."""
-    return play_game(bots, preset_options(preset), seed=seed_of("deals", seed),
+    return play_game(bots, preset_options(preset), seed=deals_seed(seed),
                      scoring=Scoring.from_dict({"system": "fixed-rounds", "deals": deals}),
                      names=names)
+
+
+def deals_seed(seed: int) -> int:
+    """The seed a ladder game of seed ``seed`` shuffles its deals from."""
+    return seed_of("deals", seed)
 
 
 def fault_summary(kinds: Counter) -> str:

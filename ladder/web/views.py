@@ -263,23 +263,25 @@ def game(request, game_id):
     orders = [[s for s in sorted(seats, key=lambda s: s.positions[d])]
               for d in range(deals) if all(len(s.positions) > d for s in seats)]
     steps, replay_error = None, ""
-    if game.transcript:
+    if game.bot_game:
         try:
-            steps = replays.transcript_steps(game.transcript, names=[s.entry.name for s in seats])
+            steps = replays.transcript_steps(game.bot_game.transcript,
+                                             names=[s.entry.name for s in seats])
         except LeagueError as e:
             replay_error = e.message
     return render(request, "ladder/game.html", {
-        "game": game, "seats": seats, "orders": orders, "faults": list(game.faults.all()),
+        "game": game, "seats": seats, "orders": orders,
+        "faults": selectors.game_faults(game=game, seats=seats),
         "steps": steps, "replay_error": replay_error, "title": f"ladder game {game.pk}"})
 
 
 @_in_words()
 def transcript(request, game_id):
     game = _game_or_404(game_id)
-    if not game.transcript:
+    if not game.bot_game:
         return _refuse(request, f"Ladder game {game.pk} is {game.status}: it has no transcript "
                                 "yet.", status=404)
-    response = JsonResponse(game.transcript, json_dumps_params={"indent": 1})
+    response = JsonResponse(game.bot_game.transcript, json_dumps_params={"indent": 1})
     response["Content-Disposition"] = f'attachment; filename="ladder-game-{game.pk}.json"'
     return response
 
@@ -290,7 +292,7 @@ def transcript(request, game_id):
 @login_required
 def mine(request):
     entries = list(selectors.author_entries(user=request.user)
-                   .select_related("validation_game").defer("validation_game__transcript"))
+                   .select_related("validation_game"))
     faults = selectors.latest_faults_by_entry(entries=entries, per_entry=DASHBOARD_FAULTS)
     validation = selectors.validation_faults(entries=entries)
     return render(request, "ladder/mine.html", {

@@ -9,8 +9,8 @@ from pathlib import Path
 import grimp
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ["accounts", "config", "gameplay", "ladder", "league", "outside_bots", "plumbing",
-            "tournaments"]
+PACKAGES = ["accounts", "bot_games", "config", "gameplay", "ladder", "league", "outside_bots",
+            "plumbing", "tournaments"]
 
 
 def layer_modules() -> set[str]:

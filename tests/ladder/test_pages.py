@@ -205,7 +205,7 @@ def test_a_games_page_has_its_orders_replay_and_transcript(client, ladder):  # n
     assert "its answer began: not json {" in page
     download = client.get(reverse("ladder:transcript", args=[game.pk]))
     assert download.status_code == 200 and "attachment" in download["Content-Disposition"]
-    assert json.loads(download.content) == game.transcript
+    assert json.loads(download.content) == game.bot_game.transcript
     waiting = Game.objects.create(kind=Game.RATED, preset="classic", seed=1, deals=2)
     missing = client.get(reverse("ladder:transcript", args=[waiting.pk]))
     assert missing.status_code == 404 and "no transcript yet" in text(missing)

@@ -54,8 +54,8 @@ def test_a_clean_validation_game_makes_a_new_bot_active(ladder_settings, servers
         seated = sorted(game.seats.values_list("entry__name", flat=True))
         assert seated == sorted(["ada-bot", "random", "greedy", "heuristic"])
         assert not game.faults.exists()
-        assert checker.check(game.transcript)[0] == 0  # the replay page can replay it
-        assert len(game.transcript["deals"]) == ladder_settings.LADDER_DEALS_PER_GAME
+        assert checker.check(game.bot_game.transcript)[0] == 0  # the replay page can replay it
+        assert len(game.bot_game.transcript["deals"]) == ladder_settings.LADDER_DEALS_PER_GAME
         # Validation games are unrated.
         assert (entry.games, entry.deals, entry.mu) == (0, 0, MODEL.mu)
     assert len(server.requests) > 0
@@ -226,7 +226,7 @@ def test_every_deal_of_every_rated_game_is_rated_in_order(ladder_settings, serve
     deals = []
     for game in rated:
         # Each deal's finishing order as the checker reads it from the stored transcript.
-        status, verdict = checker.check(game.transcript)
+        status, verdict = checker.check(game.bot_game.transcript)
         assert status == checker.VALID and len(verdict["deals"]) == game.deals
         by_seat = dict(game.seats.values_list("seat", "entry_id"))
         deals += [(game.pk, [by_seat[s] for s in d["finishing_order"]])

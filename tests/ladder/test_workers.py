@@ -74,7 +74,7 @@ def test_beat_and_a_worker_play_rated_ladder_games_until_both_bots_have_ratings(
         assert RatingPoint.objects.filter(entry=entry).count() == entry.games
     assert not Fault.objects.exists()
     for game in Game.objects.filter(status=Game.DONE):
-        assert checker.check(game.transcript)[0] == checker.VALID
+        assert checker.check(game.bot_game.transcript)[0] == checker.VALID
 
 
 def test_a_bot_with_an_upper_case_url_scheme_plays_and_holds_no_reference(

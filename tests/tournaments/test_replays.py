@@ -45,11 +45,11 @@ def test_every_deal_of_a_stored_tournament_game_replays(client, preset):
     stored = stored_game(tournament)
     seats = list(stored.game.seats.order_by("number").select_related("player"))
     names = [s.player.name for s in seats]
-    whole = replays.transcript_steps(stored.transcript, names=names)["steps"]
+    whole = replays.transcript_steps(stored.bot_game.transcript, names=names)["steps"]
     deals = list(stored.game.deal_set.order_by("number"))
-    assert len(deals) == len(stored.transcript["deals"]) == DEALS
+    assert len(deals) == len(stored.bot_game.transcript["deals"]) == DEALS
 
-    for deal, recorded in zip(deals, stored.transcript["deals"], strict=True):
+    for deal, recorded in zip(deals, stored.bot_game.transcript["deals"], strict=True):
         page = client.get(replay_url(stored, deal.number))
 
         assert page.status_code == 200
@@ -122,7 +122,7 @@ def test_the_season_export_lists_each_games_whole_transcript(client):
     for record in records:
         game = stored[(record["round"], record["table"], record["number"])]
         assert record["game"] == game.game.number
-        assert record["transcript"] == game.transcript
+        assert record["transcript"] == game.bot_game.transcript
         status, verdict = check(record["transcript"])
         assert status == VALID and len(verdict["deals"]) == 2
 
@@ -168,12 +168,12 @@ def test_a_late_deal_of_a_game_too_long_to_replay_whole_replays_alone(client, se
                                   scoring={"system": "fixed-rounds", "deals": DEALS})
     stored = stored_game(tournament)
     steps = [2 + len(d.get("exchanges", [])) + len(d["moves"])
-             for d in stored.transcript["deals"]]
+             for d in stored.bot_game.transcript["deals"]]
     # Room for the last deal's steps, not for the whole game's (docs/operations.md).
     settings.REPLAY_MAX_STEPS = steps[-1]
     assert sum(steps) > settings.REPLAY_MAX_STEPS
     with pytest.raises(LeagueError, match="too long to replay here"):
-        replays.transcript_steps(stored.transcript)
+        replays.transcript_steps(stored.bot_game.transcript)
 
     page = client.get(replay_url(stored, DEALS))
     assert page.status_code == 200 and len(replay_data(page)["steps"]) == steps[-1]

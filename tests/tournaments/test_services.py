@@ -46,7 +46,7 @@ def test_seats_rotate_and_transcripts_are_checker_valid(django_capture_on_commit
     tournament = run(small_tournament(), django_capture_on_commit_callbacks)
     first_seat = Counter()
     for stored in tournament.games.filter(table=0).select_related("game"):
-        status, verdict = check(stored.transcript)
+        status, verdict = check(stored.bot_game.transcript)
         assert verdict["valid"], verdict
         first_seat[stored.game.seats.get(number=0).player.name] += 1
     # Table 0 seats three entrants; over four games the first seat goes round.
@@ -125,7 +125,7 @@ def test_duplicate_blocks_share_the_hands(django_capture_on_commit_callbacks):
     tournament = run(small_tournament(duplicate=True, games_per_table=6),
                      django_capture_on_commit_callbacks)
     hands = {n: t["deals"][0]["hands"] for n, t in
-             tournament.games.filter(table=0).values_list("number", "transcript")}
+             tournament.games.filter(table=0).values_list("number", "bot_game__transcript")}
     assert hands[0] == hands[1] == hands[2]
     assert hands[3] == hands[4] == hands[5] != hands[0]
 
@@ -135,7 +135,7 @@ def test_longer_games_record_every_deal(django_capture_on_commit_callbacks):
                                       games_per_table=1), django_capture_on_commit_callbacks)
     for stored in tournament.games.select_related("game"):
         assert stored.game.status == Game.FINISHED
-        assert stored.game.deal_set.count() == len(stored.transcript["deals"]) >= 2
+        assert stored.game.deal_set.count() == len(stored.bot_game.transcript["deals"]) >= 2
 
 
 def test_progress_counts_stored_games(django_capture_on_commit_callbacks):

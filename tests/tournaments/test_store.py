@@ -58,7 +58,7 @@ def test_a_tournament_game_stores_its_transcript_once():
     tournament = small_tournament(scoring={"system": "fixed-rounds", "deals": 3})
     stored, result = store(tournament, (0, 0, 0))
 
-    verdict = check(stored.transcript)[1]
+    verdict = check(stored.bot_game.transcript)[1]
     assert verdict["valid"] and len(verdict["deals"]) == 3
     assert not Deal.objects.filter(game=stored.game, transcript__isnull=False).exists()
     # The transcript and the stored rows tell the same game.

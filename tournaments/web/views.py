@@ -75,13 +75,13 @@ def deal_replay(request, pk, number):
     if stored is None:
         return _not_here(request, f"There is no tournament game {pk}.")
     game = stored.game
-    deals = len(stored.transcript["deals"])
+    deals = len(stored.bot_game.transcript["deals"])
     if not 1 <= number <= deals:
         return _not_here(request, f"{game} has {deals} deal{'s' if deals != 1 else ''}: "
                                   f"there is no deal {number} to replay.")
     names = [seat.player.name for seat in game.seats.all()]
     try:
-        steps = replays.transcript_steps(stored.transcript, names=names, deal=number)
+        steps = replays.transcript_steps(stored.bot_game.transcript, names=names, deal=number)
     except LeagueError as e:
         return _not_here(request, e.message, status=422)
 

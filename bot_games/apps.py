@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class BotGamesConfig(AppConfig):
+    name = "bot_games"
+    verbose_name = "Bot games"

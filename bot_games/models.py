@@ -1,0 +1,84 @@
+"""A played bot game, its seats and its faults, written once by ``bot_games.services``."""
+
+from django.db import models
+
+from gameplay.bots.base import FAULT_ANSWER_MAX, FAULT_KINDS, FAULT_TEXT_MAX
+from league.models import PRESET_CHOICES
+
+
+class BotGame(models.Model):
+    """A game bots played on the match runner, stored whole: replayable from its transcript."""
+
+    preset = models.CharField(max_length=20, choices=PRESET_CHOICES)
+    options = models.JSONField(default=dict, blank=True, help_text="option overrides by name")
+    scoring = models.JSONField(null=True, blank=True, help_text="the transcript scoring object; "
+                                                                "empty: one deal")
+    seed = models.BigIntegerField(help_text="the seed the game's deals were shuffled from")
+    transcript = models.JSONField(help_text="the whole game, checker-valid")
+    par = models.JSONField(null=True, blank=True, help_text="the game's par, when computed")
+    played_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        ordering = ["-id"]
+
+    def __str__(self):
+        return f"bot game {self.pk} ({self.preset})"
+
+
+class BotSeat(models.Model):
+    """One seat of a bot game: the bot that played it and how it did."""
+
+    game = models.ForeignKey(BotGame, on_delete=models.CASCADE, related_name="seats")
+    seat = models.PositiveSmallIntegerField()
+    bot = models.CharField(max_length=300, help_text="the bot's name or spec as the game's "
+                                                     "owner named it")
+    positions = models.JSONField(default=list, blank=True,
+                                 help_text="its finishing position in each deal, 1 = first")
+    points = models.IntegerField(null=True, blank=True, help_text="its total; empty without "
+                                                                  "scoring")
+    decisions = models.PositiveIntegerField(default=0)
+    decision_ms = models.FloatField(default=0.0, help_text="its decisions' total time")
+    decision_ms_max = models.FloatField(null=True, blank=True,
+                                        help_text="its slowest decision, when timed one by one")
+
+    class Meta:
+        ordering = ["game", "seat"]
+        constraints = [models.UniqueConstraint(fields=["game", "seat"], name="bot_seat_once")]
+
+    def __str__(self):
+        return f"{self.game} seat {self.seat}: {self.bot}"
+
+
+class FaultRecord(models.Model):
+    """A bot's answer its game could not use; its seat played a safe choice instead
+    (gameplay.bots.base.BotDecider): which decision, what went wrong, the start of the answer.
+    The columns every kept fault has (a bot game's, and a ladder entry's or tournament
+    entrant's record of it)."""
+
+    KIND_CHOICES = [(k, k) for k in FAULT_KINDS]
+
+    seat = models.PositiveSmallIntegerField()
+    deal = models.PositiveIntegerField(help_text="the game's deal, from 0")
+    number = models.PositiveIntegerField(help_text="the seat's decision in the game, from 1")
+    decision = models.CharField(max_length=20, help_text="play, name_cards, give_back, ask or "
+                                                         "lead_and_direction")
+    kind = models.CharField(max_length=10, choices=KIND_CHOICES)
+    message = models.CharField(max_length=FAULT_TEXT_MAX)
+    answer = models.CharField(max_length=FAULT_ANSWER_MAX, blank=True,
+                              help_text="the start of the bot's answer, when there was one")
+
+    class Meta:
+        abstract = True
+        ordering = ["game", "number", "seat"]
+
+    def __str__(self):
+        return f"{self.game} seat {self.seat} decision {self.number}: {self.kind}"
+
+
+class BotFault(FaultRecord):
+    """A fault of a bot game, stored with it."""
+
+    game = models.ForeignKey(BotGame, on_delete=models.CASCADE, related_name="faults")
+
+    class Meta(FaultRecord.Meta):
+        indexes = [models.Index(fields=["game", "seat"], name="bot_fault_seat")]
