@@ -62,7 +62,7 @@ def transcripts_back(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('ladder', '0003_entry_outside_bot_from_outside_bots'),
+        ('ladder', '0004_entry_probation'),
         ('bot_games', '0001_bot_games'),
     ]
 
