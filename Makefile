@@ -1,4 +1,4 @@
-# `make run` serves the site on http://127.0.0.1:8000; `make test` runs every check and test.
+# `make run` serves the site on http://127.0.0.1:8000 (`make run PORT=8001` on another port); `make test` runs every check and test.
 # Both build .venv first, reinstalling only when requirements.txt changes.
 
 VENV := .venv
@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/requirements.stamp
 POSTGRES_TEST_URL := postgres://postgres@127.0.0.1:5432/president_league
 
-.PHONY: venv kernel run serve worker beat lint test
+.PHONY: venv kernel sandbox run serve worker beat lint test
 
 venv: $(STAMP)
 
@@ -26,11 +26,19 @@ $(KERNEL): gameplay/bots/kernel/_kernel.c gameplay/bots/kernel/build.py \
 		$(wildcard gameplay/engine/*.py gameplay/engine/rules/*.py) gameplay/bots/heuristic.py | venv
 	$(BIN)/python gameplay/bots/kernel/build.py
 
+# Hosted bots run in bubblewrap, the bots in Debian's python3 and nodejs (docs/sandbox.md):
+# installed when missing (as root); a machine without bwrap refuses hosted games.
+sandbox:
+	@command -v bwrap >/dev/null || apt-get install -y bubblewrap
+	@command -v node >/dev/null || apt-get install -y nodejs
+
+PORT ?= 8000
+
 run: venv kernel
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py demo_data
-	@echo "Serving http://127.0.0.1:8000/ (Ctrl-C stops it)"
-	$(BIN)/python manage.py runserver 127.0.0.1:8000
+	@echo "Serving http://127.0.0.1:$(PORT)/ (Ctrl-C stops it)"
+	$(BIN)/python manage.py runserver 127.0.0.1:$(PORT)
 
 # As in production: gunicorn with WhiteNoise serving the collected static files. Needs
 # SECRET_KEY and ALLOWED_HOSTS (and DATABASE_URL, CELERY_BROKER_URL for real services); HTTPS

@@ -9,9 +9,9 @@ from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
-from gameplay.tournaments import services
-from gameplay.tournaments.models import OutsideBot, outside_bot_presets
 from league.models import PRESET_CHOICES
+from outside_bots import services
+from outside_bots.models import OutsideBot, outside_bot_presets
 from plumbing.api.errors import ErrorSerializer
 from plumbing.api.inputs import KnownFields, KnownQueryParameters
 

@@ -3,7 +3,7 @@ from allauth.account.models import EmailAddress
 from django import forms
 
 from gameplay.engine.options import PRESETS
-from gameplay.tournaments.models import OutsideBot
+from outside_bots.models import OutsideBot
 
 
 class PolicyURLField(forms.URLField):

@@ -12,10 +12,10 @@ from django.views.decorators.http import require_POST
 from rest_framework.authtoken.models import Token
 
 from accounts.forms import BotForm
-from gameplay.tournaments import services
-from gameplay.tournaments.errors import TournamentError
-from gameplay.tournaments.models import OutsideBot
 from league import selectors
+from outside_bots import services
+from outside_bots.errors import OutsideBotError
+from outside_bots.models import OutsideBot
 
 
 @login_required
@@ -69,7 +69,7 @@ def _bot_form(request, bot: OutsideBot | None):
             else:
                 saved = services.outside_bot_update(bot=bot, by=request.user,
                                                     **form.cleaned_data)
-        except TournamentError as e:
+        except OutsideBotError as e:
             form.add_error(None, e.message)
         else:
             done = "registered" if bot is None else "saved"
@@ -85,7 +85,7 @@ def bot_delete(request, bot_id):
     if request.method == "POST":
         try:
             services.outside_bot_delete(bot=bot, by=request.user)
-        except TournamentError as e:
+        except OutsideBotError as e:
             messages.error(request, e.message)
         else:
             messages.success(request, f"Bot {bot.name} removed.")

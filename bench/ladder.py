@@ -116,10 +116,10 @@ def build(bots: int, deals: int, per_game: int, rng: random.Random):
     the number of games."""
     from django.contrib.auth import get_user_model
 
-    from gameplay.tournaments.models import OutsideBot
     from ladder import timing
     from ladder.models import Entry, Fault, Game, RatingPoint, Seat
     from league.ratings import MODEL
+    from outside_bots.models import OutsideBot
 
     references = ["random", "greedy", "heuristic", "montecarlo"]
     authors = bots - len(references)

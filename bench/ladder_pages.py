@@ -60,8 +60,8 @@ def build(bots, points):
     from django.contrib.auth import get_user_model
     from django.utils import timezone
 
-    from gameplay.tournaments.models import OutsideBot
     from ladder.models import Entry, Fault, Game, RatingPoint, Seat
+    from outside_bots.models import OutsideBot
 
     rng = random.Random(1)
     users = get_user_model().objects.bulk_create(

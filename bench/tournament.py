@@ -59,9 +59,9 @@ def setup_django():
 
 
 def make_tournament(name, args):
-    from gameplay.tournaments import services
     from league import services as league
     from league.models import Club
+    from tournaments import services
 
     club = Club.objects.filter(name="Bench bots").first() or league.club_create(
         name="Bench bots")
@@ -78,7 +78,7 @@ def in_process(args):
     from django.db import transaction
     from django.utils import timezone
 
-    from gameplay.tournaments import services
+    from tournaments import services
 
     tournament = make_tournament("In process", args)
     with transaction.atomic():
@@ -119,8 +119,8 @@ def on_workers(args, processes):
     import resource
 
     from config.celery_app import app
-    from gameplay.tournaments import selectors
-    from gameplay.tournaments.tasks import tournament_start_task
+    from tournaments import selectors
+    from tournaments.tasks import tournament_start_task
 
     tournament = make_tournament(f"{processes} worker processes", args)
     worker = start_worker(processes)
@@ -174,7 +174,7 @@ def main():
     ceiling_before = cpu_speed_up()
     fresh_database(POSTGRES_URL)
     setup_django()
-    from gameplay.tournaments import selectors
+    from tournaments import selectors
 
     runs = {"in process": (*in_process(args), None), "1 worker process": on_workers(args, 1),
             "2 worker processes": on_workers(args, 2)}

@@ -56,8 +56,8 @@ def main():
     import redis
 
     from config.celery_app import app
-    from gameplay.tournaments import services
     from league import services as league
+    from tournaments import services
 
     app.conf.task_default_queue = QUEUE
     club = league.club_create(name="Bench club")

@@ -65,8 +65,8 @@ def run(lengths, games):
     from django.db import connection, transaction
     from django.test.utils import CaptureQueriesContext
 
-    from gameplay.tournaments import services
     from league import services as league
+    from tournaments import services
 
     call_command("migrate", verbosity=0)
     club = league.club_create(name="Bench bots")

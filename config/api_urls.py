@@ -3,9 +3,11 @@
 from rest_framework.routers import DefaultRouter
 
 from accounts.api import BotViewSet
-from gameplay.tournaments.web import api as tournaments
 from ladder.api import LadderGameViewSet, LadderViewSet
 from league.api import views as league
+from league.api.table_links import TableLinkViewSet
+from outside_bots import api as outside_bots
+from tournaments.web import api as tournaments
 
 
 class Router(DefaultRouter):
@@ -27,8 +29,9 @@ router.register("players", league.PlayerViewSet)
 router.register("seasons", league.SeasonViewSet)
 router.register("games", league.GameViewSet)
 router.register("deals", league.DealViewSet)
+router.register("table-links", TableLinkViewSet)
 router.register("tournaments", tournaments.TournamentViewSet)
-router.register("outside-bots", tournaments.OutsideBotViewSet)
+router.register("outside-bots", outside_bots.OutsideBotViewSet)
 router.register("bots", BotViewSet, basename="bot")
 router.register("ladder", LadderViewSet, basename="ladder-entry")
 router.register("ladder-games", LadderGameViewSet, basename="ladder-game")

@@ -9,7 +9,7 @@ so every web process reports the same figures whichever one answers:
   and are counted there. Counts made while Redis is down are lost (tasks are not held up).
 - Games stored per second: tournament games stored in the last minute, over 60.
 - Queue depth: the length of each Celery queue on the broker (LLEN), with a short timeout.
-- Outside-bot faults: rows of ``gameplay.tournaments.models.GameFault``, by kind.
+- Outside-bot faults: rows of ``tournaments.models.GameFault``, by kind.
 """
 
 import functools
@@ -135,7 +135,7 @@ class LeagueCollector:
         yield from self._database_figures()
 
     def _database_figures(self):
-        from gameplay.tournaments.models import GameFault, TournamentGame
+        from tournaments.models import GameFault, TournamentGame
 
         since = timezone.now() - GAMES_WINDOW
         stored = TournamentGame.objects.filter(stored_at__gte=since).count()

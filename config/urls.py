@@ -21,7 +21,7 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("accounts/", include("allauth.urls")),
     path("league/", include("league.web.urls")),
-    path("tournaments/", include("gameplay.tournaments.web.urls")),
+    path("tournaments/", include("tournaments.web.urls")),
     path("ladder/", include("ladder.web.urls")),
     path("api/v1/", include("config.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

@@ -14,9 +14,9 @@ from django.db import models
 
 from gameplay.bots.base import FAULT_ANSWER_MAX, FAULT_KINDS, FAULT_TEXT_MAX
 from gameplay.runner.figures import ordinal
-from gameplay.tournaments.models import OutsideBot
 from league.models import PRESET_CHOICES
 from league.ratings import MODEL
+from outside_bots.models import OutsideBot
 
 
 class Entry(models.Model):

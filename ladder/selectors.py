@@ -9,9 +9,9 @@ from django.db.models import Count, F, Prefetch, QuerySet
 from django.utils import timezone
 
 from gameplay.runner.figures import rating_interval, share
-from gameplay.tournaments.models import OutsideBot
 from ladder import timing
 from ladder.models import Entry, Fault, Game, RatingPoint, Seat
+from outside_bots.models import OutsideBot
 
 SHOWN = (Entry.ACTIVE, Entry.PAUSED, Entry.VALIDATING)
 HISTORY_POINTS = 500  # a rating chart's latest points at most

@@ -35,18 +35,18 @@ from gameplay.bots import is_url, make_bot
 from gameplay.bots.base import Bot as EngineBot
 from gameplay.engine.errors import PresidentError
 from gameplay.engine.options import preset as preset_options
-from gameplay.engine.scoring import Scoring
+from gameplay.runner import validation
 from gameplay.runner.figures import ordinal, seed_of
-from gameplay.runner.match import GameResult, play_game
-from gameplay.tournaments.models import OutsideBot
-from gameplay.tournaments.services import UnavailableBot
+from gameplay.runner.match import GameResult
 from ladder import timing
 from ladder.errors import LadderError
 from ladder.matchmaking import Bot as Candidate
 from ladder.matchmaking import Matchmaker, fair_shares
 from ladder.models import Entry, Fault, Game, RatingPoint, Seat
 from league.ratings import MODEL, replay
+from outside_bots.models import OutsideBot
 from plumbing import queue
+from tournaments.services import UnavailableBot
 
 logger = logging.getLogger(__name__)
 
@@ -103,10 +103,8 @@ def _validation_start(entry: Entry, opponents: list[Entry], url: str) -> Game:
     rng = random.Random()
     game = Game.objects.create(kind=Game.VALIDATION, preset=entry.preset,
                                seed=rng.getrandbits(63), deals=settings.LADDER_DEALS_PER_GAME)
-    seated = [entry, *opponents]
-    rng.shuffle(seated)
     Seat.objects.bulk_create(Seat(game=game, entry=e, seat=s, bot=url if e == entry else e.spec)
-                             for s, e in enumerate(seated))
+                             for s, e in enumerate(validation.seated(entry, opponents, rng)))
     if entry.url and entry.url != url and entry.games:
         # A new version: its mu stays, its uncertainty is the new bot's; it counts as new.
         entry.sigma = MODEL.sigma
@@ -141,7 +139,7 @@ def _entry_for(bot: OutsideBot, preset: str) -> int:
 
 def bot_name_refusal(name: str, owner) -> str | None:
     """Why ``owner`` (None: an administrator) may not name a bot ``name``: the ladder record
-    of another author's removed bot carries it (gameplay.tournaments.services.name_checks)."""
+    of another author's removed bot carries it (outside_bots.services.name_checks)."""
     held = Entry.objects.filter(reference=False, outside_bot=None, name=name)
     held = held.exclude(author=None) if owner is None else held.exclude(author=owner)
     if held.exists():
@@ -416,10 +414,8 @@ def game_play(game: Game) -> Played:
     """Play the game with the match runner: deterministic in its seed for built-in bots."""
     seats = list(game.seats.select_related("entry").order_by("seat"))
     bots = [TimedBot(_seat_bot(s, seed_of("bot", game.seed, s.seat))) for s in seats]
-    result = play_game(bots, preset_options(game.preset), seed=seed_of("deals", game.seed),
-                       scoring=Scoring.from_dict({"system": "fixed-rounds",
-                                                  "deals": game.deals}),
-                       names=[s.entry.name for s in seats])
+    result = validation.play_ladder_game(bots, game.preset, seed=game.seed, deals=game.deals,
+                                         names=[s.entry.name for s in seats])
     return Played(result=result, times_ms=[b.times_ms for b in bots])
 
 
@@ -622,10 +618,9 @@ def _validated(game: Game, entries: dict[int, Entry], faults: list[Fault]) -> No
         if not mine:  # pausing counts its rated games from here (a fixed bot starts afresh)
             entry.status, entry.reason, entry.recent = Entry.ACTIVE, "", ""
         else:
-            kinds = ", ".join(f"{kind} {count}" for kind, count in sorted(mine.items()))
             entry.status = Entry.PAUSED
-            entry.reason = (f"its validation game {game.pk} had {mine.total()} fault(s) "
-                            f"({kinds}); fix the bot and ask to resume")[:500]
+            entry.reason = (f"its validation game {game.pk} had {validation.fault_summary(mine)}"
+                            "; fix the bot and ask to resume")[:500]
         entry.save(update_fields=["status", "reason", "recent"])
 
 

@@ -11,9 +11,9 @@ at once with its reason (services.game_crashed), so its seats are free for the n
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 
-from gameplay.tournaments.tasks import TASK_OPTIONS, TRANSIENT
 from ladder import services
 from plumbing import queue
+from tournaments.tasks import TASK_OPTIONS, TRANSIENT
 
 
 def _game_beat(game_id: int) -> None:

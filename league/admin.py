@@ -344,6 +344,18 @@ class GameAdmin(ClubScopedAdmin):
     readonly_fields = ["season", "number", "dealer", "status"]
     inlines = [SeatChangeInline]
     change_form_template = "admin/league/game/change_form.html"
+    actions = ["cancel_games"]
+
+    @admin.action(description="Cancel the selected games (no deal played yet)")
+    def cancel_games(self, request, queryset):
+        """The night page's cancel, through the same service: each game, or its refusal."""
+        for game in queryset.order_by("number"):
+            try:
+                services.game_cancel(game=game, by=request.user)
+            except LeagueError as e:
+                self.message_user(request, f"{game}: {e.message}", messages.ERROR)
+            else:
+                self.message_user(request, f"{game}: cancelled", messages.SUCCESS)
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("season__club").annotate(

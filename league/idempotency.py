@@ -28,20 +28,22 @@ class KeyReused(LeagueError):
 
 
 def once(*, user, key: str, fingerprint: str,
-         write: Callable[[], tuple[int, Any]]) -> tuple[int, Any, bool]:
-    """``write()`` once per (``user``, ``key``): (status, body, replayed).
+         write: Callable[[], tuple[int, Any]], table_link=None) -> tuple[int, Any, bool]:
+    """``write()`` once per (``user``, ``key``), or per (``table_link``, ``key``) for a phone
+    without an account: (status, body, replayed).
 
     ``write`` answers (status, JSON body) and runs in the transaction that stores that answer;
     a status of 300 or more is a refusal, rolled back and not stored. A stored answer whose
     ``fingerprint`` (the request's identity apart from its key) differs raises KeyReused.
     """
-    stored = IdempotentRequest.objects.filter(user=user, key=key).first()
+    owner = {"user": None, "table_link": table_link} if table_link else {"user": user}
+    stored = IdempotentRequest.objects.filter(key=key, **owner).first()
     if stored is not None:
         return _replay(stored, fingerprint)
     try:
         with transaction.atomic():
-            claim = IdempotentRequest.objects.create(user=user, key=key, fingerprint=fingerprint,
-                                                     status_code=0, body={})
+            claim = IdempotentRequest.objects.create(key=key, fingerprint=fingerprint,
+                                                     status_code=0, body={}, **owner)
             status, body = write()
             if status >= 300:
                 transaction.set_rollback(True)
@@ -51,7 +53,7 @@ def once(*, user, key: str, fingerprint: str,
             return status, body, False
     except IntegrityError:
         # A concurrent duplicate claimed the key first and has committed its answer.
-        stored = IdempotentRequest.objects.filter(user=user, key=key).first()
+        stored = IdempotentRequest.objects.filter(key=key, **owner).first()
         if stored is None:
             raise
         return _replay(stored, fingerprint)
@@ -64,7 +66,7 @@ def _replay(stored: IdempotentRequest, fingerprint: str) -> tuple[int, Any, bool
 
 
 def once_per_form(*, user, key: str, identity: str, write: Callable[[], Any],
-                  reused: str) -> tuple[Any, bool]:
+                  reused: str, table_link=None) -> tuple[Any, bool]:
     """``write()`` once per page form's token (its ``key``): (its answer, whether this call
     wrote it). A second post of the same form (a double tap, a resent request) finds the key
     claimed and writes nothing; the same key posted for another change (``identity``: what the
@@ -72,7 +74,7 @@ def once_per_form(*, user, key: str, identity: str, write: Callable[[], Any],
     fingerprint = hashlib.sha256(identity.encode()).hexdigest()
     try:
         _, body, replayed = once(user=user, key=key, fingerprint=fingerprint,
-                                 write=lambda: (201, write()))
+                                 write=lambda: (201, write()), table_link=table_link)
     except KeyReused as e:
         raise LeagueError(reused) from e
     return body, not replayed

@@ -98,8 +98,8 @@ class Season(models.Model):
 class Game(models.Model):
     """A table in a season. Scores and end are recomputed from the deals by the services."""
 
-    OPEN, FINISHED = "open", "finished"
-    STATUS_CHOICES = [(OPEN, "open"), (FINISHED, "finished")]
+    OPEN, FINISHED, CANCELLED = "open", "finished", "cancelled"
+    STATUS_CHOICES = [(OPEN, "open"), (FINISHED, "finished"), (CANCELLED, "cancelled")]
 
     season = models.ForeignKey(Season, on_delete=models.PROTECT, related_name="games")
     number = models.PositiveIntegerField()
@@ -111,6 +111,13 @@ class Game(models.Model):
     # When an organiser reopened the finished game (league.services.game_reopen) so that its
     # deals can be undone or corrected; cleared when the game ends again.
     reopened_at = models.DateTimeField(null=True, blank=True)
+    # When an organiser cancelled the game before any deal (league.services.game_cancel): it
+    # is then left out of every page, the standings and the seating history.
+    cancelled_at = models.DateTimeField(null=True, blank=True)
+    # The game this one continues at the same table ("New game, same table"): it belongs to
+    # that game's round of the club night (league.nights).
+    continues = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL,
+                                  related_name="continued_by")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -167,9 +174,9 @@ class Seat(models.Model):
 class Deal(models.Model):
     """One recorded deal; its finishing order is its places, one row per seat."""
 
-    PAGE, OUTBOX, API, OTHER = "page", "outbox", "api", "other"
+    PAGE, OUTBOX, API, TABLE_LINK, OTHER = "page", "outbox", "api", "link", "other"
     SOURCE_CHOICES = [(PAGE, "the entry page"), (OUTBOX, "a phone's offline outbox"),
-                      (API, "the API"), (OTHER, "elsewhere")]
+                      (API, "the API"), (TABLE_LINK, "a table link"), (OTHER, "elsewhere")]
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="deal_set")
     number = models.PositiveIntegerField()
@@ -181,6 +188,9 @@ class Deal(models.Model):
     recorded_at = models.DateTimeField(auto_now_add=True)
     # Where the deal was entered from, said when the same deal is entered again.
     source = models.CharField(max_length=8, choices=SOURCE_CHOICES, default=OTHER)
+    # The table link it was entered with (source TABLE_LINK): only that link may undo it.
+    table_link = models.ForeignKey("TableLink", null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="deals")
 
     class Meta:
         ordering = ["game", "number"]
@@ -190,6 +200,26 @@ class Deal(models.Model):
 
     def __str__(self):
         return f"{self.game} – deal {self.number}"
+
+
+class TableLink(models.Model):
+    """A game's table link (league.table_links): with it, any phone enters that game's deals,
+    seat changes and undoes its own last deal, without an account, until time is called on the
+    game or an organiser revokes it. The token is shown to organisers again (its QR code on the
+    night page), so it is kept as it is, under a unique index."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="table_links")
+    token = models.CharField(max_length=64, unique=True, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                   on_delete=models.SET_NULL, related_name="+")
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "pk"]
+
+    def __str__(self):
+        return f"table link of {self.game}"
 
 
 class Place(models.Model):
@@ -328,7 +358,11 @@ class IdempotentRequest(models.Model):
     idempotency.py): the same key from the same user gets this answer again, not a second deal."""
 
     key = models.CharField(max_length=255)
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    # Whose key: a user's, or a table link's (a phone without an account).
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                             on_delete=models.CASCADE, related_name="+")
+    table_link = models.ForeignKey(TableLink, null=True, blank=True, on_delete=models.CASCADE,
+                                   related_name="+")
     fingerprint = models.CharField(max_length=64, help_text="SHA-256 of method, path and body")
     status_code = models.PositiveSmallIntegerField()
     body = models.JSONField()
@@ -337,7 +371,14 @@ class IdempotentRequest(models.Model):
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["user", "key"], name="idempotency_key_unique"),
+            models.UniqueConstraint(fields=["table_link", "key"],
+                                    condition=Q(table_link__isnull=False),
+                                    name="idempotency_key_unique_per_link"),
+            models.CheckConstraint(
+                condition=Q(user__isnull=False, table_link__isnull=True)
+                | Q(user__isnull=True, table_link__isnull=False),
+                name="idempotency_key_has_one_owner"),
         ]
 
     def __str__(self):
-        return f"{self.user_id}:{self.key} → {self.status_code}"
+        return f"{self.user_id or f'link {self.table_link_id}'}:{self.key} → {self.status_code}"

@@ -21,11 +21,22 @@ from django.utils import timezone
 
 from gameplay.engine.errors import PresidentError, RuleViolation
 from gameplay.engine.scoring import ScoreSheet
-from league import idempotency, services
-from league.errors import LeagueError
+from league import idempotency, services, table_links
+from league.errors import Conflict, LeagueError
 from league.models import Game, Place, Player, Season, Seat
 from league.rules import options_of, scoring_of
-from league.seating import History, Round, Score, Table, TableSizes, plan_night, score, swap
+from league.seating import (
+    History,
+    Round,
+    Score,
+    Table,
+    TableSizes,
+    plan_night,
+    repeats_lower_bound,
+    score,
+    swap,
+)
+from league.seating import repeats as seating_repeats
 
 SIZES_TRIED = range(2, 13)  # table sizes asked of the engine: more than a club night seats
 PEOPLE_MAX = 100  # people planned at once: bounds the planner's work (the API's limit too)
@@ -37,40 +48,75 @@ NIGHT_TABLES_MAX = 200  # tables a night's pages read, at most
 NIGHT_TURNS_AT = datetime.time(6)
 
 
+class RoundInPlay(Conflict):
+    """Refused to confirm a round while the one before is still being played: the organiser
+    is asked first."""
+
+
+@dataclass(frozen=True)
+class MeetAgain:
+    """A pair of the plan who meet again, in the night's words: round ``round`` of tonight,
+    table ``table`` (from 1); ``earlier``: tonight's rounds they met in before, and how many
+    times earlier in the season."""
+
+    a: Player
+    b: Player
+    round: int
+    table: int
+    earlier: list[int]
+    in_season: int
+    back_to_back: bool
+
+
 @dataclass(frozen=True)
 class NightPlan:
     rounds: list[Round]  # tables of Player rows in seat order, with the first dealer
     score: Score
     sizes: TableSizes
+    repeats: list[MeetAgain] = field(default_factory=list)
+    fewest_repeats: int = 0  # no plan of these people and rounds has fewer (docs/seating.md)
 
 
 def season_rounds(season: Season) -> list[Round]:
     """The season's games so far as the planner's rounds of tables of player ids (module
-    docstring)."""
-    return [Round(number=number, tables=tuple(table for _, table in tables))
-            for number, tables in enumerate(_rounds(Game.objects.filter(season=season)))]
+    docstring); a table's later games ("New game, same table") are the same table."""
+    return [Round(number=number, tables=tuple(
+        table for game, table, _ in tables if game.continues_id is None))
+        for number, tables in enumerate(_rounds(Game.objects.filter(season=season)))]
 
 
-def _rounds(games) -> list[list[tuple[Game, Table]]]:
-    """``games`` in rounds (module docstring): each game with its table of player ids."""
+def _rounds(games) -> list[list[tuple[Game, Table, int]]]:
+    """``games`` in rounds (module docstring), cancelled ones left out: each game with its
+    table of player ids and its table's number in the round (from 1). A game that continues
+    another at the same table is in that game's round, at its table."""
+    games = games.exclude(status=Game.CANCELLED)
     seats = {}
     for seat in Seat.objects.filter(game__in=games.values("pk")).order_by("number"):
         seats.setdefault(seat.game_id, []).append(seat)
     rounds, tables, seated = [], [], set()
+    at = {}  # game id: (its round's index, its table's number)
     for game in games.order_by("number"):
         players = [seat.player_id for seat in seats.get(game.pk, [])]
         if not players:
             continue
+        dealer = next((s.player_id for s in seats[game.pk] if s.number == game.dealer),
+                      players[0])
+        table = Table(seats=tuple(players), dealer=dealer)
+        if game.continues_id in at:
+            index, number = at[game.continues_id]
+            (rounds[index] if index < len(rounds) else tables).append((game, table, number))
+            at[game.pk] = index, number
+            continue
         if seated & set(players):
             rounds.append(tables)
             tables, seated = [], set()
-        dealer = next((s.player_id for s in seats[game.pk] if s.number == game.dealer),
-                      players[0])
-        tables.append((game, Table(seats=tuple(players), dealer=dealer)))
+        number = 1 + sum(g.continues_id not in at for g, _, _ in tables)
+        tables.append((game, table, number))
+        at[game.pk] = len(rounds), number
         seated |= set(players)
     if tables:
         rounds.append(tables)
-    return rounds
+    return [sorted(tables, key=lambda t: (t[2], t[0].number)) for tables in rounds]
 
 
 def table_sizes(season: Season, preferred: Sequence[int] | None = None) -> TableSizes:
@@ -139,8 +185,10 @@ def night_plan(*, season: Season, present: Sequence[Player], rounds: int,
     if len(present) > PEOPLE_MAX:
         raise LeagueError(f"at most {PEOPLE_MAX} people can be seated at once")
     sizes = table_sizes(season, preferred)
-    history = History.from_rounds(season_rounds(season))
-    planned = plan_night([[p.pk for p in present]] * rounds, sizes, history, seed=seed)
+    played = season_rounds(season)
+    history = History.from_rounds(played)
+    asked = [[p.pk for p in present]] * rounds
+    planned = plan_night(asked, sizes, history, seed=seed)
     for index, a, b in swaps:
         if not 0 <= index < len(planned):
             raise LeagueError(f"there is no round {index + 1} in this plan")
@@ -148,28 +196,47 @@ def night_plan(*, season: Season, present: Sequence[Player], rounds: int,
             raise LeagueError(f"{a} cannot swap with themselves")
         planned = swap(planned, planned[index].number, a.pk, b.pk)
     by_id = {p.pk: p for p in present}
+    # Season round numbers as tonight's: the night's rounds are the season's last ones.
+    first_tonight = len(played) - len(night_rounds(season, night_of()))
     return NightPlan(
         rounds=[Round(number=r.number, tables=tuple(
             Table(seats=tuple(by_id[i] for i in t.seats), dealer=by_id[t.dealer])
             for t in r.tables)) for r in planned],
-        score=score(planned, history), sizes=sizes)
+        score=score(planned, history), sizes=sizes,
+        repeats=[MeetAgain(
+            a=by_id[r.pair[0]], b=by_id[r.pair[1]], round=r.round - first_tonight + 1,
+            table=r.table + 1, back_to_back=r.back_to_back,
+            earlier=[n - first_tonight + 1 for n in r.earlier if n >= first_tonight],
+            in_season=sum(n < first_tonight for n in r.earlier))
+            for r in seating_repeats(planned, history)],
+        fewest_repeats=repeats_lower_bound(asked, sizes, history))
 
 
 @transaction.atomic
 def night_confirm(*, season: Season, tables: Sequence[tuple[Sequence[Player], int]],
-                  by=None) -> list[Game]:
+                  by=None, round_number: int | None = None,
+                  while_in_play: bool = False) -> list[Game]:
     """Create one round's games: ``tables`` holds (players in seat order, dealer's seat) per
-    table. All or nothing; a player may sit at one table only."""
+    table. All or nothing; a player may sit at one table only. ``round_number``: the round
+    of tonight it is meant as, refused once that round exists; refused while tonight's last
+    round is in play unless ``while_in_play`` (the organiser was asked).
+    Each game gets its table link (league.table_links)."""
     if not tables:
         raise LeagueError("a round has at least one table")
+    # Two confirms at once: the second sees the first's round.
+    Season.objects.select_for_update(no_key=True).get(pk=season.pk)
+    _round_checked(season, round_number, while_in_play)
     everyone = [p for players, _ in tables for p in players]
     _club_players(season, everyone)
-    return [services.game_create(season=season, players=players, dealer=dealer, by=by)
-            for players, dealer in tables]
+    games = [services.game_create(season=season, players=players, dealer=dealer, by=by)
+             for players, dealer in tables]
+    table_links.links_create(games=games, by=by)
+    return games
 
 
 def night_confirm_once(*, season: Season, tables: Sequence[tuple[Sequence[Player], int]], by,
-                       token: str) -> tuple[list[int], bool]:
+                       token: str, round_number: int | None = None,
+                       while_in_play: bool = False) -> tuple[list[int], bool]:
     """night_confirm once per form token (league.idempotency, as the entry page's deals): a
     second post of the plan creates nothing more. Returns (the games' numbers, whether this
     call created them)."""
@@ -177,7 +244,9 @@ def night_confirm_once(*, season: Season, tables: Sequence[tuple[Sequence[Player
         raise LeagueError("the form is missing its token: open the plan again")
 
     def confirm():
-        return {"games": [g.number for g in night_confirm(season=season, tables=tables, by=by)]}
+        return {"games": [g.number for g in night_confirm(
+            season=season, tables=tables, by=by, round_number=round_number,
+            while_in_play=while_in_play)]}
 
     body, created = idempotency.once_per_form(
         user=by, key=f"page-night:{token}",
@@ -205,19 +274,109 @@ def night_games(season: Season, night: datetime.date):
 
 
 def present_last(season: Season, night: datetime.date) -> list[int]:
-    """Who is still seated in the night's last round (joiners in, leavers out): whom the
-    next round's planning starts from."""
+    """Who is still seated in the night's last round (joiners in, leavers out), at each
+    table's latest game: whom the next round's planning starts from."""
     rounds = _rounds(night_games(season, night))
     if not rounds:
         return []
-    games = [game.pk for game, _ in rounds[-1]]
-    return list(Seat.objects.filter(game__in=games, left_before__isnull=True)
+    latest = {number: game.pk for game, _, number in rounds[-1]}
+    return list(Seat.objects.filter(game__in=latest.values(), left_before__isnull=True)
                 .order_by("game__number", "number").values_list("player_id", flat=True))
+
+
+def night_rounds(season: Season, night: datetime.date) -> list[list[tuple[Game, int]]]:
+    """The night's rounds (cancelled games left out): each game with its table's number."""
+    return [[(game, number) for game, _, number in tables]
+            for tables in _rounds(night_games(season, night))]
+
+
+def in_play(tables: Sequence[tuple[Game, int]]) -> list[tuple[Game, int]]:
+    """A round's tables still playing: a round is in play until every game in it is finished
+    or cancelled."""
+    return [(game, number) for game, number in tables if game.status == Game.OPEN]
+
+
+def tables_named(tables: Sequence[tuple[Game, int]]) -> str:
+    return ", ".join(f"table {number} (game {game.number})" for game, number in tables)
+
+
+def _round_checked(season: Season, round_number: int | None, while_in_play: bool) -> None:
+    """Refuse to confirm round ``round_number`` of tonight when it was already confirmed,
+    or, unless ``while_in_play``, while the round before is in play (Conflict)."""
+    rounds = night_rounds(season, night_of())
+    if round_number is not None and round_number <= len(rounds):
+        games = ", ".join(str(game.number) for game, _ in rounds[round_number - 1])
+        raise Conflict(f"round {round_number} was already confirmed (games {games}): open the "
+                       "night page to plan the next round")
+    if round_number is not None and round_number > len(rounds) + 1:
+        raise LeagueError(f"tonight has {len(rounds)} round{'s' if len(rounds) != 1 else ''}: "
+                          f"the next is round {len(rounds) + 1}, not {round_number}")
+    playing = in_play(rounds[-1]) if rounds else []
+    if playing and not while_in_play:
+        raise RoundInPlay(f"round {len(rounds)} is still in play: {tables_named(playing)}; "
+                       "confirm again to start the next round anyway")
+
+
+@transaction.atomic
+def round_cancel(*, season: Season, night: datetime.date, number: int, by=None) -> list[Game]:
+    """Cancel round ``number`` of the night, all or nothing: refused if one of its games has
+    a deal (services.game_cancel)."""
+    rounds = night_rounds(season, night)
+    if not 1 <= number <= len(rounds):
+        raise LeagueError(f"there is no round {number} that night")
+    return [services.game_cancel(game=game, by=by) for game, _ in rounds[number - 1]]
+
+
+@dataclass(frozen=True)
+class TableEnd:
+    round: int
+    table: int
+    game: Game
+    winners: list[str]  # names; none when the game is cancelled (no deal was played)
+    cancelled: bool
+
+
+@transaction.atomic
+def night_end(*, season: Season, night: datetime.date, by=None) -> list[TableEnd]:
+    """End of the night: time called on every open table (each game decided by its scoring
+    system's rule, services.game_time_called); a table that played no deal is cancelled."""
+    ended = []
+    for index, tables in enumerate(night_rounds(season, night), 1):
+        for game, number in in_play(tables):
+            if game.deal_set.exists():
+                game = services.game_time_called(game=game, by=by)
+            else:
+                game = services.game_cancel(game=game, by=by)
+            ended.append(TableEnd(
+                round=index, table=number, game=game,
+                winners=list(game.seats.filter(is_winner=True).order_by("number")
+                             .values_list("player__name", flat=True)),
+                cancelled=game.status == Game.CANCELLED))
+    if not ended:
+        raise LeagueError("no table is playing: the night has already ended")
+    return ended
+
+
+def night_end_preview(*, season: Season, night: datetime.date) -> list[TableEnd]:
+    """What ``night_end`` would do (nothing written), or the LeagueError it would refuse
+    with: the real operation in a transaction that is then rolled back."""
+    preview = []
+    try:
+        with transaction.atomic():
+            preview = night_end(season=season, night=night)
+            raise _RolledBack
+    except _RolledBack:
+        return preview
+
+
+class _RolledBack(Exception):
+    pass
 
 
 @dataclass
 class TableState:
     game: Game
+    table: int  # the table's number in its round (a table's later games keep it)
     seats: list[Seat]  # everyone who sat at the table with their totals: leaders, then best
     deals: int
     leaders: list[int]  # player ids: the winners once it ended, else who would win if time
@@ -263,7 +422,7 @@ def night_board(season: Season, night: datetime.date) -> NightBoard:
     """Tonight's tables round by round, each with its totals and who leads, and each person's
     totals over the night's games; a fixed number of queries (at most NIGHT_TABLES_MAX
     tables)."""
-    ids = list(night_games(season, night).order_by("number")
+    ids = list(night_games(season, night).exclude(status=Game.CANCELLED).order_by("number")
                .values_list("pk", flat=True)[:NIGHT_TABLES_MAX])
     rounds = _rounds(Game.objects.filter(pk__in=ids))
     seats = {}
@@ -283,11 +442,11 @@ def night_board(season: Season, night: datetime.date) -> NightBoard:
     sign = 1 if board.fewer_points_first else -1
     for tables in rounds:
         states = []
-        for game, _ in tables:
+        for game, _, number in tables:
             deals = orders.get(game.pk, {})
             leaders = _leaders(game, seats.get(game.pk, []), scoring, deals)
             states.append(TableState(
-                game=game, deals=len(deals), leaders=leaders,
+                game=game, table=number, deals=len(deals), leaders=leaders,
                 seats=sorted(seats.get(game.pk, []), key=lambda s: (
                     s.player_id not in leaders, sign * s.points, s.number))))
             for seat in seats.get(game.pk, []):

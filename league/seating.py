@@ -256,6 +256,38 @@ def score(plan: Sequence[Round], history: History | None = None) -> Score:
                  dealer_spread=max(dealt, default=0) - min(dealt, default=0))
 
 
+@dataclass(frozen=True)
+class Repeat:
+    """A meeting of a pair who had met before: where (round number, table index from 0) and
+    the rounds they met in before (the season's and the plan's)."""
+
+    pair: tuple[Person, Person]  # in sorted order
+    round: int
+    table: int
+    earlier: tuple[int, ...]
+
+    @property
+    def back_to_back(self) -> bool:
+        return self.round - 1 in self.earlier
+
+
+def repeats(plan: Sequence[Round], history: History | None = None) -> list[Repeat]:
+    """The plan's repeats (``score(...).repeats`` counts them), round by round, table by
+    table: which pairs meet again and where."""
+    history = history or History()
+    met = {pair: list(numbers) for pair, numbers in history.met.items()}
+    found = []
+    for played in sorted(plan, key=lambda r: r.number):
+        for index, table in enumerate(played.tables):
+            for a, b in combinations(sorted(table.seats), 2):
+                before = met.setdefault(frozenset((a, b)), [])
+                if before:
+                    found.append(Repeat(pair=(a, b), round=played.number, table=index,
+                                        earlier=tuple(sorted(before))))
+                before.append(played.number)
+    return found
+
+
 def repeats_lower_bound(present: Sequence[Collection[Person]], sizes: TableSizes,
                         history: History | None = None, *,
                         first_round: int | None = None) -> int:

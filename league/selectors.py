@@ -227,7 +227,7 @@ def season_games(*, season):
     so a page of them costs the same in a season of 10 or 10,000 games."""
     deals = (Deal.objects.filter(game=OuterRef("pk")).order_by().values("game")
              .annotate(n=Count("id")).values("n"))
-    return (Game.objects.filter(season=season)
+    return (Game.objects.filter(season=season).exclude(status=Game.CANCELLED)
             .annotate(deal_count=Coalesce(Subquery(deals), 0)).order_by("-number"))
 
 
@@ -286,7 +286,7 @@ def exchanges_of(ranking, players) -> list[tuple[Player, Player, int]]:
 
 def player_seats(*, player):
     """The player's games, newest first, with their season and club."""
-    return list(Seat.objects.filter(player=player)
+    return list(Seat.objects.filter(player=player).exclude(game__status=Game.CANCELLED)
                 .select_related("game__season__club").order_by("-game__created_at", "-pk"))
 
 
@@ -482,7 +482,7 @@ ALL_TIME_ORDER = ["more wins", "lower mean finishing position", "more deals play
 def recent_games(*, club=None, limit=RECENT_GAMES):
     """The newest club games (tournament games left out: their tournament has its own page),
     with their deal count and ``winners`` (the Seat rows of a finished game's winners)."""
-    games = Game.objects.filter(season__tournament__isnull=True)
+    games = Game.objects.filter(season__tournament__isnull=True).exclude(status=Game.CANCELLED)
     if club is not None:
         games = games.filter(season__club=club)
     deals = (Deal.objects.filter(game=OuterRef("pk")).order_by().values("game")

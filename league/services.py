@@ -21,7 +21,7 @@ from gameplay.engine.options import from_ruleset
 from gameplay.engine.roles import Role, roles_by_position, roles_of
 from gameplay.engine.rules.leading import next_dealer
 from gameplay.engine.scoring import ScoreSheet
-from league import idempotency, rating_jobs
+from league import idempotency, rating_jobs, table_links
 from league.errors import Conflict, LeagueError, TranscriptRefused
 from league.models import (
     AuditEntry,
@@ -342,11 +342,12 @@ def _game_new(season: Season, **fields) -> Game:
 
 @transaction.atomic
 def game_create(*, season: Season, players: Sequence[Player], dealer: int = 0,
-                by=None) -> Game:
-    """A new table; ``players`` in seat order (seat 0 first)."""
+                continues: Game | None = None, by=None) -> Game:
+    """A new table; ``players`` in seat order (seat 0 first); ``continues``: the game it
+    follows at the same table (game_same_table)."""
     players = list(players)
     names = _table_checked(season, players, dealer)
-    game = _game_new(season, dealer=dealer)
+    game = _game_new(season, dealer=dealer, continues=continues)
     Seat.objects.bulk_create(Seat(game=game, number=i, player=p) for i, p in enumerate(players))
     _audit(by=by, club=season.club, action="game created", target=game,
            details={"players": [names[p.pk] for p in players], "dealer": dealer})
@@ -368,7 +369,33 @@ def game_same_table(*, game: Game, by=None) -> Game:
                   .order_by("number")):
         if [s.player for s in later.seats.order_by("number")] == players:
             return later
-    return game_create(season=game.season, players=players, dealer=dealer, by=by)
+    following = game_create(season=game.season, players=players, dealer=dealer, continues=game,
+                            by=by)
+    # The table's phones go on entering: its live link now enters the game that continues it.
+    game.table_links.filter(revoked_at__isnull=True).update(game=following)
+    return following
+
+
+@transaction.atomic
+def game_cancel(*, game: Game, by=None) -> Game:
+    """Cancel a game confirmed by mistake, before any deal: it is kept (and audited) but left
+    out of every page, the standings and the seating history. A game with deals, or one that
+    has ended, is refused (Conflict): its results stand."""
+    game = _locked_game(game)
+    if game.status == Game.CANCELLED:
+        raise Conflict(f"game {game.number} was already cancelled")
+    deals = game.deal_set.count()
+    if deals:
+        raise Conflict(f"game {game.number} has {deals} deal{'s' if deals > 1 else ''}: a game "
+                       "that was played cannot be cancelled (call time on it instead)")
+    if game.status == Game.FINISHED:
+        raise Conflict(f"game {game.number} has ended: it cannot be cancelled")
+    game.status, game.cancelled_at = Game.CANCELLED, timezone.now()
+    game.save(update_fields=["status", "cancelled_at"])
+    _audit(by=by, club=game.season.club, action="game cancelled", target=game,
+           details={"players": list(game.seats.order_by("number")
+                                    .values_list("player__name", flat=True))})
+    return game
 
 
 @transaction.atomic
@@ -512,6 +539,8 @@ def _locked_for_deals(game: Game) -> Game:
     RatingJob row while it writes rating rows that reference deals: so a writer never holds a
     deal a recompute waits for while waiting for that recompute (the deadlocks of issue #16)."""
     game = _locked_game(game)
+    if game.status == Game.CANCELLED:
+        raise Conflict(f"game {game.number} was cancelled: nothing can be entered in it")
     rating_jobs.jobs_locked(game.season)
     return game
 
@@ -740,14 +769,18 @@ def _editable(game: Game, doing: str) -> None:
 @transaction.atomic
 def deal_record(*, game: Game, finishing_order: Sequence[int] | None = None,
                 transcript: dict | None = None, number: int | None = None,
-                source: str = Deal.OTHER, by=None) -> Deal:
+                source: str = Deal.OTHER, by=None, table_link=None) -> Deal:
     """Record deal ``number`` of a game, which must be its next one (every entry names the
     deal it records, so the same deal entered on two phones is stored once): its finishing
     order (player ids, first out first), or a transcript the engine checks; rescore the game
-    and mark the ratings stale. ``source`` says where it was entered (Deal.SOURCE_CHOICES)."""
+    and mark the ratings stale. ``source`` says where it was entered (Deal.SOURCE_CHOICES);
+    a deal entered with a ``table_link`` (league.table_links) is that link's."""
     if transcript is not None:
         transcript = transcript_kept(transcript)
     game = _locked_for_deals(game)
+    if table_link is not None:
+        table_links.link_checked(table_link, game)
+        source = Deal.TABLE_LINK
     previous = game.deal_set.prefetch_related("places").order_by("-number").first()
     next_number = previous.number + 1 if previous else 1
     _number_checked(game, number, next_number)
@@ -759,7 +792,7 @@ def deal_record(*, game: Game, finishing_order: Sequence[int] | None = None,
     order = _resolve_order(game, seated, number, finishing_order, transcript)
     deal = Deal.objects.create(game=game, number=number, transcript=transcript,
                                dealer=deal_dealer(game, seats, number, previous), recorded_by=by,
-                               source=source)
+                               source=source, table_link=table_link)
     _write_places(deal, order, seats)
     _game_rescore(game)
     names = {s.player_id: s.player.name for s in seats}
@@ -864,16 +897,22 @@ def deal_delete(*, deal: Deal, by=None) -> list[str]:
 
 
 @transaction.atomic
-def deal_undo(*, game: Game, deal_id, by=None) -> tuple[int, list[str]]:
+def deal_undo(*, game: Game, deal_id, by=None, table_link=None) -> tuple[int, list[str]]:
     """Undo the game's last deal, named by the id the organiser saw (selectors.undoable_deal);
-    refused when it is no longer the last one (undone already, or a deal came after it).
-    Returns its number and the seat changes undone with it (deal_delete)."""
+    refused when it is no longer the last one (undone already, or a deal came after it), and,
+    through a ``table_link``, unless that link recorded it. Returns its number and the seat
+    changes undone with it (deal_delete)."""
     game = _locked_for_deals(game)
+    if table_link is not None:
+        table_links.link_checked(table_link, game)
     _editable(game, "undoing its last deal")
     last = undoable_deal(game=game)
     if last is None or str(last.pk) != str(deal_id):
         raise LeagueError("that deal is no longer the last one (already undone?): nothing was "
                           "deleted")
+    if table_link is not None and last.table_link_id != table_link.pk:
+        raise table_links.LinkRefused(f"deal {last.number} was not entered with this table "
+                                      "link: only an organiser can undo it; nothing was deleted")
     return last.number, deal_delete(deal=last, by=by)
 
 
@@ -897,10 +936,13 @@ def _seat_changes_undo(changes) -> list[str]:
 
 @transaction.atomic
 def seat_change_apply(*, game: Game, leaving: Sequence[Player] = (),
-                      joining: Sequence[Player] = (), by=None) -> list[tuple[int, Role]]:
+                      joining: Sequence[Player] = (), by=None,
+                      table_link=None) -> list[tuple[int, Role]]:
     """Players leave or join before the next deal; returns the shifted ranking the next
     exchange uses, as (player id, Role) best first (the engine's rank_shift)."""
     game = _locked_game(game)
+    if table_link is not None:
+        table_links.link_checked(table_link, game)
     if not leaving and not joining:
         raise LeagueError("choose a player who leaves or joins")
     if game.status == Game.FINISHED:
@@ -979,19 +1021,20 @@ DEAL_GONE = "that deal is no longer in this game (deleted meanwhile?): nothing w
 
 
 def deal_record_once(*, game: Game, finishing_order: Sequence[int], number: int, source: str,
-                     by, token: str) -> tuple[int, bool]:
-    """deal_record once per form token: (the deal's number, whether this call recorded it)."""
+                     by, token: str, table_link=None) -> tuple[int, bool]:
+    """deal_record once per form token (per user, or per ``table_link``): (the deal's number,
+    whether this call recorded it)."""
     order = list(finishing_order)
 
     def record():
         deal = deal_record(game=game, finishing_order=order, number=number, source=source,
-                           by=by)
+                           by=by, table_link=table_link)
         return {"number": deal.number, "deal": deal.pk}
 
     body, recorded = idempotency.once_per_form(
         user=by, key=f"page-deal:{token}", identity=f"deal {game.pk} {number} {order}",
         write=record, reused="this form was already used for another deal: start the next "
-                             "deal from the page again")
+                             "deal from the page again", table_link=table_link)
     return body["number"], recorded
 
 

@@ -58,7 +58,8 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_celery_beat",
-    "gameplay.tournaments",
+    "outside_bots",
+    "tournaments",
     "league",
     "ladder",
     "accounts",  # before allauth: its templates win
@@ -164,6 +165,10 @@ STATIC_ROOT = env.path("STATIC_ROOT", default=BASE_DIR / "staticfiles")
 REPLAY_UPLOAD_MAX_BYTES = env.int("REPLAY_UPLOAD_MAX_BYTES", default=1_000_000)
 REPLAY_MAX_STEPS = env.int("REPLAY_MAX_STEPS", default=5_000)
 REPLAY_UPLOAD_RATE = env.str("REPLAY_UPLOAD_RATE", default="10/m")
+# Table links (league.web.table_links): links opened per client address, and changes (posts)
+# per link, each as django-ratelimit's "count/period".
+TABLE_LINK_OPEN_RATE = env.str("TABLE_LINK_OPEN_RATE", default="30/m")
+TABLE_LINK_RATE = env.str("TABLE_LINK_RATE", default="60/m")
 RATELIMIT_FAIL_OPEN = True  # the cache down: uploads go on, bounded by the two limits above
 RATELIMIT_IP_META_KEY = "config.protections.client_address"
 
@@ -217,7 +222,7 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
     "ENUM_NAME_OVERRIDES": {
         "GameStatusEnum": "league.models.Game.STATUS_CHOICES",
-        "TournamentStatusEnum": "gameplay.tournaments.models.Tournament.STATUS_CHOICES",
+        "TournamentStatusEnum": "tournaments.models.Tournament.STATUS_CHOICES",
         "PresetEnum": "league.models.PRESET_CHOICES",
         "LadderEntryStatusEnum": "ladder.models.Entry.STATUS_CHOICES",
         "LadderGameStatusEnum": "ladder.models.Game.STATUS_CHOICES",
@@ -297,7 +302,7 @@ TASK_HEARTBEAT_SECONDS = env.float("TASK_HEARTBEAT_SECONDS", default=5)
 # A task sent this long ago that is neither in a queue nor held by a worker was lost (with a
 # worker or with Redis's data): the reconcilers send it again.
 TASK_SENT_GRACE_SECONDS = env.float("TASK_SENT_GRACE_SECONDS", default=30)
-# Tournaments recover by themselves (gameplay.tournaments.services.tournaments_reconcile, every
+# Tournaments recover by themselves (tournaments.services.tournaments_reconcile, every
 # TOURNAMENT_RECONCILE_SECONDS): a batch whose worker gave no heartbeat for
 # TOURNAMENT_STALL_SECONDS is sent again, as is one the broker lost (above) and, as a last
 # resort, one left untaken for TOURNAMENT_QUEUED_SECONDS; at most TOURNAMENT_QUEUED_BATCHES
@@ -409,7 +414,9 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "filters": {"secret_paths": {"()": "config.log_filters.RedactSecretPaths"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain",
+                             "filters": ["secret_paths"]}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
     # Django's own console handler would print its messages a second time under DEBUG.
     "loggers": {"django": {"handlers": [], "level": "INFO"}},

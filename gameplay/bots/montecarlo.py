@@ -11,8 +11,10 @@ the preset is known (``TUNED``) its own later moves follow that style, whose cho
 another beats it by ``lean``.  Its knobs are one ``SearchConfig``.
 """
 
+import functools
 import random
 import time
+import warnings
 from collections import Counter
 from dataclasses import dataclass, fields
 
@@ -121,6 +123,18 @@ class SearchConfig:
         return cls(**settings)
 
 
+@functools.cache
+def _kernel():
+    """The playout kernel, or None where it is not built (an installed kit without a C
+    compiler, docs/kit.md): the same playouts in Python, many times slower, said once."""
+    try:
+        from gameplay.bots import kernel
+    except ImportError as error:
+        warnings.warn(f"montecarlo plays its playouts in Python: {error}", stacklevel=3)
+        return None
+    return kernel
+
+
 class MonteCarloBot(HeuristicBot):
     name = "montecarlo"
 
@@ -135,9 +149,7 @@ class MonteCarloBot(HeuristicBot):
         self._asked: dict[int, list[str]] = {}  # seed 004: this deal's asks, chosen at the first
         self.kernel = None
         if self.config.kernel and self.config.policy == "heuristic":
-            from gameplay.bots import kernel
-
-            self.kernel = kernel
+            self.kernel = _kernel()
 
     def fast(self, rules):
         """The kernel where it plays these rules, else None (playouts in Python)."""

@@ -6,7 +6,7 @@ played, each player's card count, roles, scores, direction and the rule in force
 holds another player's hand.  ``to_json`` is the outside-bot protocol's ``observation`` object.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from gameplay.bots import cardset as C
 from gameplay.engine.deal import CW, MODE_NAMES, Deal
@@ -179,6 +179,10 @@ class Observation:
             "seat": self.seat,
             "players": self.players,
             "ruleset": _ruleset(self.rules),
+            "preset": self.rules.options.preset,
+            "options": _options(self.rules),
+            "rank_order": [self.rules.face_text(f) for f in
+                           (self.rules.reversed_order if self.reversed else self.rules.order)],
             "hand": text(self.cards),
             "held": self.held,
             "blind_held": self.blind_held,
@@ -188,12 +192,15 @@ class Observation:
             "leading": self.leading,
             "pile": move_json(self.rules, self.last) if self.last is not None else None,
             "pile_seat": self.last_seat if self.last is not None else None,
+            "before_pile": (move_json(self.rules, self.before_last)
+                            if self.before_last is not None else None),
             "trick": [{"seat": s} | move_json(self.rules, m) for s, m in self.trick],
             "moves": [{"seat": s} | move_json(self.rules, m) for s, m in self.moves],
             "played": text(C.mask_cards(self.played)),
             "passed": self.passed,
             "direction": DIRECTION_TEXT[self.direction],
             "special": MODE_NAMES[self.mode],
+            "special_count": self.mode_count,
             "reversed": self.reversed,
             "opening": text([self.opening])[0] if self.opening is not None else None,
             "roles": {str(s): r for s, r in self.roles.items()},
@@ -209,6 +216,13 @@ def _ruleset(rules: Rules):
     from gameplay.engine.options import to_ruleset
 
     return to_ruleset(rules.options)
+
+
+def _options(rules: Rules) -> dict:
+    """Every option in force, the preset's own and its family's (``decks`` as at this table)."""
+    options = {f.name: getattr(rules.options, f.name) for f in fields(rules.options)}
+    del options["preset"]
+    return options | {"decks": rules.decks}
 
 
 def move_json(rules: Rules, move) -> dict:

@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable
 
 from gameplay.bots import cardset as C
-from gameplay.bots import policy
+from gameplay.bots import policy, signing
 from gameplay.bots.base import FAULT_ANSWER_MAX, Bot, BotFault
 from gameplay.bots.observation import DIRECTION_TEXT, move_json
 from gameplay.engine.deal import CCW, CW
@@ -36,6 +36,9 @@ from gameplay.engine.errors import Unreadable
 PROTOCOL = "president-bot/1"
 DEFAULT_TIMEOUT_MS = 1000
 DEFAULT_MAX_BYTES = 64 * 1024
+# Characters of an answer's optional "log", the bot's note on its decision, that the service
+# keeps (docs/protocol/answer.schema.json).
+LOG_MAX = 4_000
 DIRECTIONS = {"cw": CW, "ccw": CCW}
 
 
@@ -44,7 +47,7 @@ def _no_settings(name: str):
 
 
 # Where the allow-lists come from first: nothing, unless the service that runs the bots points
-# this at its own settings (gameplay.tournaments.apps points it at Django's); then the
+# this at its own settings (outside_bots.apps points it at Django's); then the
 # environment variable (comma separated). The bots stay plain Python.
 settings_source: Callable[[str], object] = _no_settings
 
@@ -192,12 +195,13 @@ class HttpBot(OutsideBot):
     port → addresses) to the system's.  The host is resolved once and its addresses checked,
     here (ValueError if refused) or, for a host in the allow-list, at the first decision: an
     administrator's host is taken as given, resolvable yet or not.  Every decision then goes to
-    those addresses.
+    those addresses.  With a ``secret``, every request is signed with it (``signing``).
     """
 
     def __init__(self, url: str, *, timeout_ms: float | None = None,
                  max_bytes: int = DEFAULT_MAX_BYTES, allowed: set[str] | None = None,
-                 ports: list[int] | None = None, resolver: policy.Resolver = policy.resolve):
+                 ports: list[int] | None = None, resolver: policy.Resolver = policy.resolve,
+                 secret: str | None = None):
         super().__init__(timeout_ms=decision_ms() if timeout_ms is None else timeout_ms,
                          max_bytes=max_bytes)
         self.target = policy.target(
@@ -208,6 +212,7 @@ class HttpBot(OutsideBot):
                           policy.addresses(self.target, resolver=resolver))
         self.url = url
         self.name = url
+        self.secret = secret
 
     def exchange_json(self, request: dict) -> dict:
         deadline = time.monotonic() + self.timeout
@@ -225,8 +230,10 @@ class HttpBot(OutsideBot):
         response = None
         try:
             body = json.dumps(request).encode()
-            conn.request("POST", self.target.path, body=body,
-                         headers={"Content-Type": "application/json"})
+            headers = {"Content-Type": "application/json"}
+            if self.secret:
+                headers[signing.HEADER] = signing.sign(self.secret, body)
+            conn.request("POST", self.target.path, body=body, headers=headers)
             response = conn.getresponse()
             if response.status != 200:
                 moved = " (redirects are not followed)" if 300 <= response.status < 400 else ""

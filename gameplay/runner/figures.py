@@ -63,3 +63,16 @@ def deal_figures(deals: int, firsts: int, position_sum: int,
     return {"first_out_rate": firsts / deals, "first_out_ci": interval(firsts, deals),
             "mean_position": position_sum / deals,
             "mean_position_ci": mean_interval(position_sum, position_squares, deals)}
+
+
+def summary_text(player: int, s: dict) -> str:
+    """One lineup player's line of a match summary (``Tally.summary``), intervals in brackets."""
+    wl, wh = s["win_rate_ci"]
+    pl, ph = s["mean_position_ci"]
+    fl, fh = s["first_out_ci"]
+    roles = ", ".join(f"{k} {v}" for k, v in sorted(s["roles"].items()))
+    return (f"{player} {s['bot']}: games {s['games']}, wins {s['wins']} "
+            f"({s['win_rate']:.1%} [{wl:.1%}, {wh:.1%}]), mean position "
+            f"{s['mean_position']:.2f} [{pl:.2f}, {ph:.2f}], first out "
+            f"{s['first_out_rate']:.1%} [{fl:.1%}, {fh:.1%}], roles: {roles}; "
+            f"{s['mean_decision_ms']:.2f} ms/decision, faults {s['faults']}")

@@ -9,6 +9,7 @@ rotated, so every bot holds every hand and the luck of the deal cancels out.
 
 import random
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from gameplay.bots import make_bot
@@ -106,14 +107,15 @@ def schedule(lineup, ruleset, *, games: int, seed: int, scoring: dict | None = N
             for g in range(games)]
 
 
-def play_spec(spec: GameSpec) -> tuple[GameSpec, GameResult]:
+def play_spec(spec: GameSpec, make: Callable = make_bot) -> tuple[GameSpec, GameResult]:
+    """Play one game of a match, each bot built by ``make`` (spec, seed=, programs=)."""
     n = spec.players
     bots: list = [None] * n
     names: list = [None] * n
     for player, bot_spec in enumerate(spec.lineup):
         seat = spec.seat_of(player)
-        bots[seat] = make_bot(bot_spec, seed=seed_of("bot", spec.seed, spec.index, player),
-                              programs=dict(spec.programs))
+        bots[seat] = make(bot_spec, seed=seed_of("bot", spec.seed, spec.index, player),
+                          programs=dict(spec.programs))
         names[seat] = bot_spec
     scoring = Scoring.from_dict(spec.scoring) if spec.scoring else None
     result = play_game(bots, from_ruleset(spec.ruleset), seed=spec.deal_seed, scoring=scoring,
@@ -121,11 +123,12 @@ def play_spec(spec: GameSpec) -> tuple[GameSpec, GameResult]:
     return spec, result
 
 
-def run(specs: list[GameSpec], *, workers: int = 1):
-    """Play the games, in order, on ``workers`` processes; yields (spec, result) pairs."""
+def run(specs: list[GameSpec], *, workers: int = 1, make: Callable = make_bot):
+    """Play the games, in order, on ``workers`` processes; yields (spec, result) pairs.
+    ``make`` builds each bot (in one process only: the workers build theirs with make_bot)."""
     if workers <= 1:
         for spec in specs:
-            yield play_spec(spec)
+            yield play_spec(spec, make)
         return
     import multiprocessing
 

@@ -12,6 +12,7 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
 from league import idempotency
+from league.models import TableLink
 from plumbing.api.errors import IdempotencyKeyReused
 
 HEADER = "Idempotency-Key"
@@ -44,8 +45,11 @@ def idempotent(request, write) -> Response:
         return written[0].status_code, written[0].data
 
     try:
+        # A table link's key is its own (league.api.table_links), not an anonymous user's.
+        link = request.auth if isinstance(request.auth, TableLink) else None
         status, body, replayed = idempotency.once(user=request.user, key=key,
-                                                  fingerprint=fingerprint(request), write=answer)
+                                                  fingerprint=fingerprint(request), write=answer,
+                                                  table_link=link)
     except idempotency.KeyReused as e:
         raise IdempotencyKeyReused() from e
     if replayed:

@@ -24,7 +24,7 @@ def club_of(obj) -> Club:
         return obj.season.club
     if isinstance(obj, Deal):
         return obj.game.season.club
-    club = getattr(obj, "club", None)  # a tournament (gameplay.tournaments.models.Tournament)
+    club = getattr(obj, "club", None)  # a tournament (tournaments.models.Tournament)
     if isinstance(club, Club):
         return club
     raise TypeError(f"no club for {type(obj).__name__}")

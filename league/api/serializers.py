@@ -74,7 +74,7 @@ class DealSerializer(serializers.ModelSerializer):
     class Meta:
         model = Deal
         fields = ["id", "game", "number", "dealer", "places", "transcript", "recorded_by",
-                  "recorded_at", "source"]
+                  "recorded_at", "source", "table_link"]
 
 
 class SeatSerializer(serializers.ModelSerializer):
@@ -342,6 +342,26 @@ class NightTableWriteSerializer(KnownFields, serializers.Serializer):
 class NightConfirmSerializer(KnownFields, serializers.Serializer):
     tables = NightTableWriteSerializer(many=True, allow_empty=False,
                                        max_length=NIGHT_PEOPLE_MAX)
+    round = serializers.IntegerField(
+        required=False, min_value=1, max_value=10_000,
+        help_text="the round of tonight this is: refused (409) once that round exists")
+    while_in_play = serializers.BooleanField(
+        default=False, help_text="start it although the round before is still in play "
+                                 "(otherwise 409 naming its tables still playing)")
+
+
+class RoundCancelSerializer(KnownFields, serializers.Serializer):
+    round = serializers.IntegerField(min_value=1, max_value=10_000,
+                                     help_text="the round of tonight to cancel")
+
+
+class NightEndSerializer(serializers.Serializer):
+    round = serializers.IntegerField()
+    table = serializers.IntegerField(help_text="the table's number in its round")
+    game = serializers.IntegerField(help_text="the game's id")
+    number = serializers.IntegerField(help_text="the game's number in its season")
+    cancelled = serializers.BooleanField(help_text="no deal was played: cancelled")
+    winners = serializers.ListField(child=serializers.CharField())
 
 
 class NightGameSerializer(serializers.Serializer):
@@ -350,6 +370,8 @@ class NightGameSerializer(serializers.Serializer):
     players = serializers.ListField(child=serializers.IntegerField(),
                                     help_text="player ids in seat order")
     dealer = serializers.IntegerField()
+    table_link = serializers.IntegerField(help_text="the game's table link (its token: GET "
+                                                    "/api/v1/table-links/{id}/)")
 
 
 class NightConfirmedSerializer(serializers.Serializer):

@@ -17,6 +17,7 @@ from drf_spectacular.utils import (
 from rest_framework import generics, mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 
 from league import nights, selectors, services
 from league.api import filters, idempotency
@@ -32,6 +33,7 @@ from league.api.schema import (
     updates,
     valid,
 )
+from league.api.table_links import OrganiserOrTableLink, TableLinkAuthentication, link_of
 from league.models import Club, Deal, Game, Place, Player, Season, Seat, default_scoring
 from league.rules import options_of
 from plumbing.api.errors import ErrorSerializer
@@ -219,13 +221,46 @@ class SeasonViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
         def confirm():
             games = nights.night_confirm(
                 season=season, by=request.user,
-                tables=[(t["players"], t["dealer"]) for t in data["tables"]])
+                tables=[(t["players"], t["dealer"]) for t in data["tables"]],
+                round_number=data.get("round"), while_in_play=data["while_in_play"])
             return Response(s.NightConfirmedSerializer({"games": [
                 {"id": g.pk, "number": g.number, "dealer": g.dealer,
-                 "players": list(g.seats.order_by("number").values_list("player_id", flat=True))}
+                 "players": list(g.seats.order_by("number").values_list("player_id", flat=True)),
+                 "table_link": g.table_links.values_list("pk", flat=True).first()}
                 for g in games]}).data, status=status.HTTP_201_CREATED)
 
         return idempotency.idempotent(request, confirm)
+
+    @extend_schema(request=s.RoundCancelSerializer,
+                   responses={200: s.GameSerializer(many=True), **ERRORS, **CONFLICT,
+                              **NOT_FOUND},
+                   description="Cancel round `round` of tonight's club night, all its games "
+                               "or none (league.nights.round_cancel): refused (409) if one "
+                               "has a deal. Organisers of the season's club.")
+    @action(detail=True, methods=["post"], url_path="night-cancel-round", filter_backends=[],
+            pagination_class=None)
+    def night_cancel_round(self, request, pk=None):
+        season = self.get_object()
+        number = valid(s.RoundCancelSerializer, request)["round"]
+        games = nights.round_cancel(season=season, night=nights.night_of(), number=number,
+                                    by=request.user)
+        return Response(s.GameSerializer(games, many=True).data)
+
+    @extend_schema(request=None, responses={200: s.NightEndSerializer(many=True), **ERRORS,
+                                            **NOT_FOUND},
+                   description="The end of tonight's club night (league.nights.night_end): "
+                               "time called on every open table, each game decided by its "
+                               "scoring system's rule for an unfinished game; a table with no "
+                               "deal is cancelled. Answers each table's winners. Organisers "
+                               "of the season's club.")
+    @action(detail=True, methods=["post"], url_path="night-end", filter_backends=[],
+            pagination_class=None)
+    def night_end(self, request, pk=None):
+        season = self.get_object()
+        ended = nights.night_end(season=season, night=nights.night_of(), by=request.user)
+        return Response(s.NightEndSerializer([
+            {"round": t.round, "table": t.table, "game": t.game.pk, "number": t.game.number,
+             "cancelled": t.cancelled, "winners": t.winners} for t in ended], many=True).data)
 
     def create(self, request, *args, **kwargs):
         data = s.scoring_sent(valid(s.SeasonCreateSerializer, request), default_scoring())
@@ -351,6 +386,18 @@ class GameViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
         services.game_reopen(game=game, by=request.user)
         return Response(s.GameDetailSerializer(self.get_queryset().get(pk=game.pk)).data)
 
+    @extend_schema(request=None, responses={200: s.GameSerializer, **ERRORS, **CONFLICT,
+                                            **NOT_FOUND},
+                   description="Cancel a game confirmed by mistake, before any deal "
+                               "(league.services.game_cancel): it is left out of the pages, "
+                               "standings and seating history; a game with deals or that has "
+                               "ended answers 409. Organisers of the game's club.")
+    @action(detail=True, methods=["post"], url_path="cancel", filter_backends=[],
+            pagination_class=None)
+    def cancel(self, request, pk=None):
+        game = services.game_cancel(game=self.get_object(), by=request.user)
+        return Response(s.GameSerializer(game).data)
+
 @extend_schema_view(
     create=extend_schema(
         request=s.DealRecordSerializer, parameters=[IDEMPOTENCY_KEY],
@@ -359,7 +406,9 @@ class GameViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
                                         description="Idempotency-Key reused for another request")},
         description="Record deal `number` of a game, its next one (league.services.deal_record); "
                     "the game is rescored and its ratings recomputed. A number already "
-                    "recorded answers 409 and records nothing."),
+                    "recorded answers 409 and records nothing. Organisers of the game's club, "
+                    "or the game's table link (`Authorization: TableLink <token>`), whose "
+                    "deal says it came from that link."),
     update=extend_schema(
         request=s.DealWriteSerializer,
         responses={200: s.DealSerializer, **ERRORS, **NOT_FOUND, **CONFLICT},
@@ -379,6 +428,8 @@ class DealViewSet(KnownQueryParameters, mixins.CreateModelMixin, mixins.UpdateMo
     filterset_class = filters.DealFilter
     ordering_fields = ["number", "recorded_at"]
     http_method_names = ["get", "post", "put", "delete", "head", "options"]
+    authentication_classes = [TableLinkAuthentication, *api_settings.DEFAULT_AUTHENTICATION_CLASSES]
+    permission_classes = [OrganiserOrTableLink]
 
     def create(self, request, *args, **kwargs):
         form = s.DealRecordSerializer(data=request.data)
@@ -386,11 +437,14 @@ class DealViewSet(KnownQueryParameters, mixins.CreateModelMixin, mixins.UpdateMo
         game = form.validated_data["game"]
         self.check_object_permissions(request, game)
 
+        link = link_of(request)
+        by = {"by": None, "table_link": link} if link else {"by": request.user}
+
         def record():
             deal = services.deal_record(
                 game=game, finishing_order=form.validated_data.get("finishing_order"),
                 transcript=form.validated_data.get("transcript"),
-                number=form.validated_data["number"], source=Deal.API, by=request.user)
+                number=form.validated_data["number"], source=Deal.API, **by)
             return Response(s.DealSerializer(self.get_queryset().get(pk=deal.pk)).data,
                             status=status.HTTP_201_CREATED)
 

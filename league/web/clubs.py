@@ -3,10 +3,10 @@ all-time table and recent games."""
 
 from django.shortcuts import get_object_or_404, render
 
-from gameplay.tournaments import selectors as tournament_selectors
 from league import selectors
 from league.models import Club
 from league.selectors import organises
+from tournaments import selectors as tournament_selectors
 
 
 def club_list(request):

@@ -6,6 +6,7 @@ A game that has ended is reopened first, after a preview saying whose result cha
 (services.game_reopen_preview, game_reopen)."""
 
 from django.contrib import messages
+from django.utils.html import format_html
 from django.utils.text import capfirst
 from django.views.decorators.http import require_POST
 
@@ -114,10 +115,10 @@ def reopen_asked(game) -> tuple[dict, int]:
         return {"error": e.message}, 400
     before, after = preview.winners_before, preview.winners_after
     if preview.time_called:
-        words = (f"Time was called on game {game.number}. Reopened, it goes on: "
-                 f"{_people(before)} no longer {'wins' if len(before) == 1 else 'win'}, and "
-                 "nobody has won until the game ends again. Its deals can then be undone or "
-                 "corrected and new deals entered.")
+        words = format_html(
+            "Time was called on game {}. Reopened, it goes on: {} no longer {}, and nobody has "
+            "won until the game ends again. Its deals can then be undone or corrected and new "
+            "deals entered.", game.number, _people(before), "wins" if len(before) == 1 else "win")
     else:
         words = (f"Game {game.number} ended when its deals decided it. Reopened, its deals can "
                  "be undone or corrected; the winner changes only if a correction changes "

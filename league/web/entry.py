@@ -14,6 +14,7 @@ from django.shortcuts import redirect
 from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils.html import format_html, format_html_join
 from django.utils.text import capfirst
 from django.views.decorators.http import require_POST, require_safe
 
@@ -24,27 +25,30 @@ from league.models import Deal
 from league.rules import options_of
 from league.web import corrections, role_words
 from league.web.entry_page import (
+    acting,
     back_to_page,
     entry_page,
     names_of,
     organiser_game,
     ranked,
     seat_form,
+    table_game,
     wants_json,
 )
 from league.web.forms import DealEntryForm
 
 
 @require_safe
-@organiser_game
+@table_game
 def game_enter(request, game):
     """The entry page; asked by its links, with a correction (``?correct=<deal id>``, or
     ``?delete=<deal id>`` for the question asked without script) or a reopening (``?reopen``)
-    open on it."""
+    open on it, for organisers (a table link enters deals only)."""
     shown, status = {}, 200
-    if "correct" in request.GET or "delete" in request.GET:
+    organiser = request.table_link is None
+    if organiser and ("correct" in request.GET or "delete" in request.GET):
         shown, status = corrections.asked(request, game)
-    elif "reopen" in request.GET:
+    elif organiser and "reopen" in request.GET:
         shown, status = corrections.reopen_asked(game)
     return entry_page(request, game, status, **shown)
 
@@ -69,7 +73,7 @@ def _entered_meanwhile(request, game, conflict):
 
 
 @require_POST
-@organiser_game
+@table_game
 def deal_preview(request, game):
     """The next deal's finishing order with its roles and the next exchange, to confirm."""
     next_deal, form = _deal_form(request, game)
@@ -95,7 +99,7 @@ def deal_preview(request, game):
 
 
 @require_POST
-@organiser_game
+@table_game
 def deal_record(request, game):
     """Record the next deal, once per form token; from the page's script, answered in JSON:
     201 recorded, 200 already recorded from this form, 409 that deal number recorded meanwhile
@@ -110,8 +114,8 @@ def deal_record(request, game):
     try:
         number, recorded = services.deal_record_once(
             game=game, finishing_order=entered["order"], number=entered["number"],
-            source=Deal.OUTBOX if entered["kept_offline"] else Deal.PAGE, by=request.user,
-            token=entered["token"])
+            source=Deal.OUTBOX if entered["kept_offline"] else Deal.PAGE,
+            token=entered["token"], **acting(request))
     except Conflict as e:
         if as_json:
             return JsonResponse({"error": e.message, "conflict": True}, status=409)
@@ -134,12 +138,12 @@ def deal_record(request, game):
 
 
 @require_POST
-@organiser_game
+@table_game
 def deal_undo(request, game):
     """Undo the last deal (``deal``: the one the organiser saw as the last)."""
     try:
         number, undone = services.deal_undo(game=game, deal_id=request.POST.get("deal"),
-                                            by=request.user)
+                                            **acting(request))
     except LeagueError as e:
         messages.error(request, capfirst(e.message) + ".")
     else:
@@ -164,7 +168,7 @@ def _seat_change(request, game, then):
 
 
 @require_POST
-@organiser_game
+@table_game
 def seat_change_preview(request, game):
     """The roles after players leave or join before the next deal, said in words, to confirm."""
     def preview(next_deal, form, leaving, joining):
@@ -182,13 +186,15 @@ def seat_change_preview(request, game):
 
 
 @require_POST
-@organiser_game
+@table_game
 def seat_change(request, game):
     """Players leave or join before the next deal."""
     def apply(next_deal, form, leaving, joining):
-        services.seat_change_apply(game=game, leaving=leaving, joining=joining, by=request.user)
-        said = [f"{p} leaves" for p in leaving] + [f"{p} joins" for p in joining]
-        messages.success(request, "; ".join(said) + ".")
+        services.seat_change_apply(game=game, leaving=leaving, joining=joining,
+                                   **acting(request))
+        said = format_html_join("; ", "{} {}", [(role_words.bdi(p), "leaves") for p in leaving]
+                                + [(role_words.bdi(p), "joins") for p in joining])
+        messages.success(request, format_html("{}.", said))
         return back_to_page(game)
     return _seat_change(request, game, apply)
 
@@ -216,4 +222,4 @@ def entry_service_worker(request):
 
 
 ENTRY_ASSETS = ("league/league.css", "league/enter.js", "league/outbox.js",
-                "league/favicon.svg")
+                "league/first_error.js", "league/favicon.svg")

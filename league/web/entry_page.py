@@ -1,19 +1,21 @@
 """The entry page as each of its views shows it: the game's next deal, its forms, the last deal,
 the list of deals to correct and the totals, with what the view adds (a preview, a correction,
-a refusal). Only the game's club's organisers get it (organiser_game)."""
+a refusal). The game's club's organisers get it (organiser_game), and so does a phone that
+opened the game's table link, for entering deals and seat changes (table_game)."""
 
 from functools import wraps
 
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.text import capfirst
 
 from gameplay.engine.roles import Role, role_names
 from league import selectors
 from league.models import Game
 from league.rules import options_of
 from league.selectors import organises
-from league.web import role_words
+from league.web import role_words, table_links
 from league.web.forms import DealEntryForm, SeatChangeForm
 from league.web.refused import refuse
 
@@ -24,22 +26,50 @@ def wants_json(request) -> bool:
     return "application/json" in request.headers.get("Accept", "")
 
 
-def organiser_game(view):
-    """``view(request, game)`` for the game's club's organisers; anyone else is refused (in
-    JSON when a script asks for it)."""
+def _entry_view(view, links: bool):
+    """``view(request, game)`` for the game's club's organisers, and, if ``links``, for a
+    phone with the game's table link (``request.table_link``, None for organisers); anyone
+    else is refused (in JSON when a script asks for it)."""
     @wraps(view)
     def checked(request, game_id):
         game = get_object_or_404(Game.objects.select_related("season__club"), pk=game_id)
         club = game.season.club
+        request.table_link = None
         if organises(request.user, club):
             return view(request, game)
-        message = (f"Only organisers of {club} enter its results."
-                   if request.user.is_authenticated
-                   else f"Sign in as an organiser of {club} to enter its results.")
+        link, reason = table_links.session_link(request, game) if links else (None, None)
+        status = 403
+        if link is not None and reason is None:
+            if not (request.method == "POST" and table_links.throttled(request, link)):
+                request.table_link = link
+                return view(request, game)
+            reason, status = "too many changes from this table link: wait a minute", 429
+        if reason is not None:
+            message = f"{capfirst(reason)}. Ask the organiser."
+        elif request.user.is_authenticated:
+            message = f"Only organisers of {club} enter its results."
+        else:
+            message = f"Sign in as an organiser of {club} to enter its results."
         if request.method == "POST" and wants_json(request):
-            return JsonResponse({"error": message}, status=403)
-        return refuse(request, message)
+            return JsonResponse({"error": message}, status=status)
+        return refuse(request, message, status)
     return checked
+
+
+def organiser_game(view):
+    """The view for the game's club's organisers only (_entry_view)."""
+    return _entry_view(view, links=False)
+
+
+def table_game(view):
+    """The view for the game's club's organisers and its table link's phones (_entry_view)."""
+    return _entry_view(view, links=True)
+
+
+def acting(request) -> dict:
+    """Who writes, as the services take it: the organiser, or the table link."""
+    link = getattr(request, "table_link", None)
+    return {"by": None, "table_link": link} if link else {"by": request.user}
 
 
 def back_to_page(game):
@@ -90,6 +120,7 @@ def entry_page(request, game, status=200, *, next_deal=None, **shown):
         "deals": list(selectors.game_deals(game=game).reverse()),
         "winners": [s.player for s in game.seats.filter(is_winner=True).select_related("player")],
         "service_worker": reverse("league:entry_service_worker"),
+        "table_link": getattr(request, "table_link", None),
         **shown,
     }
     if "seat_form" not in context:

@@ -11,7 +11,6 @@ from django.urls import reverse
 from django_ratelimit.decorators import ratelimit
 
 from gameplay.engine.errors import RuleViolation
-from gameplay.tournaments import selectors as tournament_selectors
 from league import replays, selectors, services
 from league.errors import LeagueError
 from league.models import Deal, Game
@@ -19,6 +18,7 @@ from league.rules import options_of
 from league.selectors import organises
 from league.web.forms import TranscriptUploadForm
 from league.web.refused import refuse
+from tournaments import selectors as tournament_selectors
 
 
 def game_detail(request, game_id):

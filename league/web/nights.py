@@ -21,8 +21,9 @@ from django.views.decorators.http import require_POST
 
 from league import nights, selectors, services
 from league.api.permissions import organises
-from league.errors import LeagueError
+from league.errors import Conflict, LeagueError
 from league.models import Season
+from league.web import table_links
 
 POLL_SECONDS = 5  # how often the standings page asks for news
 SWAPS_MAX = 50
@@ -81,6 +82,9 @@ class Asked:
             raise LeagueError(f"the smallest table preferred ({self.low}) is larger than the "
                               f"largest ({self.high})")
         self.seed = _one_int(data, "seed", "The plan's seed", 0, 0, 2**31 - 1)
+        # The round of tonight the plan is for (the night page says it): a link kept after
+        # that round was confirmed cannot confirm it again.
+        self.round = _one_int(data, "round", "The round", None, 1, 10_000)
         self.swaps = []
         by_id = {p.pk: p for p in self.present}
         swaps = [text.split("-") for text in data.getlist("swap")[:SWAPS_MAX] if text]
@@ -97,6 +101,7 @@ class Asked:
         """The query string that asks for this again, with ``changes``."""
         fields = {"present": [p.pk for p in self.present], "rounds": self.rounds,
                   "low": self.low, "high": self.high, "seed": self.seed,
+                  "round": self.round or [],
                   "swap": [f"{i}-{a.pk}-{b.pk}" for i, a, b in self.swaps]}
         fields.update(changes)
         return urlencode(fields, doseq=True)
@@ -143,14 +148,19 @@ def night(request, season_id):
             asked = Asked(season, request.POST)
             # Too few or too many people for the tables: said here, the ticks kept.
             nights.table_sizes(season, (asked.low, asked.high)).split(len(asked.present))
-            return redirect(reverse("league:night_plan", args=[season.pk]) + "?" + asked.query())
+            round_next = len(nights.night_rounds(season, tonight)) + 1
+            return redirect(reverse("league:night_plan", args=[season.pk]) + "?"
+                            + asked.query(round=round_next))
         except LeagueError as e:
             context["error"] = e.message
             context["name_refused"] = action == "add_player"
             status = 400
     board = nights.night_board(season, tonight)
     context.update({"board": board, "players": list(selectors.club_players(club=season.club)),
-                    "ticked": ticked, "round_next": len(board.rounds) + 1})
+                    "ticked": ticked, "round_next": len(board.rounds) + 1,
+                    "table_cards": table_links.table_cards(request, board),
+                    "cancellable": [i for i, tables in enumerate(board.rounds, 1)
+                                    if not any(t.deals for t in tables)]})
     return render(request, "league/night/night.html", context, status=status)
 
 
@@ -179,10 +189,15 @@ def night_plan(request, season_id):
                                  swaps=asked.swaps)
     except LeagueError as e:
         return _refuse(request, f"No plan: {e.message.rstrip('.')}.", status=400, back=back)
-    round_next = len(nights.night_board(season, nights.night_of()).rounds) + 1
+    tonight = nights.night_rounds(season, nights.night_of())
+    round_next = asked.round or len(tonight) + 1
     return render(request, "league/night/plan.html", {
         "season": season, "asked": asked, "plan": plan, "back": back,
         "round_next": round_next,
+        "confirmed": tonight[round_next - 1] if round_next <= len(tonight) else None,
+        "playing": nights.tables_named(nights.in_play(tonight[-1])) if tonight else "",
+        "round_playing": len(tonight),
+        "repeats": plan.repeats,
         "rounds": [(round_next + i, planned) for i, planned in enumerate(plan.rounds)],
         "confirm": [(",".join(str(p.pk) for p in t.seats), t.dealer.pk)
                     for t in plan.rounds[0].tables],
@@ -194,35 +209,51 @@ def night_plan(request, season_id):
     })
 
 
+def _posted_tables(request, season):
+    """The round's tables as posted: ``table`` (player ids in seat order, comma separated)
+    and ``dealer`` (the first dealer's player id) once per table, as (players, dealer's
+    seat)."""
+    tables = request.POST.getlist("table")
+    dealers = _ints(request.POST.getlist("dealer"), "First dealers")
+    if not tables or len(tables) != len(dealers):
+        raise LeagueError("each table needs its players and its first dealer")
+    if len(tables) > nights.PEOPLE_MAX:
+        raise LeagueError(f"at most {nights.PEOPLE_MAX} tables at once")
+    seated = [nights.club_players(season, _ints(t.split(","), "Players")) for t in tables]
+    nights.club_players(season, [p.pk for players in seated for p in players])  # one table
+    confirmed = []
+    for players, dealer in zip(seated, dealers, strict=True):
+        ids = [p.pk for p in players]
+        if dealer not in ids:
+            raise LeagueError("a table's first dealer must sit at that table")
+        confirmed.append((players, ids.index(dealer)))
+    return confirmed
+
+
 @login_required
 @require_POST
 def night_confirm(request, season_id):
-    """Create the round's games as posted: ``table`` (player ids in seat order, comma
-    separated) and ``dealer`` (the first dealer's player id) once per table. A second post of
-    the same form (its token) creates nothing more."""
+    """Create the round's games as posted (_posted_tables) for the round of tonight the plan
+    was for (``round``). A second post of the same form (its token) creates nothing more; a
+    round already confirmed is refused; while the round before is in play, the organiser is
+    asked first (``while_in_play`` when they say yes)."""
     season = _season(season_id)
     if not organises(request.user, season.club):
         return _not_organiser(request, season)
     back = reverse("league:night", args=[season.pk])
     try:
-        tables = request.POST.getlist("table")
-        dealers = _ints(request.POST.getlist("dealer"), "First dealers")
-        if not tables or len(tables) != len(dealers):
-            raise LeagueError("each table needs its players and its first dealer")
-        if len(tables) > nights.PEOPLE_MAX:
-            raise LeagueError(f"at most {nights.PEOPLE_MAX} tables at once")
-        seated = [nights.club_players(season, _ints(t.split(","), "Players")) for t in tables]
-        everyone = [p.pk for players in seated for p in players]
-        nights.club_players(season, everyone)  # no one at two tables
-        confirmed = []
-        for players, dealer in zip(seated, dealers, strict=True):
-            ids = [p.pk for p in players]
-            if dealer not in ids:
-                raise LeagueError("a table's first dealer must sit at that table")
-            confirmed.append((players, ids.index(dealer)))
-        games, created = nights.night_confirm_once(season=season, tables=confirmed,
-                                                   by=request.user,
-                                                   token=request.POST.get("token", "")[:64])
+        round_number = _one_int(request.POST, "round", "The round", None, 1, 10_000)
+        games, created = nights.night_confirm_once(
+            season=season, tables=_posted_tables(request, season), by=request.user,
+            token=request.POST.get("token", "")[:64], round_number=round_number,
+            while_in_play=request.POST.get("while_in_play") == "1")
+    except nights.RoundInPlay as e:
+        return render(request, "league/night/confirm_in_play.html", {
+            "season": season, "message": e.message, "round": round_number,
+            "fields": [(k, v) for k in request.POST if k != "csrfmiddlewaretoken"
+                       for v in request.POST.getlist(k)], "back": back}, status=409)
+    except Conflict as e:
+        return _refuse(request, f"Nothing was created: {e.message}.", status=409, back=back)
     except LeagueError as e:
         return _refuse(request, f"Nothing was created: {e.message.rstrip('.')}.", status=400,
                        back=back)

@@ -12,10 +12,10 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from gameplay.engine.options import PRESETS
-from gameplay.tournaments import selectors as tournament_selectors
 from league import selectors
 from league.models import Club
 from league.web import explain
+from tournaments import selectors as tournament_selectors
 
 # The rules as written for players (docs/rules/), one page per file; README.md is the index.
 RULES_DIR = settings.BASE_DIR / "docs" / "rules"

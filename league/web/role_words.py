@@ -2,7 +2,11 @@
 finishing order by position (so the phone can show it offline), and a leave/join said in words.
 
 Pure functions over the engine's roles (gameplay/engine/roles.py); the page's view renders them.
+Sentences come back as safe HTML with each name in <bdi>, so that a right-to-left name cannot
+carry the words around it out of order.
 """
+
+from django.utils.html import format_html, format_html_join
 
 from gameplay.engine.options import Options
 from gameplay.engine.roles import Role, exchange_pairs, role_name, roles_by_position
@@ -22,10 +26,23 @@ def by_position(players: int, options: Options) -> dict:
     }
 
 
+def bdi(name) -> str:
+    """A name isolated from the sentence around it (HTML)."""
+    return format_html("<bdi>{}</bdi>", name)
+
+
+def listed(parts) -> str:
+    """Parts of a sentence (HTML) in a list: "a", "a and b", "a, b and c"."""
+    parts = list(parts)
+    if len(parts) == 1:
+        return parts[0]
+    return format_html("{} and {}", format_html_join(", ", "{}", ((p,) for p in parts[:-1])),
+                       parts[-1])
+
+
 def names(people) -> str:
-    """People in words: "Ada", "Ada and Bob", "Ada, Bob and Cy"."""
-    people = [str(p) for p in people]
-    return people[0] if len(people) == 1 else ", ".join(people[:-1]) + " and " + people[-1]
+    """People in words (HTML, each name isolated): "Ada", "Ada and Bob", "Ada, Bob and Cy"."""
+    return listed(bdi(p) for p in people)
 
 
 def shift_words(before, after, *, leaving, joining, options: Options) -> list[str]:
@@ -45,23 +62,23 @@ def shift_words(before, after, *, leaving, joining, options: Options) -> list[st
             if old == new:
                 continue
             way = "up" if RANK.index(new) < RANK.index(old) else "down"
-            words = f"{player} moves {way} from {name[old]} to {name[new]}"
-            if new == Role.CITIZEN:
-                words += (f", as only {ranked} players stay from the last deal and with "
-                          f"{ranked} there is no {name[old]}")
-            changes.append(words)
+            why = (f", as only {ranked} players stay from the last deal and with {ranked} "
+                   f"there is no {name[old]}" if new == Role.CITIZEN else "")
+            changes.append(format_html("{} moves {} from {} to {}{}", bdi(player), way,
+                                       name[old], name[new], why))
         verb = "leaves" if len(leaving) == 1 else "leave"
-        who = names(f"{p} ({name[was[p]]})" for p in leaving)
-        lines.append(f"{who} {verb}: " + ("; ".join(changes) if changes
-                                          else "everyone else keeps their role") + ".")
+        who = listed(format_html("{} ({})", bdi(p), name[was[p]]) for p in leaving)
+        lines.append(format_html("{} {}: {}.", who, verb,
+                                 format_html_join("; ", "{}", ((c,) for c in changes))
+                                 if changes else "everyone else keeps their role"))
     if joining:
         verb = "joins" if len(joining) == 1 else "join"
         below = [role for role in (Role.VICE_SCUM, Role.SCUM) if role in now.values()]
         where = f", just above the {name[below[0]]}" if below else ""
-        words = (f"{names(joining)} {verb} as {'a Citizen' if len(joining) == 1 else 'Citizens'}"
-                 f"{where}: a newcomer takes no role from anyone")
         missing = [name[r] for r in (Role.VICE_PRESIDENT, Role.VICE_SCUM) if r not in now.values()]
-        if len(after) >= 4 and missing:
-            words += f", so there is no {' or '.join(missing)} until the next deal is played"
-        lines.append(words + ".")
+        until = (f", so there is no {' or '.join(missing)} until the next deal is played"
+                 if len(after) >= 4 and missing else "")
+        lines.append(format_html("{} {} as {}{}: a newcomer takes no role from anyone{}.",
+                                 names(joining), verb,
+                                 "a Citizen" if len(joining) == 1 else "Citizens", where, until))
     return lines

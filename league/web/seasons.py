@@ -17,11 +17,11 @@ from django.utils.functional import SimpleLazyObject
 
 from gameplay.engine.roles import role_names
 from gameplay.engine.scoring import deal_points
-from gameplay.tournaments import selectors as tournament_selectors
 from league import selectors
 from league.models import Game, Season
 from league.rules import options_of, scoring_of
 from league.selectors import organises
+from tournaments import selectors as tournament_selectors
 
 GAMES_PER_PAGE = 50
 

@@ -5,11 +5,13 @@ from league.web import (
     corrections,
     entry,
     games,
+    night_actions,
     nights,
     organiser,
     pages,
     players,
     seasons,
+    table_links,
 )
 
 # Result entry (league.web.entry, league.web.corrections): each thing posted from the entry page
@@ -41,6 +43,17 @@ urlpatterns = [
     path("seasons/<int:season_id>/night/", nights.night, name="night"),
     path("seasons/<int:season_id>/night/plan/", nights.night_plan, name="night_plan"),
     path("seasons/<int:season_id>/night/confirm/", nights.night_confirm, name="night_confirm"),
+    path("seasons/<int:season_id>/night/table-cards/", table_links.table_cards_sheet,
+         name="table_cards"),
+    path("table-links/<int:link_id>/revoke/", table_links.table_link_revoke,
+         name="table_link_revoke"),
+    # A table link (league.web.table_links): its token is the whole of its secret.
+    path("t/<str:token>/", table_links.table_link_open, name="table_link_open"),
+    path("seasons/<int:season_id>/night/games/<int:game_id>/cancel/",
+         night_actions.night_cancel_game, name="night_cancel_game"),
+    path("seasons/<int:season_id>/night/rounds/<int:number>/cancel/",
+         night_actions.night_cancel_round, name="night_cancel_round"),
+    path("seasons/<int:season_id>/night/end/", night_actions.night_end, name="night_end"),
     path("seasons/<int:season_id>/tonight/", nights.tonight, name="tonight"),
     path("seasons/<int:season_id>/tonight.json", nights.tonight_json, name="tonight_json"),
     path("games/<int:game_id>/", games.game_detail, name="game_detail"),

@@ -3,7 +3,7 @@ no Content-Security-Policy violation and nothing wider than the screen on the wa
 
 import pytest
 
-from gameplay.tournaments.models import OutsideBot
+from outside_bots.models import OutsideBot
 from tests.pages.test_browser import browser, pytestmark, shoot  # noqa: F401
 
 PASSWORD = "a long and right password"

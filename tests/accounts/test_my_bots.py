@@ -6,7 +6,7 @@ import socket
 
 import pytest
 
-from gameplay.tournaments.models import OutsideBot
+from outside_bots.models import OutsideBot
 from tests.api.conftest import client_for
 from tests.league.factories import UserFactory
 

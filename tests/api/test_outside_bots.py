@@ -3,8 +3,9 @@ everyone else, a club's own organisers included, is refused and changes nothing.
 
 import pytest
 
-from gameplay.tournaments.models import OutsideBot
 from league.models import AuditEntry
+from outside_bots import services as outside_bots
+from outside_bots.models import OutsideBot
 from tests.api.conftest import client_for
 from tests.league.factories import UserFactory
 from tests.tournaments.helpers import small_tournament
@@ -24,9 +25,8 @@ def admin():
 
 @pytest.fixture
 def bot(db):
-    from gameplay.tournaments import services
 
-    return services.outside_bot_create(name="far-bot", url="https://bots.example.org/play",
+    return outside_bots.outside_bot_create(name="far-bot", url="https://bots.example.org/play",
                                        description="plays far away")
 
 

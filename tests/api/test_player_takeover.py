@@ -4,12 +4,12 @@ club only from a club its organiser runs too (issue #16: takeover across clubs).
 import pytest
 from django.urls import reverse
 
-from gameplay.tournaments import services as tournaments
 from league import services
 from league.errors import LeagueError
 from league.models import AuditEntry, Player
 from tests.api.conftest import client_for
 from tests.league.factories import ClubFactory, PlayerFactory, UserFactory, make_game, make_season
+from tournaments import services as tournaments
 
 pytestmark = pytest.mark.django_db
 

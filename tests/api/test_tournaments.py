@@ -2,10 +2,11 @@
 
 import pytest
 
-from gameplay.tournaments.models import Tournament
+from outside_bots import services as outside_bots
 from tests.api.conftest import client_for
 from tests.league.factories import ClubFactory, UserFactory
 from tests.tournaments.helpers import small_tournament
+from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -137,10 +138,9 @@ def test_a_bad_tournament_names_the_field_or_is_the_leagues_refusal(club_organis
 
 
 def test_a_registered_outside_bot_is_entered_by_name(club_organiser, settings):
-    from gameplay.tournaments import services
 
     settings.OUTSIDE_BOT_ALLOWED_HOSTS = ["bots.example.org"]
-    services.outside_bot_create(name="far-bot", url="https://bots.example.org/play")
+    outside_bots.outside_bot_create(name="far-bot", url="https://bots.example.org/play")
     club, client = club_organiser
     entrants = [*cup(club)["entrants"][:2], {"name": "Far", "bot": "outside:far-bot"}]
 

@@ -6,10 +6,10 @@ covered by the same mechanism (plumbing/api/inputs.py)."""
 import pytest
 from rest_framework.test import APIClient
 
-from gameplay.tournaments import services as tournaments
-from gameplay.tournaments.models import OutsideBot
-from league import services
-from league.models import Club, Deal, Player
+from league import services, table_links
+from league.models import Club, Deal, Player, TableLink
+from outside_bots import services as outside_bots
+from outside_bots.models import OutsideBot
 from tests.api.conftest import client_for
 from tests.league.factories import UserFactory, make_game, seated_ids
 
@@ -25,12 +25,13 @@ def rows(settings):
     deal = services.deal_record(game=game, finishing_order=seated_ids(game))
     admin = UserFactory(username="root", is_superuser=True)
     game.season.club.organisers.add(admin)
-    bot = tournaments.outside_bot_create(name="far-bot", url="https://bots.example.org/play",
+    bot = outside_bots.outside_bot_create(name="far-bot", url="https://bots.example.org/play",
                                          owner=admin, by=admin)
     ids = {"clubs": game.season.club_id, "players": seated_ids(game)[0],
            "seasons": game.season_id, "games": game.pk, "deals": deal.pk,
            "outside-bots": bot.pk, "bots": bot.pk, "tournaments": 1, "ladder": 1,
-           "ladder-games": 1}
+           "ladder-games": 1,
+           "table-links": table_links.links_create(games=[game], by=admin)[0].pk}
     return client_for(admin, token=True), ids
 
 
@@ -47,7 +48,7 @@ def operations(client, ids):
 def state():
     return (list(Club.objects.values_list()), list(Player.objects.values_list()),
             list(Deal.objects.values_list("id", "number", "game")),
-            list(OutsideBot.objects.values_list()))
+            list(OutsideBot.objects.values_list()), list(TableLink.objects.values_list()))
 
 
 def test_every_operation_refuses_a_query_parameter_it_does_not_take_naming_it(rows):

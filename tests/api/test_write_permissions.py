@@ -4,7 +4,6 @@ refused, and a refused request changes nothing."""
 
 import pytest
 
-from gameplay.tournaments.models import Entrant, OutsideBot, Tournament
 from league.models import (
     AuditEntry,
     Club,
@@ -15,7 +14,9 @@ from league.models import (
     Seat,
     SeatChange,
 )
+from outside_bots.models import OutsideBot
 from tests.league.factories import PlayerFactory, seated_ids
+from tournaments.models import Entrant, Tournament
 
 pytestmark = pytest.mark.django_db
 

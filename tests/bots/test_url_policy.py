@@ -17,6 +17,7 @@ from gameplay.bots import outside
 from gameplay.bots.base import BotFault
 from gameplay.bots.outside import HttpBot
 from gameplay.bots.policy import DEFAULT_PORTS, Refused, addresses, target
+from outside_bots import services as outside_bots
 from tests.bots.test_outside import Server
 
 REQUEST = {"protocol": "president-bot/1", "decision": "play", "legal": [{"pass": True}]}
@@ -173,14 +174,13 @@ def test_the_ports_come_from_the_settings(settings):
     ("http://127.0.0.1:5432/bot", "port 5432 is not allowed for outside bots"),
 ])
 def test_registration_refuses_what_the_policy_refuses(settings, url, message):
-    from gameplay.tournaments import services
-    from gameplay.tournaments.errors import TournamentError
-    from gameplay.tournaments.models import OutsideBot
+    from outside_bots.errors import OutsideBotError
+    from outside_bots.models import OutsideBot
 
     settings.OUTSIDE_BOT_ALLOWED_HOSTS = ["127.0.0.1"]
 
-    with pytest.raises(TournamentError) as refused:
-        services.outside_bot_create(name="sneaky", url=url)
+    with pytest.raises(OutsideBotError) as refused:
+        outside_bots.outside_bot_create(name="sneaky", url=url)
 
     assert str(refused.value).startswith("url: ") and message in str(refused.value)
     assert not OutsideBot.objects.exists()

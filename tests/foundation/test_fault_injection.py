@@ -42,15 +42,13 @@ import requests
 from django.utils import timezone
 from rest_framework.authtoken.models import Token
 
-from gameplay.tournaments import selectors as tournament_selectors
-from gameplay.tournaments import services as tournament_services
-from gameplay.tournaments.models import Tournament, TournamentBatch, TournamentGame
 from ladder.models import Entry, RatingPoint
 from ladder.models import Game as LadderGame
 from ladder.services import OPEN as OPEN_LADDER
 from league import services as league
 from league.models import Deal, Game, IdempotentRequest, Place, Rating, RatingJob, Season
 from league.ratings import MODEL, replay
+from outside_bots import services as outside_bots
 from tests.bots.test_outside import Server as BotServer
 from tests.conftest import PROJECT_DIR, TEST_REDIS_URL, stop
 from tests.league.factories import PlayerFactory, UserFactory, make_season
@@ -63,6 +61,8 @@ from tests.tournaments.conftest import (  # noqa: F401
     worker_env,
 )
 from tests.tournaments.helpers import bot_club, small_tournament
+from tournaments import selectors as tournament_selectors
+from tournaments.models import Tournament, TournamentBatch, TournamentGame
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -386,7 +386,7 @@ def test_the_service_recovers_by_itself_from_redis_and_postgresql_cuts_and_kille
         # The ladder: two authors' bots, brought in by beat's tick.
         author = UserFactory(username="ada", is_staff=False)
         for i, server in enumerate(bot_servers):
-            tournament_services.outside_bot_create(name=f"ada-{i}", url=server.url,
+            outside_bots.outside_bot_create(name=f"ada-{i}", url=server.url,
                                                    owner=author)
 
         services["worker"] = Supervised("worker", worker_command(queue, node), env, tmp_path)

@@ -7,10 +7,10 @@ from django.test import override_settings
 from prometheus_client.parser import text_string_to_metric_families
 
 from config.metrics import TASK_COUNTS_KEY
-from gameplay.tournaments import services
 from tests.celery_tasks import add, fail, retry_once
 from tests.conftest import TEST_REDIS_URL
 from tests.tournaments.helpers import small_tournament
+from tournaments import services
 
 TOKEN = "a scraper's secret"
 

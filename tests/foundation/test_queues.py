@@ -10,10 +10,10 @@ import time
 
 import pytest
 
-from gameplay.tournaments import services as gameplay_services
 from ladder.models import Game
 from league.models import RatingJob
 from league.rules import rating_scope
+from outside_bots import services as outside_bots
 from tests.bots.test_outside import Server as BotServer
 from tests.league.factories import UserFactory
 from tests.tournaments.conftest import beat, tournament_queue, workers  # noqa: F401
@@ -50,7 +50,7 @@ def test_a_rating_recompute_runs_while_slow_ladder_games_fill_the_ladder_queue(
            "LADDER_REFERENCES": "random,greedy,heuristic", "LADDER_DEALS_PER_GAME": "6",
            "RATINGS_RECONCILE_SECONDS": "1"}
     author = UserFactory(username="ada", is_staff=False)
-    gameplay_services.outside_bot_create(name="ada-slow", url=slow_bot_server.url, owner=author)
+    outside_bots.outside_bot_create(name="ada-slow", url=slow_bot_server.url, owner=author)
     club_worker = workers(**env)
     ladder_worker = workers(queues=ladder_queue, **env)
     scheduler = beat(**env)

@@ -1,6 +1,6 @@
 import pytest
 
-from gameplay.tournaments import services as gameplay_services
+from outside_bots import services as outside_bots
 from tests.bots.test_outside import Server as BotServer
 from tests.league.factories import UserFactory
 
@@ -45,5 +45,5 @@ def other(db):
 
 
 def register(owner, server, name="ada-bot", presets=("classic",)):
-    return gameplay_services.outside_bot_create(name=name, url=server.url, owner=owner,
+    return outside_bots.outside_bot_create(name=name, url=server.url, owner=owner,
                                                 presets=list(presets))

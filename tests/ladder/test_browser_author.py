@@ -7,9 +7,9 @@ Nothing wider than a 360 px phone and no Content-Security-Policy violation on th
 
 from django.urls import reverse
 
-from gameplay.tournaments.models import OutsideBot
 from ladder import services
 from ladder.models import Entry, Game
+from outside_bots.models import OutsideBot
 from tests.ladder.conftest import register
 from tests.league.factories import UserFactory
 from tests.pages.test_browser import browser, pytestmark, shoot  # noqa: F401

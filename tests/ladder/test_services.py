@@ -10,12 +10,12 @@ import pytest
 from django.utils import timezone
 
 from gameplay.engine import checker
-from gameplay.tournaments import services as gameplay_services
-from gameplay.tournaments.errors import TournamentError
 from ladder import selectors, services
 from ladder.errors import LadderError
 from ladder.models import Entry, Fault, Game, RatingPoint, Seat
 from league.ratings import MODEL, replay
+from outside_bots import services as outside_bots
+from outside_bots.errors import OutsideBotError
 from tests.ladder.conftest import register
 from tests.league.factories import UserFactory
 
@@ -281,22 +281,22 @@ def test_an_entry_follows_its_bot(ladder_settings, servers, author, commit):
     play_rated_entry = entry_of(bot)
     assert play_rated_entry.status == Entry.ACTIVE
 
-    gameplay_services.outside_bot_update(bot=bot, url=second.url, presets=["classic", "friday"])
+    outside_bots.outside_bot_update(bot=bot, url=second.url, presets=["classic", "friday"])
     commit(services.bots_sync)
     classic, friday = entry_of(bot), entry_of(bot, "friday")
     assert (classic.status, classic.url) == (Entry.ACTIVE, second.url)
     assert classic.validation_game_id != play_rated_entry.validation_game_id  # again
     assert friday.status == Entry.ACTIVE
 
-    gameplay_services.outside_bot_update(bot=bot, presets=["friday"])
-    gameplay_services.outside_bot_update(bot=bot, name="ada-bot-2")
+    outside_bots.outside_bot_update(bot=bot, presets=["friday"])
+    outside_bots.outside_bot_update(bot=bot, name="ada-bot-2")
     commit(services.bots_sync)
     classic.refresh_from_db()
     friday.refresh_from_db()
     assert (classic.status, classic.reason) == (Entry.RETIRED, "its bot no longer plays classic")
     assert (friday.status, friday.name) == (Entry.ACTIVE, "ada-bot-2")
 
-    gameplay_services.outside_bot_update(bot=bot, enabled=False)
+    outside_bots.outside_bot_update(bot=bot, enabled=False)
     commit(services.bots_sync)
     friday.refresh_from_db()
     assert (friday.status, friday.reason) == (Entry.RETIRED, "its bot is disabled")
@@ -355,7 +355,7 @@ def test_the_scheduler_fills_the_free_slots_and_seats_a_bot_in_one_game_at_a_tim
 def test_a_bot_whose_url_has_an_upper_case_scheme_plays_like_any_other(ladder_settings, servers,
                                                                         author, commit):
     (server,) = servers(1)
-    bot = gameplay_services.outside_bot_create(
+    bot = outside_bots.outside_bot_create(
         name="ada-bot", url=server.url.replace("http://", "HTTP://"), owner=author)
 
     commit(services.bots_sync)
@@ -450,9 +450,9 @@ def test_a_bot_removed_and_registered_again_by_its_author_keeps_its_record(
     before = entry_of(bot)
     assert before.games == 2 and before.faults > 0
 
-    gameplay_services.outside_bot_delete(bot=bot)
+    outside_bots.outside_bot_delete(bot=bot)
     commit(services.bots_sync)
-    again = gameplay_services.outside_bot_create(name=bot.name, url=server.url, owner=author)
+    again = outside_bots.outside_bot_create(name=bot.name, url=server.url, owner=author)
     commit(services.bots_sync)
 
     entry = entry_of(again)
@@ -466,14 +466,14 @@ def test_a_bot_removed_and_registered_again_by_its_author_keeps_its_record(
 def test_another_author_cannot_take_a_removed_bots_name(ladder_settings, servers, author, other,
                                                        commit):
     (server,), (bot,) = active_bots(1, ladder_settings, servers, author, commit)
-    gameplay_services.outside_bot_delete(bot=bot)
+    outside_bots.outside_bot_delete(bot=bot)
     commit(services.bots_sync)
 
-    with pytest.raises(TournamentError, match="bot-0 is the name of a bot of another author"):
-        gameplay_services.outside_bot_create(name="bot-0", url=server.url, owner=other)
-    theirs = gameplay_services.outside_bot_create(name="bob-bot", url=server.url, owner=other)
-    with pytest.raises(TournamentError, match="another author"):
-        gameplay_services.outside_bot_update(bot=theirs, name="bot-0")
+    with pytest.raises(OutsideBotError, match="bot-0 is the name of a bot of another author"):
+        outside_bots.outside_bot_create(name="bot-0", url=server.url, owner=other)
+    theirs = outside_bots.outside_bot_create(name="bob-bot", url=server.url, owner=other)
+    with pytest.raises(OutsideBotError, match="another author"):
+        outside_bots.outside_bot_update(bot=theirs, name="bot-0")
     assert Entry.objects.get(name="bot-0").status == Entry.RETIRED
 
 

@@ -13,9 +13,9 @@ import time
 import pytest
 
 from gameplay.engine import checker
-from gameplay.tournaments import services as gameplay_services
 from ladder.models import Entry, Fault, Game, RatingPoint, Seat
 from league.ratings import MODEL
+from outside_bots import services as outside_bots
 from tests.bots.test_outside import Server as BotServer
 from tests.conftest import stop
 from tests.league.factories import UserFactory
@@ -42,7 +42,7 @@ def test_beat_and_a_worker_play_rated_ladder_games_until_both_bots_have_ratings(
     env = {"OUTSIDE_BOT_ALLOWED_HOSTS": ",".join(s.allowed for s in bot_servers),
            "LADDER_TICK_SECONDS": "1", "LADDER_REFERENCES": "random,greedy,heuristic",
            "LADDER_DEALS_PER_GAME": "2", "LADDER_GAMES_IN_FLIGHT": "2"}
-    bots = [gameplay_services.outside_bot_create(name=f"ada-{i}", url=server.url, owner=author)
+    bots = [outside_bots.outside_bot_create(name=f"ada-{i}", url=server.url, owner=author)
             for i, server in enumerate(bot_servers)]
     worker = workers(**env)
     scheduler = beat(**env)
@@ -87,9 +87,9 @@ def test_a_bot_with_an_upper_case_url_scheme_plays_and_holds_no_reference(
            "LADDER_TICK_SECONDS": "1", "LADDER_REFERENCES": "random,greedy,heuristic",
            "LADDER_DEALS_PER_GAME": "2", "LADDER_GAMES_IN_FLIGHT": "2"}
     shouting, plain = bot_servers
-    gameplay_services.outside_bot_create(
+    outside_bots.outside_bot_create(
         name="ada-upper", url=shouting.url.replace("http://", "HTTP://"), owner=author)
-    gameplay_services.outside_bot_create(name="ada-plain", url=plain.url, owner=author)
+    outside_bots.outside_bot_create(name="ada-plain", url=plain.url, owner=author)
     worker = workers(**env)
     scheduler = beat(**env)
 

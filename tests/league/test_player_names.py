@@ -5,13 +5,13 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-from gameplay.tournaments import services as tournaments
-from gameplay.tournaments.errors import TournamentError
 from league import services
 from league.errors import LeagueError
 from league.models import Player
 from tests.api.conftest import client_for
 from tests.league.factories import ClubFactory, UserFactory
+from tournaments import services as tournaments
+from tournaments.errors import TournamentError
 
 pytestmark = pytest.mark.django_db
 

@@ -14,14 +14,15 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
-from gameplay.tournaments import services as tournaments
-from gameplay.tournaments.models import OutsideBot, TournamentGame
 from league import services
 from league.models import Player
+from outside_bots.models import OutsideBot
 from tests.league.factories import UserFactory, make_game, seated_ids
 from tests.pages import test_browser
 from tests.pages.test_browser import CHROMIUM, bot_game, signed_in
 from tests.tournaments.helpers import small_tournament
+from tournaments import services as tournaments
+from tournaments.models import TournamentGame
 
 browser = test_browser.browser  # the module's chromium, shared
 AXE = (Path(__file__).parent / "vendor" / "axe.min.js").read_text()

@@ -100,7 +100,7 @@ def test_a_deal_entered_on_a_phone_changes_the_standings(browser, live_server, c
     assert page.locator("#id_place_1").input_value() == str(order[0])
     page.get_by_role("button", name="Show roles and exchange").tap()
     page.wait_for_selector("text=Check deal 1")
-    assert f"{names[order[-1]]} gives {names[order[0]]} 2 cards" in page.content()
+    assert f"{names[order[-1]]} gives {names[order[0]]} 2 cards" in page.inner_text("main")
     page.get_by_role("button", name="Confirm deal 1").tap()
     page.wait_for_selector("text=Deal 1 recorded.")
     # The page fits the phone: nothing wider than the 360 px viewport.

@@ -230,14 +230,17 @@ def test_an_earlier_deal_is_corrected_on_the_phone(browser, live_server, client,
     assert [r.split("\n")[0].strip()[:1] for r in rows] == ["4", "3", "2", "1"]
     page.get_by_role("link", name="Correct deal 2…").tap()
     page.wait_for_selector("text=Correct deal 2")
-    # The same tap buttons, showing the recorded order.
-    assert page.locator('#taps button[aria-pressed="true"]').count() == 4
-    assert page.locator(f'#taps button[data-player="{a}"]').inner_text() == f"{names[a]} — 1"
+    # Each player's place, chosen by its own buttons, showing the recorded order.
+    picks = page.locator("#place-picks")
+    assert picks.locator('button[aria-pressed="true"]').count() == 4
+    assert picks.get_by_role("button", name=f"{names[a]}: 1st out").get_attribute(
+        "aria-pressed") == "true"
     assert small_targets(page) == []
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
 
-    page.get_by_role("button", name="Clear").tap()
-    tap_order(page, [d, c, b, a])
+    # Reversed: d first (swapping with a), then c second (swapping with b).
+    picks.get_by_role("button", name=f"{names[d]}: 1st out").tap()
+    picks.get_by_role("button", name=f"{names[c]}: 2nd out").tap()
     page.get_by_role("button", name="Show roles and totals").tap()
     page.wait_for_selector("text=Deal 2 as corrected")
     changed = page.locator(".totals-change tr.changed").all_inner_texts()

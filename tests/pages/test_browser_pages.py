@@ -4,11 +4,11 @@ nothing wider than the phone, no Content-Security-Policy violation."""
 import pytest
 from django.urls import reverse
 
-from gameplay.tournaments.models import Tournament
 from league import rating_jobs, services
 from tests.league.factories import ClubFactory, PlayerFactory, make_game, make_season
 from tests.pages.test_browser import browser, pytestmark, shoot, visit  # noqa: F401
 from tests.tournaments.helpers import small_tournament
+from tournaments.models import Tournament
 
 PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1280, "height": 900}

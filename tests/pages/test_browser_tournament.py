@@ -13,13 +13,13 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from gameplay.tournaments import selectors
-from gameplay.tournaments.models import Tournament
 from tests.league.factories import UserFactory
 from tests.pages.test_browser import CHROMIUM, browser, shoot, signed_in  # noqa: F401
 from tests.tournaments.conftest import tournament_queue, workers  # noqa: F401
 from tests.tournaments.helpers import bot_club, small_tournament
 from tests.tournaments.test_workers import START_TASK
+from tournaments import selectors
+from tournaments.models import Tournament
 
 pytestmark = [
     pytest.mark.browser,

@@ -22,6 +22,11 @@ def organiser(game):
     return user
 
 
+def words(html):
+    """The page's sentences without the <bdi> that isolates each name in them."""
+    return html.replace("<bdi>", "").replace("</bdi>", "")
+
+
 def enter_url(game, action="game_enter"):
     """The entry page, or where one of its actions posts (league/web/urls.py)."""
     return reverse(f"league:{action}", args=[game.pk])
@@ -55,7 +60,7 @@ def test_preview_shows_roles_and_next_exchange_and_records_nothing(client, organ
     # friday's own words (seed 001): the last is the Idiot
     assert "<td>Vice President</td>" in page.text and "<td>Idiot</td>" in page.text
     assert "Scum" not in page.text
-    assert f"{names[order[-1]]} gives {names[order[0]]} 2 cards" in page.text
+    assert f"<bdi>{names[order[-1]]}</bdi> gives <bdi>{names[order[0]]}</bdi> 2 cards" in page.text
     assert "Confirm deal 1" in page.text
     assert not Deal.objects.exists()
 
@@ -144,12 +149,12 @@ def test_a_leave_and_join_is_previewed_then_applied(client, game, organiser):
     preview = client.post(enter_url(game, "seat_change_preview"), data)
 
     assert preview.status_code == 200
-    assert "Roles after the change" in preview.text and "Newcomer: Citizen" in preview.text
+    assert "Roles after the change" in preview.text and "Newcomer: Citizen" in words(preview.text)
     assert not Seat.objects.filter(player=newcomer).exists()
 
     done = client.post(enter_url(game, "seat_change"), data, follow=True)
 
-    assert "Newcomer joins" in done.text
+    assert "<bdi>Newcomer</bdi> joins" in done.text
     assert Seat.objects.get(player=newcomer).joined_before == 2
     assert game.seats.get(player_id=order[0]).left_before == 2
 
@@ -278,7 +283,8 @@ def test_the_next_dealer_and_exchange_come_first(client, organiser):
     page = client.get(enter_url(game)).text
 
     top = page[page.index('id="next"'):page.index('id="order-form"')]
-    assert f"<strong>{names[ids[3]]}</strong> deals." in top  # one seat left of seat 2
+    assert f"<strong><bdi>{names[ids[3]]}</bdi></strong> deals." in top  # one seat left of 2
+    top = words(top)
     assert f"{names[ids[3]]} gives {names[ids[0]]} 2 cards" in top
     assert f"{names[ids[1]]} Vice President" in top and f"{names[ids[2]]} Vice Idiot" in top
 
@@ -294,18 +300,19 @@ def test_a_leave_and_join_says_each_shift_in_words(client, organiser):
 
     president_leaves = client.post(enter_url(game, "seat_change_preview"), {"leaving": [ids[0]]})
     turd_leaves = client.post(enter_url(game, "seat_change_preview"),
-                              {"leaving": [ids[3]], "joining": [newcomer.pk]})
+                              {"leaving": [ids[3]], "joining": [newcomer.pk]}).text
 
     assert (f"{names[ids[0]]} (President) leaves: {names[ids[1]]} moves up from Vice "
             f"President to President; {names[ids[2]]} moves up from Couch Potato to Citizen, "
             "as only 3 players stay from the last deal and with 3 there is no Couch Potato."
-            ) in president_leaves.text
+            ) in words(president_leaves.text)
     assert (f"{names[ids[3]]} (Turd) leaves: {names[ids[1]]} moves down from Vice President "
             "to Citizen, as only 3 players stay from the last deal and with 3 there is no Vice "
-            f"President; {names[ids[2]]} moves down from Couch Potato to Turd.") in turd_leaves.text
-    assert ("Nina joins as a Citizen, just above the Turd: a newcomer takes no role from anyone, "
-            "so there is no Vice President or Couch Potato until the next deal is played."
-            ) in turd_leaves.text
+            f"President; {names[ids[2]]} moves down from Couch Potato to Turd."
+            ) in words(turd_leaves)
+    assert ("<bdi>Nina</bdi> joins as a Citizen, just above the Turd: a newcomer takes no role "
+            "from anyone, so there is no Vice President or Couch Potato until the next deal is "
+            "played.") in turd_leaves
 
 
 def test_the_service_worker_covers_the_entry_pages_and_keeps_our_assets(client):
@@ -314,7 +321,8 @@ def test_the_service_worker_covers_the_entry_pages_and_keeps_our_assets(client):
     assert answer["Content-Type"] == "text/javascript"
     assert enter_url(make_game()).startswith(reverse("league:entry_service_worker")
                                              .rsplit("/", 1)[0] + "/")
-    for asset in ("league/league.css", "league/enter.js", "league/outbox.js"):
+    for asset in ("league/league.css", "league/enter.js", "league/outbox.js",
+                  "league/first_error.js"):
         assert f'"/static/{asset}"' in answer.text
 
 
@@ -328,7 +336,7 @@ def test_a_finished_games_entry_page_names_the_winner_and_starts_a_new_game_at_t
 
     page = client.get(enter_url(game))
     assert page.status_code == 200
-    assert f"Winner: <strong>{winner}</strong>" in page.text
+    assert f"Winner: <strong><bdi>{winner}</bdi></strong>" in page.text
     assert "New game, same table" in page.text
 
     started = client.post(enter_url(game, "same_table"), {})

@@ -13,6 +13,7 @@ from league.models import AuditEntry, Deal
 from league.selectors import season_standings
 from tests.api.test_deals import one_deal_transcript, snapshot
 from tests.league.factories import PlayerFactory, UserFactory, make_game, seated_ids
+from tests.pages.test_enter import words
 
 pytestmark = pytest.mark.django_db
 
@@ -63,7 +64,7 @@ def test_the_deals_are_listed_newest_first_each_with_a_correct_link(client, game
 
     listed = re.findall(r'<li><span class="number">(\d+)</span><span class="order">([^<]*)</span>'
                         r'<a class="button secondary" href="' + re.escape(enter_url(game))
-                        + r'\?correct=(\d+)#correct"', page.text)
+                        + r'\?correct=(\d+)#correct"', words(page.text))
     deals = {d.number: d for d in game.deal_set.all()}
     assert [(int(n), int(pk)) for n, _, pk in listed] == [(n, deals[n].pk) for n in (4, 3, 2, 1)]
     names = names_of(game)
@@ -281,7 +282,7 @@ def test_a_deal_of_a_finished_game_is_corrected_and_its_end_worked_out_again(cli
     listed = client.get(enter_url(game))
     assert f'href="{enter_url(game)}?correct={first.pk}#correct"' in listed.text
     preview = client.post(enter_url(game, "correct_preview"), correction(first, [d, c, b, a]))
-    assert f"The game still ends: winner {names[a]}." in preview.text
+    assert f"The game still ends: winner {names[a]}." in words(preview.text)
     client.post(enter_url(game, "correct"), correction(first, [d, c, b, a]))
 
     game.refresh_from_db()

@@ -6,11 +6,11 @@ from html import unescape
 import pytest
 from django.urls import reverse
 
-from gameplay.tournaments.models import Tournament
 from league import services
 from league.models import Player
 from tests.league.factories import ClubFactory, PlayerFactory, make_game, make_season, seated_ids
 from tests.tournaments.helpers import small_tournament
+from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -47,8 +47,8 @@ def test_the_home_page_shows_clubs_live_tournaments_and_recent_results(client):
     assert f'<a href="{reverse("gameplay:tournament", args=[live.pk])}">Spring Cup</a>' in text
     assert "Old Cup" not in text
     results = text.split('id="recent"')[1]
-    assert f"{club.name}: {game.season.name}, game 1</a><br> Won by {names[ids[0]]} · 2 deals" \
-        in results
+    assert (f"{club.name}: {game.season.name}, game 1</a><br> Won by <bdi>{names[ids[0]]}</bdi>"
+            " · 2 deals") in results
     assert f"game {open_game.number}</a><br> Playing · 0 deals" in results
     # Newest first; the tournament's own bot games are left to its page.
     assert results.index(f"game {open_game.number}<") < results.index("game 1<")

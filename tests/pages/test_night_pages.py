@@ -163,7 +163,8 @@ def test_planning_shows_the_tables_seat_order_first_dealers_and_repeats(
     assert page.status_code == 200
     expected = nights.night_plan(season=season, present=people, rounds=2, preferred=(4, 5))
     assert "Round 1: to confirm now" in page.text and "Round 2 (a preview)" in page.text
-    shown = [[re.findall(r"<li>([^<]+?)( <strong[^>]*>deals first</strong>)?</li>", ol)]
+    shown = [[re.findall(r"<li><button[^>]*><bdi>([^<]+?)</bdi></button>"
+                         r"( <strong[^>]*>deals first</strong>)?</li>", ol)]
              for ol in re.findall(r'<div class="plan-table"><h3>Table \d+</h3>\s*<ol>(.*?)</ol>',
                                   page.text, re.S)]
     assert shown == [[[(p.name, " <strong class=\"deals-first\">deals first</strong>"
@@ -261,6 +262,7 @@ def test_the_next_round_takes_leavers_and_late_arrivals_into_account(
     now = [p for p in people if p.pk != people[3].pk]  # P8 arrives
     second = confirm_fields(client.get(url("night_plan", season,
                                            plan_query(now, low=4, high=4))))
+    second["while_in_play"] = ["1"]  # round 1's tables are still playing
     client.post(url("night_confirm", season), second)
     board = nights.night_board(season, nights.night_of())
     assert len(board.rounds) == 2
@@ -338,7 +340,7 @@ def test_tonight_reads_the_same_number_of_rows_for_two_tables_or_six(client, sea
     for game in nights.night_confirm(season=season, tables=[(people[:4], 0), (people[4:8], 0)]):
         services.deal_record(game=game, finishing_order=seated_ids(game))
     two = queries()
-    for game in nights.night_confirm(season=season, tables=[
+    for game in nights.night_confirm(season=season, while_in_play=True, tables=[
             (people[i:i + 4], 0) for i in range(8, 24, 4)]):
         services.deal_record(game=game, finishing_order=seated_ids(game))
         services.deal_record(game=game, finishing_order=seated_ids(game)[::-1])

@@ -1,8 +1,8 @@
 """Small tournaments for the tests: four quick bots, one-deal games."""
 
-from gameplay.tournaments import services
 from league import services as league
 from league.models import Club
+from tournaments import services
 
 ENTRANTS = [("Rita", "random"), ("Greg", "greedy"), ("Rob", "random"), ("Gil", "greedy")]
 

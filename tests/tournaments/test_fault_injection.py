@@ -17,12 +17,12 @@ from urllib.parse import urlsplit
 import pytest
 from django.test import override_settings
 
-from gameplay.tournaments import selectors, services
-from gameplay.tournaments.models import Tournament, TournamentBatch
 from tests.conftest import TEST_REDIS_URL
 from tests.tournaments.conftest import database_url
 from tests.tournaments.helpers import small_tournament
 from tests.tournaments.test_workers import START_TASK, assert_same_as_uninterrupted
+from tournaments import selectors, services
+from tournaments.models import Tournament, TournamentBatch
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 

@@ -4,11 +4,11 @@ resume for the club's organisers only (issue #8, live tournament)."""
 import pytest
 from django.contrib.auth import get_user_model
 
-from gameplay.tournaments import services
-from gameplay.tournaments.models import Tournament
 from league.models import Place
 from tests.tournaments.helpers import bot_club, small_tournament
 from tests.tournaments.test_recovery import backdate
+from tournaments import services
+from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
 

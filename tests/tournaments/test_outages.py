@@ -8,12 +8,12 @@ import pytest
 import redis
 
 from config.celery_app import app
-from gameplay.tournaments import services
-from gameplay.tournaments.models import Tournament, TournamentBatch
 from tests.api.conftest import client_for
 from tests.conftest import TEST_REDIS_URL
 from tests.league.factories import UserFactory
 from tests.tournaments.helpers import small_tournament
+from tournaments import services
+from tournaments.models import Tournament, TournamentBatch
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 

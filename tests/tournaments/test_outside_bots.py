@@ -7,12 +7,15 @@ from collections import Counter
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from gameplay.tournaments import services
-from gameplay.tournaments.errors import TournamentError
-from gameplay.tournaments.models import GameFault, OutsideBot, Tournament
 from league.models import AuditEntry
+from outside_bots import services as outside_bots
+from outside_bots.errors import OutsideBotError
+from outside_bots.models import OutsideBot
 from tests.bots.test_outside import Server
 from tests.tournaments.helpers import ENTRANTS, small_tournament
+from tournaments import services
+from tournaments.errors import TournamentError
+from tournaments.models import GameFault, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -27,7 +30,7 @@ def server(settings):
 
 @pytest.fixture
 def registered(server):
-    return services.outside_bot_create(name="mine", url=server.url)
+    return outside_bots.outside_bot_create(name="mine", url=server.url)
 
 
 def entrants_with(spec):
@@ -55,7 +58,7 @@ def test_a_bot_disabled_after_entry_is_not_called_and_its_seat_plays_safe(server
     tournament = small_tournament(entrants=entrants_with("outside:mine"))
     services.tournament_start(tournament=tournament)
     tournament.refresh_from_db()
-    services.outside_bot_update(bot=registered, enabled=False)
+    outside_bots.outside_bot_update(bot=registered, enabled=False)
     outsider = [e.player.name for e in tournament.entrants.order_by("id")].index("Outsider")
     key = next((0, t, 0) for t, table in enumerate(tournament.tables[0]) if outsider in table)
 
@@ -128,7 +131,7 @@ def test_raw_urls_and_unknown_names_cannot_be_entered(registered, spec, message)
 
 
 def test_a_disabled_bot_cannot_be_entered(registered):
-    services.outside_bot_update(bot=registered, enabled=False)
+    outside_bots.outside_bot_update(bot=registered, enabled=False)
 
     with pytest.raises(TournamentError, match="outside bot 'mine' is disabled"):
         small_tournament(entrants=entrants_with("outside:mine"))
@@ -150,16 +153,16 @@ def test_a_bot_whose_host_is_no_longer_allowed_cannot_be_entered(server, registe
 def test_registration_refuses_a_url_or_name_that_cannot_be_used(settings, fields, message):
     settings.OUTSIDE_BOT_ALLOWED_HOSTS = ["127.0.0.1"]
 
-    with pytest.raises(TournamentError, match=message):
-        services.outside_bot_create(**{"name": "mine", "url": "http://127.0.0.1/bot",
-                                       **fields})
+    with pytest.raises(OutsideBotError, match=message):
+        outside_bots.outside_bot_create(**{"name": "mine", "url": "http://127.0.0.1/bot",
+                                           **fields})
     assert not OutsideBot.objects.exists()
     assert not AuditEntry.objects.exists()
 
 
 def test_registration_stores_the_url_scheme_in_lower_case(server):
-    bot = services.outside_bot_create(name="mine", url=server.url.replace("http://", "HtTp://"))
-    services.outside_bot_update(bot=bot, url=server.url.replace("http://", "HTTP://"))
+    bot = outside_bots.outside_bot_create(name="mine", url=server.url.replace("http://", "HtTp://"))
+    outside_bots.outside_bot_update(bot=bot, url=server.url.replace("http://", "HTTP://"))
 
     assert OutsideBot.objects.get().url == server.url
 
@@ -167,11 +170,11 @@ def test_registration_stores_the_url_scheme_in_lower_case(server):
 def test_an_entered_bot_keeps_its_name_and_is_disabled_rather_than_deleted(registered):
     small_tournament(entrants=entrants_with("outside:mine"))
 
-    with pytest.raises(TournamentError, match="keeps its name"):
-        services.outside_bot_update(bot=registered, name="renamed")
-    with pytest.raises(TournamentError, match="disable it instead"):
-        services.outside_bot_delete(bot=registered)
-    services.outside_bot_update(bot=registered, enabled=False, description="retired")
+    with pytest.raises(OutsideBotError, match="keeps its name"):
+        outside_bots.outside_bot_update(bot=registered, name="renamed")
+    with pytest.raises(OutsideBotError, match="disable it instead"):
+        outside_bots.outside_bot_delete(bot=registered)
+    outside_bots.outside_bot_update(bot=registered, enabled=False, description="retired")
 
     registered.refresh_from_db()
     assert (registered.name, registered.enabled, registered.description) == (
@@ -179,8 +182,8 @@ def test_an_entered_bot_keeps_its_name_and_is_disabled_rather_than_deleted(regis
 
 
 def test_a_bot_never_entered_is_renamed_and_deleted_with_an_audit_trail(registered):
-    services.outside_bot_update(bot=registered, name="yours")
-    services.outside_bot_delete(bot=OutsideBot.objects.get(name="yours"))
+    outside_bots.outside_bot_update(bot=registered, name="yours")
+    outside_bots.outside_bot_delete(bot=OutsideBot.objects.get(name="yours"))
 
     assert not OutsideBot.objects.exists()
     assert list(AuditEntry.objects.order_by("id").values_list("action", flat=True)) == [
@@ -196,16 +199,16 @@ def test_only_superusers_manage_outside_bots_in_the_admin(client, registered):
     organiser = users.create_user("org", password="pw", is_staff=True)
     bot_club().organisers.add(organiser)
     client.force_login(organiser)
-    assert client.get("/admin/gameplay/outsidebot/").status_code == 403
-    client.post("/admin/gameplay/outsidebot/add/", {"name": "sneaky", "url": registered.url,
+    assert client.get("/admin/outside_bots/outsidebot/").status_code == 403
+    client.post("/admin/outside_bots/outsidebot/add/", {"name": "sneaky", "url": registered.url,
                                                      "enabled": "on"})
     assert list(OutsideBot.objects.values_list("name", flat=True)) == ["mine"]
 
     client.force_login(users.create_superuser("root", password="pw"))
-    refused = client.post("/admin/gameplay/outsidebot/add/", {
+    refused = client.post("/admin/outside_bots/outsidebot/add/", {
         "name": "far", "url": "http://10.0.0.1/bot", "enabled": "on"})
     assert "is not in OUTSIDE_BOT_ALLOWED_HOSTS" in refused.content.decode()
-    client.post("/admin/gameplay/outsidebot/add/", {"name": "near", "url": registered.url,
+    client.post("/admin/outside_bots/outsidebot/add/", {"name": "near", "url": registered.url,
                                                      "enabled": "on"})
     assert OutsideBot.objects.get(name="near").url == registered.url
     assert AuditEntry.objects.filter(action="outside bot registered", actor__username="root",

@@ -3,9 +3,9 @@
 import pytest
 from django.contrib.auth import get_user_model
 
-from gameplay.tournaments import services
-from gameplay.tournaments.models import Tournament
 from tests.tournaments.helpers import bot_club, small_tournament
+from tournaments import services
+from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
 

@@ -12,9 +12,9 @@ from django.utils import timezone
 from kombu.exceptions import OperationalError as BrokerError
 
 from config.celery_app import app
-from gameplay.tournaments import selectors, services, tasks
-from gameplay.tournaments.models import Tournament, TournamentBatch, TournamentGame
 from tests.tournaments.helpers import small_tournament
+from tournaments import selectors, services, tasks
+from tournaments.models import Tournament, TournamentBatch, TournamentGame
 
 pytestmark = pytest.mark.django_db
 

@@ -7,11 +7,12 @@ import pytest
 from django.urls import reverse
 
 from gameplay.engine.checker import VALID, check
-from gameplay.tournaments import services
-from gameplay.tournaments.models import GameFault, TournamentGame
 from league import replays
 from league.errors import LeagueError
+from outside_bots import services as outside_bots
 from tests.tournaments.helpers import ENTRANTS, small_tournament
+from tournaments import services
+from tournaments.models import GameFault, TournamentGame
 
 pytestmark = pytest.mark.django_db
 
@@ -146,10 +147,10 @@ def test_the_tournament_page_links_the_transcripts_export(client):
 
 def test_an_outside_bots_faults_link_the_replay_of_their_deal(client, settings):
     settings.OUTSIDE_BOT_ALLOWED_HOSTS = ["127.0.0.1:9"]
-    bot = services.outside_bot_create(name="gone", url="http://127.0.0.1:9/")
+    bot = outside_bots.outside_bot_create(name="gone", url="http://127.0.0.1:9/")
     tournament = small_tournament(entrants=[*ENTRANTS[:3], ("Gone", "outside:gone")], seats=4,
                                   scoring={"system": "fixed-rounds", "deals": 3})
-    services.outside_bot_update(bot=bot, enabled=False)  # its seat plays safe, as faults
+    outside_bots.outside_bot_update(bot=bot, enabled=False)  # its seat plays safe, as faults
     stored = stored_game(tournament)
     deals = set(GameFault.objects.filter(game=stored).values_list("deal", flat=True))
     assert deals == {0, 1, 2}

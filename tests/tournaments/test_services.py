@@ -7,12 +7,12 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from gameplay.engine.checker import check
-from gameplay.tournaments import selectors, services
-from gameplay.tournaments.errors import TournamentError
-from gameplay.tournaments.models import Tournament, TournamentGame
 from league.models import Deal, Game, Player
 from league.services import player_create
 from tests.tournaments.helpers import ENTRANTS, bot_club, small_tournament
+from tournaments import selectors, services
+from tournaments.errors import TournamentError
+from tournaments.models import Tournament, TournamentGame
 
 pytestmark = pytest.mark.django_db
 
@@ -227,7 +227,7 @@ def test_a_game_our_own_code_cannot_play_is_left_unplayed_with_its_reason_and_th
     entrants = [("Rita", "random"), ("Greg", "greedy"), ("Rob", "random"), ("Hal", "heuristic")]
     tournament = small_tournament(entrants=entrants)
 
-    with caplog.at_level("ERROR", logger="gameplay.tournaments"):
+    with caplog.at_level("ERROR", logger="tournaments"):
         tournament = run(tournament, django_capture_on_commit_callbacks)
 
     # Hal sits at 3 of the 4 tables: their 12 games are unplayed, the other table's 4 stored.

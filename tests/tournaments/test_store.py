@@ -7,10 +7,10 @@ from django.test.utils import CaptureQueriesContext
 
 from gameplay.engine.checker import check
 from gameplay.engine.scoring import ScoreSheet
-from gameplay.tournaments import services
 from league.models import Deal, Game
 from league.rules import deal_dealer, scoring_of
 from tests.tournaments.helpers import small_tournament
+from tournaments import services
 
 pytestmark = pytest.mark.django_db
 

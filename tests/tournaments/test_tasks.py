@@ -7,9 +7,9 @@ from django.db import OperationalError
 from django.utils import timezone
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from gameplay.tournaments import services, tasks
-from gameplay.tournaments.models import Tournament
 from tests.tournaments.helpers import small_tournament
+from tournaments import services, tasks
+from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
 

@@ -10,11 +10,12 @@ import time
 
 import pytest
 
-from gameplay.tournaments import selectors, services
-from gameplay.tournaments.models import Tournament, TournamentGame
 from league.models import Game
+from outside_bots import services as outside_bots
 from tests.bots.test_outside import Server as BotServer
 from tests.tournaments.helpers import small_tournament
+from tournaments import selectors, services
+from tournaments.models import Tournament, TournamentGame
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -99,7 +100,7 @@ def slow_bots(settings):
     server.mode = "slow"
     settings.OUTSIDE_BOT_ALLOWED_HOSTS = [server.allowed]
     for name in ("slow-a", "slow-b", "slow-c"):
-        services.outside_bot_create(name=name, url=server.url)
+        outside_bots.outside_bot_create(name=name, url=server.url)
     yield server
     server.close()
 

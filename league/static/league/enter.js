@@ -1,6 +1,8 @@
 // Result entry on a phone. Every form works without script; with it:
-// - tapping a player fills the next empty "Nth out" select (tap again to take them back), and
-//   the tapped order survives a reload;
+// - tapping a player fills the next empty "Nth out" select (tap again to free that place; no
+//   one else moves), and the tapped order survives a reload; correcting a deal, each player's
+//   place is chosen by its own buttons, a place someone has swapping the two;
+// - the action bar at the screen's foot says the order so far;
 // - a confirmed deal goes through the outbox (outbox.js): kept on the phone until the server
 //   has judged it, so a lost connection loses nothing;
 // - with no connection, the order is checked on the phone with the roles and exchange the
@@ -35,15 +37,48 @@
   var saved = "league-order:" + here;
   var correcting = Boolean(form && form.dataset.correct);  // an earlier deal, prefilled
 
+  var picks = form ? Array.prototype.slice.call(form.querySelectorAll("#place-picks button")) : [];
+  var line = document.getElementById("order-line");
+
+  function placeOf(player) {
+    return selects.findIndex(function (s) { return s.value === player; });
+  }
+
+  function orderLine() {
+    var ids = selects.map(function (s) { return s.value; });
+    var left = ids.filter(function (id) { return id === ""; }).length;
+    if (left === ids.length) return "Tap the players in the order they went out.";
+    var said = [];
+    ids.forEach(function (id, i) {
+      if (id === "") return;
+      said.push((i + 1) + " " + nameOf(id));
+    });
+    return said.join(" · ") + (left ? " · " + left + " more to tap" : "");
+  }
+
   function refresh() {
     buttons.forEach(function (b) {
-      var at = selects.findIndex(function (s) { return s.value === b.dataset.player; });
+      var at = placeOf(b.dataset.player);
       b.setAttribute("aria-pressed", at >= 0 ? "true" : "false");
       b.dataset.place = at >= 0 ? String(at + 1) : "";
       b.textContent = b.dataset.name + (at >= 0 ? " — " + (at + 1) : "");
     });
+    picks.forEach(function (b) {
+      var chosen = placeOf(b.dataset.player) === Number(b.dataset.place) - 1;
+      b.setAttribute("aria-pressed", chosen ? "true" : "false");
+    });
+    if (line) line.textContent = orderLine();
     if (correcting) return;
     sessionStorage.setItem(saved, JSON.stringify(selects.map(function (s) { return s.value; })));
+  }
+
+  // A place chosen for a player: whoever had it takes the player's old place.
+  function choosePlace(player, place) {
+    var was = placeOf(player);
+    var other = selects[place].value;
+    selects[place].value = player;
+    if (was >= 0 && was !== place) selects[was].value = other;
+    refresh();
   }
 
   function clearOrder() {
@@ -55,16 +90,19 @@
     buttons.forEach(function (b) {
       b.dataset.name = b.textContent;
       b.addEventListener("click", function () {
-        var at = selects.findIndex(function (s) { return s.value === b.dataset.player; });
+        var at = placeOf(b.dataset.player);
         if (at >= 0) {
-          // Take the player back; those after move up one place.
-          for (var i = at; i < selects.length - 1; i++) selects[i].value = selects[i + 1].value;
-          selects[selects.length - 1].value = "";
+          selects[at].value = "";  // their place is free again; no one else moves
         } else {
           var free = selects.find(function (s) { return s.value === ""; });
           if (free) free.value = b.dataset.player;
         }
         refresh();
+      });
+    });
+    picks.forEach(function (b) {
+      b.addEventListener("click", function () {
+        choosePlace(b.dataset.player, Number(b.dataset.place) - 1);
       });
     });
     selects.forEach(function (s) { s.addEventListener("change", refresh); });
@@ -78,9 +116,12 @@
     }
     // Each deal sent gets its own key, even from a page kept offline and used twice.
     form.querySelector('input[name="token"]').value = Outbox.newKey();
-    document.getElementById("taps").hidden = false;
+    // The buttons replace the selects (still what is posted); correcting, the place buttons.
+    document.getElementById(picks.length ? "place-picks" : "taps").hidden = false;
     document.getElementById("tap-help").hidden = false;
-    document.getElementById("clear-order").hidden = false;
+    document.getElementById("clear-order").hidden = picks.length > 0;
+    form.querySelector(".places").hidden = !form.querySelector(".places .errorlist");
+    line.hidden = false;
     refresh();
     form.addEventListener("submit", function (e) {
       if (!isOffline()) return;
@@ -132,10 +173,12 @@
     if (!rules.exchange_in_preset) {
       p.textContent = "No card exchange in this preset.";
     } else {
-      p.textContent = "Next exchange: " + (rules.exchanges.map(function (x) {
-        return nameOf(ids[x[0]]) + " gives " + nameOf(ids[x[1]]) + " " + x[2] + " card" +
-          (x[2] === 1 ? "" : "s");
-      }).join("; ") || "none") + ".";
+      p.append("Next exchange: ");
+      rules.exchanges.forEach(function (x, i) {
+        p.append(i ? "; " : "", isolated(nameOf(ids[x[0]])), " gives ",
+                 isolated(nameOf(ids[x[1]])), " " + x[2] + " card" + (x[2] === 1 ? "" : "s"));
+      });
+      p.append(rules.exchanges.length ? "." : "none.");
     }
     exchange.appendChild(p);
     check.querySelectorAll(".deal-number").forEach(function (n) {
@@ -144,6 +187,13 @@
     form.hidden = true;
     check.hidden = false;
     check.querySelector("h2").focus();
+  }
+
+  // A name in a sentence, isolated so a right-to-left name keeps the words in order.
+  function isolated(name) {
+    var bdi = document.createElement("bdi");
+    bdi.textContent = name;
+    return bdi;
   }
 
   function alertIn(where, text) {

@@ -1,0 +1,5 @@
+import sys
+
+from gameplay.kit.cli import main
+
+sys.exit(main())

@@ -1,0 +1,98 @@
+"""What an organiser ends or takes back on the club night's page, each previewed (GET) before
+it is done (POST): cancel a game confirmed by mistake, cancel a whole round, and the end of
+the night (time called on every open table). league.nights and league.services do the work;
+a game that was played is refused in words (409)."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.db.models import prefetch_related_objects
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+
+from league import nights, services
+from league.api.permissions import organises
+from league.errors import Conflict, LeagueError
+from league.models import Game
+from league.web.nights import _not_organiser, _refuse, _season
+
+
+def _organised(request, season_id):
+    """The season, or the refusal its club's non-organisers get (as the night page)."""
+    season = _season(season_id)
+    if not organises(request.user, season.club):
+        return season, _not_organiser(request, season)
+    return season, None
+
+
+def _refused(request, season, error):
+    return _refuse(request, f"Nothing was changed: {error.message.rstrip('.')}.",
+                   status=409 if isinstance(error, Conflict) else 400,
+                   back=reverse("league:night", args=[season.pk]))
+
+
+@login_required
+def night_cancel_game(request, season_id, game_id):
+    """Cancel one of tonight's games before any deal: GET asks, POST cancels."""
+    season, refused = _organised(request, season_id)
+    if refused:
+        return refused
+    game = get_object_or_404(Game, pk=game_id, season=season)
+    if request.method == "POST":
+        try:
+            services.game_cancel(game=game, by=request.user)
+        except LeagueError as e:
+            return _refused(request, season, e)
+        messages.success(request, f"Game {game.number} cancelled.")
+        return redirect("league:night", season.pk)
+    return render(request, "league/night/cancel.html", {
+        "season": season, "what": f"game {game.number}", "games": [game],
+        "action": reverse("league:night_cancel_game", args=[season.pk, game.pk])})
+
+
+@login_required
+def night_cancel_round(request, season_id, number):
+    """Cancel round ``number`` of tonight, all its games, before any deal: GET asks, POST
+    cancels."""
+    season, refused = _organised(request, season_id)
+    if refused:
+        return refused
+    tonight = nights.night_of()
+    if request.method == "POST":
+        try:
+            games = nights.round_cancel(season=season, night=tonight, number=number,
+                                        by=request.user)
+        except LeagueError as e:
+            return _refused(request, season, e)
+        messages.success(request, f"Round {number} cancelled: games "
+                                  f"{', '.join(str(g.number) for g in games)}.")
+        return redirect("league:night", season.pk)
+    rounds = nights.night_rounds(season, tonight)
+    if not 1 <= number <= len(rounds):
+        return _refused(request, season, LeagueError(f"there is no round {number} tonight"))
+    games = [g for g, _ in rounds[number - 1]]
+    prefetch_related_objects(games, "seats__player")
+    return render(request, "league/night/cancel.html", {
+        "season": season, "what": f"round {number}", "games": games,
+        "action": reverse("league:night_cancel_round", args=[season.pk, number])})
+
+
+@login_required
+def night_end(request, season_id):
+    """The end of the night: GET shows every open table's winners if time is called now,
+    POST calls time on them all (league.nights.night_end)."""
+    season, refused = _organised(request, season_id)
+    if refused:
+        return refused
+    tonight = nights.night_of()
+    try:
+        if request.method == "POST":
+            ended = nights.night_end(season=season, night=tonight, by=request.user)
+            messages.success(request, f"The night has ended: time called on "
+                                      f"{sum(not t.cancelled for t in ended)} table(s).")
+            return redirect(reverse("league:tonight", args=[season.pk]))
+        preview = nights.night_end_preview(season=season, night=tonight)
+    except LeagueError as e:
+        return _refused(request, season, e)
+    return render(request, "league/night/end.html", {
+        "season": season, "tables": preview,
+        "back": reverse("league:night", args=[season.pk])})

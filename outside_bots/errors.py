@@ -1,0 +1,8 @@
+"""The outside bots' exception type for a user's mistake (STYLE.md "Errors")."""
+
+from league.errors import LeagueError
+
+
+class OutsideBotError(LeagueError):
+    """A refused registration or change of an outside bot; ``message`` is meant for its author
+    or the administrator, shown as is."""

@@ -1,0 +1,108 @@
+"""Outside bots: their authors and the administrators register, change and remove them
+(each change one transaction with its audit row); organisers enter them as outside:<name>."""
+
+from collections.abc import Callable
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+from django.db import transaction
+
+from league import services as league
+from outside_bots.errors import OutsideBotError
+from outside_bots.models import OUTSIDE, OutsideBot, default_presets
+
+
+def _outside_bot_check(bot: OutsideBot) -> None:
+    try:
+        bot.full_clean()
+    except ValidationError as e:
+        raise OutsideBotError("; ".join(f"{field}: {' '.join(messages)}"
+                                        for field, messages in e.message_dict.items())) from e
+
+
+# What the apps above may add (ladder.apps): each takes a bot's name and its author (None for
+# an administrator) and says why that author may not take the name, or None.
+name_checks: list[Callable[[str, object], str | None]] = []
+# And (tournaments.apps): each takes a bot and says where it is entered under its name, or None.
+entered_checks: list[Callable[[OutsideBot], str | None]] = []
+
+
+def _check_name(name: str, owner) -> None:
+    for check in name_checks:
+        refusal = check(name, owner)
+        if refusal:
+            raise OutsideBotError(refusal)
+
+
+def outside_bot_entered(*, bot: OutsideBot) -> str | None:
+    """Where the bot is entered under its name (``entered_checks``), e.g. "in tournaments", or
+    None: an entered bot keeps its name, and is disabled instead of removed."""
+    for check in entered_checks:
+        where = check(bot)
+        if where:
+            return where
+    return None
+
+
+@transaction.atomic
+def outside_bot_create(*, name: str, url: str, description: str = "", enabled: bool = True,
+                       presets: list[str] | None = None, owner=None, by=None) -> OutsideBot:
+    """Register an outside bot; one with an ``owner`` (its author) counts towards the author's
+    OUTSIDE_BOT_MAX_PER_AUTHOR."""
+    if owner is not None:
+        _check_author_limit(owner)
+    bot = OutsideBot(name=name.strip(), url=url.strip(), description=description,
+                     enabled=enabled, owner=owner,
+                     presets=list(presets) if presets is not None else default_presets())
+    _outside_bot_check(bot)
+    _check_name(bot.name, owner)
+    bot.save()
+    league.audit_record(by=by, club=None, action="outside bot registered", target=bot,
+                        details={"url": bot.url, "enabled": enabled, "presets": bot.presets,
+                                 "owner": owner.pk if owner else None})
+    return bot
+
+
+def _check_author_limit(owner) -> None:
+    # The author's row is locked so that two registrations at once cannot both pass the count.
+    get_user_model().objects.select_for_update().filter(pk=owner.pk).first()
+    limit = settings.OUTSIDE_BOT_MAX_PER_AUTHOR
+    if OutsideBot.objects.filter(owner=owner).count() >= limit:
+        raise OutsideBotError(f"you have {limit} bots, the most an author may register; "
+                              "remove one first")
+
+
+@transaction.atomic
+def outside_bot_update(*, bot: OutsideBot, by=None, **fields) -> OutsideBot:
+    """Change an outside bot; its name stays once it is entered (entries name it)."""
+    unknown = set(fields) - {"name", "url", "description", "enabled", "presets"}
+    if unknown:
+        raise OutsideBotError(f"unknown outside bot field(s): {', '.join(sorted(unknown))}")
+    bot = OutsideBot.objects.select_for_update().get(pk=bot.pk)
+    changed = {k: v for k, v in fields.items() if getattr(bot, k) != v}
+    where = "name" in changed and outside_bot_entered(bot=bot)
+    if where:
+        raise OutsideBotError(f"outside bot {bot.name!r} is entered {where} as "
+                              f"{OUTSIDE}{bot.name}, so it keeps its name")
+    for key, value in changed.items():
+        setattr(bot, key, value)
+    _outside_bot_check(bot)
+    if "name" in changed:
+        _check_name(bot.name, bot.owner)
+    bot.save()
+    league.audit_record(by=by, club=None, action="outside bot changed", target=bot,
+                        details={k: str(v) for k, v in changed.items()})
+    return bot
+
+
+@transaction.atomic
+def outside_bot_delete(*, bot: OutsideBot, by=None) -> None:
+    """Remove an outside bot never entered; one that was is disabled instead."""
+    bot = OutsideBot.objects.select_for_update().get(pk=bot.pk)
+    where = outside_bot_entered(bot=bot)
+    if where:
+        raise OutsideBotError(f"outside bot {bot.name!r} is entered {where}; disable it instead")
+    league.audit_record(by=by, club=None, action="outside bot removed", target=bot,
+                        details={"url": bot.url})
+    bot.delete()

@@ -1,0 +1,62 @@
+"""The end of the night (issue #28): one action calls time on every open table, each decided by
+its own scoring system's rule for an unfinished game (docs/league.md "Time called"), after one
+preview of all the winners; a table that played no deal is cancelled."""
+
+import pytest
+from django.urls import reverse
+
+from league import nights, services
+from league.errors import LeagueError
+from league.models import Game
+from tests.league.factories import PlayerFactory, UserFactory, make_season, seated_ids
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def night():
+    season = make_season(scoring_system="first-to-eleven")
+    people = [PlayerFactory(name=f"P{i}", clubs=[season.club]) for i in range(12)]
+    games = nights.night_confirm(season=season, tables=[
+        (people[:4], 0), (people[4:8], 0), (people[8:], 0)])
+    return season, games
+
+
+def test_the_preview_names_each_tables_winners_and_writes_nothing(night):
+    season, (one, two, three) = night
+    a, b, c, d = seated_ids(one)
+    services.deal_record(game=one, finishing_order=[a, b, c, d])
+    services.deal_record(game=one, finishing_order=[b, a, c, d])  # first to eleven: b leads
+    services.deal_record(game=two, finishing_order=seated_ids(two))
+    preview = nights.night_end_preview(season=season, night=nights.night_of())
+    assert [(t.round, t.table, t.game.number, t.cancelled) for t in preview] == [
+        (1, 1, 1, False), (1, 2, 2, False), (1, 3, 3, True)]
+    assert preview[0].winners == ["P1"]
+    assert set(Game.objects.values_list("status", flat=True)) == {Game.OPEN}
+
+    ended = nights.night_end(season=season, night=nights.night_of(), by=UserFactory())
+    assert [(t.winners, t.cancelled) for t in ended] == [(t.winners, t.cancelled)
+                                                          for t in preview]
+    statuses = dict(Game.objects.values_list("number", "status"))
+    assert statuses == {1: Game.FINISHED, 2: Game.FINISHED, 3: Game.CANCELLED}
+    assert nights.night_board(season, nights.night_of()).done
+    with pytest.raises(LeagueError, match="no table is playing"):
+        nights.night_end(season=season, night=nights.night_of())
+
+
+def test_the_night_page_offers_the_end_and_ends_after_the_preview(client, night):
+    season, (one, two, three) = night
+    organiser = UserFactory(username="org")
+    season.club.organisers.add(organiser)
+    client.force_login(organiser)
+    services.deal_record(game=one, finishing_order=seated_ids(one))
+    end = reverse("league:night_end", args=[season.pk])
+    assert f'href="{end}"' in client.get(reverse("league:night", args=[season.pk])).text
+    preview = client.get(end)
+    assert "End the night?" in preview.text and "no deal played: cancelled" in preview.text
+    assert Game.objects.filter(status=Game.OPEN).count() == 3
+    answer = client.post(end)
+    assert answer["Location"] == reverse("league:tonight", args=[season.pk])
+    assert not Game.objects.filter(status=Game.OPEN).exists()
+    client.force_login(UserFactory(username="stranger"))
+    assert client.get(end).status_code == 403

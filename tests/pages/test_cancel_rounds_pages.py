@@ -1,0 +1,172 @@
+"""Rounds of a club night on its pages (league/web/nights.py): a plan link already confirmed
+cannot confirm again, "New game, same table" stays in its round, a round in play is named
+before the next is confirmed, and a game or round confirmed by mistake is cancelled."""
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from league import nights, services
+from league.models import AuditEntry, Game
+from tests.league.factories import PlayerFactory, UserFactory, make_season, seated_ids
+from tests.pages.test_night_pages import confirm_fields, plan_query, url
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def night(client):
+    """A season with eight players, its club's organiser signed in: (season, people)."""
+    season = make_season(preset="classic", scoring_limit=20)
+    organiser = UserFactory(username="org")
+    season.club.organisers.add(organiser)
+    client.force_login(organiser)
+    return season, [PlayerFactory(name=f"P{i}", clubs=[season.club]) for i in range(8)]
+
+
+def confirm_round(client, season, people, **fields):
+    page = client.get(url("night_plan", season, plan_query(people, low=4, high=4, **fields)))
+    return client.post(url("night_confirm", season), confirm_fields(page))
+
+
+def table_one_ended(client, season, people):
+    """Round 1 confirmed at two tables; table 1 played a deal and time was called on it."""
+    confirm_round(client, season, people, round=1)
+    first, second = Game.objects.order_by("number")
+    services.deal_record(game=first, finishing_order=seated_ids(first))
+    return services.game_time_called(game=first), second
+
+
+def test_a_plan_link_confirmed_already_says_so_and_cannot_confirm_again(client, night):
+    """Issue #28: reopening the round-1 plan link after confirming it and pressing Confirm
+    created a second round over the one being played."""
+    season, people = night
+    link = url("night_plan", season, plan_query(people, low=4, high=4, round=1))
+    client.post(url("night_confirm", season), confirm_fields(client.get(link)))
+    assert Game.objects.count() == 2
+    again = client.get(link)  # the same link, opened again
+    if "/night/confirm/" in again.text:  # on the old page: a fresh form, pressed
+        client.post(url("night_confirm", season), confirm_fields(again))
+    assert Game.objects.count() == 2
+    assert "Round 1 was already confirmed" in again.text
+    assert "/night/confirm/" not in again.text
+    fields = confirm_fields(client.get(url("night_plan", season, plan_query(
+        people, low=4, high=4, round=2))))
+    fields["round"] = ["1"]  # a copy of round 1's page, posted again
+    answer = client.post(url("night_confirm", season), fields)
+    assert answer.status_code == 409
+    assert "round 1 was already confirmed" in answer.text
+    assert Game.objects.count() == 2
+
+
+def test_the_night_page_links_its_plan_to_the_round_it_plans(client, night):
+    season, people = night
+    answer = client.post(url("night", season), {
+        "action": "plan", "present": [p.pk for p in people], "rounds": 1, "low": 4, "high": 4})
+    assert "round=1" in answer["Location"]
+    confirm_round(client, season, people, round=1)
+    answer = client.post(url("night", season), {
+        "action": "plan", "present": [p.pk for p in people], "rounds": 1, "low": 4, "high": 4})
+    assert "round=2" in answer["Location"]
+
+
+def test_new_game_same_table_stays_in_its_round(client, night):
+    """Issue #28: "New game, same table" filed the new game as a new round, and the next
+    round's presence list then ticked only that table."""
+    season, people = night
+    first, _ = table_one_ended(client, season, people)
+    client.post(reverse("league:same_table", args=[first.pk]))
+    again = Game.objects.get(number=3)
+    assert seated_ids(again) == seated_ids(first)
+    board = nights.night_board(season, nights.night_of())
+    assert len(board.rounds) == 1
+    # the new game at table 1, listed with it
+    assert [(t.game.number, t.table) for t in board.rounds[0]] == [(1, 1), (3, 1), (2, 2)]
+    assert sorted(nights.present_last(season, nights.night_of())) == sorted(
+        p.pk for p in people)
+    assert len(nights.season_rounds(season)) == 1
+    screen = client.get(url("tonight", season)).text  # the new game is table 1's too
+    assert screen.count('-h">Table 1 <span') == 2 and screen.count('-h">Table 2 <span') == 1
+    night_page = client.get(url("night", season))
+    assert "Who is here for round 2?" in night_page.text
+    assert len(re.findall(r'name="present" value="\d+" checked>', night_page.text)) == 8
+
+
+def test_confirming_while_a_round_is_in_play_asks_first_naming_its_tables(client, night):
+    season, people = night
+    table_one_ended(client, season, people)
+    page = client.get(url("night_plan", season, plan_query(people, low=4, high=4, round=2)))
+    assert "Round 1 is still in play" in page.text
+    assert "table 2 (game 2)" in page.text
+    fields = confirm_fields(page)
+    refused = client.post(url("night_confirm", season), fields)
+    assert refused.status_code == 409
+    assert "round 1 is still in play: table 2 (game 2)" in refused.text
+    assert Game.objects.count() == 2
+    fields["while_in_play"] = ["1"]
+    client.post(url("night_confirm", season), fields)
+    assert Game.objects.count() == 4
+
+
+def test_a_game_with_no_deals_is_cancelled_from_the_night_page_after_a_preview(client, night):
+    season, people = night
+    confirm_round(client, season, people, round=1)
+    first, second = Game.objects.order_by("number")
+    night_page = client.get(url("night", season))
+    cancel = reverse("league:night_cancel_game", args=[season.pk, second.pk])
+    assert f'href="{cancel}"' in night_page.text
+    preview = client.get(cancel)
+    assert "Cancel game 2?" in preview.text and "P" in preview.text
+    assert Game.objects.get(pk=second.pk).status == Game.OPEN  # a preview changes nothing
+    answer = client.post(cancel)
+    assert answer.status_code == 302
+    assert Game.objects.get(pk=second.pk).status == Game.CANCELLED
+    board = nights.night_board(season, nights.night_of())
+    assert [t.game.number for t in board.rounds[0]] == [1]
+    assert AuditEntry.objects.filter(action="game cancelled").count() == 1
+    tonight = client.get(url("tonight", season))
+    for seat in second.seats.select_related("player"):
+        assert seat.player.name not in tonight.text
+
+
+def test_a_game_with_deals_is_refused_with_a_conflict(client, night):
+    season, people = night
+    confirm_round(client, season, people, round=1)
+    first = Game.objects.order_by("number").first()
+    services.deal_record(game=first, finishing_order=seated_ids(first))
+    answer = client.post(reverse("league:night_cancel_game", args=[season.pk, first.pk]))
+    assert answer.status_code == 409
+    assert "game 1 has 1 deal: a game that was played cannot be cancelled" in answer.text
+    assert Game.objects.get(pk=first.pk).status == Game.OPEN
+
+
+def test_a_round_confirmed_by_mistake_is_cancelled_whole(client, night):
+    season, people = night
+    confirm_round(client, season, people, round=1)
+    for game in Game.objects.all():
+        services.deal_record(game=game, finishing_order=seated_ids(game))
+        services.game_time_called(game=game)
+    confirm_round(client, season, people, round=2)
+    cancel = reverse("league:night_cancel_round", args=[season.pk, 2])
+    preview = client.get(cancel)
+    assert "Cancel round 2?" in preview.text
+    assert "Game 3" in preview.text and "Game 4" in preview.text
+    client.post(cancel)
+    assert list(Game.objects.filter(status=Game.CANCELLED).values_list("number", flat=True)
+                .order_by("number")) == [3, 4]
+    night_page = client.get(url("night", season))
+    assert "Who is here for round 2?" in night_page.text
+    assert len(nights.season_rounds(season)) == 1
+
+
+def test_only_the_clubs_organisers_cancel(client, night):
+    season, people = night
+    confirm_round(client, season, people, round=1)
+    game = Game.objects.first()
+    client.force_login(UserFactory(username="other"))
+    answer = client.post(reverse("league:night_cancel_game", args=[season.pk, game.pk]))
+    assert answer.status_code == 403
+    answer = client.post(reverse("league:night_cancel_round", args=[season.pk, 1]))
+    assert answer.status_code == 403
+    assert not Game.objects.filter(status=Game.CANCELLED).exists()

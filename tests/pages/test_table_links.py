@@ -1,0 +1,264 @@
+"""Table links as pages (league/web/table_links.py, issue #28): a phone that opened a table's
+link enters that game's deals and seat changes and undoes its own last deal, without an
+account; everywhere else it is an anonymous visitor. The night page lists the live links with
+their QR codes and a Revoke button; the table cards print."""
+
+import io
+import logging
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from config.log_filters import RedactSecretPaths
+from league import services
+from league.models import AuditEntry, Deal, TableLink
+from tests.league.factories import UserFactory, seated_ids
+from tests.league.test_table_links import confirmed_round
+from tests.pages.test_enter import order_data
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def games():
+    """One round of two tables of five (seat 1 deals first at the first)."""
+    return confirmed_round(tables=2, size=5, dealers=[1, 0])[1]
+
+
+@pytest.fixture
+def organiser(games):
+    return games[0].season.club.organisers.get()
+
+
+@pytest.fixture
+def season(games):
+    return games[0].season
+
+
+def link_of(game):
+    return game.table_links.get()
+
+
+def at(game, action="game_enter"):
+    return reverse(f"league:{action}", args=[game.pk])
+
+
+def phone(link) -> Client:
+    """A phone that never signed in and opened ``link``."""
+    client = Client()
+    opened = client.get(reverse("league:table_link_open", args=[link.token]))
+    assert opened.status_code == 302 and opened.url == at(link.game)
+    return client
+
+
+def test_a_phone_with_the_link_sees_and_enters_its_games_deals(games):
+    game = games[0]
+    table = phone(link_of(game))
+    page = table.get(at(game))
+    assert page.status_code == 200 and "Who went out first?" in page.text
+    assert "Correct a deal" not in page.text  # corrections are the organiser's
+
+    preview = table.post(at(game, "deal_preview"), order_data(seated_ids(game)))
+    recorded = table.post(at(game, "deal_record"), order_data(seated_ids(game)), follow=True)
+
+    assert preview.status_code == 200 and "Check deal 1" in preview.text
+    assert "Deal 1 recorded." in recorded.text
+    deal = game.deal_set.get()
+    assert (deal.source, deal.table_link, deal.recorded_by) == (
+        Deal.TABLE_LINK, link_of(game), None)
+
+
+def test_the_outbox_sends_through_the_link_once_in_json(games):
+    game = games[0]
+    table = phone(link_of(game))
+    data = {**order_data(seated_ids(game), token="kept"), "kept_offline": "1"}
+    sent = [table.post(at(game, "deal_record"), data, headers={"Accept": "application/json"})
+            for _ in range(2)]
+    assert [r.status_code for r in sent] == [201, 200]
+    assert game.deal_set.get().source == Deal.TABLE_LINK
+
+
+def test_the_link_opens_nothing_of_another_game(games):
+    game, other = games
+    table = phone(link_of(game))
+    assert table.get(at(other)).status_code == 403
+    refused = table.post(at(other, "deal_record"), order_data(seated_ids(other)),
+                         headers={"Accept": "application/json"})
+    assert refused.status_code == 403 and "Sign in as an organiser" in refused.json()["error"]
+    assert not other.deal_set.exists()
+
+
+@pytest.mark.parametrize("action", ["correct", "deal_delete", "game_reopen", "same_table"])
+def test_the_link_does_not_correct_delete_reopen_or_start_a_game(games, action):
+    game = games[0]
+    deal = services.deal_record(game=game, finishing_order=seated_ids(game),
+                                table_link=link_of(game))
+    table = phone(link_of(game))
+    answer = table.post(at(game, action), {"deal": deal.pk, "token": "x",
+                                           **order_data(seated_ids(game))})
+    assert answer.status_code == 403
+    assert game.deal_set.get().places.first().player_id == seated_ids(game)[0]
+
+
+def test_every_other_page_sees_an_anonymous_visitor(games, season):
+    table = phone(link_of(games[0]))
+    for address in (reverse("league:night", args=[season.pk]),
+                    reverse("league:table_cards", args=[season.pk]),
+                    reverse("league:organise_club", args=[season.club.pk])):
+        answer = table.get(address)
+        assert answer.status_code == 302 and "login" in answer.url, address
+    assert table.get(at(games[0]) + "?correct=1").status_code == 200  # the plain page
+    assert 'id="correct"' not in table.get(at(games[0]) + "?correct=1").text
+
+
+def test_the_link_undoes_only_its_own_last_deal(games, organiser):
+    game = games[0]
+    table = phone(link_of(game))
+    table.post(at(game, "deal_record"), order_data(seated_ids(game)))
+    mine = game.deal_set.get()
+    undone = table.post(at(game, "deal_undo"), {"deal": mine.pk}, follow=True)
+    assert "Deal 1 undone." in undone.text
+
+    theirs = services.deal_record(game=game, finishing_order=seated_ids(game), by=organiser)
+    page = table.get(at(game))
+    assert "only an organiser can undo it" in page.text
+    refused = table.post(at(game, "deal_undo"), {"deal": theirs.pk}, follow=True)
+    assert "not entered with this table link" in refused.text
+    assert game.deal_set.get() == theirs
+
+
+def test_the_link_enters_a_seat_change(games):
+    game = games[0]
+    table = phone(link_of(game))
+    table.post(at(game, "deal_record"), order_data(seated_ids(game)))
+    leaver = seated_ids(game)[0]
+    done = table.post(at(game, "seat_change"), {"leaving": [leaver]}, follow=True)
+    assert "leaves" in done.text
+    assert game.seats.get(player_id=leaver).left_before == 2
+
+
+def test_a_revoked_link_is_refused_in_words_and_on_the_night_page_no_more(
+        client, games, organiser, season):
+    game = games[0]
+    table = phone(link_of(game))
+    client.force_login(organiser)
+    night = client.get(reverse("league:night", args=[season.pk]))
+    assert night.text.count('<svg viewBox=') == 2 and night.text.count("Revoke this link") == 2
+
+    client.post(reverse("league:table_link_revoke", args=[link_of(game).pk]))
+
+    assert client.get(reverse("league:night", args=[season.pk])).text.count("Revoke this link") == 1
+    refused = table.post(at(game, "deal_record"), order_data(seated_ids(game)),
+                         headers={"Accept": "application/json"})
+    assert refused.status_code == 403 and "revoked" in refused.json()["error"]
+    again = Client().get(reverse("league:table_link_open", args=[link_of(game).token]))
+    assert again.status_code == 410 and "revoked" in again.text
+    assert AuditEntry.objects.filter(action="table link revoked", actor=organiser).exists()
+    assert not game.deal_set.exists()
+
+
+def test_time_called_stops_the_link(games, organiser):
+    game = games[0]
+    table = phone(link_of(game))
+    table.post(at(game, "deal_record"), order_data(seated_ids(game)))
+    services.game_time_called(game=game, by=organiser)
+    page = table.get(at(game))
+    assert page.status_code == 403 and "time was called" in page.text.lower()
+
+
+def test_only_organisers_revoke(games, season):
+    stranger = UserFactory(username="stranger")
+    client = Client()
+    client.force_login(stranger)
+    link = link_of(games[0])
+    assert client.post(reverse("league:table_link_revoke", args=[link.pk])).status_code == 403
+    assert phone(link)  # still works
+    assert TableLink.objects.get(pk=link.pk).revoked_at is None
+
+
+def test_revoke_takes_a_post_with_its_csrf_token(games, organiser):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(organiser)
+    link = link_of(games[0])
+    assert client.get(reverse("league:table_link_revoke", args=[link.pk])).status_code == 405
+    assert client.post(reverse("league:table_link_revoke", args=[link.pk])).status_code == 403
+    assert TableLink.objects.get(pk=link.pk).revoked_at is None
+
+
+def test_an_unknown_token_is_a_404_and_opening_links_is_throttled(games, settings):
+    settings.TABLE_LINK_OPEN_RATE = "3/m"
+    client = Client()
+    answers = [client.get(reverse("league:table_link_open", args=["nope" * 11])).status_code
+               for _ in range(4)]
+    assert answers == [404, 404, 404, 429]
+
+
+def test_changes_through_one_link_are_throttled(games, settings):
+    settings.TABLE_LINK_RATE = "2/m"
+    game = games[0]
+    table = phone(link_of(game))
+    answers = [table.post(at(game, "deal_preview"), order_data(seated_ids(game)),
+                          headers={"Accept": "application/json"}).status_code
+               for _ in range(3)]
+    assert answers == [200, 200, 429]
+
+
+def test_the_table_cards_show_table_seats_in_order_first_dealer_and_qr(
+        client, games, organiser, season):
+    client.force_login(organiser)
+    sheet = client.get(reverse("league:table_cards", args=[season.pk]))
+    assert sheet.status_code == 200
+    cards = re.findall(r'<article class="table-card".*?</article>', sheet.text, re.S)
+    assert len(cards) == 2
+    first = cards[0]
+    names = re.findall(r"<li><bdi>(P\d)</bdi>", first)
+    assert names == ["P0", "P1", "P2", "P3", "P4"]
+    assert re.search(r"<bdi>P1</bdi> <strong>deals first</strong>", first)  # seat 1 deals
+    assert first.count("<svg viewBox=") == 1
+    # the link's address is in the code, not in the text of the card
+    assert link_of(games[0]).token not in first
+
+
+def test_a_stranger_gets_no_table_cards(games, season):
+    client = Client()
+    client.force_login(UserFactory(username="stranger"))
+    assert client.get(reverse("league:table_cards", args=[season.pk])).status_code == 403
+
+
+def test_opening_a_link_sends_no_token_away_and_logs_none(games, settings):
+    settings.TABLE_LINK_OPEN_RATE = "1/m"
+    token = link_of(games[0]).token
+    console = next(h for h in logging.getLogger().handlers
+                   if any(isinstance(f, RedactSecretPaths) for f in h.filters))
+    stream = console.setStream(io.StringIO())
+    try:
+        client = Client()
+        opened = client.get(reverse("league:table_link_open", args=[token]))
+        throttled = client.get(reverse("league:table_link_open", args=[token]))
+        written = console.stream.getvalue()
+    finally:
+        console.setStream(stream)
+    assert opened["Referrer-Policy"] == "same-origin"  # not to other sites
+    assert token not in opened.url and "no-cache" in opened["Cache-Control"]
+    assert throttled.status_code == 429
+    assert "Too Many Requests: /league/t/…/" in written and token not in written
+
+
+def test_a_links_post_needs_its_csrf_token(games):
+    game = games[0]
+    table = Client(enforce_csrf_checks=True)
+    table.get(reverse("league:table_link_open", args=[link_of(game).token]))
+    refused = table.post(at(game, "deal_record"), order_data(seated_ids(game)))
+    assert refused.status_code == 403 and not game.deal_set.exists()
+
+
+def test_the_night_page_lists_the_links_of_tables_still_playing(client, games, organiser,
+                                                                season):
+    services.season_update(season=season, scoring={"system": "fixed-rounds", "deals": 1})
+    services.deal_record(game=games[0], finishing_order=seated_ids(games[0]))  # it ends
+    client.force_login(organiser)
+    night = client.get(reverse("league:night", args=[season.pk]))
+    assert night.text.count("Revoke this link") == 1
+    assert "Round 1, table 2" in night.text and "Round 1, table 1" not in night.text

@@ -1,0 +1,98 @@
+"""The public progress page of a tournament, the JSON it refreshes from, and its organisers'
+cancel and resume buttons; an outside bot's page of its faults; the replay of each deal of a
+tournament game."""
+
+from django.contrib import messages
+from django.http import JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from league import replays
+from league.errors import LeagueError
+from league.selectors import organises
+from outside_bots.models import OutsideBot
+from tournaments import selectors, services
+from tournaments.errors import TournamentError
+from tournaments.models import Tournament
+
+
+def tournament_detail(request, pk):
+    tournament = get_object_or_404(Tournament.objects.select_related("club", "season"), pk=pk)
+    return render(request, "tournaments/tournament.html", {
+        "tournament": tournament,
+        "progress": selectors.tournament_progress(tournament=tournament),
+        "standings": selectors.tournament_standings(tournament=tournament),
+        "entrants": selectors.with_fault_counts(tournament.entrants.select_related("player")),
+        "organiser": organises(request.user, tournament.club),
+        "may_resume": selectors.may_resume(tournament=tournament),
+    })
+
+
+def outside_bot_detail(request, name):
+    bot = get_object_or_404(OutsideBot, name=name)
+    return render(request, "tournaments/outside_bot.html", {
+        "bot": bot, **selectors.outside_bot_faults(bot=bot),
+        "shown": selectors.OUTSIDE_FAULTS_SHOWN})
+
+
+def tournament_progress(request, pk):
+    tournament = get_object_or_404(Tournament, pk=pk)
+    return JsonResponse({**selectors.tournament_progress(tournament=tournament).to_dict(),
+                         "may_resume": selectors.may_resume(tournament=tournament),
+                         "standings": selectors.tournament_standings(tournament=tournament)})
+
+
+@require_POST
+def tournament_cancel(request, pk):
+    return _organiser_action(request, pk, services.tournament_cancel, "cancelled")
+
+
+@require_POST
+def tournament_resume(request, pk):
+    return _organiser_action(request, pk, services.tournament_resume, "resumed")
+
+
+def _organiser_action(request, pk, service, done: str):
+    tournament = get_object_or_404(Tournament.objects.select_related("club"), pk=pk)
+    if not organises(request.user, tournament.club):
+        return render(request, "tournaments/refused.html", {
+            "message": f"Only organisers of {tournament.club} may stop or resume its "
+                       "tournaments."}, status=403)
+    try:
+        service(tournament=tournament, by=request.user)
+    except TournamentError as e:
+        messages.error(request, e.message)
+    else:
+        messages.success(request, f"{tournament} {done}.")
+    return redirect(tournament.get_absolute_url())
+
+
+def deal_replay(request, pk, number):
+    """Deal ``number`` (from 1) of a stored tournament game, stepped through from the game's
+    one transcript (league.replays plays the game up to it)."""
+    stored = selectors.tournament_game_with_transcript(pk=pk)
+    if stored is None:
+        return _not_here(request, f"There is no tournament game {pk}.")
+    game = stored.game
+    deals = len(stored.transcript["deals"])
+    if not 1 <= number <= deals:
+        return _not_here(request, f"{game} has {deals} deal{'s' if deals != 1 else ''}: "
+                                  f"there is no deal {number} to replay.")
+    names = [seat.player.name for seat in game.seats.all()]
+    try:
+        steps = replays.transcript_steps(stored.transcript, names=names, deal=number)
+    except LeagueError as e:
+        return _not_here(request, e.message, status=422)
+
+    def deal_url(n):
+        return reverse("gameplay:deal_replay", args=[stored.pk, n]) if 1 <= n <= deals else None
+
+    return render(request, "league/replay.html", {
+        "steps": steps, "title": f"{game}, deal {number} of {deals}",
+        "back": reverse("league:game_detail", args=[game.pk]),
+        "previous": deal_url(number - 1), "next": deal_url(number + 1)})
+
+
+def _not_here(request, message, status=404):
+    return render(request, "league/refused.html", {"message": message}, status=status)
