@@ -310,6 +310,19 @@ def tonight(request, season_id):
     return render(request, "league/night/tonight.html", context)
 
 
+def recap(request, season_id):
+    """Each player's night against role par: how lucky their roles were, how they played."""
+    season = _season(season_id)
+    try:
+        night = _night_asked(request)
+    except LeagueError as e:
+        return _refuse(request, e.message, status=400)
+    context = _board_context(season, night)
+    context["players"] = sorted((t for t in context["board"].totals if t.par),
+                                key=lambda t: -t.par.better)
+    return render(request, "league/night/recap.html", context)
+
+
 def tonight_json(request, season_id):
     """The standings page's news: the board as data and as the page's HTML fragment."""
     season = _season(season_id)
@@ -329,6 +342,8 @@ def tonight_json(request, season_id):
                                  "leading": s.player_id in t.leaders} for s in t.seats]}
                    for r, tables in enumerate(board.rounds, 1) for t in tables],
         "totals": [{"name": t.player.name, "games": t.games, "wins": t.wins,
-                    "points": t.points, "deals": t.deals} for t in board.totals],
+                    "points": t.points, "deals": t.deals,
+                    "over_par": round(t.par.over, 2) if t.par else None}
+                   for t in board.totals],
         "html": html,
     })
