@@ -51,8 +51,9 @@ class PlayerPar:
 
     @property
     def signed(self) -> str:
-        """The sum to one decimal with its sign, for a table's column: "+0.6", "−0.4"."""
-        return f"{self.over:+.1f}".replace("-", "\N{MINUS SIGN}")
+        """The sum to one decimal with its sign, for a table's column: "+0.6", "-0.4" (a
+        hyphen-minus, as the rating column: the table's sort reads it)."""
+        return f"{self.over:+.1f}"
 
     @property
     def figure(self) -> str:
@@ -73,13 +74,14 @@ class PlayerPar:
 
     @property
     def started(self) -> str:
-        """"started as President twice and Scum once, and 2 games' first deals"."""
+        """"started as President twice, Scum once, and 3 times on a game's first deal (no
+        roles)"."""
         parts = [f"{self.names[role]} {times(n)}" for role, n in
                  sorted(self.starts.items(), key=lambda item: list(Role).index(item[0]))]
         first = self.deals - sum(self.starts.values())
         told = ("started as " + ", ".join(parts)) if parts else ""
         if first:
-            told += (" and " if told else "") + f"dealt {times(first)} on a game's first deal"
+            told += (", and " if told else "") + f"{times(first)} on a game's first deal (no roles)"
         return told
 
     @property
@@ -96,17 +98,23 @@ class PlayerPar:
                 f"{roles}, {worth}. Against them: {self.words}.")
 
     @property
-    def words(self) -> str:
-        """The figure and what earned it, in the scoring's direction."""
+    def because(self) -> str:
+        """What earned the figure, in the scoring's direction: a climb from the bottom roles
+        when better than par, a fall from the top ones when worse, else the roles started."""
         if self.better >= ON_PAR:
             told = self._started((Role.SCUM, Role.VICE_SCUM), lambda c: min(c))
             if told:
-                return f"{self.figure}: {told[0]} and still finished {told[1]} {told[2]}"
+                return f"{told[0]} and still finished {told[1]} {told[2]}"
         elif self.better <= -ON_PAR:
             told = self._started((Role.PRESIDENT, Role.VICE_PRESIDENT), lambda c: max(c))
             if told:
-                return f"{self.figure}: {told[0]} and finished {told[1]} {told[2]}"
-        return f"{self.figure} over {self.deals} deal{'s' if self.deals != 1 else ''}"
+                return f"{told[0]} and finished {told[1]} {told[2]}"
+        return self.started
+
+    @property
+    def words(self) -> str:
+        """"+0.6 over par: started as Scum 3 times and still finished second twice"."""
+        return f"{self.figure}: {self.because}" if self.because else self.figure
 
 
 @dataclass

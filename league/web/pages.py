@@ -64,13 +64,17 @@ def rating_help(request):
 
 
 def par_help(request):
-    example = par.worked_example()
+    example = {seat.name: seat for seat in par.worked_example()}
+    points_total = sum(seat.points for seat in example.values())
+    par_total = sum(seat.par for seat in example.values())
+    west = example["West"]
+    west.gap = west.points - west.par
     return render(request, "league/par_help.html", {
-        "example": example, "preset": par.EXAMPLE_PRESET, "system": par.EXAMPLE_SYSTEM,
+        "example": example.values(), "preset": par.EXAMPLE_PRESET, "system": par.EXAMPLE_SYSTEM,
         "dealer": par.EXAMPLE_DEALER, "previous": par.EXAMPLE_PREVIOUS,
-        "order": par.EXAMPLE_ORDER,
-        "par_total": sum(seat.par for seat in example),
-        "points_total": sum(seat.points for seat in example),
+        "order": par.EXAMPLE_ORDER, "west": west, "north": example["North"],
+        "points_total": points_total, "par_total": par_total,
+        "mean_gap": (points_total - par_total) / len(example),
     })
 
 
