@@ -297,13 +297,18 @@ def _board_context(season, night):
             else "most points lead"}
 
 
-def tonight(request, season_id):
+def _asked_board(request, season_id):
+    """The season, the night asked for and its board's context; LeagueError for a bad night."""
     season = _season(season_id)
+    night = _night_asked(request)
+    return season, night, _board_context(season, night)
+
+
+def tonight(request, season_id):
     try:
-        night = _night_asked(request)
+        season, night, context = _asked_board(request, season_id)
     except LeagueError as e:
         return _refuse(request, e.message, status=400)
-    context = _board_context(season, night)
     query = f"?night={night.isoformat()}"
     context.update({"poll_url": reverse("league:tonight_json", args=[season.pk]) + query,
                     "poll_seconds": POLL_SECONDS})
@@ -312,12 +317,10 @@ def tonight(request, season_id):
 
 def recap(request, season_id):
     """Each player's night against role par: how lucky their roles were, how they played."""
-    season = _season(season_id)
     try:
-        night = _night_asked(request)
+        _, _, context = _asked_board(request, season_id)
     except LeagueError as e:
         return _refuse(request, e.message, status=400)
-    context = _board_context(season, night)
     context["players"] = sorted((t for t in context["board"].totals if t.par),
                                 key=lambda t: -t.par.better)
     return render(request, "league/night/recap.html", context)

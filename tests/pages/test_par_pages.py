@@ -135,3 +135,12 @@ def client_get(address):
     response = _client.get(address)
     assert response.status_code == 200, address
     return response.content.decode()
+
+
+def test_the_recap_of_a_night_that_is_not_a_date_is_refused_in_words():
+    season, _ = presidents_deck_night()
+
+    response = _client.get(reverse("league:night_recap", args=[season.pk]) + "?night=soon")
+
+    assert response.status_code == 400
+    assert "a night is a date written YYYY-MM-DD, not &#x27;soon&#x27;" in response.text
