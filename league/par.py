@@ -149,7 +149,7 @@ def player_pars(player) -> list[tuple]:
     """(season, the player's PlayerPar or None, why none) for each season the player played a
     deal in, newest first: two queries, whatever the number of seasons."""
     seasons = list(Season.objects.filter(games__seats__player=player, games__seats__deals__gt=0)
-                   .distinct().order_by("-starts_on", "-pk"))
+                   .select_related("club").distinct().order_by("-starts_on", "-pk"))
     rows = _rows(Place.objects.filter(deal__game__seats__player=player,
                                       deal__game__season__in=seasons))
     by_season = {pk: list(group) for pk, group in groupby(rows, key=lambda r: r[0])}

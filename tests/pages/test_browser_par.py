@@ -55,7 +55,8 @@ def test_a_par_figure_on_tonights_screen_leads_to_the_help(browser, live_server,
     season, _ = night
     page, _ = visit(browser, live_server.url + reverse("league:tonight", args=[season.pk]),
                     browser.new_context(viewport=PHONE))
-    page.locator("#night-totals tbody tr").first.locator("a").first.click()
+    shoot(page, "par-tonight-phone")
+    page.locator("#night-totals tbody tr").first.get_by_role("link").last.click()
     page.wait_for_selector("h1:has-text('What par means')")
     page.go_back()
     page.get_by_role("link", name="Each player's night against par").click()

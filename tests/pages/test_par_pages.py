@@ -144,3 +144,22 @@ def test_the_recap_of_a_night_that_is_not_a_date_is_refused_in_words():
 
     assert response.status_code == 400
     assert "a night is a date written YYYY-MM-DD, not &#x27;soon&#x27;" in response.text
+
+
+def test_a_players_page_reads_par_in_the_same_queries_whatever_their_seasons(client):
+    """player_pars: two queries, whatever the number of seasons the player played."""
+    counts = []
+    for seasons in (1, 3):
+        people = None
+        for n in range(seasons):
+            season = make_season(preset="presidents-deck", scoring_system="fixed-rounds",
+                                 scoring_deals=10, club=people[0].clubs.first() if people
+                                 else None)
+            game = make_game(season=season, players=people or 4)
+            people = [seat.player for seat in game.seats.order_by("number")]
+            services.deal_record(game=game, finishing_order=seated_ids(game)[n:]
+                                 + seated_ids(game)[:n], transcript=None)
+        assert len(par.player_pars(people[0])) == seasons
+        counts.append(count(client, reverse("league:player_detail", args=[people[0].pk])))
+
+    assert counts[0] == counts[1]
