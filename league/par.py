@@ -94,8 +94,9 @@ class PlayerPar:
                  else "roles as good as the table's")
         if abs(self.luck) < ON_PAR:
             worth = "worth the table's mean"
+        played = self.words if self.because != self.started else self.figure
         return (f"{self.deals} deal{'s' if self.deals != 1 else ''}, {self.started}: "
-                f"{roles}, {worth}. Against them: {self.words}.")
+                f"{roles}, {worth}. Against them: {played}.")
 
     @property
     def because(self) -> str:

@@ -133,3 +133,16 @@ def test_the_worked_example_adds_up_to_zero_and_credits_the_turd():
     assert sum(seat.over for seat in seats.values()) == pytest.approx(0)
     assert seats["West"].role == "Turd" and seats["West"].over > 0
     assert seats["North"].role == "President" and seats["North"].over < 0
+
+
+def test_a_recap_tells_the_roles_once_when_they_are_also_what_earned_the_figure():
+    """A Turd who stays last is below par with no climb or fall to tell: the recap names the
+    roles started once, then the figure."""
+    game, ids = played([[0, 1, 2, 3], [0, 1, 2, 3]])
+    stayed = par.season_pars(game.season).get(ids[3])
+
+    assert stayed.over < 0 and stayed.because == stayed.started
+    assert stayed.recap == (
+        "2 deals, started as Turd once, and once on a game's first deal (no roles): unlucky "
+        f"roles, worth {-stayed.luck:.1f} points less than the table's mean. Against them: "
+        f"{-stayed.over:.1f} under par.")
