@@ -24,6 +24,7 @@ from gameplay.engine.scoring import ScoreSheet
 from league import idempotency, services, table_links
 from league.errors import Conflict, LeagueError
 from league.models import Game, Place, Player, Season, Seat
+from league.par import PlayerPar, games_pars
 from league.rules import options_of, scoring_of
 from league.seating import (
     History,
@@ -397,6 +398,7 @@ class NightTotal:
     points: int = 0
     wins: int = 0  # ended games won (shared wins count for each winner)
     position_sum: int = 0
+    par: PlayerPar | None = None  # against role par (league.par); None without one
 
     @property
     def mean_position(self) -> float | None:
@@ -410,6 +412,7 @@ class NightBoard:
     rounds: list[list[TableState]] = field(default_factory=list)
     totals: list[NightTotal] = field(default_factory=list)  # best first (docs/league.md)
     fewer_points_first: bool = False  # its scoring system ranks fewer points better
+    par_why: str = ""  # why the night has no role par, if it has none
 
     @property
     def done(self) -> bool:
@@ -457,6 +460,10 @@ def night_board(season: Season, night: datetime.date) -> NightBoard:
                 total.position_sum += seat.position_sum
                 total.wins += seat.is_winner and game.status == Game.FINISHED
         board.rounds.append(states)
+    pars = games_pars(season, ids)
+    board.par_why = pars.why
+    for total in totals.values():
+        total.par = pars.get(total.player.pk)
     board.totals = sorted(totals.values(), key=lambda t: (
         -t.wins, sign * t.points,
         t.mean_position if t.mean_position is not None else float("inf"), t.player.name))

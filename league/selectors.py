@@ -42,6 +42,7 @@ from league.models import (
     Season,
     Seat,
 )
+from league.par import season_pars
 from league.rules import deal_dealer, options_of, rating_scope, scoring_of
 
 ROLE_COUNTS = ("presidents", "vice_presidents", "citizens", "vice_scums", "scums")
@@ -373,9 +374,14 @@ class SeasonResults:
         return list(season_ratings(season=self.season))
 
     @cached_property
+    def par(self):
+        return season_pars(self.season)
+
+    @cached_property
     def standings(self):
         ordinal = {r.player_id: r.ordinal for r in self.ratings}
-        return [{**row, "rating": ordinal.get(row["player_id"])}
+        return [{**row, "rating": ordinal.get(row["player_id"]),
+                 "par": self.par.get(row["player_id"])}
                 for row in season_standings(season=self.season)]
 
     @cached_property

@@ -297,17 +297,33 @@ def _board_context(season, night):
             else "most points lead"}
 
 
-def tonight(request, season_id):
+def _asked_board(request, season_id):
+    """The season, the night asked for and its board's context; LeagueError for a bad night."""
     season = _season(season_id)
+    night = _night_asked(request)
+    return season, night, _board_context(season, night)
+
+
+def tonight(request, season_id):
     try:
-        night = _night_asked(request)
+        season, night, context = _asked_board(request, season_id)
     except LeagueError as e:
         return _refuse(request, e.message, status=400)
-    context = _board_context(season, night)
     query = f"?night={night.isoformat()}"
     context.update({"poll_url": reverse("league:tonight_json", args=[season.pk]) + query,
                     "poll_seconds": POLL_SECONDS})
     return render(request, "league/night/tonight.html", context)
+
+
+def recap(request, season_id):
+    """Each player's night against role par: how lucky their roles were, how they played."""
+    try:
+        _, _, context = _asked_board(request, season_id)
+    except LeagueError as e:
+        return _refuse(request, e.message, status=400)
+    context["players"] = sorted((t for t in context["board"].totals if t.par),
+                                key=lambda t: -t.par.better)
+    return render(request, "league/night/recap.html", context)
 
 
 def tonight_json(request, season_id):
@@ -329,6 +345,8 @@ def tonight_json(request, season_id):
                                  "leading": s.player_id in t.leaders} for s in t.seats]}
                    for r, tables in enumerate(board.rounds, 1) for t in tables],
         "totals": [{"name": t.player.name, "games": t.games, "wins": t.wins,
-                    "points": t.points, "deals": t.deals} for t in board.totals],
+                    "points": t.points, "deals": t.deals,
+                    "over_par": round(t.par.over, 2) if t.par else None}
+                   for t in board.totals],
         "html": html,
     })

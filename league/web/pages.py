@@ -12,7 +12,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from gameplay.engine.options import PRESETS
-from league import selectors
+from league import par, selectors
 from league.models import Club
 from league.web import explain
 from tournaments import selectors as tournament_selectors
@@ -60,6 +60,21 @@ def rating_help(request):
         "start_sigma": explain.START_SIGMA,
         "start_rating": explain.START_MU - 3 * explain.START_SIGMA,
         "last": dict(zip(("mu", "sigma", "rating"), explain.last_in_first_deal(), strict=True)),
+    })
+
+
+def par_help(request):
+    example = {seat.name: seat for seat in par.worked_example()}
+    points_total = sum(seat.points for seat in example.values())
+    par_total = sum(seat.par for seat in example.values())
+    west = example["West"]
+    west.gap = west.points - west.par
+    return render(request, "league/par_help.html", {
+        "example": example.values(), "preset": par.EXAMPLE_PRESET, "system": par.EXAMPLE_SYSTEM,
+        "dealer": par.EXAMPLE_DEALER, "previous": par.EXAMPLE_PREVIOUS,
+        "order": par.EXAMPLE_ORDER, "west": west, "north": example["North"],
+        "points_total": points_total, "par_total": par_total,
+        "mean_gap": (points_total - par_total) / len(example),
     })
 
 

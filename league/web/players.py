@@ -3,7 +3,7 @@ head-to-head)."""
 
 from django.shortcuts import get_object_or_404, render
 
-from league import selectors
+from league import par, selectors
 from league.models import Player
 
 MAX_QUERY = Player._meta.get_field("name").max_length  # no longer search can match a name
@@ -21,6 +21,7 @@ def player_detail(request, player_id):
         "positions": selectors.player_positions(player=player),
         "head_to_head": selectors.player_head_to_head(player=player),
         "rating_chart": selectors.rating_chart(player=player),
+        "pars": par.player_pars(player),
     })
 
 

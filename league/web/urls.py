@@ -56,6 +56,7 @@ urlpatterns = [
     path("seasons/<int:season_id>/night/end/", night_actions.night_end, name="night_end"),
     path("seasons/<int:season_id>/tonight/", nights.tonight, name="tonight"),
     path("seasons/<int:season_id>/tonight.json", nights.tonight_json, name="tonight_json"),
+    path("seasons/<int:season_id>/recap/", nights.recap, name="night_recap"),
     path("games/<int:game_id>/", games.game_detail, name="game_detail"),
     path("games/<int:game_id>/time-called/", games.game_time_called, name="game_time_called"),
     path("games/<int:game_id>/enter/", entry.game_enter, name="game_enter"),
@@ -70,6 +71,7 @@ urlpatterns = [
     path("rules/", pages.rules, name="rules_index"),
     path("rules/<slug:page>/", pages.rules, name="rules"),
     path("help/ratings/", pages.rating_help, name="rating_help"),
+    path("help/par/", pages.par_help, name="par_help"),
     # The organisers' pages (league.web.organiser)
     path("clubs/<int:club_id>/organise/", organiser.club, name="organise_club"),
     path("clubs/<int:club_id>/organise/players/", organiser.player_add,

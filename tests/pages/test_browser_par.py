@@ -1,0 +1,65 @@
+"""Par where club players see it (issue #31), in chromium at 360 px and on a desktop: the
+standings with par, a player's page, the night's recap and the Par help page fit a phone, load
+without a script or Content-Security-Policy error, and lead to the help from a par figure.
+``SCREENSHOTS=1`` saves them to docs/screenshots."""
+
+import pytest
+from django.urls import reverse
+
+from league import services
+from tests.league.factories import ClubFactory, PlayerFactory, make_game, make_season
+from tests.pages.test_browser import browser, pytestmark, shoot, visit  # noqa: F401
+
+PHONE = {"width": 360, "height": 740}
+DESKTOP = {"width": 1280, "height": 900}
+# Finishing orders (indexes of the five players) of one game's deals: Erin, Scum after the
+# first, climbs; Alice, President after it, coasts down.
+ORDERS = [[0, 1, 2, 3, 4], [4, 1, 2, 0, 3], [1, 4, 0, 2, 3], [4, 0, 1, 3, 2],
+          [2, 4, 1, 0, 3], [0, 2, 4, 1, 3]]
+
+
+@pytest.fixture
+def night():
+    club = ClubFactory(name="The Thursday Night Card Club of Upper Wickham")
+    people = [PlayerFactory(name=name, clubs=[club]) for name in
+              ("Alice", "Bruno", "Chiara Montgomery-Fitzwilliam", "Dev", "Erin")]
+    season = make_season(club=club, name="Spring 2026", preset="presidents-deck",
+                         scoring_system="fixed-rounds", scoring_deals=10)
+    game = make_game(season=season, players=people)
+    for order in ORDERS:
+        services.deal_record(game=game, finishing_order=[people[i].pk for i in order])
+    return season, people
+
+
+def test_par_pages_fit_a_phone_and_a_desktop(browser, live_server, night):  # noqa: F811
+    season, people = night
+    pages = {
+        "par-standings": reverse("league:season_detail", args=[season.pk]),
+        "par-player": reverse("league:player_detail", args=[people[4].pk]),
+        "par-recap": reverse("league:night_recap", args=[season.pk]),
+        "par-help": reverse("league:par_help"),
+    }
+    for size, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
+        for name, url in pages.items():
+            page, problems = visit(browser, live_server.url + url,
+                                   browser.new_context(viewport=viewport))
+            assert problems == [], name
+            if size == "phone":
+                assert page.evaluate("document.documentElement.scrollWidth") <= 360, name
+            shoot(page, f"{name}-{size}")
+            page.context.close()
+
+
+def test_a_par_figure_on_tonights_screen_leads_to_the_help(browser, live_server,  # noqa: F811
+                                                           night):
+    season, _ = night
+    page, _ = visit(browser, live_server.url + reverse("league:tonight", args=[season.pk]),
+                    browser.new_context(viewport=PHONE))
+    shoot(page, "par-tonight-phone")
+    page.locator("#night-totals tbody tr").first.get_by_role("link").last.click()
+    page.wait_for_selector("h1:has-text('What par means')")
+    page.go_back()
+    page.get_by_role("link", name="Each player's night against par").click()
+    page.wait_for_selector("#recap")
+    assert page.locator("#recap tbody tr").count() == 5
+    page.context.close()
