@@ -155,11 +155,12 @@ class OutsideBot(Bot):
         if fault is not None and fault.kind == "timeout":
             left = bank.overage_ms
             bank.empty()
-            raise BotFault("timeout", (
-                f"time bank exhausted: no answer within {self.timeout * 1000:.0f} ms (the "
-                f"decision's {bank.decision_ms:.0f} ms and the {left:.0f} ms left in the bank); "
-                "its seat plays safe moves for the rest of the game without calling it")) \
-                from None
+            # the wait ran out, or the bot's own reason (a sandbox's CPU time bank) is kept
+            why = (f"no answer within {self.timeout * 1000:.0f} ms (the decision's "
+                   f"{bank.decision_ms:.0f} ms and the {left:.0f} ms left in the bank)"
+                   if fault.message.startswith("no answer within") else fault.message)
+            raise BotFault("timeout", f"time bank exhausted: {why}; its seat plays safe moves "
+                                      "for the rest of the game without calling it") from None
         bank.charge(self.bot_ms)
 
     def _cards(self, obs, answer: dict) -> list[int]:
