@@ -166,7 +166,7 @@ def test_the_migration_renames_a_case_clash_within_a_club_and_keeps_the_rest():
     assert names[lower.pk] == "tom (3)"
     assert sorted(new.objects.filter(name__iexact="ann").values_list("name", flat=True)) == [
         "ANN", "ann"]
-    MigrationExecutor(connection).migrate(executor.loader.graph.leaf_nodes("league"))
+    MigrationExecutor(connection).migrate(executor.loader.graph.leaf_nodes())
 
 
 @pytest.mark.postgres

@@ -49,7 +49,7 @@ def test_the_scoring_columns_become_one_object_and_come_back():
 
     new = _migrate(AFTER)
     assert [new.objects.get(pk=pk).scoring for pk in ids] == OBJECTS
-    _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes("league"))
+    _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
     shown = [SeasonSerializer(Season.objects.get(pk=pk)).data for pk in ids]
     assert [(s["scoring_system"], s["scoring_limit"], s["scoring_target"], s["scoring_deals"])
             for s in shown] == COLUMNS
@@ -59,4 +59,4 @@ def test_the_scoring_columns_become_one_object_and_come_back():
 
     old = _migrate(BEFORE)
     assert [_columns(old.objects.get(pk=pk)) for pk in ids] == COLUMNS
-    _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes("league"))
+    _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes())
