@@ -1,6 +1,7 @@
 """The outside bots' API for administrators: the outside bots organisers may enter in
 tournaments (/api/v1/outside-bots/). Authors manage their own through accounts.api."""
 
+import django_filters
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import serializers, status, viewsets
 from rest_framework.response import Response
@@ -17,6 +18,15 @@ class OutsideBotSerializer(KnownFields, serializers.ModelSerializer):
         model = OutsideBot
         fields = ["id", "name", "url", "description", "enabled", "created_at"]
         read_only_fields = ["id", "created_at"]
+
+
+class OutsideBotFilter(django_filters.FilterSet):
+    owner = django_filters.CharFilter(field_name="owner__username",
+                                      help_text="its author's username")
+
+    class Meta:
+        model = OutsideBot
+        fields = ["enabled", "owner"]
 
 
 @extend_schema_view(
@@ -36,7 +46,7 @@ class OutsideBotViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
     queryset = OutsideBot.objects.order_by("name")
     serializer_class = OutsideBotSerializer
     permission_classes = [AdministratorsOnly]
-    filterset_fields = ["enabled"]
+    filterset_class = OutsideBotFilter
     ordering_fields = ["name", "created_at"]
 
     def create(self, request, *args, **kwargs):

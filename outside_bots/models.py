@@ -2,12 +2,16 @@
 administrators register, which tournaments and the ladder call. Changes go through
 ``outside_bots.services``."""
 
+import secrets
+import unicodedata
+
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 
+from gameplay.bots import BUILT_IN
 from gameplay.bots.outside import HttpBot
-from gameplay.bots.policy import normal_url
+from gameplay.bots.policy import Refused, normal_url
 from gameplay.engine.options import PRESETS
 
 
@@ -33,6 +37,17 @@ def outside_bot_presets(value) -> None:
         raise ValidationError("a preset is named twice")
 
 
+def name_key(name: str) -> str:
+    """The spelling names are compared in: Unicode NFKC, then case folded, so "LOWBALL",
+    "Lowball" and "ｌｏｗｂａｌｌ" are one name."""
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
+def new_secret() -> str:
+    """A bot's secret: 32 random bytes, URL-safe base64 (43 characters)."""
+    return secrets.token_urlsafe(32)
+
+
 OUTSIDE = "outside:"  # an entrant's bot spec for a registered outside bot: outside:<name>
 
 
@@ -48,6 +63,9 @@ class OutsideBot(models.Model):
 
     name = models.SlugField(max_length=50, unique=True,
                             help_text='letters, digits, "-" and "_"; entered as outside:NAME')
+    # name_key(name): unique, so two names differing only in case or Unicode form cannot both
+    # be registered, even by two requests at once.
+    name_key = models.CharField(max_length=50, unique=True, editable=False)
     # A CharField: the network policy is the URL's whole check (Django's URL check would refuse
     # an allow-listed lab host without a dot, and hide the policy's reason behind its own).
     url = models.CharField(max_length=300, validators=[outside_bot_url],
@@ -63,14 +81,45 @@ class OutsideBot(models.Model):
     enabled = models.BooleanField(
         default=True, help_text="a disabled bot cannot be entered, and is not called: its seats "
                                 "in tournaments already entered play safe moves as faults")
+    # The key every request to the bot is signed with (gameplay.bots.signing), shown to its
+    # author once. Stored as is: the worker needs it in clear to sign, and it lets nobody into
+    # the site, only speaks to the author's own bot (docs/outside-bots.md "Secrets").
+    secret = models.CharField(max_length=64, default=new_secret, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         db_table = "gameplay_outsidebot"  # the table existing databases made under the app gameplay
         ordering = ["name"]
+        constraints = [
+            # One enabled bot a URL (normal_url): the service refuses any second registration;
+            # bots the migration found sharing one were disabled (0002).
+            models.UniqueConstraint(fields=["url"], condition=models.Q(enabled=True),
+                                    name="outside_bot_url_once"),
+        ]
 
     def __str__(self):
         return self.name
 
     def clean(self):
-        self.url = normal_url(self.url)
+        """Normalise the name and URL, and refuse a name or URL another bot has."""
+        self.name = unicodedata.normalize("NFKC", self.name or "")
+        self.name_key = name_key(self.name)
+        try:
+            self.url = normal_url(self.url or "")
+        except Refused as e:
+            raise ValidationError({"url": str(e)}) from None
+        others = OutsideBot.objects.exclude(pk=self.pk)
+        if self.name_key in BUILT_IN:
+            raise ValidationError({"name": f"{self.name} is a built-in bot's name; the "
+                                           f"built-in bots are {', '.join(BUILT_IN)}"})
+        if others.filter(name_key=self.name_key).exists():
+            raise ValidationError({"name": f"a bot named {self.name}, in some case or "
+                                           "spelling, is registered already"})
+        if others.filter(url=self.url).exists():
+            raise ValidationError({"url": f"{self.url} is registered already, as another "
+                                          "bot; a server is registered once"})
+
+    def http_bot(self) -> HttpBot:
+        """The bot to call: its URL under the network policy, every request signed with its
+        secret (ValueError if the policy refuses the URL)."""
+        return HttpBot(self.url, secret=self.secret)

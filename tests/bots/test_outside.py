@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from gameplay.bots import make_bot
+from gameplay.bots import make_bot, signing
 from gameplay.bots.outside import HttpBot, ProgramBot
 from gameplay.engine import checker
 from gameplay.engine.options import preset
@@ -23,10 +23,14 @@ from outside_bot import decide  # noqa: E402
 
 
 class Server:
-    """A bot server whose behaviour a test picks: "good" answers like the example bot."""
+    """A bot server whose behaviour a test picks: "good" answers like the example bot. Given
+    the bot's ``secret``, it answers the validation's challenge (whatever the mode) as the
+    kit's server does; the challenges go to ``challenges``, the decisions to ``requests``."""
 
     def __init__(self):
         self.mode = "good"
+        self.secret = None
+        self.challenges = []
         self.requests = []
         self.hosts = []  # the Host header of each request
         server = self
@@ -34,6 +38,10 @@ class Server:
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self):  # noqa: N802
                 request = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                if server.secret and request.get("decision") == "challenge":
+                    server.challenges.append(request)
+                    return self.answer(json.dumps(
+                        {"proof": signing.proof(server.secret, request["nonce"])}).encode())
                 server.requests.append(request)
                 server.hosts.append(self.headers["Host"])
                 mode = server.mode
@@ -51,6 +59,9 @@ class Server:
                         # bytes no JSON reader takes, NUL and a right-to-left override in them
                         "garbage": lambda: "\x00garbage\u202e {" + "x" * 300,
                         }[mode]().encode()
+                self.answer(body)
+
+            def answer(self, body: bytes):
                 self.send_response(200)
                 self.send_header("Content-Length", str(len(body)))
                 self.end_headers()

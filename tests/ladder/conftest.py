@@ -45,5 +45,8 @@ def other(db):
 
 
 def register(owner, server, name="ada-bot", presets=("classic",)):
-    return outside_bots.outside_bot_create(name=name, url=server.url, owner=owner,
-                                                presets=list(presets))
+    """The server's bot, registered by ``owner``; the server is given its secret."""
+    bot = outside_bots.outside_bot_create(name=name, url=server.url, owner=owner,
+                                          presets=list(presets))
+    server.secret = bot.secret
+    return bot
