@@ -34,6 +34,10 @@ NOT_FOUND = {404: OpenApiResponse(ErrorSerializer, description="no such bot of y
 
 
 class BotSerializer(KnownFields, serializers.ModelSerializer):
+    # The model checks the name after its Unicode normalisation (a fullwidth "ｌｏｗｂａｌｌ" is
+    # the "lowball" it means, and named so when refused).
+    name = serializers.CharField(max_length=50, help_text='letters, digits, "-" and "_", '
+                                 "one name in any case; not a built-in bot's")
     presets = serializers.ListField(
         child=serializers.ChoiceField(choices=PRESET_CHOICES), allow_empty=False,
         validators=[outside_bot_presets], required=False,

@@ -14,6 +14,7 @@ from plumbing.api.inputs import KnownFields, KnownQueryParameters
 
 
 class OutsideBotSerializer(KnownFields, serializers.ModelSerializer):
+    name = serializers.CharField(max_length=50)  # checked by the model, after NFKC
     class Meta:
         model = OutsideBot
         fields = ["id", "name", "url", "description", "enabled", "created_at"]

@@ -100,9 +100,13 @@ class OutsideBot(models.Model):
     def __str__(self):
         return self.name
 
-    def clean(self):
-        """Normalise the name and URL, and refuse a name or URL another bot has."""
+    def clean_fields(self, exclude=None):
+        # NFKC first: "ｌｏｗｂａｌｌ" is checked, and refused, as the "lowball" it means.
         self.name = unicodedata.normalize("NFKC", self.name or "")
+        super().clean_fields(exclude=exclude)
+
+    def clean(self):
+        """Normalise the URL, and refuse a name or URL another bot has."""
         self.name_key = name_key(self.name)
         try:
             self.url = normal_url(self.url or "")

@@ -23,21 +23,32 @@ def _key(name):
     return unicodedata.normalize("NFKC", name).casefold()
 
 
+def _free(base, taken):
+    """``base`` with the first suffix -2, -3, … whose key is not taken (50 characters)."""
+    n = 2
+    while True:
+        name = f"{base[:50 - len(str(n)) - 1]}-{n}"
+        if _key(name) not in taken:
+            return name
+        n += 1
+
+
 def forwards(apps, schema_editor):
     from gameplay.bots.policy import Refused, normal_url
 
     OutsideBot = apps.get_model("outside_bots", "OutsideBot")
-    bots = OutsideBot.objects.using(schema_editor.connection.alias).order_by("pk")
-    keys, urls = set(BUILT_IN), set()
+    bots = list(OutsideBot.objects.using(schema_editor.connection.alias).order_by("pk"))
+    keeps = {}  # the oldest bot of each name key keeps its name, unless it is a built-in's
+    for bot in bots:
+        keeps.setdefault(_key(bot.name), bot.pk)
+    taken = set(keeps) | set(BUILT_IN)
+    urls = set()
     for bot in bots:
         name = unicodedata.normalize("NFKC", bot.name)
-        base, n = name, 1
-        while _key(name) in keys:
-            n += 1
-            name = f"{base[:50 - len(str(n)) - 1]}-{n}"
-        if name != bot.name:
+        if _key(name) in BUILT_IN or keeps[_key(name)] != bot.pk:
+            name = _free(name, taken)
+            taken.add(_key(name))
             print(f"\n  outside bot {bot.pk}: renamed {bot.name!r} to {name!r}", end="")
-        keys.add(_key(name))
         bot.name, bot.name_key, bot.secret = name, _key(name), secrets.token_urlsafe(32)
         try:
             bot.url = normal_url(bot.url)

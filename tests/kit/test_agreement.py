@@ -31,7 +31,7 @@ def site(ladder_settings, server, author, django_capture_on_commit_callbacks):  
 
 
 def kit(server, capsys, ladder_settings):  # noqa: F811
-    code = main(["validate", server.url, "--secret", server.secret,
+    code = main(["validate", server.url, "--secret", server.secrets[0],
                  "--deals", str(ladder_settings.LADDER_DEALS_PER_GAME),
                  "--decision-ms", str(DECISION_MS),
                  "--against", ",".join(ladder_settings.LADDER_VALIDATION_OPPONENTS)])

@@ -48,5 +48,5 @@ def register(owner, server, name="ada-bot", presets=("classic",)):
     """The server's bot, registered by ``owner``; the server is given its secret."""
     bot = outside_bots.outside_bot_create(name=name, url=server.url, owner=owner,
                                           presets=list(presets))
-    server.secret = bot.secret
+    server.secrets.append(bot.secret)
     return bot

@@ -281,6 +281,7 @@ def test_an_entry_follows_its_bot(ladder_settings, servers, author, commit):
     play_rated_entry = entry_of(bot)
     assert play_rated_entry.status == Entry.ACTIVE
 
+    second.secrets.append(bot.secret)  # the author's new server
     outside_bots.outside_bot_update(bot=bot, url=second.url, presets=["classic", "friday"])
     commit(services.bots_sync)
     classic, friday = entry_of(bot), entry_of(bot, "friday")
