@@ -239,8 +239,8 @@ class LadderViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
                                                  f"{', '.join(dict(PRESET_CHOICES))}"})
             status = self.request.query_params.get("status")
             if status is not None and status not in dict(Entry.STATUS_CHOICES):
-                raise ValidationError({"status": f"unknown status {status!r}; statuses are "
-                                                 f"{', '.join(dict(Entry.STATUS_CHOICES))}"})
+                raise ValidationError({"status": [f"unknown status {status!r}; statuses are "
+                                                  f"{', '.join(dict(Entry.STATUS_CHOICES))}"]})
             rows = selectors.ladder_rows(preset=preset, statuses=(status,) if status else
                                          selectors.SHOWN)
             owner = self.request.query_params.get("owner")
