@@ -20,7 +20,7 @@ from rest_framework.throttling import ScopedRateThrottle
 
 from league.models import PRESET_CHOICES
 from outside_bots import services
-from outside_bots.models import OutsideBot, outside_bot_presets
+from outside_bots.models import OutsideBot, checked_name, checked_url, outside_bot_presets
 from plumbing.api.errors import ErrorSerializer
 from plumbing.api.inputs import KnownFields, KnownQueryParameters
 
@@ -47,6 +47,12 @@ class BotSerializer(KnownFields, serializers.ModelSerializer):
         model = OutsideBot
         fields = ["id", "name", "url", "presets", "description", "enabled", "created_at"]
         read_only_fields = ["id", "enabled", "created_at"]
+
+    def validate_name(self, value):
+        return checked_name(value, pk=self.instance and self.instance.pk)
+
+    def validate_url(self, value):
+        return checked_url(value, pk=self.instance and self.instance.pk)
 
 
 class BotSecretSerializer(BotSerializer):
@@ -139,11 +145,13 @@ class PasswordSerializer(KnownFields, AuthTokenSerializer):
         description="Replace your API token: the answer holds the new one, the old one "
                     "stops working at once. Authenticated as for issuing."),
 )
-class TokenViewSet(viewsets.GenericViewSet):
+class TokenViewSet(KnownQueryParameters, viewsets.GenericViewSet):
     permission_classes = [AllowAny]  # the password in the body is the credential, or the session
     throttle_classes = [ScopedRateThrottle]
     throttle_scope = "tokens"
     serializer_class = TokenSerializer
+    filter_backends = []
+    pagination_class = None
 
     def _user(self, request):
         if request.user and request.user.is_authenticated:

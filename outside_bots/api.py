@@ -9,7 +9,7 @@ from rest_framework.response import Response
 from league.api.permissions import AdministratorsOnly
 from league.api.schema import ERRORS, NOT_FOUND, updates, valid
 from outside_bots import services
-from outside_bots.models import OutsideBot
+from outside_bots.models import OutsideBot, checked_name, checked_url
 from plumbing.api.inputs import KnownFields, KnownQueryParameters
 
 
@@ -19,6 +19,12 @@ class OutsideBotSerializer(KnownFields, serializers.ModelSerializer):
         model = OutsideBot
         fields = ["id", "name", "url", "description", "enabled", "created_at"]
         read_only_fields = ["id", "created_at"]
+
+    def validate_name(self, value):
+        return checked_name(value, pk=self.instance and self.instance.pk)
+
+    def validate_url(self, value):
+        return checked_url(value, pk=self.instance and self.instance.pk)
 
 
 class OutsideBotFilter(django_filters.FilterSet):

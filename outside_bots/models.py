@@ -7,6 +7,7 @@ import unicodedata
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.validators import validate_slug
 from django.db import models
 
 from gameplay.bots import BUILT_IN
@@ -41,6 +42,35 @@ def name_key(name: str) -> str:
     """The spelling names are compared in: Unicode NFKC, then case folded, so "LOWBALL",
     "Lowball" and "ｌｏｗｂａｌｌ" are one name."""
     return unicodedata.normalize("NFKC", name).casefold()
+
+
+def checked_name(name: str, *, pk=None) -> str:
+    """``name`` in Unicode NFKC, or ValidationError: not a slug, a built-in bot's name, or
+    another bot's (other than bot ``pk``) in some case or spelling."""
+    name = unicodedata.normalize("NFKC", name)
+    validate_slug(name)
+    key = name_key(name)
+    if key in BUILT_IN:
+        raise ValidationError(f"{name} is a built-in bot's name; the built-in bots are "
+                              f"{', '.join(BUILT_IN)}")
+    held = OutsideBot.objects.exclude(pk=pk).filter(name_key=key).values_list("name", flat=True)
+    for other in held[:1]:
+        raise ValidationError(f"{name} is taken: a bot named {other} is registered (a name is "
+                              "one name in any case or spelling)")
+    return name
+
+
+def checked_url(url: str, *, pk=None) -> str:
+    """``url`` in its normal form (gameplay.bots.policy.normal_url), or ValidationError: a URL
+    it refuses, or another bot's (other than bot ``pk``)."""
+    try:
+        url = normal_url(url)
+    except Refused as e:
+        raise ValidationError(str(e)) from None
+    if OutsideBot.objects.exclude(pk=pk).filter(url=url).exists():
+        raise ValidationError(f"{url} is registered already, as another bot; a server is "
+                              "registered once")
+    return url
 
 
 def new_secret() -> str:
@@ -106,22 +136,16 @@ class OutsideBot(models.Model):
         super().clean_fields(exclude=exclude)
 
     def clean(self):
-        """Normalise the URL, and refuse a name or URL another bot has."""
+        """Normalise the name and URL, and refuse a name or URL another bot has."""
         self.name_key = name_key(self.name)
-        try:
-            self.url = normal_url(self.url or "")
-        except Refused as e:
-            raise ValidationError({"url": str(e)}) from None
-        others = OutsideBot.objects.exclude(pk=self.pk)
-        if self.name_key in BUILT_IN:
-            raise ValidationError({"name": f"{self.name} is a built-in bot's name; the "
-                                           f"built-in bots are {', '.join(BUILT_IN)}"})
-        if others.filter(name_key=self.name_key).exists():
-            raise ValidationError({"name": f"a bot named {self.name}, in some case or "
-                                           "spelling, is registered already"})
-        if others.filter(url=self.url).exists():
-            raise ValidationError({"url": f"{self.url} is registered already, as another "
-                                          "bot; a server is registered once"})
+        refused = {}
+        for field, check in (("name", checked_name), ("url", checked_url)):
+            try:
+                setattr(self, field, check(getattr(self, field) or "", pk=self.pk))
+            except ValidationError as e:
+                refused[field] = e.messages
+        if refused:
+            raise ValidationError(refused)
 
     def http_bot(self) -> HttpBot:
         """The bot to call: its URL under the network policy, every request signed with its

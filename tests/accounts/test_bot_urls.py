@@ -66,8 +66,7 @@ def test_a_second_account_cannot_register_the_first_ones_server_again(lowball, u
     answer = client_for(bob).post("/api/v1/bots/", {"name": "bobs-copy", "url": url},
                                   format="json")
     assert answer.status_code == 400
-    assert list(answer.json()) == ["detail"] and words in answer.json()["detail"]
-    assert field in answer.json()["detail"]
+    assert list(answer.json()) == [field] and words in answer.json()[field][0]
     assert list(OutsideBot.objects.values_list("name", "url", "owner__username")) == [
         ("lowball", LOWBALL, "ada")]
 
@@ -90,7 +89,7 @@ def test_an_author_cannot_move_a_bot_onto_a_url_another_bot_has(lowball, setting
                        format="json").json()
     answer = client.patch(f"/api/v1/bots/{made['id']}/", {"url": "http://127.0.0.1:18210"},
                           format="json")
-    assert answer.status_code == 400 and "is registered already" in answer.json()["detail"]
+    assert answer.status_code == 400 and "is registered already" in answer.json()["url"][0]
     assert OutsideBot.objects.get(name="bob-bot").url == "https://bots.example.org/"
 
 

@@ -158,3 +158,18 @@ def test_tournament_and_ladder_seats_sign_with_the_bots_secret(author, allowed):
     seat = tournaments._entrant_bot("outside:ada-bot", seed=0,
                                     outside=tournaments._outside_bots(["outside:ada-bot"]))
     assert (seat.url, seat.secret) == (URL, bot.secret)
+
+
+def test_an_administrator_gets_a_new_secret_for_a_bot_they_registered(client, allowed):
+    from django.contrib.auth import get_user_model
+
+    bot = services.outside_bot_create(name="house-bot", url=URL)  # no author
+    first = bot.secret
+    client.force_login(get_user_model().objects.create_superuser("root", password="pw"))
+    page = client.post("/admin/outside_bots/outsidebot/", {
+        "action": "replace_secrets", "_selected_action": [bot.pk]})
+    bot.refresh_from_db()
+    assert page.status_code == 200 and bot.secret != first
+    assert bot.secret in page.content.decode() and "no-store" in page["Cache-Control"]
+    assert bot.secret not in client.get(
+        f"/admin/outside_bots/outsidebot/{bot.pk}/change/").content.decode()
