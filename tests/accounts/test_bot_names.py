@@ -18,13 +18,10 @@ from tests.league.factories import UserFactory
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture(autouse=True)
-def allowed_hosts(settings):
-    settings.OUTSIDE_BOT_ALLOWED_HOSTS = ["bots.example.org"]
-
-
 @pytest.fixture
-def lowball():
+def lowball(settings):
+    """The first author's bot, whose name the others try in other spellings."""
+    settings.OUTSIDE_BOT_ALLOWED_HOSTS = ["bots.example.org"]
     ada = UserFactory(username="ada", is_staff=False)
     return services.outside_bot_create(name="lowball", url="https://bots.example.org/a",
                                        owner=ada)
@@ -43,7 +40,8 @@ def test_another_spelling_of_a_registered_name_is_refused(lowball, name):
 
 
 @pytest.mark.parametrize("name", [*BUILT_IN, "MonteCarlo", "ＲＡＮＤＯＭ"])
-def test_a_built_in_bots_name_is_refused(name):
+def test_a_built_in_bots_name_is_refused(name, settings):
+    settings.OUTSIDE_BOT_ALLOWED_HOSTS = ["bots.example.org"]
     ada = UserFactory(username="ada", is_staff=False)
     with pytest.raises(OutsideBotError, match="is a built-in bot's name"):
         services.outside_bot_create(name=name, url="https://bots.example.org/a", owner=ada)

@@ -143,7 +143,7 @@ def test_a_replaced_secret_proves_nothing_any_more(running, ladder_settings, aut
     assert refusal == "the ownership challenge was not answered (error: HTTP status 401)"
 
 
-def test_a_wrong_proof_fails_the_challenge(running):  # noqa: F811
+def test_a_wrong_proof_fails_the_challenge():
     class Liar:
         secret, timeout = "s3cret", 1.0
 
@@ -173,3 +173,18 @@ def test_an_administrator_gets_a_new_secret_for_a_bot_they_registered(client, al
     assert bot.secret in page.content.decode() and "no-store" in page["Cache-Control"]
     assert bot.secret not in client.get(
         f"/admin/outside_bots/outsidebot/{bot.pk}/change/").content.decode()
+
+
+@pytest.mark.parametrize("starter", ["python", "javascript"])
+def test_each_http_starter_proves_its_secret_and_no_other(running, starter):  # noqa: F811
+    from gameplay.bots.outside import HttpBot
+    from tests.kit.conftest import STARTERS, node_or_skip
+
+    argv = (python_starter_http() if starter == "python" else
+            [node_or_skip(), str(STARTERS / "javascript" / "bot.js"), "--http", "0"])
+    url = running(argv, secret="the-authors-secret").url
+    allowed = {url.removeprefix("http://").rstrip("/")}
+    assert validation.challenge(HttpBot(url, allowed=allowed, secret="the-authors-secret")) \
+        is None
+    assert validation.challenge(HttpBot(url, allowed=allowed, secret="someone-else")) == \
+        "the ownership challenge was not answered (error: HTTP status 401)"
