@@ -1,5 +1,6 @@
 """Registering a bot on a phone (360 px): the page that answers shows its secret this once,
-selectable, nothing wider than the screen, no script error; the list shows it no more."""
+selectable, nothing wider than the screen, no script error; the list shows it no more, and
+links the protocol page, which fits the screen too and links each message's schema."""
 
 import pytest
 
@@ -39,5 +40,12 @@ def test_the_secret_is_shown_once_on_a_phone(browser, live_server, client):  # n
     page.get_by_role("link", name="My bots").last.click()
     page.wait_for_url("**/accounts/bots/")
     assert secret not in page.content()
+
+    page.get_by_role("link", name="protocol president-bot/1").click()  # the protocol page
+    page.wait_for_url("**/bots/protocol/")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    shoot(page, "bot-protocol-phone")
+    page.get_by_role("link", name="challenge.schema.json").first.click()
+    assert '"challenge"' in page.content()
     assert problems == []
     ctx.close()
