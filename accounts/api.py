@@ -1,17 +1,26 @@
-"""/api/v1/bots/: a signed-in author's own outside bots (the API of "My bots").
+"""/api/v1/bots/: a signed-in author's own outside bots (the API of "My bots"), and
+/api/v1/tokens/: the API token, issued and replaced through the API.
 
 Authors see and change only the bots they registered; another author's bot answers 404.
-The administrators' view of every bot stays /api/v1/outside-bots/.
+A bot's secret is in the answer that made it (registration, or its replacement) and nowhere
+else. The administrators' view of every bot stays /api/v1/outside-bots/.
 """
 
+from django.db import transaction
+from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, serializers, status, viewsets
-from rest_framework.permissions import IsAuthenticated
+from rest_framework.authtoken.models import Token
+from rest_framework.authtoken.serializers import AuthTokenSerializer
+from rest_framework.decorators import action
+from rest_framework.exceptions import NotAuthenticated
+from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
+from rest_framework.throttling import ScopedRateThrottle
 
 from league.models import PRESET_CHOICES
 from outside_bots import services
-from outside_bots.models import OutsideBot, outside_bot_presets
+from outside_bots.models import OutsideBot, checked_name, checked_url, outside_bot_presets
 from plumbing.api.errors import ErrorSerializer
 from plumbing.api.inputs import KnownFields, KnownQueryParameters
 
@@ -25,6 +34,10 @@ NOT_FOUND = {404: OpenApiResponse(ErrorSerializer, description="no such bot of y
 
 
 class BotSerializer(KnownFields, serializers.ModelSerializer):
+    # The model checks the name after its Unicode normalisation (a fullwidth "ｌｏｗｂａｌｌ" is
+    # the "lowball" it means, and named so when refused).
+    name = serializers.CharField(max_length=50, help_text='letters, digits, "-" and "_", '
+                                 "one name in any case; not a built-in bot's")
     presets = serializers.ListField(
         child=serializers.ChoiceField(choices=PRESET_CHOICES), allow_empty=False,
         validators=[outside_bot_presets], required=False,
@@ -35,14 +48,31 @@ class BotSerializer(KnownFields, serializers.ModelSerializer):
         fields = ["id", "name", "url", "presets", "description", "enabled", "created_at"]
         read_only_fields = ["id", "enabled", "created_at"]
 
+    def validate_name(self, value):
+        return checked_name(value, pk=self.instance and self.instance.pk)
+
+    def validate_url(self, value):
+        return checked_url(value, pk=self.instance and self.instance.pk)
+
+
+class BotSecretSerializer(BotSerializer):
+    secret = serializers.CharField(
+        read_only=True, help_text="the key every request to the bot is signed with, given "
+                                  "this once: keep it in your bot's server (PRESIDENT_SECRET)")
+
+    class Meta(BotSerializer.Meta):
+        fields = [*BotSerializer.Meta.fields, "secret"]
+
 
 @extend_schema_view(
-    list=extend_schema(description="Your outside bots."),
+    list=extend_schema(description="Your outside bots; `?enabled=false` the disabled ones."),
     retrieve=extend_schema(responses={200: BotSerializer, **NOT_FOUND}),
-    create=extend_schema(responses={201: BotSerializer, **ERRORS},
-                         description="Register an outside HTTP bot (docs/bots.md); its URL "
-                                     "must pass the network policy, and an author has at most "
-                                     "OUTSIDE_BOT_MAX_PER_AUTHOR bots."),
+    create=extend_schema(responses={201: BotSecretSerializer, **ERRORS},
+                         description="Register an outside HTTP bot ([the bot protocol]"
+                                     "(/bots/protocol/)); its URL must pass the network "
+                                     "policy, and an author has at most "
+                                     "OUTSIDE_BOT_MAX_PER_AUTHOR bots. The answer holds its "
+                                     "`secret`, given this once."),
     partial_update=extend_schema(responses={200: BotSerializer, **ERRORS, **NOT_FOUND},
                                  description="Change your bot; one entered in a tournament "
                                              "keeps its name."),
@@ -54,7 +84,8 @@ class BotViewSet(KnownQueryParameters, mixins.ListModelMixin, mixins.RetrieveMod
                  viewsets.GenericViewSet):
     serializer_class = BotSerializer
     permission_classes = [IsAuthenticated]
-    filter_backends = []
+    filter_backends = [DjangoFilterBackend]
+    filterset_fields = ["enabled"]
     http_method_names = ["get", "post", "patch", "delete", "head", "options"]
 
     def get_queryset(self):
@@ -67,7 +98,15 @@ class BotViewSet(KnownQueryParameters, mixins.ListModelMixin, mixins.RetrieveMod
         form.is_valid(raise_exception=True)
         bot = services.outside_bot_create(owner=request.user, by=request.user,
                                           **form.validated_data)
-        return Response(BotSerializer(bot).data, status=status.HTTP_201_CREATED)
+        return Response(BotSecretSerializer(bot).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=None, responses={200: BotSecretSerializer, **ERRORS, **NOT_FOUND},
+                   description="Replace your bot's secret: the answer holds the new one, given "
+                               "this once; the old one stops proving anything at once.")
+    @action(detail=True, methods=["post"])
+    def secret(self, request, pk=None):
+        bot = services.outside_bot_secret_rotate(bot=self.get_object(), by=request.user)
+        return Response(BotSecretSerializer(bot).data)
 
     def partial_update(self, request, *args, **kwargs):
         form = BotSerializer(self.get_object(), data=request.data, partial=True)
@@ -79,3 +118,61 @@ class BotViewSet(KnownQueryParameters, mixins.ListModelMixin, mixins.RetrieveMod
     def destroy(self, request, *args, **kwargs):
         services.outside_bot_delete(bot=self.get_object(), by=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class TokenSerializer(serializers.Serializer):
+    token = serializers.CharField(read_only=True, help_text="send it as "
+                                  "`Authorization: Token <token>`")
+
+
+class PasswordSerializer(KnownFields, AuthTokenSerializer):
+    pass
+
+
+@extend_schema_view(
+    create=extend_schema(
+        request=PasswordSerializer, responses={
+            200: TokenSerializer, 201: TokenSerializer,
+            400: OpenApiResponse(ErrorSerializer, description="a wrong password, or a field "
+                                                              "not taken"),
+            401: OpenApiResponse(ErrorSerializer, description="no session, token or password"),
+            429: OpenApiResponse(ErrorSerializer, description="too many tries: wait")},
+        description="Your API token (made if you have none: 201): signed in (session or token), "
+                    "or with `username` and `password` in the body. Failed passwords count "
+                    "towards the login lockout; a few tries a minute at most."),
+    rotate=extend_schema(
+        request=PasswordSerializer, responses={200: TokenSerializer},
+        description="Replace your API token: the answer holds the new one, the old one "
+                    "stops working at once. Authenticated as for issuing."),
+)
+class TokenViewSet(KnownQueryParameters, viewsets.GenericViewSet):
+    permission_classes = [AllowAny]  # the password in the body is the credential, or the session
+    throttle_classes = [ScopedRateThrottle]
+    throttle_scope = "tokens"
+    serializer_class = TokenSerializer
+    filter_backends = []
+    pagination_class = None
+
+    def _user(self, request):
+        if request.user and request.user.is_authenticated:
+            if request.data:
+                raise serializers.ValidationError(
+                    {name: ["not taken when signed in"] for name in request.data})
+            return request.user
+        if not request.data:
+            raise NotAuthenticated("sign in, or give your username and password")
+        form = PasswordSerializer(data=request.data, context={"request": request})
+        form.is_valid(raise_exception=True)
+        return form.validated_data["user"]
+
+    def create(self, request):
+        token, made = Token.objects.get_or_create(user=self._user(request))
+        return Response({"token": token.key},
+                        status=status.HTTP_201_CREATED if made else status.HTTP_200_OK)
+
+    @action(detail=False, methods=["post"])
+    @transaction.atomic
+    def rotate(self, request):
+        user = self._user(request)
+        Token.objects.filter(user=user).delete()
+        return Response({"token": Token.objects.create(user=user).key})

@@ -16,6 +16,9 @@ class PolicyURLField(forms.URLField):
 class BotForm(forms.ModelForm):
     """An author's outside bot; the model checks the URL against the network policy."""
 
+    # The model checks the name after its Unicode normalisation ("ｌｏｗｂａｌｌ" is "lowball").
+    name = forms.CharField(max_length=50, help_text='letters, digits, "-" and "_", one name in '
+                                                    "any case; not a built-in bot's")
     url = PolicyURLField(label="URL", max_length=300, assume_scheme="https",
                          help_text="where each decision is POSTed")
     presets = forms.MultipleChoiceField(

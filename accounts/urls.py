@@ -10,4 +10,5 @@ urlpatterns = [
     path("bots/new/", views.bot_create, name="bot_create"),
     path("bots/<int:bot_id>/", views.bot_edit, name="bot_edit"),
     path("bots/<int:bot_id>/delete/", views.bot_delete, name="bot_delete"),
+    path("bots/<int:bot_id>/secret/", views.bot_secret_rotate, name="bot_secret_rotate"),
 ]

@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.cache import add_never_cache_headers
 from django.views.decorators.http import require_POST
 from rest_framework.authtoken.models import Token
 
@@ -72,11 +73,29 @@ def _bot_form(request, bot: OutsideBot | None):
         except OutsideBotError as e:
             form.add_error(None, e.message)
         else:
-            done = "registered" if bot is None else "saved"
-            messages.success(request, f"Bot {saved.name} {done}.")
+            if bot is None:
+                return _secret_page(request, saved, "registered")
+            messages.success(request, f"Bot {saved.name} saved.")
             return redirect("accounts:bot_list")
     return render(request, "accounts/bot_form.html", {"form": form, "bot": bot},
                   status=400 if form.errors else 200)
+
+
+def _secret_page(request, bot: OutsideBot, done: str):
+    """The bot's secret, shown this once: in the answer to the POST that made it, never
+    stored in a message or the session, never cached."""
+    response = render(request, "accounts/bot_secret.html", {"bot": bot, "done": done})
+    add_never_cache_headers(response)
+    response["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+@login_required
+@require_POST
+def bot_secret_rotate(request, bot_id):
+    """A new secret for the author's bot; the old one stops proving anything at once."""
+    bot = services.outside_bot_secret_rotate(bot=_own_bot(request, bot_id), by=request.user)
+    return _secret_page(request, bot, "given a new secret")
 
 
 @login_required

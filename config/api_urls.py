@@ -2,7 +2,7 @@
 
 from rest_framework.routers import DefaultRouter
 
-from accounts.api import BotViewSet
+from accounts.api import BotViewSet, TokenViewSet
 from ladder.api import LadderGameViewSet, LadderViewSet
 from league.api import views as league
 from league.api.table_links import TableLinkViewSet
@@ -33,6 +33,7 @@ router.register("table-links", TableLinkViewSet)
 router.register("tournaments", tournaments.TournamentViewSet)
 router.register("outside-bots", outside_bots.OutsideBotViewSet)
 router.register("bots", BotViewSet, basename="bot")
+router.register("tokens", TokenViewSet, basename="token")
 router.register("ladder", LadderViewSet, basename="ladder-entry")
 router.register("ladder-games", LadderGameViewSet, basename="ladder-game")
 

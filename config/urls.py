@@ -4,6 +4,7 @@ from django.templatetags.static import static
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
+from accounts import protocol
 from config.healthz import healthz
 from config.metrics import metrics
 from config.not_found import not_found
@@ -23,6 +24,9 @@ urlpatterns = [
     path("league/", include("league.web.urls")),
     path("tournaments/", include("tournaments.web.urls")),
     path("ladder/", include("ladder.web.urls")),
+    # The protocol for bot authors and each message's JSON Schema (docs/protocol/).
+    path("bots/protocol/", protocol.page, name="bot_protocol"),
+    path("bots/protocol/<slug:name>.schema.json", protocol.schema, name="bot_protocol_schema"),
     path("api/v1/", include("config.api_urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     # Swagger UI's inline script and style carry the Content-Security-Policy nonce.

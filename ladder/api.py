@@ -214,17 +214,20 @@ class LadderPagination(PageNumberPagination):
 
 
 @extend_schema_view(
-    list=extend_schema(parameters=[PRESET], responses={200: LadderEntrySerializer(many=True),
-                                                       400: ERRORS[400]},
-                       description="The preset's ladder table, best first (ordinal = mu - 3 "
-                                   "sigma): active, paused and validating bots."),
+    list=extend_schema(parameters=[
+        PRESET, OpenApiParameter("owner", OpenApiTypes.STR, description="its author's username"),
+        OpenApiParameter("status", OpenApiTypes.STR, enum=[s for s, _ in Entry.STATUS_CHOICES],
+                         description="only bots in this status (retired ones too)")],
+        responses={200: LadderEntrySerializer(many=True), 400: ERRORS[400]},
+        description="The preset's ladder table, best first (ordinal = mu - 3 sigma): active, "
+                    "paused and validating bots, or those of `?status=`."),
     retrieve=extend_schema(responses={200: LadderEntryDetailSerializer, 404: ERRORS[404]},
                            description="One bot on one ladder: rating, history, recent games "
                                        "and faults, its validation game."),
 )
 class LadderViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
     permission_classes = [ReadsForEveryone]
-    query_parameters = ["preset"]
+    query_parameters = ["preset", "owner", "status"]
     pagination_class = LadderPagination
     filter_backends = []
     serializer_class = LadderEntrySerializer
@@ -238,7 +241,14 @@ class LadderViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
             if preset not in dict(PRESET_CHOICES):
                 raise ValidationError({"preset": f"unknown preset {preset!r}; presets are "
                                                  f"{', '.join(dict(PRESET_CHOICES))}"})
-            return selectors.ladder_rows(preset=preset)
+            status = self.request.query_params.get("status")
+            if status is not None and status not in dict(Entry.STATUS_CHOICES):
+                raise ValidationError({"status": [f"unknown status {status!r}; statuses are "
+                                                  f"{', '.join(dict(Entry.STATUS_CHOICES))}"]})
+            rows = selectors.ladder_rows(preset=preset, statuses=(status,) if status else
+                                         selectors.SHOWN)
+            owner = self.request.query_params.get("owner")
+            return rows if owner is None else rows.filter(outside_bot__owner__username=owner)
         return Entry.objects.select_related("outside_bot__owner", "validation_game")
 
     def get_serializer_class(self):

@@ -37,6 +37,7 @@ from django.utils.timesince import timeuntil
 from bot_games import services as bot_games
 from gameplay.bots import is_url, make_bot
 from gameplay.bots.base import Bot as EngineBot
+from gameplay.bots.outside import HttpBot
 from gameplay.engine.errors import PresidentError
 from gameplay.engine.options import preset as preset_options
 from gameplay.runner import validation
@@ -447,15 +448,33 @@ class Played:
 def _seat_bot(seat: Seat, seed: int) -> EngineBot:
     if not is_url(seat.bot):
         return make_bot(seat.bot, seed=seed)
+    bot = seat.entry.outside_bot
     try:
-        return make_bot(seat.bot, seed=seed)  # HttpBot: the network policy checks the URL
+        # The network policy checks the URL; every request is signed with the bot's secret.
+        return HttpBot(seat.bot, secret=bot.secret if bot else None)
     except ValueError as e:
         return UnavailableBot(seat.entry.name, f"{seat.entry.name}: {e}")
 
 
+def _challenge_refusal(game: Game) -> str | None:
+    """Why the bot a validation game tests failed its ownership challenge
+    (gameplay.runner.validation.challenge, as ``president validate``), or None."""
+    for seat in game.seats.select_related("entry__outside_bot"):
+        bot = seat.entry.outside_bot
+        if seat.entry.reference or bot is None:
+            continue
+        try:
+            refusal = validation.challenge(HttpBot(seat.bot, secret=bot.secret))
+        except ValueError as e:
+            refusal = str(e)
+        if refusal:
+            return f"{seat.entry.name} failed its challenge: {refusal}"
+    return None
+
+
 def game_play(game: Game) -> Played:
     """Play the game with the match runner: deterministic in its seed for built-in bots."""
-    seats = list(game.seats.select_related("entry").order_by("seat"))
+    seats = list(game.seats.select_related("entry__outside_bot").order_by("seat"))
     bots = [TimedBot(_seat_bot(s, seed_of("bot", game.seed, s.seat))) for s in seats]
     result = validation.play_ladder_game(bots, game.preset, seed=game.seed, deals=game.deals,
                                          names=[s.entry.name for s in seats])
@@ -500,7 +519,7 @@ def game_run(*, game_id: int) -> bool:
     if game.attempts > settings.LADDER_GAME_ATTEMPTS:
         game_fail(game_id=game_id, reason=f"taken {game.attempts - 1} times, never stored")
         return False
-    problem = _unavailable(game)
+    problem = _unavailable(game) or (game.kind == Game.VALIDATION and _challenge_refusal(game))
     if problem:
         game_fail(game_id=game_id, reason=problem)
         return False

@@ -4,6 +4,8 @@ their URLs; registering, changing and removing go through ``outside_bots.service
 from django import forms
 from django.contrib import admin, messages
 from django.db import models
+from django.shortcuts import render
+from django.utils.cache import add_never_cache_headers
 
 from gameplay.engine.options import PRESETS
 from league.errors import LeagueError
@@ -50,6 +52,20 @@ class OutsideBotAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request, obj=None):
         return self._administrator(request) and (
             obj is None or not services.outside_bot_entered(bot=obj))
+
+    actions = ["replace_secrets"]
+
+    @admin.action(description="Replace the secrets of the selected bots (shown once)")
+    def replace_secrets(self, request, queryset):
+        """New secrets, shown on the page that answers and nowhere else: how an administrator
+        gets one for a bot they registered (its author uses "My bots")."""
+        bots = [services.outside_bot_secret_rotate(bot=bot, by=request.user)
+                for bot in queryset.order_by("name")[:20]]
+        response = render(request, "outside_bots/secrets.html", {
+            **self.admin_site.each_context(request), "bots": bots,
+            "title": "New secrets, shown this once"})
+        add_never_cache_headers(response)
+        return response
 
     def get_actions(self, request):
         actions = super().get_actions(request)

@@ -1,6 +1,7 @@
 """The outside bots' API for administrators: the outside bots organisers may enter in
 tournaments (/api/v1/outside-bots/). Authors manage their own through accounts.api."""
 
+import django_filters
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import serializers, status, viewsets
 from rest_framework.response import Response
@@ -8,15 +9,31 @@ from rest_framework.response import Response
 from league.api.permissions import AdministratorsOnly
 from league.api.schema import ERRORS, NOT_FOUND, updates, valid
 from outside_bots import services
-from outside_bots.models import OutsideBot
+from outside_bots.models import OutsideBot, checked_name, checked_url
 from plumbing.api.inputs import KnownFields, KnownQueryParameters
 
 
 class OutsideBotSerializer(KnownFields, serializers.ModelSerializer):
+    name = serializers.CharField(max_length=50)  # checked by the model, after NFKC
     class Meta:
         model = OutsideBot
         fields = ["id", "name", "url", "description", "enabled", "created_at"]
         read_only_fields = ["id", "created_at"]
+
+    def validate_name(self, value):
+        return checked_name(value, pk=self.instance and self.instance.pk)
+
+    def validate_url(self, value):
+        return checked_url(value, pk=self.instance and self.instance.pk)
+
+
+class OutsideBotFilter(django_filters.FilterSet):
+    owner = django_filters.CharFilter(field_name="owner__username",
+                                      help_text="its author's username")
+
+    class Meta:
+        model = OutsideBot
+        fields = ["enabled", "owner"]
 
 
 @extend_schema_view(
@@ -36,7 +53,7 @@ class OutsideBotViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
     queryset = OutsideBot.objects.order_by("name")
     serializer_class = OutsideBotSerializer
     permission_classes = [AdministratorsOnly]
-    filterset_fields = ["enabled"]
+    filterset_class = OutsideBotFilter
     ordering_fields = ["name", "created_at"]
 
     def create(self, request, *args, **kwargs):

@@ -2,12 +2,17 @@
 administrators register, which tournaments and the ladder call. Changes go through
 ``outside_bots.services``."""
 
+import secrets
+import unicodedata
+
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.validators import validate_slug
 from django.db import models
 
+from gameplay.bots import BUILT_IN
 from gameplay.bots.outside import HttpBot
-from gameplay.bots.policy import normal_url
+from gameplay.bots.policy import Refused, normal_url
 from gameplay.engine.options import PRESETS
 
 
@@ -33,6 +38,46 @@ def outside_bot_presets(value) -> None:
         raise ValidationError("a preset is named twice")
 
 
+def name_key(name: str) -> str:
+    """The spelling names are compared in: Unicode NFKC, then case folded, so "LOWBALL",
+    "Lowball" and "ｌｏｗｂａｌｌ" are one name."""
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
+def checked_name(name: str, *, pk=None) -> str:
+    """``name`` in Unicode NFKC, or ValidationError: not a slug, a built-in bot's name, or
+    another bot's (other than bot ``pk``) in some case or spelling."""
+    name = unicodedata.normalize("NFKC", name)
+    validate_slug(name)
+    key = name_key(name)
+    if key in BUILT_IN:
+        raise ValidationError(f"{name} is a built-in bot's name; the built-in bots are "
+                              f"{', '.join(BUILT_IN)}")
+    held = OutsideBot.objects.exclude(pk=pk).filter(name_key=key).values_list("name", flat=True)
+    for other in held[:1]:
+        raise ValidationError(f"{name} is taken: a bot named {other} is registered (a name is "
+                              "one name in any case or spelling)")
+    return name
+
+
+def checked_url(url: str, *, pk=None) -> str:
+    """``url`` in its normal form (gameplay.bots.policy.normal_url), or ValidationError: a URL
+    it refuses, or another bot's (other than bot ``pk``)."""
+    try:
+        url = normal_url(url)
+    except Refused as e:
+        raise ValidationError(str(e)) from None
+    if OutsideBot.objects.exclude(pk=pk).filter(url=url).exists():
+        raise ValidationError(f"{url} is registered already, as another bot; a server is "
+                              "registered once")
+    return url
+
+
+def new_secret() -> str:
+    """A bot's secret: 32 random bytes, URL-safe base64 (43 characters)."""
+    return secrets.token_urlsafe(32)
+
+
 OUTSIDE = "outside:"  # an entrant's bot spec for a registered outside bot: outside:<name>
 
 
@@ -48,6 +93,9 @@ class OutsideBot(models.Model):
 
     name = models.SlugField(max_length=50, unique=True,
                             help_text='letters, digits, "-" and "_"; entered as outside:NAME')
+    # name_key(name): unique, so two names differing only in case or Unicode form cannot both
+    # be registered, even by two requests at once.
+    name_key = models.CharField(max_length=50, unique=True, editable=False)
     # A CharField: the network policy is the URL's whole check (Django's URL check would refuse
     # an allow-listed lab host without a dot, and hide the policy's reason behind its own).
     url = models.CharField(max_length=300, validators=[outside_bot_url],
@@ -63,14 +111,43 @@ class OutsideBot(models.Model):
     enabled = models.BooleanField(
         default=True, help_text="a disabled bot cannot be entered, and is not called: its seats "
                                 "in tournaments already entered play safe moves as faults")
+    # The key every request to the bot is signed with (gameplay.bots.signing), shown to its
+    # author once. Stored as is: the worker needs it in clear to sign, and it lets nobody into
+    # the site, only speaks to the author's own bot (docs/outside-bots.md "Secrets").
+    secret = models.CharField(max_length=64, default=new_secret, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         db_table = "gameplay_outsidebot"  # the table existing databases made under the app gameplay
         ordering = ["name"]
+        constraints = [
+            # One enabled bot a URL (normal_url): the service refuses any second registration;
+            # bots the migration found sharing one were disabled (0002).
+            models.UniqueConstraint(fields=["url"], condition=models.Q(enabled=True),
+                                    name="outside_bot_url_once"),
+        ]
 
     def __str__(self):
         return self.name
 
+    def clean_fields(self, exclude=None):
+        # NFKC first: "ｌｏｗｂａｌｌ" is checked, and refused, as the "lowball" it means.
+        self.name = unicodedata.normalize("NFKC", self.name or "")
+        super().clean_fields(exclude=exclude)
+
     def clean(self):
-        self.url = normal_url(self.url)
+        """Normalise the name and URL, and refuse a name or URL another bot has."""
+        self.name_key = name_key(self.name)
+        refused = {}
+        for field, check in (("name", checked_name), ("url", checked_url)):
+            try:
+                setattr(self, field, check(getattr(self, field) or "", pk=self.pk))
+            except ValidationError as e:
+                refused[field] = e.messages
+        if refused:
+            raise ValidationError(refused)
+
+    def http_bot(self) -> HttpBot:
+        """The bot to call: its URL under the network policy, every request signed with its
+        secret (ValueError if the policy refuses the URL)."""
+        return HttpBot(self.url, secret=self.secret)

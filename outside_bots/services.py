@@ -6,19 +6,30 @@ from collections.abc import Callable
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from league import services as league
 from outside_bots.errors import OutsideBotError
-from outside_bots.models import OUTSIDE, OutsideBot, default_presets
+from outside_bots.models import OUTSIDE, OutsideBot, default_presets, new_secret
 
 
 def _outside_bot_check(bot: OutsideBot) -> None:
+    # The model's clean() names a taken name or URL in words; the database's constraints are
+    # there for two requests at once (_saved).
     try:
-        bot.full_clean()
+        bot.full_clean(validate_unique=False, validate_constraints=False)
     except ValidationError as e:
         raise OutsideBotError("; ".join(f"{field}: {' '.join(messages)}"
                                         for field, messages in e.message_dict.items())) from e
+
+
+def _saved(bot: OutsideBot) -> None:
+    try:
+        with transaction.atomic():
+            bot.save()
+    except IntegrityError:
+        raise OutsideBotError(f"a bot named {bot.name} or at {bot.url} was registered at the "
+                              "same moment; choose another name or URL") from None
 
 
 # What the apps above may add (ladder.apps): each takes a bot's name and its author (None for
@@ -57,7 +68,7 @@ def outside_bot_create(*, name: str, url: str, description: str = "", enabled: b
                      presets=list(presets) if presets is not None else default_presets())
     _outside_bot_check(bot)
     _check_name(bot.name, owner)
-    bot.save()
+    _saved(bot)
     league.audit_record(by=by, club=None, action="outside bot registered", target=bot,
                         details={"url": bot.url, "enabled": enabled, "presets": bot.presets,
                                  "owner": owner.pk if owner else None})
@@ -90,9 +101,21 @@ def outside_bot_update(*, bot: OutsideBot, by=None, **fields) -> OutsideBot:
     _outside_bot_check(bot)
     if "name" in changed:
         _check_name(bot.name, bot.owner)
-    bot.save()
+    _saved(bot)
     league.audit_record(by=by, club=None, action="outside bot changed", target=bot,
                         details={k: str(v) for k, v in changed.items()})
+    return bot
+
+
+@transaction.atomic
+def outside_bot_secret_rotate(*, bot: OutsideBot, by=None) -> OutsideBot:
+    """A new secret for the bot: requests are signed with it from now on, and the old one
+    proves nothing any more (its author gives the new one to their server)."""
+    bot = OutsideBot.objects.select_for_update().get(pk=bot.pk)
+    bot.secret = new_secret()
+    bot.save(update_fields=["secret"])
+    league.audit_record(by=by, club=None, action="outside bot secret replaced", target=bot,
+                        details={})
     return bot
 
 

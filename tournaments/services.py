@@ -444,8 +444,9 @@ def tournament_game_play(*, tournament: Tournament, key: Key) -> tuple[list[int]
     round_number, table, number = key
     seated = list(pairing.seating(tournament.tables[round_number][table], number))
     specs = dict(enumerate(tournament.entrants.order_by("id").values_list("bot", flat=True)))
-    urls = _outside_urls(specs[e] for e in seated)
-    bots = [_entrant_bot(specs[e], seed=seed_of("bot", tournament.seed, *key, e), urls=urls)
+    outside = _outside_bots(specs[e] for e in seated)
+    bots = [_entrant_bot(specs[e], seed=seed_of("bot", tournament.seed, *key, e),
+                         outside=outside)
             for e in seated]
     options = preset(tournament.preset, **tournament.options)
     result = play_game(bots, options, seed=_deal_seed(tournament, key, len(seated)),
@@ -462,13 +463,13 @@ def _deal_seed(tournament: Tournament, key: Key, players: int) -> int:
     return seed_of("deal", tournament.seed, round_number, table, block)
 
 
-def _outside_urls(specs) -> dict[str, str]:
-    """The URLs of the registered, enabled outside bots among ``specs``, by spec."""
+def _outside_bots(specs) -> dict[str, OutsideBot]:
+    """The registered, enabled outside bots among ``specs``, by spec."""
     names = {s.removeprefix(OUTSIDE) for s in specs if s.startswith(OUTSIDE)}
     if not names:
         return {}
-    return {OUTSIDE + name: url for name, url in OutsideBot.objects.filter(
-        name__in=names, enabled=True).values_list("name", "url")}
+    return {OUTSIDE + bot.name: bot for bot in OutsideBot.objects.filter(
+        name__in=names, enabled=True).only("name", "url", "secret")}
 
 
 class UnavailableBot(Bot):
@@ -483,17 +484,17 @@ class UnavailableBot(Bot):
         raise BotFault("error", self.reason)
 
 
-def _entrant_bot(spec: str, *, seed: int, urls: dict[str, str]) -> Bot:
+def _entrant_bot(spec: str, *, seed: int, outside: dict[str, OutsideBot]) -> Bot:
     if not spec.startswith(OUTSIDE):
         try:
             return make_bot(spec, seed=seed)
         except (ValueError, TypeError) as e:  # entered before its settings were bounded
             return UnavailableBot(spec, f"{spec}: {e}")
-    url = urls.get(spec)
-    if url is None:
+    registered = outside.get(spec)
+    if registered is None:
         return UnavailableBot(spec, f"{spec} is disabled or no longer registered")
     try:
-        return make_bot(url, seed=seed)
+        return registered.http_bot()  # every request signed with its secret
     except ValueError as e:
         return UnavailableBot(spec, f"{spec}: {e}")
 

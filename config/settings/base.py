@@ -205,6 +205,8 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "anon": env.str("API_THROTTLE_ANON", default="120/minute"),
         "user": env.str("API_THROTTLE_USER", default="600/minute"),
+        # Issuing and replacing API tokens (/api/v1/tokens/), which may take a password.
+        "tokens": env.str("API_THROTTLE_TOKENS", default="10/minute"),
     },
     # How many proxies in front of us append to X-Forwarded-For; 0 trusts REMOTE_ADDR alone.
     # The one setting for every limit: throttles, axes, allauth and the replay upload all
@@ -213,7 +215,12 @@ REST_FRAMEWORK = {
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "President League API",
-    "DESCRIPTION": "Clubs, players, seasons, games, deals, standings and ratings (docs/api.md).",
+    "DESCRIPTION": (
+        "Clubs, players, seasons, games, deals, standings and ratings; outside bots "
+        "(/api/v1/bots/, your own) and the bot ladder (/api/v1/ladder/, /api/v1/ladder-games/); "
+        "API tokens (/api/v1/tokens/). Docs: docs/api.md. Bot authors: "
+        "[the bot protocol](/bots/protocol/), every message's JSON Schema at "
+        "/bots/protocol/<name>.schema.json."),
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     # Swagger UI's files come from the sidecar package, served by us: no CDN.

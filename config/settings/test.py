@@ -10,7 +10,8 @@ WHITENOISE_AUTOREFRESH = True
 # Throttles high enough for the suite's own heavy API tests (schemathesis); the throttle tests
 # lower them (tests/foundation/test_throttles.py).
 REST_FRAMEWORK = {**REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": {"anon": "100000/minute",
-                                                               "user": "100000/minute"}}
+                                                               "user": "100000/minute",
+                                                               "tokens": "100000/minute"}}
 # The suite's bot servers answer in microseconds, but on a loaded machine a thread may wait
 # its turn for longer than production's second: a good bot is not timed out in tests that are
 # not about timeouts (those give their bots a timeout of their own).

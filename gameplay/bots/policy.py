@@ -17,6 +17,7 @@ Plain Python: the allow-list, the ports and the resolver are arguments.
 """
 
 import ipaddress
+import re
 import socket
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -77,11 +78,35 @@ def target(url: str, *, allowed_hosts: Iterable[str], allowed_ports: Iterable[in
     return Target(parts.scheme, host, port, path, trusted)
 
 
+# A control character, raw or percent-encoded (%0d%0a would split a request's header lines).
+CONTROL = re.compile(r"[\x00-\x20\x7f]|%(?:[01][0-9a-f]|7f)", re.IGNORECASE)
+
+
 def normal_url(url: str) -> str:
-    """The URL with its scheme in lower case (``HTTP://`` is ``http://``), the one spelling
-    stored and compared."""
-    scheme, sep, rest = url.partition("://")
-    return scheme.lower() + sep + rest if sep else url
+    """The one spelling of a bot's URL that is stored and compared: scheme and host in lower
+    case, no trailing dot, no default port (80 for http, 443 for https), an empty path as "/"
+    (other paths as given: a server may tell /bot from /bot/), no fragment (never sent).
+    Refused: user info (``user:pw@``), whitespace and control characters, raw or
+    percent-encoded."""
+    if CONTROL.search(url):
+        raise Refused("a bot's URL may not hold spaces or control characters, raw or "
+                      "percent-encoded (%0d, %0a, …)")
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError as error:
+        raise Refused(f"{url!r} is not a usable URL: {error}") from None
+    scheme = parts.scheme.lower()
+    if "@" in parts.netloc:
+        raise Refused("a bot's URL may not hold a user name or password (user:pw@host)")
+    host = (parts.hostname or "").rstrip(".")
+    if scheme not in ("http", "https") or not host:
+        raise Refused(f"an outside bot's URL must be http(s)://host/…, not {url!r}")
+    netloc = f"[{host}]" if ":" in host else host
+    if port is not None and port != (443 if scheme == "https" else 80):
+        netloc += f":{port}"
+    query = f"?{parts.query}" if parts.query else ""
+    return f"{scheme}://{netloc}{parts.path or '/'}{query}"
 
 
 def allow_list(entries: Iterable[str]) -> set[tuple[str, int | None]]:

@@ -4,6 +4,10 @@ as payment webhooks do, so a bot can refuse calls that are not the ladder's.
 
 The one place the signature is made and checked: the HTTP client (``HttpBot``), ``president
 serve`` and the Python starter bot all use these two functions.
+
+A validation starts with a challenge (docs/kit.md "Signing"): a signed request
+``{"protocol": "president-bot/1", "decision": "challenge", "nonce": …}`` whose answer must be
+``{"proof": proof(secret, nonce)}``, which only a holder of the secret can give.
 """
 
 import hashlib
@@ -46,3 +50,9 @@ def verify(secret: str | bytes, body: bytes, header: str | None, *,
     age = (time.time() if now is None else now) - timestamp
     if abs(age) > tolerance_s:
         raise BadSignature(f"the signature is {age:.0f} s old (at most {tolerance_s:.0f} s)")
+
+
+def proof(secret: str | bytes, nonce: str) -> str:
+    """The answer to a challenge: hex HMAC-SHA256(secret, nonce)."""
+    key = secret.encode() if isinstance(secret, str) else secret
+    return hmac.new(key, nonce.encode(), hashlib.sha256).hexdigest()

@@ -76,6 +76,9 @@ def _play(args) -> int:
 
 def _validate(args) -> int:
     new_bot = bot_maker(args.bot, timeout_ms=args.decision_ms, secret=args.secret)
+    if is_url(args.bot) and not args.secret:
+        print("no --secret: the ownership challenge the site starts each validation with "
+              "is skipped here")
     failed = 0
     for preset in args.preset or ["classic"]:
         outcome = validation.validate(new_bot(), preset, opponents=args.against or

@@ -108,8 +108,14 @@ def serve_stdio(answer: Answerer, stdin=None, stdout=None) -> None:
 def http_server(answer: Answerer, port: int, *, secret: str | None = None,
                 host: str = "127.0.0.1") -> HTTPServer:
     """An HTTP bot on ``host:port`` (0: any free port): each POST is a request; with a
-    ``secret``, a request not signed with it is refused with 401 (``signing``). One request
-    at a time: a bot's state is not shared between threads."""
+    ``secret``, a request not signed with it is refused with 401 (``signing``), and the
+    validation's challenge is answered with its proof. One request at a time: a bot's state
+    is not shared between threads."""
+
+    def reply_to(request: dict) -> dict:
+        if secret and request.get("decision") == "challenge":
+            return {"proof": signing.proof(secret, str(request["nonce"]))}
+        return answer(request)
 
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self):  # noqa: N802 - the name http.server calls
@@ -123,7 +129,7 @@ def http_server(answer: Answerer, port: int, *, secret: str | None = None,
                 except signing.BadSignature as error:
                     return self.send_error(401, str(error))
             try:
-                reply = json.dumps(answer(json.loads(body))).encode()
+                reply = json.dumps(reply_to(json.loads(body))).encode()
             except (ValueError, KeyError, TypeError) as error:
                 return self.send_error(400, f"{type(error).__name__}: {error}")
             self.send_response(200)

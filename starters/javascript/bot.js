@@ -4,7 +4,9 @@
 //
 // With PRESIDENT_SECRET set (your bot's secret from the site), it answers only requests signed
 // with it: X-President-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>,
-// at most 300 s old; others get 401. Replace decide() with your strategy.
+// at most 300 s old; others get 401. It answers the validation's challenge {"decision":
+// "challenge", "nonce": N} with {"proof": hex HMAC-SHA256(secret, N)}, which proves the server
+// holds the bot's secret. Replace decide() with your strategy.
 "use strict";
 const http = require("node:http");
 const crypto = require("node:crypto");
@@ -72,7 +74,10 @@ const server = http.createServer((req, res) => {
     if (fault) return reply(res, 401, fault);
     let answer;
     try {
-      answer = JSON.stringify(decide(JSON.parse(body.toString("utf8"))));
+      const request = JSON.parse(body.toString("utf8"));
+      answer = JSON.stringify(secret && request.decision === "challenge"
+        ? { proof: crypto.createHmac("sha256", secret).update(String(request.nonce)).digest("hex") }
+        : decide(request));
     } catch (error) {
       return reply(res, 400, String(error));
     }

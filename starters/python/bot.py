@@ -4,7 +4,8 @@
     python starters/python/bot.py --stdio         # JSON lines on stdin/stdout
 
 With PRESIDENT_SECRET set (your bot's secret from the site), the HTTP bot answers only requests
-signed with it (gameplay.bots.signing) and refuses the rest with 401.  It plays its lowest play
+signed with it (gameplay.bots.signing) and refuses the rest with 401; the kit's server answers
+the validation's challenge with the proof that it holds the secret.  It plays its lowest play
 by the rank order in force (passing only when it must), gives back its lowest cards, asks
 "high", leads itself clockwise: replace ``decide`` with your strategy.
 """

@@ -47,6 +47,8 @@ def test_an_author_signs_up_and_registers_a_bot_on_a_phone(browser, live_server)
     page.get_by_label("classic").check()
     assert fits()
     page.get_by_role("button", name="Register").click()
+    page.get_by_role("heading", name="Bot ada-bot registered").wait_for()  # its secret, once
+    page.get_by_role("link", name="My bots").last.click()
 
     page.wait_for_url("**/accounts/bots/")
     assert page.locator("#bots").get_by_text("ada-bot").count() == 1

@@ -65,7 +65,8 @@ def test_an_administrator_registers_lists_changes_and_removes_a_bot(admin):
     ({"url": "ftp://bots.example.org/"},
      {"url": ["an outside bot's URL must be http(s)://host/…, not 'ftp://bots.example.org/'"]}),
     ({"name": "far bot"}, "name"),
-    ({"name": "far-bot"}, {"name": ["outside bot with this name already exists."]}),
+    ({"name": "Far-Bot"}, {"name": ["Far-Bot is taken: a bot named far-bot is registered (a "
+                                    "name is one name in any case or spelling)"]}),
 ])
 def test_a_bad_bot_names_the_field_and_changes_nothing(admin, bot, body, answer):
     before = snapshot()

@@ -65,6 +65,8 @@ def test_api_conforms_to_its_schema(settings, organiser_token, connection_kept):
 
     for result in schema.get_all_operations():
         operation = result.ok()
+        if operation.path == "/api/v1/tokens/rotate/":
+            continue  # it replaces the token this walk signs in with (test_tokens.py)
         operations += 1
         for mode in GENERATION_MODES:
 

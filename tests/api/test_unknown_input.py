@@ -30,7 +30,7 @@ def rows(settings):
     ids = {"clubs": game.season.club_id, "players": seated_ids(game)[0],
            "seasons": game.season_id, "games": game.pk, "deals": deal.pk,
            "outside-bots": bot.pk, "bots": bot.pk, "tournaments": 1, "ladder": 1,
-           "ladder-games": 1,
+           "ladder-games": 1, "tokens": None,
            "table-links": table_links.links_create(games=[game], by=admin)[0].pk}
     return client_for(admin, token=True), ids
 
@@ -56,12 +56,12 @@ def test_every_operation_refuses_a_query_parameter_it_does_not_take_naming_it(ro
     before = state()
     answered = {}
     for method, path, _ in operations(client, ids):
-        answer = getattr(client, method)(f"{path}?owner=ada&zzz=1", {}, format="json")
+        answer = getattr(client, method)(f"{path}?whose=ada&zzz=1", {}, format="json")
         answered[method, path] = (answer.status_code,
                                   sorted(answer.json()) if answer.status_code == 400 else None)
 
     assert {key: value for key, value in answered.items()
-            if value != (400, ["owner", "zzz"])} == {}
+            if value != (400, ["whose", "zzz"])} == {}
     assert state() == before
 
 
@@ -111,11 +111,11 @@ def test_list_filters_that_are_not_there_are_refused(rows):
     client, _ = rows
 
     bots = client.get("/api/v1/bots/", {"owner": "bob"})
-    ladder = APIClient().get("/api/v1/ladder/", {"status": "paused"})
+    ladder = APIClient().get("/api/v1/ladder/", {"enabled": "true"})
 
     assert bots.status_code == ladder.status_code == 400
     assert "not taken" in bots.json()["owner"][0]
-    assert "preset" in ladder.json()["status"][0]  # says what it does take
+    assert "preset" in ladder.json()["enabled"][0]  # says what it does take
 
 
 def test_the_schema_says_each_request_body_takes_its_fields_alone(rows):

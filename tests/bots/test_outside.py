@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from gameplay.bots import make_bot
+from gameplay.bots import make_bot, signing
 from gameplay.bots.outside import HttpBot, ProgramBot
 from gameplay.engine import checker
 from gameplay.engine.options import preset
@@ -23,17 +23,26 @@ from outside_bot import decide  # noqa: E402
 
 
 class Server:
-    """A bot server whose behaviour a test picks: "good" answers like the example bot."""
+    """A bot server whose behaviour a test picks: "good" answers like the example bot. It
+    answers the validation's challenge (whatever the mode) of a bot whose secret is in
+    ``secrets`` (the one the request is signed with), as the kit's server does; the challenges
+    go to ``challenges``, the decisions to ``requests``."""
 
     def __init__(self):
         self.mode = "good"
+        self.secrets = []
+        self.challenges = []
         self.requests = []
         self.hosts = []  # the Host header of each request
         server = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_POST(self):  # noqa: N802
-                request = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                body = self.rfile.read(int(self.headers["Content-Length"]))
+                request = json.loads(body)
+                if request.get("decision") == "challenge":
+                    server.challenges.append(request)
+                    return self.prove(body, request["nonce"])
                 server.requests.append(request)
                 server.hosts.append(self.headers["Host"])
                 mode = server.mode
@@ -51,6 +60,19 @@ class Server:
                         # bytes no JSON reader takes, NUL and a right-to-left override in them
                         "garbage": lambda: "\x00garbage\u202e {" + "x" * 300,
                         }[mode]().encode()
+                self.answer(body)
+
+            def prove(self, body: bytes, nonce: str):
+                for secret in server.secrets:
+                    try:
+                        signing.verify(secret, body, self.headers.get(signing.HEADER))
+                    except signing.BadSignature:
+                        continue
+                    return self.answer(json.dumps({"proof": signing.proof(secret, nonce)})
+                                       .encode())
+                self.send_error(401)
+
+            def answer(self, body: bytes):
                 self.send_response(200)
                 self.send_header("Content-Length", str(len(body)))
                 self.end_headers()

@@ -50,7 +50,8 @@ def test_a_rating_recompute_runs_while_slow_ladder_games_fill_the_ladder_queue(
            "LADDER_REFERENCES": "random,greedy,heuristic", "LADDER_DEALS_PER_GAME": "6",
            "RATINGS_RECONCILE_SECONDS": "1"}
     author = UserFactory(username="ada", is_staff=False)
-    outside_bots.outside_bot_create(name="ada-slow", url=slow_bot_server.url, owner=author)
+    slow_bot_server.secrets.append(outside_bots.outside_bot_create(
+        name="ada-slow", url=slow_bot_server.url, owner=author).secret)
     club_worker = workers(**env)
     ladder_worker = workers(queues=ladder_queue, **env)
     scheduler = beat(**env)

@@ -36,7 +36,8 @@ def limit_ms(server):
 
 
 def kit(server, capsys, ladder_settings):  # noqa: F811
-    code = main(["validate", server.url, "--deals", str(ladder_settings.LADDER_DEALS_PER_GAME),
+    code = main(["validate", server.url, "--secret", server.secrets[0],
+                 "--deals", str(ladder_settings.LADDER_DEALS_PER_GAME),
                  "--decision-ms", str(limit_ms(server)),
                  "--against", ",".join(ladder_settings.LADDER_VALIDATION_OPPONENTS)])
     kinds = defaultdict(set)

@@ -45,6 +45,10 @@ def other(db):
     return UserFactory(username="bob", is_staff=False)
 
 
-def register(owner, server, name="ada-bot", presets=("classic",)):
-    return outside_bots.outside_bot_create(name=name, url=server.url, owner=owner,
-                                                presets=list(presets))
+def register(owner, server, name="ada-bot", presets=("classic",), query=""):
+    """The server's bot, registered by ``owner``; the server is given its secret. A ``query``
+    makes another URL of the same server (a URL is registered once)."""
+    bot = outside_bots.outside_bot_create(name=name, url=server.url + query, owner=owner,
+                                          presets=list(presets))
+    server.secrets.append(bot.secret)
+    return bot

@@ -62,6 +62,9 @@ def test_an_author_signs_up_registers_a_bot_and_finds_it_rated(browser, live_ser
     page.get_by_label("URL").fill(ours.url)
     page.get_by_label("classic").check()
     page.get_by_role("button", name="Register").click()
+    # The author copies the secret, shown this once, into their bot's server.
+    ours.secrets.append(page.get_by_label("Secret of ada-bot").input_value())
+    page.get_by_role("link", name="My bots").last.click()
     page.wait_for_url("**/accounts/bots/")
     bot = OutsideBot.objects.get(name="ada-bot")
     assert bot.owner.username == "ada"

@@ -281,6 +281,7 @@ def test_an_entry_follows_its_bot(ladder_settings, servers, author, commit):
     play_rated_entry = entry_of(bot)
     assert play_rated_entry.status == Entry.ACTIVE
 
+    second.secrets.append(bot.secret)  # the author's new server
     outside_bots.outside_bot_update(bot=bot, url=second.url, presets=["classic", "friday"])
     commit(services.bots_sync)
     classic, friday = entry_of(bot), entry_of(bot, "friday")
@@ -357,6 +358,7 @@ def test_a_bot_whose_url_has_an_upper_case_scheme_plays_like_any_other(ladder_se
     (server,) = servers(1)
     bot = outside_bots.outside_bot_create(
         name="ada-bot", url=server.url.replace("http://", "HTTP://"), owner=author)
+    server.secrets.append(bot.secret)
 
     commit(services.bots_sync)
 
@@ -431,6 +433,7 @@ def test_a_bot_removed_and_registered_again_by_its_author_keeps_its_record(
     outside_bots.outside_bot_delete(bot=bot)
     commit(services.bots_sync)
     again = outside_bots.outside_bot_create(name=bot.name, url=server.url, owner=author)
+    server.secrets.append(again.secret)
     commit(services.bots_sync)
 
     entry = entry_of(again)
@@ -464,9 +467,9 @@ def test_no_author_s_bots_take_more_than_a_fair_share_of_the_games_in_flight(
     (server,) = servers(1)
     carol = UserFactory(username="carol", is_staff=False)
     for n in range(5):
-        register(author, server, name=f"ada-{n}")
-    register(other, server, name="bob-bot")
-    register(carol, server, name="carol-bot")
+        register(author, server, name=f"ada-{n}", query=f"?{n}")
+    register(other, server, name="bob-bot", query="?bob")
+    register(carol, server, name="carol-bot", query="?carol")
     monkeypatch.setattr(services, "games_send", lambda **kwargs: 0)  # games stay in flight
     services.bots_sync()
     Game.objects.update(status=Game.DONE)  # validated (not the point here)

@@ -44,6 +44,8 @@ def test_beat_and_a_worker_play_rated_ladder_games_until_both_bots_have_ratings(
            "LADDER_DEALS_PER_GAME": "2", "LADDER_GAMES_IN_FLIGHT": "2"}
     bots = [outside_bots.outside_bot_create(name=f"ada-{i}", url=server.url, owner=author)
             for i, server in enumerate(bot_servers)]
+    for server, bot in zip(bot_servers, bots, strict=True):
+        server.secrets.append(bot.secret)
     worker = workers(**env)
     scheduler = beat(**env)
 
@@ -87,9 +89,10 @@ def test_a_bot_with_an_upper_case_url_scheme_plays_and_holds_no_reference(
            "LADDER_TICK_SECONDS": "1", "LADDER_REFERENCES": "random,greedy,heuristic",
            "LADDER_DEALS_PER_GAME": "2", "LADDER_GAMES_IN_FLIGHT": "2"}
     shouting, plain = bot_servers
-    outside_bots.outside_bot_create(
-        name="ada-upper", url=shouting.url.replace("http://", "HTTP://"), owner=author)
-    outside_bots.outside_bot_create(name="ada-plain", url=plain.url, owner=author)
+    shouting.secrets.append(outside_bots.outside_bot_create(
+        name="ada-upper", url=shouting.url.replace("http://", "HTTP://"), owner=author).secret)
+    plain.secrets.append(outside_bots.outside_bot_create(name="ada-plain", url=plain.url,
+                                                         owner=author).secret)
     worker = workers(**env)
     scheduler = beat(**env)
 

@@ -100,7 +100,8 @@ def slow_bots(settings):
     server.mode = "slow"
     settings.OUTSIDE_BOT_ALLOWED_HOSTS = [server.allowed]
     for name in ("slow-a", "slow-b", "slow-c"):
-        outside_bots.outside_bot_create(name=name, url=server.url)
+        bot = outside_bots.outside_bot_create(name=name, url=f"{server.url}?{name}")  # a URL each
+        server.secrets.append(bot.secret)
     yield server
     server.close()
 

@@ -1,0 +1,94 @@
+"""Bot names are one name in any case and Unicode spelling (NFKC, then case folded), and no
+bot takes a built-in bot's name (issue #29: a second account's LOWBALL beside lowball, an
+outside montecarlo beside the built-in one). Rows made before are renamed by the migration."""
+
+import unicodedata
+
+import pytest
+from django.db import IntegrityError, connection, transaction
+from django.db.migrations.executor import MigrationExecutor
+
+from gameplay.bots import BUILT_IN
+from outside_bots import services
+from outside_bots.errors import OutsideBotError
+from outside_bots.models import OutsideBot, name_key
+from tests.api.conftest import client_for
+from tests.league.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def lowball(settings):
+    """The first author's bot, whose name the others try in other spellings."""
+    settings.OUTSIDE_BOT_ALLOWED_HOSTS = ["bots.example.org"]
+    ada = UserFactory(username="ada", is_staff=False)
+    return services.outside_bot_create(name="lowball", url="https://bots.example.org/a",
+                                       owner=ada)
+
+
+@pytest.mark.parametrize("name", ["LOWBALL", "LowBall", "ｌｏｗｂａｌｌ", "ＬＯＷＢＡＬＬ"])
+def test_another_spelling_of_a_registered_name_is_refused(lowball, name):
+    bob = UserFactory(username="bob", is_staff=False)
+    answer = client_for(bob).post("/api/v1/bots/", {
+        "name": name, "url": "https://bots.example.org/b"}, format="json")
+    assert answer.status_code == 400
+    assert answer.json() == {"name": [
+        f"{unicodedata.normalize('NFKC', name)} is taken: a bot named lowball is registered (a "
+        "name is one name in any case or spelling)"]}
+    assert OutsideBot.objects.count() == 1
+
+
+@pytest.mark.parametrize("name", [*BUILT_IN, "MonteCarlo", "ＲＡＮＤＯＭ"])
+def test_a_built_in_bots_name_is_refused(name, settings):
+    settings.OUTSIDE_BOT_ALLOWED_HOSTS = ["bots.example.org"]
+    ada = UserFactory(username="ada", is_staff=False)
+    with pytest.raises(OutsideBotError, match="is a built-in bot's name"):
+        services.outside_bot_create(name=name, url="https://bots.example.org/a", owner=ada)
+    assert not OutsideBot.objects.exists()
+
+
+def test_renaming_onto_another_spelling_is_refused(lowball):
+    bob = UserFactory(username="bob", is_staff=False)
+    bot = services.outside_bot_create(name="bob-bot", url="https://bots.example.org/b",
+                                      owner=bob)
+    with pytest.raises(OutsideBotError, match="Lowball is taken: a bot named lowball"):
+        services.outside_bot_update(bot=bot, name="Lowball")
+    bot.refresh_from_db()
+    assert (bot.name, bot.name_key) == ("bob-bot", "bob-bot")
+
+
+def test_the_database_keeps_one_bot_a_name_key(lowball):
+    with pytest.raises(IntegrityError), transaction.atomic():
+        OutsideBot.objects.create(name="LOWBALL", name_key=name_key("LOWBALL"),
+                                  url="https://bots.example.org/c")
+
+
+def _migrate(target):
+    executor = MigrationExecutor(connection)
+    executor.migrate([target])
+    return executor.loader.project_state([target]).apps
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_renames_duplicates_and_disables_a_second_bot_at_one_url():
+    old = _migrate(("outside_bots", "0001_initial"))
+    bot = old.get_model("outside_bots", "OutsideBot")
+    rows = [("lowball", "http://127.0.0.1:18210"), ("LOWBALL", "http://127.0.0.1:18210/"),
+            ("montecarlo", "https://bots.example.org/mc"),
+            ("lowball-2", "https://bots.example.org/l2"),
+            ("spy", "http://u:pw@bots.example.org/")]
+    ids = [bot.objects.create(name=n, url=u, presets=["classic"]).pk for n, u in rows]
+
+    _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes("outside_bots")[0])
+
+    after = {b.pk: b for b in OutsideBot.objects.all()}
+    assert [(after[i].name, after[i].url, after[i].enabled) for i in ids] == [
+        ("lowball", "http://127.0.0.1:18210/", True),
+        ("LOWBALL-3", "http://127.0.0.1:18210/", False),  # lowball-2 is a bot's name
+        ("montecarlo-2", "https://bots.example.org/mc", True),
+        ("lowball-2", "https://bots.example.org/l2", True),
+        ("spy", "http://u:pw@bots.example.org/", False)]
+    assert [after[i].name_key for i in ids] == [name_key(after[i].name) for i in ids]
+    assert len({b.secret for b in after.values()}) == 5
+    assert all(len(b.secret) == 43 for b in after.values())
