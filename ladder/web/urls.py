@@ -8,6 +8,7 @@ urlpatterns = [
     path("table.json", views.table_json, name="table_json"),
     path("mine/", views.mine, name="mine"),
     path("bots/<int:entry_id>/", views.bot, name="bot"),
+    path("bots/<int:entry_id>/now.json", views.bot_json, name="bot_json"),
     path("bots/<int:entry_id>/resume/", views.resume, name="resume"),
     path("bots/<int:entry_id>/pause/", views.pause, name="pause"),
     path("bots/<int:entry_id>/new-version/", views.new_version, name="new_version"),

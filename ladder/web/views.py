@@ -112,6 +112,12 @@ def _milliseconds(value) -> str:
 # The table
 
 
+def _news(html: str, *, done: bool, **about) -> JsonResponse:
+    """A live page part's news: its fragment, and a version that changes when it does."""
+    return JsonResponse({**about, "done": done, "html": html,
+                         "version": hashlib.sha256(html.encode()).hexdigest()[:16]})
+
+
 def _preset_asked(request) -> str:
     preset = request.GET.get("preset", DEFAULT_PRESET)
     if preset not in PRESETS:
@@ -143,15 +149,13 @@ def table(request):
 
 
 def table_json(request):
-    """The table page's news (league/live.js): its fragment, and a version of it that
-    changes when the fragment does."""
+    """The table page's news (league/live.js)."""
     try:
         preset = _preset_asked(request)
     except LadderError as e:
         return JsonResponse({"error": e.message}, status=400)
-    html = render_to_string("ladder/_table.html", _table_context(request, preset), request)
-    return JsonResponse({"preset": preset, "done": False, "html": html,
-                         "version": hashlib.sha256(html.encode()).hexdigest()[:16]})
+    return _news(render_to_string("ladder/_table.html", _table_context(request, preset),
+                                  request), done=False, preset=preset)
 
 
 # A bot's page
@@ -209,23 +213,19 @@ def _bot_page(request, entry: Entry, *, status: int = 200, error: str = "", form
                                       else len(FAULT_KINDS), -f.pk)), key=lambda f: f.kind)}
     kinds = sorted(set(entry.fault_kinds) | set(by_kind),
                    key=lambda k: FAULT_KINDS.index(k) if k in FAULT_KINDS else len(FAULT_KINDS))
-    author = _is_author(request.user, entry)
+    now = _bot_now(request, entry, versions)
+    author = now["author"]
     opponents = []
     if author and entry.status != Entry.RETIRED:
         form = form or ChallengeForm(opponents=selectors.challenge_opponents(entry=entry))
         opponents = [{"pk": str(pk), "label": opponent_label(*rest)}
                      for pk, *rest in selectors.challenge_choices(entry=entry)]
     return render(request, "ladder/bot.html", {
-        "entry": entry, "row": _row(entry), "author": author, "error": error, "form": form,
+        **now, "error": error, "form": form, "live_seconds": LIVE_SECONDS,
         "opponents": opponents, "chosen": form.chosen() if form else set(),
-        "chart": _chart(points, versions), "version": versions.get(entry.version),
-        "latest_points": points[::-1][:HISTORY_ROWS],
+        "chart": _chart(points, versions), "latest_points": points[::-1][:HISTORY_ROWS],
         "games": [(g, _seat_of(g, entry), [s for s in g.seats.all() if s.entry_id != entry.pk])
                   for g in selectors.recent_games(entry=entry)],
-        "validation": selectors.validation_game(entry=entry),
-        "resume_wait": services.resume_wait(entry),
-        "pause_faults": settings.LADDER_PAUSE_FAULTS,
-        "pause_share": f"{settings.LADDER_PAUSE_FAULT_SHARE:.0%}",
         "kinds": [(k, entry.fault_kinds.get(k, 0), len(by_kind.get(k, ()))) for k in kinds],
         "faults_by_kind": [(k, f[:FAULTS_PER_KIND], len(f) - FAULTS_PER_KIND)
                            for k, f in by_kind.items()],
@@ -235,9 +235,31 @@ def _bot_page(request, entry: Entry, *, status: int = 200, error: str = "", form
     }, status=status)
 
 
+def _bot_now(request, entry: Entry, versions: dict) -> dict:
+    """What changes on a bot's page as its games land (ladder/_bot_now.html): its status,
+    validation game, version, rating and figures."""
+    return {"entry": entry, "row": _row(entry), "author": _is_author(request.user, entry),
+            "version": versions.get(entry.version),
+            "validation": selectors.validation_game(entry=entry),
+            "resume_wait": services.resume_wait(entry),
+            "pause_faults": settings.LADDER_PAUSE_FAULTS,
+            "pause_share": f"{settings.LADDER_PAUSE_FAULT_SHARE:.0%}"}
+
+
 @_in_words()
 def bot(request, entry_id):
     return _bot_page(request, _entry_or_404(entry_id))
+
+
+def bot_json(request, entry_id):
+    """A bot page's news (league/live.js): its status and figures as the page's fragment."""
+    entry = selectors.entry_get(entry_id)
+    if entry is None:
+        return JsonResponse({"error": f"There is no bot {entry_id} on the ladder."}, status=404)
+    return _news(render_to_string(
+        "ladder/_bot_now.html", _bot_now(request, entry, selectors.versions(entry=entry)),
+        request), done=entry.status == Entry.RETIRED, entry=entry.pk)
+
 
 
 def _by_author(request, entry_id, change, done: str):

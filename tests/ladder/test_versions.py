@@ -192,3 +192,23 @@ def test_the_table_refreshes_live_from_its_json(client):
     assert changed["version"] != news.json()["version"]
     bad = client.get(news_url, {"preset": "nope"})
     assert bad.status_code == 400 and "There is no preset 'nope'" in bad.json()["error"]
+
+
+def test_a_bots_page_refreshes_its_status_and_figures_live(client):
+    entry = Entry.objects.create(preset="classic", name="played", reference=True, spec="random",
+                                 status=Entry.ACTIVE, games=2, deals=8, rated_deals=8)
+    news_url = reverse("ladder:bot_json", args=[entry.pk])
+
+    page = client.get(reverse("ladder:bot", args=[entry.pk])).content.decode()
+
+    assert f'data-live data-url="{news_url}"' in page
+    assert '<script src="/static/league/live.js" defer>' in page
+    news = client.get(news_url).json()
+    assert (news["entry"], news["done"]) == (entry.pk, False)
+    assert 'id="status-h">Status: playing' in news["html"] and 'id="games">2<' in news["html"]
+    Entry.objects.filter(pk=entry.pk).update(games=3, status=Entry.RETIRED)
+    later = client.get(news_url).json()
+    assert later["version"] != news["version"] and later["done"] is True
+    assert 'id="games">3<' in later["html"]
+    missing = client.get(reverse("ladder:bot_json", args=[999999]))
+    assert missing.status_code == 404 and "There is no bot 999999" in missing.json()["error"]
