@@ -95,6 +95,8 @@ def test_a_new_url_starts_version_2_whose_games_and_figures_are_its_own(
     by_game = {int(pk): shown for pk, kind, shown in games if kind == "rated"}
     assert {by_game[s.game_id] for s in second} == {"2"}
     assert {by_game[s.game_id] for s in first if s.game_id in by_game} == {"1"}
+    played = text(client.get(reverse("ladder:game", args=[second.first().game_id])))
+    assert f"{entry.name} v2" in played
 
 
 def test_only_its_author_starts_a_new_version(client, ladder_settings, servers, author, other,
