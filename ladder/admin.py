@@ -4,7 +4,7 @@ Everything that changes the ladder goes through ``ladder.services`` (the tick, t
 from django.contrib import admin
 from django.db import models
 
-from ladder.models import Entry, Game
+from ladder.models import Entry, Game, Version
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -26,10 +26,21 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return request.user.is_active and request.user.is_superuser
 
 
+class VersionInline(admin.TabularInline):
+    model = Version
+    fields = readonly_fields = ["number", "url", "started_at", "reason"]
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
 @admin.register(Entry)
 class EntryAdmin(ReadOnlyAdmin):
-    list_display = ["name", "preset", "reference", "status", "ordinal", "games", "faults",
-                    "last_played_at"]
+    list_display = ["name", "preset", "reference", "status", "version", "ordinal", "games",
+                    "faults", "last_played_at"]
+    inlines = [VersionInline]
     list_filter = ["preset", "status", "reference"]
     search_fields = ["name"]
     exclude = ["decision_times"]

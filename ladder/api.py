@@ -6,6 +6,7 @@
 - ``POST /api/v1/ladder/{id}/pause/``: its author takes an active bot off the ladder;
 - ``POST /api/v1/ladder/{id}/resume/``: its author asks a paused bot back (a validation game)
   once its wait is over;
+- ``POST /api/v1/ladder/{id}/new-version/``: its author starts the bot's next version;
 - ``/api/v1/ladder-games/`` (``?entry=``, ``?kind=``) and ``/api/v1/ladder-games/{id}/`` with
   the transcript; ``POST /api/v1/ladder-games/`` starts a challenge game.
 
@@ -30,7 +31,7 @@ from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.response import Response
 
 from ladder import selectors, services
-from ladder.models import Entry, Fault, Game, RatingPoint, Seat
+from ladder.models import Entry, Fault, Game, RatingPoint, Seat, Version
 from league.models import PRESET_CHOICES
 from plumbing.api.errors import ErrorSerializer
 from plumbing.api.inputs import KnownFields, KnownQueryParameters, id_param
@@ -78,11 +79,14 @@ class LadderEntrySerializer(serializers.ModelSerializer):
     mean_position = serializers.SerializerMethodField()
     fault_rate = serializers.SerializerMethodField(help_text="share of its rated games with "
                                                              "a fault")
+    rated = serializers.SerializerMethodField(help_text="it played a rated game: false lists "
+                                                        "it after the ranking")
 
     class Meta:
         model = Entry
         fields = ["id", "preset", "name", "reference", "owner", "status", "reason", "mu",
-                  "sigma", "ordinal", "interval", "games", "deals", "firsts", "lasts", "positions",
+                  "sigma", "ordinal", "interval", "rated", "rated_deals", "version", "games",
+                  "deals", "firsts", "lasts", "positions",
                   "first_out_rate", "last_rate", "mean_position", "faults", "fault_kinds",
                   "faulted_games", "fault_rate", "decisions", "decision_median_ms",
                   "decision_p95_ms", "last_played_at", "created_at"]
@@ -109,11 +113,14 @@ class LadderEntrySerializer(serializers.ModelSerializer):
     def get_fault_rate(self, entry) -> float | None:
         return selectors.figures(entry)["fault_rate"]
 
+    def get_rated(self, entry) -> bool:
+        return entry.rated_deals > 0
+
 
 class LadderPointSerializer(serializers.ModelSerializer):
     class Meta:
         model = RatingPoint
-        fields = ["game", "at", "mu", "sigma", "ordinal", "deals"]
+        fields = ["game", "at", "mu", "sigma", "ordinal", "deals", "version"]
 
 
 class LadderSeatSerializer(serializers.ModelSerializer):
@@ -121,8 +128,8 @@ class LadderSeatSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Seat
-        fields = ["seat", "entry", "name", "positions", "score", "decisions", "decision_ms",
-                  "faults", "mu_after", "sigma_after"]
+        fields = ["seat", "entry", "name", "version", "positions", "score", "decisions",
+                  "decision_ms", "faults", "mu_after", "sigma_after"]
 
 
 class LadderFaultSerializer(serializers.ModelSerializer):
@@ -163,6 +170,12 @@ class LadderGameFaultsSerializer(LadderGameSerializer):
         fields = [*LadderGameSerializer.Meta.fields, "faults"]
 
 
+class LadderVersionSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Version
+        fields = ["number", "url", "started_at", "reason"]
+
+
 class LadderEntryDetailSerializer(LadderEntrySerializer):
     history = serializers.SerializerMethodField(help_text="its latest rating points, oldest "
                                                           "first")
@@ -172,11 +185,14 @@ class LadderEntryDetailSerializer(LadderEntrySerializer):
                                                                 "first")
     validation_game = serializers.SerializerMethodField(help_text="its latest validation "
                                                                   "game, with its faults")
+    versions = LadderVersionSerializer(many=True, read_only=True,
+                                       help_text="its versions after the first (version 1 is "
+                                                 "the bot as it joined)")
 
     class Meta(LadderEntrySerializer.Meta):
-        fields = [*LadderEntrySerializer.Meta.fields, "history", "recent_games", "recent_faults",
-                  "validation_game", "pauses", "resume_after", "probation_decisions",
-                  "probation_faults"]
+        fields = [*LadderEntrySerializer.Meta.fields, "history", "versions", "recent_games",
+                  "recent_faults", "validation_game", "pauses", "resume_after",
+                  "probation_decisions", "probation_faults"]
         read_only_fields = fields
 
     @extend_schema_field(LadderPointSerializer(many=True))
@@ -249,7 +265,8 @@ class LadderViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
                                          selectors.SHOWN)
             owner = self.request.query_params.get("owner")
             return rows if owner is None else rows.filter(outside_bot__owner__username=owner)
-        return Entry.objects.select_related("outside_bot__owner", "validation_game")
+        return (Entry.objects.select_related("outside_bot__owner", "validation_game")
+                .prefetch_related("versions"))
 
     def get_serializer_class(self):
         return LadderEntryDetailSerializer if self.action == "retrieve" else LadderEntrySerializer
@@ -274,6 +291,15 @@ class LadderViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["post"])
     def pause(self, request, pk=None):
         return self._by_author(pk, services.entry_pause)
+
+    @extend_schema(request=None, responses={200: LadderEntrySerializer, **ERRORS},
+                   description="Say your bot is a new version at the same URL (a new URL "
+                               "starts one by itself): its mu goes on with sigma reset, its "
+                               "figures start afresh, and it plays a validation game. A paused "
+                               "bot does so once it may resume.")
+    @action(detail=True, methods=["post"], url_path="new-version")
+    def new_version(self, request, pk=None):
+        return self._by_author(pk, services.entry_new_version)
 
     def _by_author(self, pk, change):
         entry = get_object_or_404(Entry.objects.select_related("outside_bot"), pk=pk)

@@ -49,7 +49,14 @@ class Entry(models.Model):
     sigma = models.FloatField(default=MODEL.sigma)
     ordinal = models.FloatField(default=ordinal(MODEL.mu, MODEL.sigma),
                                 help_text="mu - 3 sigma: the table's order")
-    # Aggregates of its rated games, updated as each game lands.
+    rated_deals = models.PositiveIntegerField(
+        default=0, help_text="its rated deals in every version: the rating's count, and the "
+                             "rating chart's axis; 0: it never played a rated game")
+    version = models.PositiveSmallIntegerField(
+        default=1, help_text="its current version (Version): a new URL or its author's new "
+                             "version starts the next")
+    # Aggregates of its current version's rated games, updated as each game lands and started
+    # afresh with each version (ladder.services.VERSION_FIGURES).
     games = models.PositiveIntegerField(default=0)
     deals = models.PositiveIntegerField(default=0)
     firsts = models.PositiveIntegerField(default=0, help_text="deals it went out first")
@@ -99,6 +106,27 @@ class Entry(models.Model):
 
     def __str__(self):
         return f"{self.name} ({self.preset})"
+
+
+class Version(models.Model):
+    """A new version of an entry's bot, started by a new URL or by its author (version 1 is
+    the entry as it joined, with no row). Its rating goes on from the last version's mu, with
+    sigma reset (unsure again); its figures start afresh. Seats and rating points carry the
+    number of the version that played."""
+
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveSmallIntegerField()
+    url = models.URLField(max_length=300, blank=True, help_text="the outside bot's URL then")
+    started_at = models.DateTimeField()
+    reason = models.CharField(max_length=200, help_text="why it started, in words")
+
+    class Meta:
+        ordering = ["entry", "number"]
+        constraints = [models.UniqueConstraint(fields=["entry", "number"],
+                                               name="ladder_version_once")]
+
+    def __str__(self):
+        return f"{self.entry} version {self.number}"
 
 
 class Game(models.Model):
@@ -157,6 +185,9 @@ class Seat(models.Model):
     decisions = models.PositiveIntegerField(default=0)
     decision_ms = models.FloatField(default=0.0, help_text="its decisions' total time")
     faults = models.PositiveIntegerField(default=0)
+    version = models.PositiveSmallIntegerField(null=True, blank=True,
+                                               help_text="the entry's version that played, "
+                                                         "once stored")
     mu_after = models.FloatField(null=True, blank=True, help_text="rated games: after the game")
     sigma_after = models.FloatField(null=True, blank=True)
 
@@ -192,7 +223,9 @@ class RatingPoint(models.Model):
     mu = models.FloatField()
     sigma = models.FloatField()
     ordinal = models.FloatField()
-    deals = models.PositiveIntegerField(help_text="its rated deals so far")
+    deals = models.PositiveIntegerField(help_text="its rated deals so far, every version")
+    version = models.PositiveSmallIntegerField(default=1, help_text="the entry's version "
+                                                                    "that played the game")
 
     class Meta:
         ordering = ["entry", "id"]

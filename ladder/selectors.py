@@ -5,19 +5,28 @@ from collections import Counter
 from datetime import timedelta
 
 from django.conf import settings
-from django.db.models import Count, F, Prefetch, QuerySet
+from django.db.models import (
+    BooleanField,
+    Count,
+    ExpressionWrapper,
+    F,
+    Prefetch,
+    Q,
+    QuerySet,
+)
 from django.utils import timezone
 
 from bot_games import selectors as bot_games
 from gameplay.runner.figures import rating_interval, share
 from ladder import timing
-from ladder.models import Entry, Fault, Game, RatingPoint, Seat
+from ladder.models import Entry, Fault, Game, RatingPoint, Seat, Version
 from outside_bots.models import OutsideBot
 
 SHOWN = (Entry.ACTIVE, Entry.PAUSED, Entry.VALIDATING)
 HISTORY_POINTS = 500  # a rating chart's latest points at most
 RECENT_GAMES = 20
 RECENT_FAULTS = 50
+NOT_YET_RATED = 200  # bots listed under the ranking at most
 
 
 def presets() -> list[str]:
@@ -26,26 +35,42 @@ def presets() -> list[str]:
                       .values_list("preset", flat=True)))
 
 
-def ladder_table(*, preset: str, statuses=SHOWN) -> QuerySet:
-    """The preset's ladder, best first by ordinal (mu - 3 sigma), then the oldest entry."""
+def ladder_bots(*, preset: str, statuses=SHOWN) -> QuerySet:
+    """The preset's bots, rated or not, best first by ordinal (mu - 3 sigma), then the
+    oldest entry."""
     return (Entry.objects.filter(preset=preset, status__in=statuses)
             .select_related("outside_bot__owner").order_by("-ordinal", "id")
             .defer("decision_times", "outside_bot__description"))
 
 
+def ladder_table(*, preset: str, statuses=SHOWN) -> QuerySet:
+    """The preset's ranking: its bots that played a rated game, best first."""
+    return ladder_bots(preset=preset, statuses=statuses).filter(rated_deals__gt=0)
+
+
+def not_yet_rated(*, preset: str, statuses=SHOWN, limit: int = NOT_YET_RATED) -> QuerySet:
+    """The preset's bots that never played a rated game, listed apart from the ranking,
+    oldest first."""
+    return ladder_bots(preset=preset, statuses=statuses).filter(rated_deals=0).order_by(
+        "id")[:limit]
+
+
 # A table row's stored fields: read as plain values, no model built per row, so that serving
 # the table stays a few milliseconds however many games have landed.
 ROW_FIELDS = ("id", "preset", "name", "reference", "status", "reason", "mu", "sigma",
-              "ordinal", "games", "deals", "firsts", "lasts", "positions", "faults",
-              "fault_kinds", "faulted_games", "decisions", "decision_median_ms",
-              "decision_p95_ms", "last_played_at", "created_at")
+              "ordinal", "version", "rated_deals", "games", "deals", "firsts", "lasts",
+              "positions", "faults", "fault_kinds", "faulted_games", "decisions",
+              "decision_median_ms", "decision_p95_ms", "last_played_at", "created_at")
 
 
 def ladder_rows(*, preset: str, statuses=SHOWN) -> QuerySet:
     """The ladder table as dicts of ROW_FIELDS and ``owner`` (the author's username, None for
-    built-in bots), best first; ``row_figures`` adds the derived figures to a page of them."""
-    return (Entry.objects.filter(preset=preset, status__in=statuses).order_by("-ordinal", "id")
-            .values(*ROW_FIELDS, owner=F("outside_bot__owner__username")))
+    built-in bots): the ranking best first, then the bots not yet rated (``rated`` false);
+    ``row_figures`` adds the derived figures to a page of them."""
+    rated = ExpressionWrapper(Q(rated_deals__gt=0), output_field=BooleanField())
+    return (Entry.objects.filter(preset=preset, status__in=statuses).annotate(rated=rated)
+            .order_by("-rated", "-ordinal", "id")
+            .values(*ROW_FIELDS, "rated", owner=F("outside_bot__owner__username")))
 
 
 def row_figures(row: dict) -> dict:
@@ -86,12 +111,17 @@ def history(*, entry: Entry, limit: int = HISTORY_POINTS) -> list[RatingPoint]:
 
 
 def history_values(*, entry: Entry, limit: int = HISTORY_POINTS) -> list[dict]:
-    """The same points as dicts of game, at, mu, sigma, ordinal and deals (its rated deals so
-    far), without building a model per point (the API)."""
+    """The same points as dicts of game, at, mu, sigma, ordinal, deals (its rated deals so
+    far) and version, without building a model per point (the API)."""
     points = list(RatingPoint.objects.filter(entry=entry).order_by("-id").values(
-        "game", "at", "mu", "sigma", "ordinal", "deals")[:limit])
+        "game", "at", "mu", "sigma", "ordinal", "deals", "version")[:limit])
     points.reverse()
     return points
+
+
+def versions(*, entry: Entry) -> dict[int, Version]:
+    """Its versions after the first, by number (version 1 is the entry as it joined)."""
+    return {v.number: v for v in Version.objects.filter(entry=entry)}
 
 
 def with_seats(games: QuerySet) -> QuerySet:
@@ -198,7 +228,7 @@ def validation_faults(*, entries) -> dict[int, int]:
 def challenge_opponents(*, entry: Entry) -> QuerySet:
     """The bots an author may challenge ``entry`` against: the rest of its ladder, best
     first (the service checks again when the game is started)."""
-    return ladder_table(preset=entry.preset).exclude(pk=entry.pk)
+    return ladder_bots(preset=entry.preset).exclude(pk=entry.pk)
 
 
 def challenge_choices(*, entry: Entry) -> list[tuple]:

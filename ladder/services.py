@@ -6,6 +6,9 @@
   whose decisions in rated games since then fault too often is paused (probation); its author
   may pause it too (``entry_pause``); ``entry_resume`` validates it again, once the wait after
   its pause is over (it doubles with each pause for faults).
+- **Versions**: a new URL, or its author's ``entry_new_version``, starts an entry's next
+  version (a Version row): its mu goes on with sigma reset, its figures start afresh, and each
+  stored seat and rating point carries the version that played.
 - **Scheduling**: ``games_schedule`` asks the matchmaker (``ladder.matchmaking``) for as many
   rated games as there are free slots (``LADDER_GAMES_IN_FLIGHT``); each game is a row, sent to
   the workers after commit (``games_send``), one task a game. ``games_recover`` sends again a
@@ -19,6 +22,7 @@
   opponents, at most ``LADDER_CHALLENGES_PER_DAY`` a day.
 """
 
+import copy
 import logging
 import math
 import random
@@ -47,7 +51,7 @@ from ladder import timing
 from ladder.errors import LadderError
 from ladder.matchmaking import Bot as Candidate
 from ladder.matchmaking import Matchmaker, fair_shares
-from ladder.models import Entry, Fault, Game, RatingPoint, Seat
+from ladder.models import Entry, Fault, Game, RatingPoint, Seat, Version
 from league.ratings import MODEL, replay
 from outside_bots.models import OutsideBot
 from plumbing import queue
@@ -103,23 +107,43 @@ def _locked_for_validation(preset: str, entry_id: int) -> tuple[Entry, list[Entr
     return locked[entry_id], [locked[o.pk] for o in opponents]
 
 
-def _validation_start(entry: Entry, opponents: list[Entry], url: str) -> Game:
-    """Schedule the entry's validation game (rows locked by _locked_for_validation)."""
+def _validation_start(entry: Entry, opponents: list[Entry], url: str, *,
+                      new_version: str = "") -> Game:
+    """Schedule the entry's validation game (rows locked by _locked_for_validation); a new
+    URL, or ``new_version`` (why, in words), starts its next version first."""
     rng = random.Random()
     game = Game.objects.create(kind=Game.VALIDATION, preset=entry.preset,
                                seed=rng.getrandbits(63), deals=settings.LADDER_DEALS_PER_GAME)
     Seat.objects.bulk_create(Seat(game=game, entry=e, seat=s, bot=url if e == entry else e.spec)
                              for s, e in enumerate(validation.seated(entry, opponents, rng)))
-    if entry.url and entry.url != url and entry.games:
-        # A new version: its mu stays, its uncertainty is the new bot's; it counts as new.
-        entry.sigma = MODEL.sigma
-        entry.ordinal = ordinal(entry.mu, entry.sigma)
-        entry.started_at = None
+    if entry.url and entry.url != url:
+        new_version = new_version or f"a new URL: {url}"
+    if new_version:
+        _version_start(entry, url, new_version)
     entry.status, entry.reason, entry.url, entry.validation_game = (
         Entry.VALIDATING, "", url, game)
     entry.save()
     GAMES.after_commit(games_send, ids=[game.pk])
     return game
+
+
+# A version's figures, each as it starts: the table shows the current version's.
+VERSION_FIGURES = {"games": 0, "deals": 0, "firsts": 0, "lasts": 0, "positions": 0,
+                   "faults": 0, "fault_kinds": {}, "faulted_games": 0, "decisions": 0,
+                   "decision_times": [], "decision_median_ms": None, "decision_p95_ms": None}
+
+
+def _version_start(entry: Entry, url: str, reason: str) -> None:
+    """The entry's next version (saved by the caller): its mu stays, its uncertainty is a new
+    bot's, it counts as new to the matchmaker, and its figures start afresh."""
+    entry.version += 1
+    Version.objects.create(entry=entry, number=entry.version, url=url,
+                           started_at=timezone.now(), reason=reason[:200])
+    entry.sigma = MODEL.sigma
+    entry.ordinal = ordinal(entry.mu, entry.sigma)
+    entry.started_at = None
+    for field, start in VERSION_FIGURES.items():
+        setattr(entry, field, copy.copy(start))
 
 
 def _retire(entry_id: int, reason: str) -> None:
@@ -218,6 +242,26 @@ def entry_resume(*, entry: Entry, by=None, now=None) -> Entry:
             raise LadderError(f"{entry.name} is disabled: enable it first")
         _validation_start(entry, opponents, bot.url)
     logger.info("ladder: %s asked to resume %s", by, entry)
+    return entry
+
+
+def entry_new_version(*, entry: Entry, by=None, now=None) -> Entry:
+    """Its author says the bot at the same URL is a new version: it starts the next version
+    (mu kept, sigma reset, figures afresh) and plays a validation game. A paused bot does so
+    only once it may resume."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        entry, opponents = _locked_for_validation(entry.preset, entry.pk)
+        if entry.status == Entry.RETIRED:
+            raise LadderError(f"{entry.name} is retired from the {entry.preset} ladder")
+        if entry.status == Entry.PAUSED and entry.resume_after and now < entry.resume_after:
+            raise LadderError(f"{entry.name} may start a new version when it may resume, in "
+                              f"{resume_wait(entry, now)}")
+        bot = entry.outside_bot
+        if bot is None or not bot.enabled:
+            raise LadderError(f"{entry.name} is disabled: enable it first")
+        _validation_start(entry, opponents, bot.url, new_version="its author's new version")
+    logger.info("ladder: %s started version %s of %s", by, entry.version, entry)
     return entry
 
 
@@ -578,6 +622,7 @@ def game_store(*, game_id: int, played: Played) -> bool:
         Fault.objects.bulk_create(faults)
         for seat in seats:
             stats = result.stats[seat.seat]
+            seat.version = entries[seat.entry_id].version
             seat.positions = [order.index(seat.seat) + 1 for order in result.finishing_orders]
             seat.score = result.scores[seat.seat] if result.scores else None
             seat.decisions = stats.decisions
@@ -587,7 +632,7 @@ def game_store(*, game_id: int, played: Played) -> bool:
             _rate(game, seats, entries, played, now)
         for seat in seats:  # a few plain UPDATEs: cheaper than bulk_update's CASE per field
             seat.save(update_fields=["positions", "score", "decisions", "decision_ms",
-                                     "faults", "mu_after", "sigma_after"])
+                                     "faults", "version", "mu_after", "sigma_after"])
         if game.kind == Game.VALIDATION:
             _validated(game, entries, faults)
         game.bot_game = bot_games.game_store(
@@ -599,8 +644,8 @@ def game_store(*, game_id: int, played: Played) -> bool:
 
 
 # What a rated game changes on an entry.
-RATED_FIELDS = ["mu", "sigma", "ordinal", "deals", "games", "firsts", "lasts", "positions",
-                "faults", "fault_kinds", "faulted_games", "decisions",
+RATED_FIELDS = ["mu", "sigma", "ordinal", "rated_deals", "deals", "games", "firsts", "lasts",
+                "positions", "faults", "fault_kinds", "faulted_games", "decisions",
                 "decision_times", "decision_median_ms", "decision_p95_ms", "last_played_at",
                 "status", "reason", "probation_decisions", "probation_faults", "pauses",
                 "resume_after"]
@@ -611,13 +656,14 @@ def _rate(game: Game, seats: list[Seat], entries: dict[int, Entry], played: Play
     """A rated game's ratings (each deal one OpenSkill match), aggregates, pausing and
     history points."""
     by_seat = [s.entry_id for s in seats]
-    state = {pk: (e.mu, e.sigma, e.deals) for pk, e in entries.items()}
+    state = {pk: (e.mu, e.sigma, e.rated_deals) for pk, e in entries.items()}
     _, state = replay(((i, [by_seat[s] for s in order])
                        for i, order in enumerate(played.result.finishing_orders)), state)
     points = []
     for seat in seats:
         entry = entries[seat.entry_id]
-        entry.mu, entry.sigma, entry.deals = state[entry.pk]
+        entry.mu, entry.sigma, entry.rated_deals = state[entry.pk]
+        entry.deals += len(seat.positions)
         entry.ordinal = ordinal(entry.mu, entry.sigma)
         seat.mu_after, seat.sigma_after = entry.mu, entry.sigma
         players = len(seats)
@@ -637,7 +683,8 @@ def _rate(game: Game, seats: list[Seat], entries: dict[int, Entry], played: Play
         _probation(entry, played.result.stats[seat.seat], now)
         entry.save(update_fields=RATED_FIELDS)
         points.append(RatingPoint(entry=entry, game=game, at=now, mu=entry.mu, sigma=entry.sigma,
-                                  ordinal=entry.ordinal, deals=entry.deals))
+                                  ordinal=entry.ordinal, deals=entry.rated_deals,
+                                  version=entry.version))
     RatingPoint.objects.bulk_create(points)
 
 

@@ -5,6 +5,7 @@ Thin: selectors read (the table from the entries' stored aggregates, never recom
 read), ``ladder.services`` writes, and a LadderError's message is shown as it is with a 400.
 """
 
+import hashlib
 from decimal import ROUND_HALF_UP, Decimal
 from functools import wraps
 from itertools import groupby
@@ -15,6 +16,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import JsonResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 
 from gameplay.bots.base import FAULT_KINDS
@@ -30,6 +32,7 @@ from league.models import PRESET_CHOICES
 PRESETS = [p for p, _ in PRESET_CHOICES]
 DEFAULT_PRESET = "classic"
 ROWS_PER_PAGE = 100
+LIVE_SECONDS = 10  # the table page asks for news this often
 HISTORY_ROWS = 20  # the chart's text alternative: its latest points
 DASHBOARD_FAULTS = 3  # latest faults per bot on the author's dashboard
 FAULTS_PER_KIND = 5  # a bot's page lists this many of each kind's latest faults
@@ -109,17 +112,50 @@ def _milliseconds(value) -> str:
 # The table
 
 
-def table(request):
+def _news(html: str, *, done: bool, **about) -> JsonResponse:
+    """A live page part's news: its fragment, and a version that changes when it does."""
+    return JsonResponse({**about, "done": done, "html": html,
+                         "version": hashlib.sha256(html.encode()).hexdigest()[:16]})
+
+
+def _preset_asked(request) -> str:
     preset = request.GET.get("preset", DEFAULT_PRESET)
     if preset not in PRESETS:
-        return _refuse(request, f"There is no preset {preset[:40]!r}. The ladders are "
-                                f"{', '.join(PRESETS)}.", status=400)
+        raise LadderError(f"There is no preset {preset[:40]!r}. The ladders are "
+                          f"{', '.join(PRESETS)}.")
+    return preset
+
+
+def _table_context(request, preset: str) -> dict:
+    """The table's fragment (ladder/_table.html): the ranking's page, then the bots not yet
+    rated."""
     page = Paginator(selectors.ladder_table(preset=preset), ROWS_PER_PAGE).get_page(
         request.GET.get("page"))
-    rows = [{"place": page.start_index() + i, **_row(e)} for i, e in enumerate(page)]
+    return {"preset": preset, "page": page,
+            "rows": [{"place": page.start_index() + i, **_row(e)} for i, e in enumerate(page)],
+            "waiting": [_row(e) for e in selectors.not_yet_rated(preset=preset)]}
+
+
+def table(request):
+    try:
+        preset = _preset_asked(request)
+    except LadderError as e:
+        return _refuse(request, e.message, status=400)
     return render(request, "ladder/table.html", {
-        "preset": preset, "presets": PRESETS, "page": page, "rows": rows,
-        "with_authors": set(selectors.presets())})
+        **_table_context(request, preset), "presets": PRESETS,
+        "with_authors": set(selectors.presets()),
+        "live_url": f"{reverse('ladder:table_json')}?{request.GET.urlencode()}",
+        "live_seconds": LIVE_SECONDS})
+
+
+def table_json(request):
+    """The table page's news (league/live.js)."""
+    try:
+        preset = _preset_asked(request)
+    except LadderError as e:
+        return JsonResponse({"error": e.message}, status=400)
+    return _news(render_to_string("ladder/_table.html", _table_context(request, preset),
+                                  request), done=False, preset=preset)
 
 
 # A bot's page
@@ -135,23 +171,33 @@ def _author_only(request, entry: Entry):
     """None for the bot's author; otherwise the 403 page saying who may."""
     if entry.reference:
         return _refuse(request, f"{entry.name} is a built-in reference bot: it has no author "
-                                "to pause, resume or challenge with it.")
+                                "to pause, resume, version or challenge with it.")
     if not request.user.is_authenticated:
-        return _refuse(request, f"Sign in as the author of {entry.name} to pause or resume it "
-                                "or start a challenge game with it.")
+        return _refuse(request, f"Sign in as the author of {entry.name} to pause or resume it, "
+                                "start its new version or a challenge game with it.")
     if not _is_author(request.user, entry):
-        return _refuse(request, f"Only the author of {entry.name} may pause or resume it or "
-                                "start a challenge game with it.")
+        return _refuse(request, f"Only the author of {entry.name} may pause or resume it, "
+                                "start its new version or a challenge game with it.")
     return None
 
 
-def _chart(points) -> dict:
+def _chart(points, versions: dict) -> dict:
+    """The rating chart's data (ladder.js): a point after each rated game, and a mark at the
+    first point of each new version, labelled with why it started."""
     intervals = [rating_interval(p.mu, p.sigma) for p in points]
+    marks = [{"index": i, "version": p.version,
+              "label": _version_label(p.version, versions.get(p.version))}
+             for i, p in enumerate(points) if i and p.version != points[i - 1].version]
     return {"labels": [p.deals for p in points],
             "ordinal": [round(p.ordinal, 3) for p in points],
             "mu": [round(p.mu, 3) for p in points],
             "low": [round(low, 3) for low, _ in intervals],
-            "high": [round(high, 3) for _, high in intervals]}
+            "high": [round(high, 3) for _, high in intervals],
+            "versions": [p.version for p in points], "marks": marks}
+
+
+def _version_label(number: int, version) -> str:
+    return f"version {number}" + (f": {version.reason}" if version else "")
 
 
 def _seat_of(game, entry: Entry):
@@ -160,28 +206,26 @@ def _seat_of(game, entry: Entry):
 
 def _bot_page(request, entry: Entry, *, status: int = 200, error: str = "", form=None):
     points = selectors.history(entry=entry)
+    versions = selectors.versions(entry=entry)
     faults = list(selectors.faults(entry=entry))
     by_kind = {kind: list(group) for kind, group in groupby(
         sorted(faults, key=lambda f: (FAULT_KINDS.index(f.kind) if f.kind in FAULT_KINDS
                                       else len(FAULT_KINDS), -f.pk)), key=lambda f: f.kind)}
     kinds = sorted(set(entry.fault_kinds) | set(by_kind),
                    key=lambda k: FAULT_KINDS.index(k) if k in FAULT_KINDS else len(FAULT_KINDS))
-    author = _is_author(request.user, entry)
+    now = _bot_now(request, entry, versions)
+    author = now["author"]
     opponents = []
     if author and entry.status != Entry.RETIRED:
         form = form or ChallengeForm(opponents=selectors.challenge_opponents(entry=entry))
         opponents = [{"pk": str(pk), "label": opponent_label(*rest)}
                      for pk, *rest in selectors.challenge_choices(entry=entry)]
     return render(request, "ladder/bot.html", {
-        "entry": entry, "row": _row(entry), "author": author, "error": error, "form": form,
+        **now, "error": error, "form": form, "live_seconds": LIVE_SECONDS,
         "opponents": opponents, "chosen": form.chosen() if form else set(),
-        "chart": _chart(points), "latest_points": points[::-1][:HISTORY_ROWS],
+        "chart": _chart(points, versions), "latest_points": points[::-1][:HISTORY_ROWS],
         "games": [(g, _seat_of(g, entry), [s for s in g.seats.all() if s.entry_id != entry.pk])
                   for g in selectors.recent_games(entry=entry)],
-        "validation": selectors.validation_game(entry=entry),
-        "resume_wait": services.resume_wait(entry),
-        "pause_faults": settings.LADDER_PAUSE_FAULTS,
-        "pause_share": f"{settings.LADDER_PAUSE_FAULT_SHARE:.0%}",
         "kinds": [(k, entry.fault_kinds.get(k, 0), len(by_kind.get(k, ()))) for k in kinds],
         "faults_by_kind": [(k, f[:FAULTS_PER_KIND], len(f) - FAULTS_PER_KIND)
                            for k, f in by_kind.items()],
@@ -191,14 +235,36 @@ def _bot_page(request, entry: Entry, *, status: int = 200, error: str = "", form
     }, status=status)
 
 
+def _bot_now(request, entry: Entry, versions: dict) -> dict:
+    """What changes on a bot's page as its games land (ladder/_bot_now.html): its status,
+    validation game, version, rating and figures."""
+    return {"entry": entry, "row": _row(entry), "author": _is_author(request.user, entry),
+            "version": versions.get(entry.version),
+            "validation": selectors.validation_game(entry=entry),
+            "resume_wait": services.resume_wait(entry),
+            "pause_faults": settings.LADDER_PAUSE_FAULTS,
+            "pause_share": f"{settings.LADDER_PAUSE_FAULT_SHARE:.0%}"}
+
+
 @_in_words()
 def bot(request, entry_id):
     return _bot_page(request, _entry_or_404(entry_id))
 
 
+def bot_json(request, entry_id):
+    """A bot page's news (league/live.js): its status and figures as the page's fragment."""
+    entry = selectors.entry_get(entry_id)
+    if entry is None:
+        return JsonResponse({"error": f"There is no bot {entry_id} on the ladder."}, status=404)
+    return _news(render_to_string(
+        "ladder/_bot_now.html", _bot_now(request, entry, selectors.versions(entry=entry)),
+        request), done=entry.status == Entry.RETIRED, entry=entry.pk)
+
+
+
 def _by_author(request, entry_id, change, done: str):
-    """A change only the bot's author makes (pause, resume): 403 for anyone else, 400 with
-    the refusal in words, else back to the bot's page saying ``done``."""
+    """A change only the bot's author makes (pause, resume, new version): 403 for anyone
+    else, 400 with the refusal in words, else back to the bot's page saying ``done``."""
     entry = _entry_or_404(entry_id)
     refused = _author_only(request, entry)
     if refused:
@@ -222,6 +288,13 @@ def resume(request, entry_id):
 def pause(request, entry_id):
     return _by_author(request, entry_id, services.entry_pause,
                       "{name} is paused: it gets no new games. Resume it when you like.")
+
+
+@_in_words(post=True)
+def new_version(request, entry_id):
+    return _by_author(request, entry_id, services.entry_new_version,
+                      "{name} starts a new version: its figures start afresh, its rating goes "
+                      "on less sure, and it plays a validation game first.")
 
 
 @_in_words(post=True)

@@ -111,11 +111,18 @@ def _ladder_game_at_main(old, bot) -> int:
     return game.pk
 
 
+def _entry_figures():
+    """The ladder's rows as main's columns have them (later migrations add columns)."""
+    return Entry.objects.filter(preset="classic").values(
+        "id", "name", "outside_bot__owner__username", "mu", "sigma", "ordinal", "games",
+        "deals", "firsts", "positions")
+
+
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_a_database_made_before_the_move_keeps_its_outside_bots_ladder_and_tournaments():
     bot_id, entry_id, content_type_id, tournament_id, _, _ = _made_at_main()
-    ladder_before = list(ladder_rows(preset="classic"))
+    ladder_before = list(_entry_figures())
     standings_before = tournament_standings(tournament=Tournament.objects.get(pk=tournament_id))
 
     _migrate(_new_leaves())
@@ -125,8 +132,8 @@ def test_a_database_made_before_the_move_keeps_its_outside_bots_ladder_and_tourn
         "ada-bot", "https://bots.example.org/play", "ada", ["classic"])
     assert Entry.objects.get(pk=entry_id).outside_bot == bot
     assert list(bot.owner.outside_bots.all()) == [bot]
+    assert list(_entry_figures()) == ladder_before
     ladder = list(ladder_rows(preset="classic"))
-    assert ladder == ladder_before
     assert [(r["name"], r["owner"], r["ordinal"], r["games"]) for r in ladder] == [
         ("ada-bot", "ada", 24.0, 3)]
     tournament = Tournament.objects.get(pk=tournament_id)

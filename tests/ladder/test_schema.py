@@ -48,7 +48,7 @@ def test_the_ladder_api_conforms_to_its_schema(ladder, author, settings):  # noq
                 failures[f"{operation.label} ({mode.value})"] = str(e)[:2000]
 
     # Real rows, which random ids seldom hit: a bot's page, a game, a resume, a challenge, a
-    # pause.
+    # new version, a pause.
     game = ladder["bob-1"].seats.filter(faults__gt=0).first().game_id
     for method, path, kwargs in [
             ("GET", "/api/v1/ladder/{id}/", {"path_parameters": {"id": ladder["bob-1"].pk}}),
@@ -58,10 +58,12 @@ def test_the_ladder_api_conforms_to_its_schema(ladder, author, settings):  # noq
             ("POST", "/api/v1/ladder-games/",
              {"body": {"entry": ladder["ada-1"].pk, "opponents": [ladder["bob-1"].pk]},
               "media_type": "application/json"}),
+            ("POST", "/api/v1/ladder/{id}/new-version/",
+             {"path_parameters": {"id": ladder["ada-1"].pk}}),
             ("POST", "/api/v1/ladder/{id}/pause/",
              {"path_parameters": {"id": ladder["ada-1"].pk}})]:
         case = schema[path][method].Case(**kwargs)
         response = case.call_and_validate(headers=headers, checks=CHECKS)
         assert response.status_code in (200, 201), (path, response.text[:500])
-    assert operations == 7
+    assert operations == 8
     assert not failures, "\n\n".join(f"{label}:\n{text}" for label, text in failures.items())

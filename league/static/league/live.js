@@ -1,12 +1,14 @@
-// Tonight's standings (league/night/tonight.html): ask the JSON endpoint for news every few
-// seconds and put the server's board in place when it has changed; no reload, so a screen in
-// the room can show it all night. Slower once every table has ended, and after a failure.
+// A page part that refreshes itself (the night's standings, league/night/tonight.html; a
+// ladder's table, ladder/table.html): the box marked data-live asks its JSON endpoint
+// (data-url) for news every data-seconds and puts the server's fragment in place of its
+// data-live-board when it has changed; no reload, so a screen can show it all night. Slower
+// once the news says done, and after a failure. A static script: the site's CSP allows it.
 (function () {
   "use strict";
-  var box = document.getElementById("tonight");
+  var box = document.querySelector("[data-live]");
   if (!box) return;
-  var board = document.getElementById("board");
-  var status = document.getElementById("tonight-status");
+  var board = box.querySelector("[data-live-board]");
+  var status = box.querySelector("[data-live-status]");
   var seconds = Number(box.dataset.seconds) || 5;
   var shown = null;
   function tick() {
