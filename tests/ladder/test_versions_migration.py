@@ -60,3 +60,20 @@ def test_games_stored_before_versions_were_played_by_version_1(client):
     _migrate(BEFORE)  # and back: the columns go, the rows stay
     assert Seat_.objects.count() == 2
     _migrate(_leaves())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_entry_keeps_its_bots_url_in_the_normal_form_so_no_new_version_starts():
+    """Issue #29: URLs are normalised before they are compared; a bot whose stored URL only
+    changed spelling (outside_bots 0002) is the same version, not validated again."""
+    old = _migrate([("ladder", "0006_versions"), ("outside_bots", "0001_initial")])
+    Bot_, Entry_ = old.get_model("outside_bots", "OutsideBot"), old.get_model("ladder", "Entry")
+    spelt = "HTTP://Bots.Example.org:80"
+    bot = Bot_.objects.create(name="lowball", url=spelt)
+    Entry_.objects.create(preset="classic", name="lowball", status="active", url=spelt,
+                          outside_bot_id=bot.pk)
+
+    _migrate(_leaves())
+
+    entry = Entry.objects.select_related("outside_bot").get(name="lowball")
+    assert entry.url == entry.outside_bot.url == "http://bots.example.org/"
