@@ -512,7 +512,9 @@ def _challenge_refusal(game: Game) -> str | None:
         except ValueError as e:
             refusal = str(e)
         if refusal:
-            return f"{seat.entry.name} failed its challenge: {refusal}"
+            return (f"{seat.entry.name} failed its challenge: {refusal} (a bot proves it is "
+                    "its author's with its secret: \"Replace its secret\" on its page gives a "
+                    "new one, shown once)")
     return None
 
 
