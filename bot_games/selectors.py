@@ -17,27 +17,33 @@ def faults_of_bot(*, bot: str) -> QuerySet:
             .order_by("-game__played_at", "-id"))
 
 
-def replay_marked(steps: dict, *, game_id: int, log_seats: set[int]) -> list[dict]:
-    """Mark a replay's steps (league.replays, the whole game's) with the decisions each seat
-    took there: ``step["decided"]``, one {seat, bot, ms, safe, logs} a seat, where ``safe`` says a
-    safe move was played for it (a fault, or its time bank spent). The logs are only those of
-    ``log_seats`` (their bots' authors' own); they also come back as a list of {step, seat,
-    bot, text}, in order."""
+def replay_marked(steps: dict, *, game_id: int, log_seats: set[int],
+                  first: int = 1) -> list[dict]:
+    """Mark a replay's steps (league.replays) with the decisions each seat took there:
+    ``step["decided"]``, one {seat, bot, ms, safe, logs} a seat, where ``safe`` says a safe
+    move was played for it (a fault, or its time bank spent). ``first``: the game's step the
+    replay starts at (one deal's replay: its first, ``services.deal_steps``). The logs are only
+    those of ``log_seats`` (their bots' authors' own); they also come back as a list of
+    {step, seat, bot, text}, in order, with the replay's own step numbers."""
     shown = steps["steps"]
+
+    def here(step):  # the replay's step, or None when it does not show it
+        return step - first + 1 if step is not None and 0 < step - first + 1 <= len(shown) \
+            else None
+
     logs = []
     for seat in BotSeat.objects.filter(game_id=game_id).only("seat", "timeline", "logs"):
-        marks: dict[int, dict] = {}
+        bot, marks = steps["players"][seat.seat], {}
         for point in seat.timeline:
-            if point["step"] is not None and point["step"] <= len(shown):
-                mark = marks.setdefault(point["step"], {
-                    "seat": seat.seat, "bot": steps["players"][seat.seat], "ms": 0.0,
-                    "safe": False, "logs": []})
+            if (step := here(point["step"])) is not None:
+                mark = marks.setdefault(step, {"seat": seat.seat, "bot": bot, "ms": 0.0,
+                                               "safe": False, "logs": []})
                 mark["ms"] = round(mark["ms"] + point["ms"], 1)
                 mark["safe"] = mark["safe"] or point.get("safe", False)
         for log in seat.logs if seat.seat in log_seats else []:
-            if log["step"] in marks:
-                marks[log["step"]]["logs"].append(log["text"])
-                logs.append({**log, "seat": seat.seat, "bot": steps["players"][seat.seat]})
+            if (step := here(log["step"])) is not None:
+                marks[step]["logs"].append(log["text"])
+                logs.append({"step": step, "seat": seat.seat, "bot": bot, "text": log["text"]})
         for step, mark in marks.items():
             shown[step - 1].setdefault("decided", []).append(mark)
     logs.sort(key=lambda log: (log["step"], log["seat"]))

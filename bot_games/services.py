@@ -20,8 +20,8 @@ def game_store(result: GameResult, *, preset: str, options: dict | None = None, 
     game = BotGame.objects.create(
         preset=preset, options=options or {}, scoring=result.transcript.get("scoring"),
         seed=seed, transcript=result.transcript, played_at=played_at or timezone.now())
-    leads = _lead_steps(result.transcript)
-    timelines = [[_step(leads, point) for point in stats.timeline] for stats in result.stats]
+    deals = deal_steps(result.transcript)
+    timelines = [[_step(deals, point) for point in stats.timeline] for stats in result.stats]
     BotSeat.objects.bulk_create(
         BotSeat(game=game, seat=seat, bot=bot,
                 positions=[order.index(seat) + 1 for order in result.finishing_orders],
@@ -44,19 +44,20 @@ def game_store(result: GameResult, *, preset: str, options: dict | None = None, 
     return game
 
 
-def _lead_steps(transcript: dict) -> list[int]:
-    """Each deal's replay step (from 1) where its play begins, its leader named: the replay
-    (league.replays) shows a deal as its dealing, each exchange, the lead, then each move."""
-    leads, before = [], 0
+def deal_steps(transcript: dict) -> list[tuple[int, int]]:
+    """Each deal's first replay step (its dealing) and the step its play begins at (its
+    leader named), from 1: the replay (league.replays) shows a deal as its dealing, each
+    exchange, the lead, then each move."""
+    steps, first = [], 1
     for deal in transcript.get("deals", []):
         exchanges = len(deal.get("exchanges", []))
-        leads.append(before + exchanges + 2)
-        before += 2 + exchanges + len(deal["moves"])
-    return leads
+        steps.append((first, first + exchanges + 1))
+        first += 2 + exchanges + len(deal["moves"])
+    return steps
 
 
-def _step(leads: list[int], point: dict) -> int | None:
+def _step(deals: list[tuple[int, int]], point: dict) -> int | None:
     """A decision's replay step: its move's, or, before play, the lead's (the exchanges done)."""
-    if not 0 <= point["deal"] < len(leads):
+    if not 0 <= point["deal"] < len(deals):
         return None
-    return leads[point["deal"]] + (0 if point["move"] is None else point["move"] + 1)
+    return deals[point["deal"]][1] + (0 if point["move"] is None else point["move"] + 1)

@@ -2,8 +2,10 @@
 decision, bounded per decision (LOG_MAX) and per game (LOG_GAME_MAX, then one note), and an
 error answer's body (a 500's traceback) is kept with its fault, bounded (FAULT_BODY_MAX)."""
 
+import sys
+
 from gameplay.bots.base import FAULT_BODY_MAX
-from gameplay.bots.outside import LOG_GAME_MAX, LOG_LIMIT_NOTE, LOG_MAX, HttpBot
+from gameplay.bots.outside import LOG_GAME_MAX, LOG_LIMIT_NOTE, LOG_MAX, HttpBot, ProgramBot
 from tests.bots.test_outside import _game, server  # noqa: F401 (the fixture)
 
 
@@ -74,3 +76,19 @@ def test_safe_moves_played_for_a_faulting_seat_are_marked(server):  # noqa: F811
     timeline = result.stats[0].timeline
     assert timeline and all(p["safe"] for p in timeline)
     assert len(result.stats[0].faults) == len(timeline)
+
+
+def test_a_program_bots_logs_are_bounded_the_same_way(tmp_path):
+    program = tmp_path / "chatty.py"
+    program.write_text(
+        "import json, sys\n"
+        "for line in sys.stdin:\n"
+        "    print(json.dumps({'choice': 0, 'ask': 'high', 'direction': 'cw', 'leader': None,\n"
+        "                      'log': 'w' * 5000}), flush=True)\n")
+    bot = ProgramBot([sys.executable, str(program)], timeout_ms=3000)
+    result = _game(bot, deals=2)
+
+    logs = [p.get("log") for p in result.stats[0].timeline]
+    kept = LOG_GAME_MAX // LOG_MAX
+    assert logs[:kept] == ["w" * LOG_MAX] * kept
+    assert logs[kept] == LOG_LIMIT_NOTE and set(logs[kept + 1:]) == {None}
