@@ -22,13 +22,13 @@ pytestmark = pytest.mark.django_db
 SCRIPT = "<script>alert('pwned')</script>"
 
 
-def play_validation(servers, author, commit, mode="good"):  # noqa: F811
-    """A validation game of ada-bot, whose every answer logs a <script>, its decision and its
+def play_validation(servers, author, commit, mode="good", name="ada-bot"):  # noqa: F811
+    """A validation game of ada-bot (or ``name``), whose every answer logs a <script>, its decision and its
     number: its server (the requests, in order), the game and ada-bot's seat in it."""
     (server,) = servers(1)
     server.mode = mode
     server.log = lambda request: f"{SCRIPT} {request['decision']} {len(server.requests)}"
-    bot = register(author, server)
+    bot = register(author, server, name)
     commit(services.bots_sync)
     entry = bot.ladder_entries.get()
     game = selectors.game_get(entry.validation_game_id)
