@@ -23,8 +23,9 @@ SCRIPT = "<script>alert('pwned')</script>"
 
 
 def play_validation(servers, author, commit, mode="good", name="ada-bot"):  # noqa: F811
-    """A validation game of ada-bot (or ``name``), whose every answer logs a <script>, its decision and its
-    number: its server (the requests, in order), the game and ada-bot's seat in it."""
+    """A validation game of ada-bot (or ``name``), whose every answer logs a <script>, its
+    decision and its number: its server (the requests, in order), the game and the bot's
+    seat in it."""
     (server,) = servers(1)
     server.mode = mode
     server.log = lambda request: f"{SCRIPT} {request['decision']} {len(server.requests)}"
