@@ -11,6 +11,7 @@ from django.urls import reverse
 from bot_games import selectors as bot_games
 from bot_games.models import BotSeat
 from ladder import selectors, services
+from ladder.web.views import FAULTS_PER_KIND
 from league import replays
 from tests.ladder.conftest import register
 from tests.ladder.test_bot_games import commit  # noqa: F401 (the fixture)
@@ -145,6 +146,15 @@ def test_a_fault_links_to_its_step_in_the_replay(
     # the anchor is the replay's own step (its list without JavaScript)
     item = re.search(rf'<li id="step-{fault.step}">([^<]*)', page).group(1)
     assert item.startswith(f"Deal {fault.deal + 1} · ada-bot ")
+    # the bot's page and its author's dashboard link each fault to its step too
+    entry = game.seats.get(seat=seat).entry
+    game_url = reverse("ladder:game", args=[game.pk])
+    bot_page = client.get(reverse("ladder:bot", args=[entry.pk])).content.decode()
+    latest = faults[-FAULTS_PER_KIND:]  # all of one kind, malformed: its latest are listed
+    assert all(f'href="{game_url}#step-{f.step}"' in bot_page for f in latest)
+    client.force_login(author)
+    dashboard = client.get(reverse("ladder:mine")).content.decode()
+    assert f'href="{game_url}#step-{faults[-1].step}"' in dashboard
 
 
 def test_an_error_page_is_kept_in_the_fault_for_its_author(
