@@ -2,7 +2,7 @@
 
 from django.db import models
 
-from gameplay.bots.base import FAULT_ANSWER_MAX, FAULT_KINDS, FAULT_TEXT_MAX
+from gameplay.bots.base import FAULT_ANSWER_MAX, FAULT_BODY_MAX, FAULT_KINDS, FAULT_TEXT_MAX
 from league.models import PRESET_CHOICES
 
 
@@ -40,6 +40,11 @@ class BotSeat(models.Model):
     decision_ms = models.FloatField(default=0.0, help_text="its decisions' total time")
     decision_ms_max = models.FloatField(null=True, blank=True,
                                         help_text="its slowest decision, when timed one by one")
+    timeline = models.JSONField(default=list, blank=True, help_text=(
+        "each decision in order: {step: its replay step, ms, safe: a safe move played for it}"))
+    logs = models.JSONField(default=list, blank=True, help_text=(
+        "its bot's logs, {step, text}, for the bot's author only (bounded by outside.LOG_MAX "
+        "a decision and LOG_GAME_MAX a game)"))
 
     class Meta:
         ordering = ["game", "seat"]
@@ -79,6 +84,10 @@ class BotFault(FaultRecord):
     """A fault of a bot game, stored with it."""
 
     game = models.ForeignKey(BotGame, on_delete=models.CASCADE, related_name="faults")
+    step = models.PositiveIntegerField(null=True, blank=True,
+                                       help_text="the replay's step of its decision, from 1")
+    body = models.TextField(max_length=FAULT_BODY_MAX, blank=True,
+                            help_text="the start of an error answer's body (a traceback)")
 
     class Meta(FaultRecord.Meta):
         indexes = [models.Index(fields=["game", "seat"], name="bot_fault_seat")]

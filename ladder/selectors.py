@@ -10,13 +10,16 @@ from django.db.models import (
     Count,
     ExpressionWrapper,
     F,
+    OuterRef,
     Prefetch,
     Q,
     QuerySet,
+    Subquery,
 )
 from django.utils import timezone
 
 from bot_games import selectors as bot_games
+from bot_games.models import BotFault
 from gameplay.runner.figures import rating_interval, share
 from ladder import timing
 from ladder.models import Entry, Fault, Game, RatingPoint, Seat, Version
@@ -141,8 +144,15 @@ def recent_games(*, entry: Entry, limit: int = RECENT_GAMES, kinds=None) -> list
 
 def faults(*, entry: Entry, limit: int = RECENT_FAULTS) -> QuerySet:
     """Its latest faults, newest first, with their game (not its transcript)."""
-    return (Fault.objects.filter(entry=entry).select_related("entry", "game")
+    return (_with_step(Fault.objects.filter(entry=entry)).select_related("entry", "game")
             .order_by("-id")[:limit])
+
+
+def _with_step(faults: QuerySet) -> QuerySet:
+    """Each fault's ``step`` in its game's replay, as its bot game's record of it has it."""
+    return faults.annotate(step=Subquery(BotFault.objects.filter(
+        game_id=OuterRef("game__bot_game_id"), seat=OuterRef("seat"),
+        number=OuterRef("number")).values("step")[:1]))
 
 
 def validation_game(*, entry: Entry) -> Game | None:
@@ -210,7 +220,7 @@ def author_waiting(*, user) -> list[tuple]:
 def latest_faults_by_entry(*, entries, per_entry: int = 3) -> dict[int, list[Fault]]:
     """Each entry's latest faults (at most ``per_entry``), newest first, in one query per
     entry: an author has few entries (OUTSIDE_BOT_MAX_PER_AUTHOR bots times the presets)."""
-    return {e.pk: list(Fault.objects.filter(entry=e).select_related("game")
+    return {e.pk: list(_with_step(Fault.objects.filter(entry=e)).select_related("game")
                        .order_by("-id")[:per_entry]) for e in entries}
 
 

@@ -31,15 +31,17 @@ from gameplay.engine.rules import exchange
 FAULT_KINDS = ("timeout", "error", "malformed", "oversized", "illegal")
 FAULT_TEXT_MAX = 500  # characters of a fault's message kept
 FAULT_ANSWER_MAX = 200  # characters of the answer kept with a fault
+FAULT_BODY_MAX = 2_000  # characters of an error answer's body (a 500's traceback) kept
 
 
 class BotFault(Exception):
     """An outside bot's answer could not be used (timeout, error, malformed, illegal)."""
 
-    def __init__(self, kind: str, message: str):
+    def __init__(self, kind: str, message: str, body: bytes | None = None):
         super().__init__(message)
         self.kind = kind
         self.message = message
+        self.body = body  # an error answer's body, for its author (FAULT_BODY_MAX kept)
 
 
 class ServiceLate(Exception):
@@ -51,12 +53,14 @@ class BotError(Exception):
     """A built-in bot answered what the rules do not allow: a bug in the bot."""
 
 
-def fault_text(text, limit: int) -> str:
+def fault_text(text, limit: int, *, lines: bool = False) -> str:
     """A bot's text cut to ``limit`` characters, its NULs and other control characters
-    escaped (PostgreSQL stores no NUL in text)."""
+    escaped (PostgreSQL stores no NUL in text); with ``lines``, line breaks and tabs kept."""
     if isinstance(text, bytes):
         text = text[:limit * 4].decode("utf-8", "replace")
-    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(text)[:limit])
+    kept = "\n\t" if lines else ""
+    text = "".join(c if c.isprintable() or c in kept else repr(c)[1:-1]
+                   for c in str(text)[:limit])
     return text[:limit]
 
 
@@ -68,6 +72,8 @@ class Bot:
     outside = False  # True for bots whose code the service does not run (their faults are counted)
     # An outside bot's raw answer to its latest decision, kept with a fault it causes.
     last_answer: bytes | None = None
+    # An outside bot's "log" with its latest answer, already cut to its bounds (outside.py).
+    last_log: str | None = None
     # True once an outside bot's time bank ran out: its seat plays safe moves, not calling it.
     benched = False
 
@@ -146,6 +152,9 @@ class SeatStats:
     benched: int = 0  # decisions played for it with safe moves after its time bank ran out
     late: int = 0  # decisions the service was late for: safe moves, not counted against it
     figures: dict[str, int] = field(default_factory=dict)  # the bot's own, at the game's end
+    # Each decision as it went, in order: {"deal", "move" (its index in the deal's moves, None
+    # before play), "ms", "safe" (a safe move played for it), "log" (its bot's, when given)}.
+    timeline: list[dict] = field(default_factory=list)
 
     @property
     def mean_ms(self) -> float:
@@ -175,27 +184,26 @@ class BotDecider:
 
     def _ask_bot(self, decision: str, call, check, fallback):
         if getattr(self.bot, "benched", False):
-            self.stats.decisions += 1
             self.stats.benched += 1
+            self._decided(decision, 0.0, safe=True)
             return fallback()
-        start = time.perf_counter()
+        start, body = time.perf_counter(), None
         try:
             answer = call()
             problem = check(answer)
             kind = "illegal"
         except BotFault as fault:  # raised for an outside bot (or a seat standing in for one)
-            problem, kind = fault.message, fault.kind
+            problem, kind, body = fault.message, fault.kind, fault.body
         except ServiceLate:
-            self.stats.seconds += time.perf_counter() - start
-            self.stats.decisions += 1
             self.stats.late += 1
+            self._decided(decision, time.perf_counter() - start, safe=True, asked=True)
             return fallback()
         except Exception as error:  # noqa: BLE001 - an outside bot's error must not break the game
             if not self.bot.outside:
                 raise
             problem, kind = f"{type(error).__name__}: {error}", "error"
-        self.stats.seconds += time.perf_counter() - start
-        self.stats.decisions += 1
+        self._decided(decision, time.perf_counter() - start, safe=problem is not None,
+                      asked=True)
         if problem is None:
             return answer
         if kind == "illegal" and not self.bot.outside:
@@ -207,8 +215,24 @@ class BotDecider:
             "decision": decision, "kind": kind, "deal": self._deal_number,
             "number": self.stats.decisions,  # the seat's decisions in the game, from 1
             "message": fault_text(problem, FAULT_TEXT_MAX),
-            "answer": None if raw is None else fault_text(raw, FAULT_ANSWER_MAX)})
+            "answer": None if raw is None else fault_text(raw, FAULT_ANSWER_MAX),
+            "body": None if body is None else fault_text(body, FAULT_BODY_MAX, lines=True)})
         return fallback()
+
+    def _decided(self, decision: str, seconds: float, *, safe: bool, asked: bool = False) -> None:
+        """Count one decision and note it in the seat's timeline: where in the game it was
+        (a move's index in its deal, None before play), its time, and the log its bot sent
+        when it was ``asked``."""
+        play = decision == "play"
+        self.stats.seconds += seconds
+        self.stats.decisions += 1
+        point = {"deal": self.log.deal_number if play else self._deal_number,
+                 "move": len(self.log.moves) if play else None,
+                 "ms": round(1000 * seconds, 1), "safe": safe}
+        log = getattr(self.bot, "last_log", None) if asked else None
+        if log:
+            point["log"] = log
+        self.stats.timeline.append(point)
 
     # --- Decider protocol -------------------------------------------------------------------
     def move(self, deal, legal):

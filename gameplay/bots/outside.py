@@ -28,7 +28,7 @@ from collections.abc import Callable
 
 from gameplay.bots import cardset as C
 from gameplay.bots import policy, signing
-from gameplay.bots.base import FAULT_ANSWER_MAX, Bot, BotFault, ServiceLate
+from gameplay.bots.base import FAULT_ANSWER_MAX, Bot, BotFault, ServiceLate, fault_text
 from gameplay.bots.observation import DIRECTION_TEXT, move_json
 from gameplay.bots.timebank import SERVICE_SLACK_MS, TimeBank
 from gameplay.engine.deal import CCW, CW
@@ -41,6 +41,11 @@ DEFAULT_MAX_BYTES = 64 * 1024
 # Characters of an answer's optional "log", the bot's note on its decision, that the service
 # keeps (docs/protocol/answer.schema.json).
 LOG_MAX = 4_000
+# Characters of logs kept from one bot in one game (each game makes its bots afresh); past it,
+# its logs are dropped and one LOG_LIMIT_NOTE says so.
+LOG_GAME_MAX = 64_000
+LOG_LIMIT_NOTE = "log limit reached"
+ERROR_BODY_READ = 8_192  # bytes of an error answer's body read, of which FAULT_BODY_MAX kept
 DIRECTIONS = {"cw": CW, "ccw": CCW}
 
 
@@ -109,6 +114,7 @@ class OutsideBot(Bot):
         # read) and how late our own deadline timer woke up (exchange_json sets both).
         self.bot_ms = 0.0
         self.late_ms = 0.0
+        self.log_left = LOG_GAME_MAX  # characters of logs still kept this game
 
     def bank_open(self, overage: float) -> None:
         """A new game: its time bank of ``overage`` ms over each decision's limit."""
@@ -130,7 +136,7 @@ class OutsideBot(Bot):
                    **fields}
         if bank is not None:
             request["remaining_overage_ms"] = int(bank.overage_ms)
-        self.last_answer = None
+        self.last_answer = self.last_log = None
         self.bot_ms = self.late_ms = 0.0
         try:
             answer = self.exchange_json(request)
@@ -140,7 +146,20 @@ class OutsideBot(Bot):
         self._spend(None)
         if not isinstance(answer, dict):
             raise BotFault("malformed", "the answer is not a JSON object")
+        self._keep_log(answer.get("log"))
         return answer
+
+    def _keep_log(self, log) -> None:
+        """The answer's "log", cut to LOG_MAX characters and to what is left of the game's
+        LOG_GAME_MAX; once that is spent, one LOG_LIMIT_NOTE and then nothing."""
+        if not isinstance(log, str) or not log or self.log_left < 0:
+            return
+        text = fault_text(log, LOG_MAX, lines=True)
+        if len(text) > self.log_left:
+            self.last_log, self.log_left = LOG_LIMIT_NOTE, -1
+            return
+        self.last_log = text
+        self.log_left -= len(text)
 
     def _spend(self, fault: BotFault | None) -> None:
         """Charge the decision to the bank; a timeout past the whole bank empties it, and one
@@ -296,7 +315,8 @@ class HttpBot(OutsideBot):
             response = conn.getresponse()
             if response.status != 200:
                 moved = " (redirects are not followed)" if 300 <= response.status < 400 else ""
-                raise BotFault("error", f"HTTP status {response.status}{moved}")
+                raise BotFault("error", f"HTTP status {response.status}{moved}",
+                               body=response.read(ERROR_BODY_READ))
             if response.length is not None and response.length > self.max_bytes:
                 raise BotFault("oversized", f"the answer is over {self.max_bytes} bytes "
                                             f"(Content-Length {response.length})")

@@ -19,6 +19,7 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 
+from bot_games import selectors as bot_games
 from gameplay.bots.base import FAULT_KINDS
 from gameplay.runner.figures import rating_interval
 from ladder import selectors, services
@@ -335,17 +336,28 @@ def game(request, game_id):
     deals = max((len(s.positions) for s in seats), default=0)
     orders = [[s for s in sorted(seats, key=lambda s: s.positions[d])]
               for d in range(deals) if all(len(s.positions) > d for s in seats)]
-    steps, replay_error = None, ""
+    steps, replay_error, logs = None, "", []
+    log_seats = _log_seats(request.user, seats)
     if game.bot_game:
         try:
             steps = replays.transcript_steps(game.bot_game.transcript,
                                              names=[s.entry.name for s in seats])
         except LeagueError as e:
             replay_error = e.message
+        else:
+            logs = bot_games.replay_marked(steps, game_id=game.bot_game_id,
+                                           log_seats=log_seats)
     return render(request, "ladder/game.html", {
         "game": game, "seats": seats, "orders": orders,
-        "faults": selectors.game_faults(game=game, seats=seats),
+        "faults": selectors.game_faults(game=game, seats=seats), "logs": logs,
+        "log_seats": log_seats,
         "steps": steps, "replay_error": replay_error, "title": f"ladder game {game.pk}"})
+
+
+def _log_seats(user, seats) -> set[int]:
+    """The seats whose bots' logs ``user`` reads: their own bots' (staff: every seat's)."""
+    return {s.seat for s in seats
+            if user.is_staff or (user.is_authenticated and s.entry.author_id == user.pk)}
 
 
 @_in_words()

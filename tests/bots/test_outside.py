@@ -32,6 +32,7 @@ class Server:
         self.mode = "good"
         self.secrets = []
         self.challenges = []
+        self.log = None  # a function of the request: the "log" a good answer carries
         self.requests = []
         self.hosts = []  # the Host header of each request
         server = self
@@ -51,7 +52,15 @@ class Server:
                 if mode == "status":
                     self.send_error(500)
                     return
-                body = {"good": lambda: json.dumps(decide(request)),
+                if mode == "traceback":  # the author's own error page
+                    page = b"Traceback (most recent call last):\n<b>boom</b>\n" + b"x" * 5000
+                    self.send_response(500)
+                    self.send_header("Content-Length", str(len(page)))
+                    self.end_headers()
+                    self.wfile.write(page)
+                    return
+                log = {"log": server.log(request)} if server.log else {}
+                body = {"good": lambda: json.dumps(decide(request) | log),
                         "slow": lambda: json.dumps(decide(request)),
                         "junk": lambda: "not json {",
                         "huge": lambda: json.dumps({"choice": 0, "pad": "x" * 200_000}),

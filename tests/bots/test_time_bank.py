@@ -119,6 +119,11 @@ def test_a_slow_bot_draws_on_its_bank_then_plays_safe_moves_uncalled(serve, sett
     assert 2 <= called <= 6
     assert stats.faults[0]["number"] == called  # the last call was the one that emptied it
     assert stats.benched == stats.decisions - called > 0  # the rest played for it, uncalled
+    # the replay's marks: the answered decisions timed, the emptying one and the rest safe
+    assert [p["safe"] for p in stats.timeline] == [False] * (called - 1) + [True] * (
+        stats.decisions - called + 1)
+    assert all(p["ms"] > 200 for p in stats.timeline[:called])
+    assert {p["ms"] for p in stats.timeline[called:]} == {0.0}
     left = [r["remaining_overage_ms"] for r in server.requests]
     assert left[0] == 1000 and left == sorted(left, reverse=True) and left[-1] < 300
     assert {r["deadline_ms"] for r in server.requests} == {100}

@@ -10,7 +10,7 @@ import pytest
 from referencing import Registry, Resource
 
 from gameplay.bots import make_bot
-from gameplay.bots.base import FAULT_ANSWER_MAX, FAULT_TEXT_MAX
+from gameplay.bots.base import FAULT_ANSWER_MAX, FAULT_BODY_MAX, FAULT_TEXT_MAX, BotFault
 from gameplay.bots.outside import LOG_MAX, OutsideBot
 from gameplay.engine.options import PRESETS, preset
 from gameplay.engine.scoring import Scoring
@@ -97,14 +97,18 @@ def test_a_fault_meets_the_error_schema_and_the_bounds_agree():
         def exchange_json(self, request):
             return self._decode(b"\x00not json {" + b"x" * 1000)
 
-    result = game(Junk(), "classic")
-    faults = result.stats[0].faults
-    assert faults
+    class Failing(OutsideBot):  # its server's error page: a traceback, kept with the fault
+        def exchange_json(self, request):
+            raise BotFault("error", "HTTP status 500", body=b"Traceback\n\tline\x00" * 500)
+
+    faults = [f for bot in (Junk(), Failing()) for f in game(bot, "classic").stats[0].faults]
+    assert faults and any(f["body"] for f in faults)
     for fault in faults:
         validator("error").validate(fault)
     error = REGISTRY.contents("error.schema.json")["properties"]
     assert error["message"]["maxLength"] == FAULT_TEXT_MAX
     assert error["answer"]["maxLength"] == FAULT_ANSWER_MAX
+    assert error["body"]["maxLength"] == FAULT_BODY_MAX
     log = REGISTRY.contents("answer.schema.json")["properties"]["log"]
     assert log["maxLength"] == LOG_MAX
     answers = validator("answer")

@@ -6,6 +6,7 @@ import json
 import pytest
 from django.urls import reverse
 
+from bot_games import selectors as bot_games
 from gameplay.engine.checker import VALID, check
 from league import replays
 from league.errors import LeagueError
@@ -45,7 +46,9 @@ def test_every_deal_of_a_stored_tournament_game_replays(client, preset):
     stored = stored_game(tournament)
     seats = list(stored.game.seats.order_by("number").select_related("player"))
     names = [s.player.name for s in seats]
-    whole = replays.transcript_steps(stored.bot_game.transcript, names=names)["steps"]
+    whole = replays.transcript_steps(stored.bot_game.transcript, names=names)
+    bot_games.replay_marked(whole, game_id=stored.bot_game_id, log_seats=set())
+    whole = whole["steps"]
     deals = list(stored.game.deal_set.order_by("number"))
     assert len(deals) == len(stored.bot_game.transcript["deals"]) == DEALS
 
@@ -66,6 +69,10 @@ def test_every_deal_of_a_stored_tournament_game_replays(client, preset):
         assert steps[-1]["out"] == places
         assert [names[s] for s in steps[-1]["out_seats"]] == places
         assert steps == [s for s in whole if s["deal"] == deal.number]
+        # each seat's decisions marked at their steps with their times, as in the whole game's
+        decided = [m for s in steps for m in s.get("decided", [])]
+        assert {m["seat"] for m in decided} == set(range(4))
+        assert all(m["ms"] >= 0 and m["logs"] == [] for m in decided)
 
 
 def test_the_replay_links_the_game_and_the_deals_either_side(client):

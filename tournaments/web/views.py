@@ -8,6 +8,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from bot_games import selectors as bot_games
+from bot_games.services import deal_steps
 from league import replays
 from league.errors import LeagueError
 from league.selectors import organises
@@ -84,6 +86,12 @@ def deal_replay(request, pk, number):
         steps = replays.transcript_steps(stored.bot_game.transcript, names=names, deal=number)
     except LeagueError as e:
         return _not_here(request, e.message, status=422)
+    # Each decision's time and safe moves; the bots' own logs to staff only (an entrant's bot
+    # is an organiser's spec, with no author of its own here).
+    bot_games.replay_marked(
+        steps, game_id=stored.bot_game_id,
+        first=deal_steps(stored.bot_game.transcript)[number - 1][0],
+        log_seats=set(range(len(names))) if request.user.is_staff else set())
 
     def deal_url(n):
         return reverse("gameplay:deal_replay", args=[stored.pk, n]) if 1 <= n <= deals else None

@@ -18,6 +18,7 @@
     Cards.render(document.getElementById("step-pile"), s.pile, data.presidents, "empty");
     text("step-out", s.out.length ? s.out.join(", ") : "–");
     range.value = at + 1;
+    decided(s.decided || []);
     document.querySelectorAll("#step-hands li").forEach(function (li, seat) {
       var hand = s.hands[seat], out = s.out_seats.indexOf(seat), badge = "";
       Cards.render(li.querySelector(".hand"), hand, data.presidents, out >= 0 ? "out" : "no cards");
@@ -33,6 +34,33 @@
       if (s.turn === seat) li.setAttribute("aria-current", "step"); else li.removeAttribute("aria-current");
     });
   }
+  // Each seat's decision at this step: its time, a safe move played for it, its own logs
+  // (only its author's page has them), always as text.
+  function decided(marks) {
+    var box = document.getElementById("step-decided");
+    box.replaceChildren();
+    marks.forEach(function (m) {
+      var p = document.createElement("p");
+      p.textContent = m.bot + ": " + Math.round(m.ms) + " ms" + (m.safe ? ", safe move played for it" : "");
+      if (m.safe) p.className = "safe";
+      box.appendChild(p);
+      m.logs.forEach(function (log) {
+        var pre = document.createElement("pre");
+        pre.className = "log";
+        pre.textContent = log;
+        box.appendChild(pre);
+      });
+    });
+  }
+  // A link to "#step-N" (a fault's, a log's) opens the replay at that step.
+  function fromHash() {
+    var m = /^#step-(\d+)$/.exec(location.hash);
+    if (!m) return false;
+    show(parseInt(m[1], 10) - 1);
+    document.getElementById("replay").scrollIntoView();
+    return true;
+  }
+  window.addEventListener("hashchange", fromHash);
   document.getElementById("step-first").addEventListener("click", function () { show(0); });
   document.getElementById("step-prev").addEventListener("click", function () { show(at - 1); });
   document.getElementById("step-next").addEventListener("click", function () { show(at + 1); });
@@ -45,5 +73,5 @@
     e.preventDefault();
     show(moves[e.key]);
   });
-  show(0);
+  if (!fromHash()) show(0);
 })();

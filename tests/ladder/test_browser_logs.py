@@ -1,0 +1,41 @@
+"""A bot's logs and faults in the replay, in chromium (issue #29, "Logs"): a link to a step
+opens the replay there; its author reads the bot's log beside the decision as text (a
+<script> in it runs nothing); a fault's link shows its step, the safe move played for it."""
+
+from django.urls import reverse
+
+from bot_games import selectors as bot_games
+from bot_games.models import BotSeat
+from tests.ladder.test_bot_games import commit  # noqa: F401 (the fixture)
+from tests.ladder.test_logs import SCRIPT, play_validation
+from tests.pages.test_browser import browser, pytestmark, signed_in, visit  # noqa: F401
+
+
+def test_the_replay_opens_at_a_logs_and_a_faults_step(
+        browser, live_server, client, servers, ladder_settings, author, other,  # noqa: F811
+        commit):  # noqa: F811
+    server, game, seat = play_validation(servers, author, commit)
+    log = BotSeat.objects.get(game=game.bot_game, seat=seat).logs[3]
+    url = live_server.url + reverse("ladder:game", args=[game.pk])
+
+    ctx = signed_in(browser, live_server, client, author)
+    dialogs = []
+    ctx.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    page, problems = visit(browser, f"{url}#step-{log['step']}", ctx)
+    assert page.locator("#step-number").inner_text() == str(log["step"])
+    decided = page.locator("#step-decided").inner_text()
+    assert log["text"] == f"{SCRIPT} {server.requests[3]['decision']} 4"
+    assert log["text"] in decided and "ada-bot: " in decided
+    page.get_by_role("link", name=f"step {log['step']}").first.click()
+    assert page.locator("#step-number").inner_text() == str(log["step"])
+    assert dialogs == [] and problems == []
+
+    _, junk, _ = play_validation(servers, other, commit, mode="junk", name="bob-bot")
+    fault = next(f for f in bot_games.game_faults(game_id=junk.bot_game_id)
+                 if f.decision == "play" and f.step > 20)
+    page, problems = visit(browser, live_server.url + reverse("ladder:game", args=[junk.pk]))
+    page.get_by_role("link", name=f"step {fault.step} of the replay").first.click()
+    assert page.locator("#step-number").inner_text() == str(fault.step)
+    shown = page.locator("#step-decided").inner_text()
+    assert "safe move played for it" in shown and "pwned" not in shown
+    assert problems == []
