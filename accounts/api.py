@@ -20,6 +20,7 @@ from rest_framework.throttling import ScopedRateThrottle
 
 from league.models import PRESET_CHOICES
 from outside_bots import services
+from outside_bots.api import OutsideBotChanges
 from outside_bots.models import OutsideBot, checked_name, checked_url, outside_bot_presets
 from plumbing.api.errors import ErrorSerializer
 from plumbing.api.inputs import KnownFields, KnownQueryParameters
@@ -80,8 +81,8 @@ class BotSecretSerializer(BotSerializer):
                           description="Remove your bot, unless it was entered in a "
                                       "tournament."),
 )
-class BotViewSet(KnownQueryParameters, mixins.ListModelMixin, mixins.RetrieveModelMixin,
-                 viewsets.GenericViewSet):
+class BotViewSet(KnownQueryParameters, OutsideBotChanges, mixins.ListModelMixin,
+                 mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     serializer_class = BotSerializer
     permission_classes = [IsAuthenticated]
     filter_backends = [DjangoFilterBackend]
@@ -108,16 +109,6 @@ class BotViewSet(KnownQueryParameters, mixins.ListModelMixin, mixins.RetrieveMod
         bot = services.outside_bot_secret_rotate(bot=self.get_object(), by=request.user)
         return Response(BotSecretSerializer(bot).data)
 
-    def partial_update(self, request, *args, **kwargs):
-        form = BotSerializer(self.get_object(), data=request.data, partial=True)
-        form.is_valid(raise_exception=True)
-        bot = services.outside_bot_update(bot=form.instance, by=request.user,
-                                          **form.validated_data)
-        return Response(BotSerializer(bot).data)
-
-    def destroy(self, request, *args, **kwargs):
-        services.outside_bot_delete(bot=self.get_object(), by=request.user)
-        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 class TokenSerializer(serializers.Serializer):

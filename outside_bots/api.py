@@ -36,6 +36,22 @@ class OutsideBotFilter(django_filters.FilterSet):
         fields = ["enabled", "owner"]
 
 
+class OutsideBotChanges:
+    """PATCH and DELETE of the outside bots a viewset shows, through the services (which say
+    who may change what), answered in the viewset's serializer."""
+
+    def partial_update(self, request, *args, **kwargs):
+        form = self.get_serializer(self.get_object(), data=request.data, partial=True)
+        form.is_valid(raise_exception=True)
+        bot = services.outside_bot_update(bot=form.instance, by=request.user,
+                                          **form.validated_data)
+        return Response(self.get_serializer(bot).data)
+
+    def destroy(self, request, *args, **kwargs):
+        services.outside_bot_delete(bot=self.get_object(), by=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
 @extend_schema_view(
     create=extend_schema(responses={201: OutsideBotSerializer, **ERRORS},
                          description="Register an outside HTTP bot (docs/bots.md); its URL's "
@@ -46,7 +62,7 @@ class OutsideBotFilter(django_filters.FilterSet):
     destroy=extend_schema(responses={204: None, **ERRORS, **NOT_FOUND},
                           description="Remove an outside bot never entered in a tournament."),
 )
-class OutsideBotViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
+class OutsideBotViewSet(KnownQueryParameters, OutsideBotChanges, viewsets.ReadOnlyModelViewSet):
     """Outside bots organisers may enter in tournaments as ``outside:NAME``; administrators
     only, because the site calls their URLs."""
 
@@ -61,13 +77,3 @@ class OutsideBotViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
         bot = services.outside_bot_create(by=request.user, **data)
         return Response(OutsideBotSerializer(bot).data, status=status.HTTP_201_CREATED)
 
-    def partial_update(self, request, *args, **kwargs):
-        form = OutsideBotSerializer(self.get_object(), data=request.data, partial=True)
-        form.is_valid(raise_exception=True)
-        bot = services.outside_bot_update(bot=form.instance, by=request.user,
-                                          **form.validated_data)
-        return Response(OutsideBotSerializer(bot).data)
-
-    def destroy(self, request, *args, **kwargs):
-        services.outside_bot_delete(bot=self.get_object(), by=request.user)
-        return Response(status=status.HTTP_204_NO_CONTENT)
