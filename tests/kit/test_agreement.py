@@ -36,7 +36,7 @@ def limit_ms(server):
 
 
 def kit(server, capsys, ladder_settings):  # noqa: F811
-    code = main(["validate", server.url, "--secret", server.secrets[0],
+    code = main(["validate", server.url, f"--secret={server.secrets[0]}",
                  "--deals", str(ladder_settings.LADDER_DEALS_PER_GAME),
                  "--decision-ms", str(limit_ms(server)),
                  "--against", ",".join(ladder_settings.LADDER_VALIDATION_OPPONENTS)])

@@ -49,6 +49,7 @@ def test_a_new_url_starts_version_2_whose_games_and_figures_are_its_own(
     assert before.version == 1 and before.games > 0
     old_points = RatingPoint.objects.filter(entry=before).count()
     (moved,) = servers(1)
+    moved.secrets.append(bot.secret)  # the author's bot, moved: it holds its secret
 
     outside_bots.outside_bot_update(bot=bot, url=moved.url)
     commit(services.bots_sync)
