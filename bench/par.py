@@ -26,7 +26,8 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+# The repository instead of bench/ first: bench/http.py would hide the standard library's.
+sys.path[0] = str(Path(__file__).resolve().parent.parent)
 
 from gameplay.engine.scoring import Scoring, deal_points  # noqa: E402
 from gameplay.runner.figures import Z95, mean_interval  # noqa: E402
@@ -44,14 +45,8 @@ def played(lineup, name, blocks, deals, seed, playouts):
     n = len(lineup)
     specs = schedule(lineup, name, games=blocks * n, seed=seed, scoring=scoring.to_dict(),
                      duplicate=True)
-    games, game_seconds, par_seconds = [], 0.0, 0.0
-    for spec in specs:
-        started = time.perf_counter()
-        _, result = play_spec(spec)
-        game_seconds += time.perf_counter() - started
-        started = time.perf_counter()
-        pars = game_pars(result.transcript, result.finishing_orders, playouts=playouts)
-        par_seconds += time.perf_counter() - started
+    games, seconds = [], {"game": 0.0, "par": 0.0}
+    for spec, result, pars in timed(specs, playouts, seconds):
         seat = spec.seat_of(0)
         rows = []
         for par, order in zip(pars, result.finishing_orders, strict=True):
@@ -60,7 +55,20 @@ def played(lineup, name, blocks, deals, seed, playouts):
             mean = sum(results) / n
             rows.append((results[seat] - mean, par.adjusted(results)[seat] - mean))
         games.append((spec.index // n, rows))
-    return games, game_seconds, par_seconds
+    return games, seconds["game"], seconds["par"]
+
+
+def timed(specs, playouts, seconds):
+    """Each game of ``specs`` played, with its par: (spec, result, each deal's Par); the time
+    each took added to ``seconds`` (its "game" and "par")."""
+    for spec in specs:
+        started = time.perf_counter()
+        _, result = play_spec(spec)
+        played_at = time.perf_counter()
+        pars = game_pars(result.transcript, result.finishing_orders, playouts=playouts)
+        seconds["game"] += played_at - started
+        seconds["par"] += time.perf_counter() - played_at
+        yield spec, result, pars
 
 
 def figures(values):
@@ -90,37 +98,54 @@ def methods(games, n):
             "both": (raw, [a for _, a in means], math.sqrt(n))}
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def cost(game_seconds: float, par_seconds: float, deals: int) -> dict:
+    """What par costs: its milliseconds a deal, the game's, and the games per worker-second
+    with par over without."""
+    return {"par_ms_per_deal": round(1000 * par_seconds / deals, 2),
+            "game_ms_per_deal": round(1000 * game_seconds / deals, 2),
+            "games_per_second_ratio": round(game_seconds / (game_seconds + par_seconds), 3)}
+
+
+def arguments(doc: str, count: str, default: int, argv=None) -> argparse.Namespace:
+    """A par bench's options: presets, lineups, ``--<count>`` (games or blocks), deals per
+    game, play-outs and seed."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("--preset", action="append")
     parser.add_argument("--lineup", action="append", help="bot specs separated by ';'")
-    parser.add_argument("--blocks", type=int, default=100)
+    parser.add_argument(f"--{count}", type=int, default=default)
     parser.add_argument("--deals", type=int, default=4, help="deals per game")
     parser.add_argument("--playouts", type=int, default=PLAYOUTS)
     parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args(argv)
+    return parser.parse_args(argv)
+
+
+def cases(args, lineups):
+    """Each (preset, lineup) the options ask for, every preset with every lineup."""
     for name in args.preset or ["classic", "presidents-deck"]:
-        for text in args.lineup or LINEUPS:
-            lineup = [s.strip() for s in text.split(";")]
-            games, game_s, par_s = played(lineup, name, args.blocks, args.deals, args.seed,
-                                          args.playouts)
-            dealt = sum(len(rows) for _, rows in games)
-            for method, (raw, reduced, scale) in methods(games, len(lineup)).items():
-                mean_raw, raw_ci, sd_raw = figures(raw)
-                mean_par, par_ci, sd = figures(reduced)
-                sd_par = sd * scale
-                print(json.dumps({
-                    "preset": name, "lineup": lineup, "method": method, "deals": dealt,
-                    "sd_raw": round(sd_raw, 4), "sd_par": round(sd_par, 4),
-                    "sd_reduction": round(1 - sd_par / sd_raw, 3),
-                    "deals_to_separate_raw": to_separate(sd_raw, mean_raw),
-                    "deals_to_separate_par": to_separate(sd_par, mean_par),
-                    "mean_raw": round(mean_raw, 4), "mean_raw_ci": [round(x, 4) for x in raw_ci],
-                    "mean_par": round(mean_par, 4), "mean_par_ci": [round(x, 4) for x in par_ci],
-                    "par_ms_per_deal": round(1000 * par_s / dealt, 2),
-                    "game_ms_per_deal": round(1000 * game_s / dealt, 2),
-                    "games_per_second_ratio": round(game_s / (game_s + par_s), 3),
-                }), flush=True)
+        for text in args.lineup or lineups:
+            yield name, [s.strip() for s in text.split(";")]
+
+
+def main(argv=None):
+    args = arguments(__doc__, "blocks", 100, argv)
+    for name, lineup in cases(args, LINEUPS):
+        games, game_s, par_s = played(lineup, name, args.blocks, args.deals, args.seed,
+                                      args.playouts)
+        dealt = sum(len(rows) for _, rows in games)
+        for method, (raw, reduced, scale) in methods(games, len(lineup)).items():
+            mean_raw, raw_ci, sd_raw = figures(raw)
+            mean_par, par_ci, sd = figures(reduced)
+            sd_par = sd * scale
+            print(json.dumps({
+                "preset": name, "lineup": lineup, "method": method, "deals": dealt,
+                "sd_raw": round(sd_raw, 4), "sd_par": round(sd_par, 4),
+                "sd_reduction": round(1 - sd_par / sd_raw, 3),
+                "deals_to_separate_raw": to_separate(sd_raw, mean_raw),
+                "deals_to_separate_par": to_separate(sd_par, mean_par),
+                "mean_raw": round(mean_raw, 4), "mean_raw_ci": [round(x, 4) for x in raw_ci],
+                "mean_par": round(mean_par, 4), "mean_par_ci": [round(x, 4) for x in par_ci],
+                **cost(game_s, par_s, dealt),
+            }), flush=True)
 
 
 if __name__ == "__main__":

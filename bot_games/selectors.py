@@ -48,3 +48,14 @@ def replay_marked(steps: dict, *, game_id: int, log_seats: set[int],
             shown[step - 1].setdefault("decided", []).append(mark)
     logs.sort(key=lambda log: (log["step"], log["seat"]))
     return logs
+
+
+def seat_par_sums(par: dict | None, seat: int) -> tuple[int, float, float, float, float]:
+    """A seat's deals with par in a game's stored par (``services.game_par``) and the sums of
+    its points, their squares, its adjusted points and their squares: what
+    ``figures.par_figures`` reads. Zeros without par."""
+    deals = par["deals"] if par else []
+    points = [d["points"][seat] for d in deals]
+    adjusted = [d["adjusted"][seat] for d in deals]
+    return (len(deals), sum(points), sum(p * p for p in points), sum(adjusted),
+            sum(a * a for a in adjusted))

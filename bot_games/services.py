@@ -2,24 +2,53 @@
 
 from collections.abc import Sequence
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
 from bot_games.models import BotFault, BotGame, BotSeat
+from gameplay.engine.scoring import Scoring, deal_points
 from gameplay.runner.match import GameResult
+from gameplay.runner.par import game_pars
+
+
+def game_par(result: GameResult) -> dict | None:
+    """The par of each deal of a played game (issue #31, docs/par.md), for ``game_store``:
+    per deal, each seat's par, luck (par over role par, less the table's mean: zero over the
+    table), points and luck-adjusted points (points less luck), and the play-outs per seat it
+    took. None when par is off (``PAR_PLAYOUTS`` 0) or the game has no scoring. Slow work
+    (at most ``PAR_SECONDS`` a deal): run it before the store's transaction, in the worker."""
+    scoring = result.transcript.get("scoring")
+    if not settings.PAR_PLAYOUTS or not scoring or not result.finishing_orders:
+        return None
+    scoring = Scoring.from_dict(scoring)
+    deals = []
+    pars = game_pars(result.transcript, result.finishing_orders, scoring=scoring,
+                     playouts=settings.PAR_PLAYOUTS, seconds=settings.PAR_SECONDS)
+    for par, order in zip(pars, result.finishing_orders, strict=True):
+        points = deal_points(scoring, order)
+        points = [points[seat] for seat in range(len(par.pars))]
+        deals.append({"par": _rounded(par.pars), "luck": _rounded(par.luck), "points": points,
+                      "adjusted": _rounded(par.adjusted(points)), "playouts": par.playouts})
+    return {"deals": deals}
+
+
+def _rounded(values) -> list[float]:
+    return [round(v, 4) for v in values]
 
 
 def game_store(result: GameResult, *, preset: str, options: dict | None = None, seed: int,
-               times_ms: Sequence[Sequence[float]] | None = None, played_at=None) -> BotGame:
+               times_ms: Sequence[Sequence[float]] | None = None, played_at=None,
+               par: dict | None = None) -> BotGame:
     """Write a played game, its seats and its faults from the runner's result; called inside
     the caller's transaction, which also writes the caller's row pointing at it. ``times_ms``:
-    each seat's decision times, when the caller timed them one by one. The scoring is the
-    transcript's, as the engine played it."""
+    each seat's decision times, when the caller timed them one by one; ``par``: ``game_par``'s,
+    computed before the transaction. The scoring is the transcript's, as the engine played it."""
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("game_store runs inside its caller's transaction")
     game = BotGame.objects.create(
         preset=preset, options=options or {}, scoring=result.transcript.get("scoring"),
-        seed=seed, transcript=result.transcript, played_at=played_at or timezone.now())
+        seed=seed, transcript=result.transcript, par=par, played_at=played_at or timezone.now())
     deals = deal_steps(result.transcript)
     timelines = [[_step(deals, point) for point in stats.timeline] for stats in result.stats]
     BotSeat.objects.bulk_create(

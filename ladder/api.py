@@ -45,6 +45,9 @@ ERRORS = {
 }
 PRESET = OpenApiParameter("preset", OpenApiTypes.STR, enum=[p for p, _ in PRESET_CHOICES],
                           description="the ladder's preset; classic by default")
+ORDER = OpenApiParameter("order", OpenApiTypes.STR, enum=list(selectors.ORDERS), description=(
+    "rating (default): the ladder's ranking, ordinal = mu - 3 sigma; adjusted: luck-adjusted "
+    "points per deal (par, issue #31), bots without par last"))
 
 
 class ReadsForEveryone(BasePermission):
@@ -66,6 +69,16 @@ def _check_author(user, entry: Entry) -> None:
 # Serializers
 
 
+class ParSerializer(serializers.Serializer):
+    """A bot's points per deal with par (issue #31): raw and luck-adjusted, 95% intervals."""
+
+    deals = serializers.IntegerField(help_text="its deals with par; 0: no par")
+    mean_points = serializers.FloatField(allow_null=True)
+    mean_points_ci = serializers.ListField(child=serializers.FloatField(), allow_null=True)
+    adjusted_mean = serializers.FloatField(allow_null=True, help_text="points less luck")
+    adjusted_ci = serializers.ListField(child=serializers.FloatField(), allow_null=True)
+
+
 class LadderEntrySerializer(serializers.ModelSerializer):
     """A row of the ladder table: the entry's rating and aggregates of its rated games."""
 
@@ -81,6 +94,9 @@ class LadderEntrySerializer(serializers.ModelSerializer):
                                                              "a fault")
     rated = serializers.SerializerMethodField(help_text="it played a rated game: false lists "
                                                         "it after the ranking")
+    par = serializers.SerializerMethodField(help_text=(
+        "its points per deal with par (issue #31, /help/par/): raw and luck-adjusted (points "
+        "less the deal's luck), each with its 95% interval; par_deals 0 and nulls: no par"))
 
     class Meta:
         model = Entry
@@ -89,7 +105,7 @@ class LadderEntrySerializer(serializers.ModelSerializer):
                   "deals", "firsts", "lasts", "positions",
                   "first_out_rate", "last_rate", "mean_position", "faults", "fault_kinds",
                   "faulted_games", "fault_rate", "decisions", "decision_median_ms",
-                  "decision_p95_ms", "last_played_at", "created_at"]
+                  "decision_p95_ms", "last_played_at", "created_at", "par"]
         read_only_fields = fields
 
     def get_owner(self, entry) -> str:
@@ -115,6 +131,10 @@ class LadderEntrySerializer(serializers.ModelSerializer):
 
     def get_rated(self, entry) -> bool:
         return entry.rated_deals > 0
+
+    @extend_schema_field(ParSerializer)
+    def get_par(self, entry) -> dict:
+        return selectors.figures(entry)["par"]
 
 
 class LadderPointSerializer(serializers.ModelSerializer):
@@ -233,17 +253,17 @@ class LadderPagination(PageNumberPagination):
     list=extend_schema(parameters=[
         PRESET, OpenApiParameter("owner", OpenApiTypes.STR, description="its author's username"),
         OpenApiParameter("status", OpenApiTypes.STR, enum=[s for s, _ in Entry.STATUS_CHOICES],
-                         description="only bots in this status (retired ones too)")],
+                         description="only bots in this status (retired ones too)"), ORDER],
         responses={200: LadderEntrySerializer(many=True), 400: ERRORS[400]},
-        description="The preset's ladder table, best first (ordinal = mu - 3 sigma): active, "
-                    "paused and validating bots, or those of `?status=`."),
+        description="The preset's ladder table, best first (ordinal = mu - 3 sigma, or "
+                    "`?order=`): active, paused and validating bots, or those of `?status=`."),
     retrieve=extend_schema(responses={200: LadderEntryDetailSerializer, 404: ERRORS[404]},
                            description="One bot on one ladder: rating, history, recent games "
                                        "and faults, its validation game."),
 )
 class LadderViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
     permission_classes = [ReadsForEveryone]
-    query_parameters = ["preset", "owner", "status"]
+    query_parameters = ["preset", "owner", "status", "order"]
     pagination_class = LadderPagination
     filter_backends = []
     serializer_class = LadderEntrySerializer
@@ -261,8 +281,12 @@ class LadderViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
             if status is not None and status not in dict(Entry.STATUS_CHOICES):
                 raise ValidationError({"status": [f"unknown status {status!r}; statuses are "
                                                   f"{', '.join(dict(Entry.STATUS_CHOICES))}"]})
+            order = self.request.query_params.get("order", "rating")
+            if order not in selectors.ORDERS:
+                raise ValidationError({"order": f"unknown order {order[:40]!r}; orders are "
+                                                f"{', '.join(selectors.ORDERS)}"})
             rows = selectors.ladder_rows(preset=preset, statuses=(status,) if status else
-                                         selectors.SHOWN)
+                                         selectors.SHOWN, order=order)
             owner = self.request.query_params.get("owner")
             return rows if owner is None else rows.filter(outside_bot__owner__username=owner)
         return (Entry.objects.select_related("outside_bot__owner", "validation_game")

@@ -63,6 +63,13 @@ class Entry(models.Model):
     lasts = models.PositiveIntegerField(default=0, help_text="deals it went out last")
     positions = models.PositiveBigIntegerField(default=0, help_text="sum of its finishing "
                                                                     "positions (1 = first)")
+    # Par (issue #31, docs/par.md): its rated deals with par, and the sums of their points and
+    # luck-adjusted points and of their squares (gameplay.runner.figures.par_figures).
+    par_deals = models.PositiveIntegerField(default=0)
+    par_points = models.FloatField(default=0.0)
+    par_points_squares = models.FloatField(default=0.0)
+    adjusted = models.FloatField(default=0.0, help_text="sum of its luck-adjusted points")
+    adjusted_squares = models.FloatField(default=0.0)
     faults = models.PositiveIntegerField(default=0)
     fault_kinds = models.JSONField(default=dict, blank=True, help_text="faults by kind")
     faulted_games = models.PositiveIntegerField(default=0, help_text="games with a fault")

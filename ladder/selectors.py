@@ -7,20 +7,23 @@ from datetime import timedelta
 from django.conf import settings
 from django.db.models import (
     BooleanField,
+    Case,
     Count,
     ExpressionWrapper,
     F,
+    FloatField,
     OuterRef,
     Prefetch,
     Q,
     QuerySet,
     Subquery,
+    When,
 )
 from django.utils import timezone
 
 from bot_games import selectors as bot_games
 from bot_games.models import BotFault
-from gameplay.runner.figures import rating_interval, share
+from gameplay.runner.figures import par_figures, rating_interval, share
 from ladder import timing
 from ladder.models import Entry, Fault, Game, RatingPoint, Seat, Version
 from outside_bots.models import OutsideBot
@@ -38,17 +41,33 @@ def presets() -> list[str]:
                       .values_list("preset", flat=True)))
 
 
-def ladder_bots(*, preset: str, statuses=SHOWN) -> QuerySet:
+# The table's orders: by rating (the ladder's ranking), or by luck-adjusted points per deal
+# (issue #31; docs/ladder.md "Par": it separates two bots in fewer games, but does not weigh
+# the opponents met), entries without par last; ties by rating, then the oldest entry.
+ORDERS = {"rating": ("-ordinal", "id"),
+          "adjusted": (F("adjusted_mean").desc(nulls_last=True), "-ordinal", "id")}
+
+
+def _ordered(entries: QuerySet, order: str, *first) -> QuerySet:
+    if order == "adjusted":
+        entries = entries.annotate(adjusted_mean=Case(
+            When(par_deals__gt=0, then=F("adjusted") / F("par_deals")),
+            default=None, output_field=FloatField()))
+    return entries.order_by(*first, *ORDERS[order])
+
+
+def ladder_bots(*, preset: str, statuses=SHOWN, order: str = "rating") -> QuerySet:
     """The preset's bots, rated or not, best first by ordinal (mu - 3 sigma), then the
-    oldest entry."""
-    return (Entry.objects.filter(preset=preset, status__in=statuses)
-            .select_related("outside_bot__owner").order_by("-ordinal", "id")
+    oldest entry; or by another of ``ORDERS``."""
+    return (_ordered(Entry.objects.filter(preset=preset, status__in=statuses), order)
+            .select_related("outside_bot__owner")
             .defer("decision_times", "outside_bot__description"))
 
 
-def ladder_table(*, preset: str, statuses=SHOWN) -> QuerySet:
+def ladder_table(*, preset: str, statuses=SHOWN, order: str = "rating") -> QuerySet:
     """The preset's ranking: its bots that played a rated game, best first."""
-    return ladder_bots(preset=preset, statuses=statuses).filter(rated_deals__gt=0)
+    return ladder_bots(preset=preset, statuses=statuses, order=order).filter(
+        rated_deals__gt=0)
 
 
 def not_yet_rated(*, preset: str, statuses=SHOWN, limit: int = NOT_YET_RATED) -> QuerySet:
@@ -58,27 +77,32 @@ def not_yet_rated(*, preset: str, statuses=SHOWN, limit: int = NOT_YET_RATED) ->
         "id")[:limit]
 
 
+# An entry's sums of its deals with par, read by figures.par_figures (issue #31).
+PAR_SUMS = ("par_deals", "par_points", "par_points_squares", "adjusted", "adjusted_squares")
 # A table row's stored fields: read as plain values, no model built per row, so that serving
 # the table stays a few milliseconds however many games have landed.
 ROW_FIELDS = ("id", "preset", "name", "reference", "status", "reason", "mu", "sigma",
               "ordinal", "version", "rated_deals", "games", "deals", "firsts", "lasts",
               "positions", "faults", "fault_kinds", "faulted_games", "decisions",
-              "decision_median_ms", "decision_p95_ms", "last_played_at", "created_at")
+              "decision_median_ms", "decision_p95_ms", "last_played_at", "created_at",
+              *PAR_SUMS)
 
 
-def ladder_rows(*, preset: str, statuses=SHOWN) -> QuerySet:
+def ladder_rows(*, preset: str, statuses=SHOWN, order: str = "rating") -> QuerySet:
     """The ladder table as dicts of ROW_FIELDS and ``owner`` (the author's username, None for
-    built-in bots): the ranking best first, then the bots not yet rated (``rated`` false);
-    ``row_figures`` adds the derived figures to a page of them."""
+    built-in bots): the ranking best first (``ORDERS``), then the bots not yet rated (``rated``
+    false); ``row_figures`` adds the derived figures to a page of them."""
     rated = ExpressionWrapper(Q(rated_deals__gt=0), output_field=BooleanField())
-    return (Entry.objects.filter(preset=preset, status__in=statuses).annotate(rated=rated)
-            .order_by("-rated", "-ordinal", "id")
+    return (_ordered(Entry.objects.filter(preset=preset, status__in=statuses)
+                     .annotate(rated=rated), order, "-rated")
             .values(*ROW_FIELDS, "rated", owner=F("outside_bot__owner__username")))
 
 
 def row_figures(row: dict) -> dict:
-    """A table row (ladder_rows) with its rates and interval (``figures``)."""
+    """A table row (ladder_rows) with its rates and interval, and its points per deal raw and
+    luck-adjusted with their intervals (``par``) in place of its sums of them."""
     deals, games = row["deals"], row["games"]
+    row["par"] = par_figures(*(row.pop(f) for f in PAR_SUMS))
     row.update(interval=list(rating_interval(row["mu"], row["sigma"])),
                first_out_rate=share(row["firsts"], deals),
                last_rate=share(row["lasts"], deals),
@@ -92,7 +116,8 @@ def figures(entry: Entry) -> dict:
     """An entry's derived figures: rates per deal, the rating's 95% interval."""
     return {k: v for k, v in row_figures({**{f: getattr(entry, f) for f in ROW_FIELDS},
                                           "owner": None}).items()
-            if k in ("interval", "first_out_rate", "last_rate", "mean_position", "fault_rate")}
+            if k in ("interval", "first_out_rate", "last_rate", "mean_position", "fault_rate",
+                     "par")}
 
 
 def entry_get(entry_id) -> Entry | None:

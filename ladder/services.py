@@ -39,6 +39,7 @@ from django.utils import timezone
 from django.utils.timesince import timeuntil
 
 from bot_games import services as bot_games
+from bot_games.selectors import seat_par_sums
 from gameplay.bots import is_url, make_bot
 from gameplay.bots.base import Bot as EngineBot
 from gameplay.bots.outside import HttpBot
@@ -609,6 +610,7 @@ def game_store(*, game_id: int, played: Played) -> bool:
     (the game's row locked first, then its entries in id order). False when it was already
     stored or failed: a second delivery of its task changes nothing."""
     result = played.result
+    par = bot_games.game_par(result)  # the slow part, before any lock is taken
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
         if game.status not in OPEN:
@@ -631,7 +633,7 @@ def game_store(*, game_id: int, played: Played) -> bool:
             seat.decision_ms = 1000 * stats.seconds
             seat.faults = len(stats.faults)
         if game.kind == Game.RATED:
-            _rate(game, seats, entries, played, now)
+            _rate(game, seats, entries, played, now, par)
         for seat in seats:  # a few plain UPDATEs: cheaper than bulk_update's CASE per field
             seat.save(update_fields=["positions", "score", "decisions", "decision_ms",
                                      "faults", "version", "mu_after", "sigma_after"])
@@ -639,24 +641,25 @@ def game_store(*, game_id: int, played: Played) -> bool:
             _validated(game, entries, faults)
         game.bot_game = bot_games.game_store(
             result, preset=game.preset, seed=validation.deals_seed(game.seed),
-            times_ms=played.times_ms, played_at=now)
+            times_ms=played.times_ms, played_at=now, par=par)
         game.status, game.stored_at = Game.DONE, now
         game.save(update_fields=["status", "stored_at", "bot_game"])
     return True
 
 
 # What a rated game changes on an entry.
+PAR_FIELDS = ["par_deals", "par_points", "par_points_squares", "adjusted", "adjusted_squares"]
 RATED_FIELDS = ["mu", "sigma", "ordinal", "rated_deals", "deals", "games", "firsts", "lasts",
-                "positions", "faults", "fault_kinds", "faulted_games", "decisions",
+                "positions", *PAR_FIELDS, "faults", "fault_kinds", "faulted_games", "decisions",
                 "decision_times", "decision_median_ms", "decision_p95_ms", "last_played_at",
                 "status", "reason", "probation_decisions", "probation_faults", "pauses",
                 "resume_after"]
 
 
 def _rate(game: Game, seats: list[Seat], entries: dict[int, Entry], played: Played,
-          now) -> None:
-    """A rated game's ratings (each deal one OpenSkill match), aggregates, pausing and
-    history points."""
+          now, par: dict | None) -> None:
+    """A rated game's ratings (each deal one OpenSkill match), aggregates (with its par's),
+    pausing and history points."""
     by_seat = [s.entry_id for s in seats]
     state = {pk: (e.mu, e.sigma, e.rated_deals) for pk, e in entries.items()}
     _, state = replay(((i, [by_seat[s] for s in order])
@@ -673,6 +676,8 @@ def _rate(game: Game, seats: list[Seat], entries: dict[int, Entry], played: Play
         entry.firsts += seat.positions.count(1)
         entry.lasts += seat.positions.count(players)
         entry.positions += sum(seat.positions)
+        for field, value in zip(PAR_FIELDS, seat_par_sums(par, seat.seat), strict=True):
+            setattr(entry, field, getattr(entry, field) + value)
         kinds = Counter(f["kind"] for f in played.result.stats[seat.seat].faults)
         entry.faults += seat.faults
         entry.fault_kinds = dict(Counter(entry.fault_kinds) + kinds)

@@ -1,5 +1,6 @@
 """Reads about tournaments: progress, ratings for pairing, standings."""
 
+import math
 from collections import defaultdict
 from dataclasses import asdict, dataclass
 
@@ -9,7 +10,7 @@ from django.utils import timezone
 
 from bot_games import selectors as bot_games
 from gameplay.bots.base import FAULT_KINDS
-from gameplay.runner.figures import deal_figures, ordinal
+from gameplay.runner.figures import deal_figures, ordinal, par_figures
 from league.models import Place, Seat
 from league.ratings import replay
 from league.selectors import season_standings
@@ -114,16 +115,33 @@ def tournament_ratings(*, tournament: Tournament) -> dict[int, float]:
 
 def tournament_standings(*, tournament: Tournament) -> list[dict]:
     """The league standings of the tournament's season, each row with its per-deal figures and
-    their 95% intervals: first-out rate (Wilson) and mean finishing position (normal); two
-    queries, whatever the number of entrants and deals."""
+    their 95% intervals: first-out rate (Wilson) and mean finishing position (normal), and
+    points per deal raw and luck-adjusted (``par``, normal); four queries, whatever the number
+    of entrants and deals."""
     per_deal = {r["player_id"]: r for r in (
         Place.objects.filter(deal__game__season=tournament.season).values("player_id")
         .annotate(deals=Count("id"), firsts=Count("id", filter=Q(position=1)),
                   position_sum=Sum("position"), position_squares=Sum(F("position") ** 2)))}
     rows = season_standings(season=tournament.season)
+    par = _par_sums(tournament)
     for row in rows:
         row.update(_deal_figures(per_deal.get(row["player_id"])))
+        row["par"] = par_figures(*par.get(row["player_id"], (0, 0, 0, 0, 0)))
     return rows
+
+
+def _par_sums(tournament: Tournament) -> dict[int, list[float]]:
+    """Each player's sums of its deals with par (bot_games.selectors.seat_par_sums) over the
+    tournament's stored games (issue #31); two queries. Added exactly (fsum): the same games
+    give the same figures in whatever order the workers stored them."""
+    pars = dict(tournament.games.filter(bot_game__par__isnull=False)
+                .values_list("game_id", "bot_game__par"))
+    games = defaultdict(list)
+    for game_id, number, player_id in Seat.objects.filter(game_id__in=pars).values_list(
+            "game_id", "number", "player_id"):
+        games[player_id].append(bot_games.seat_par_sums(pars[game_id], number))
+    return {player: [math.fsum(column) for column in zip(*sums, strict=True)]
+            for player, sums in games.items()}
 
 
 def _deal_figures(stats: dict | None) -> dict:

@@ -504,6 +504,7 @@ def tournament_game_store(*, tournament: Tournament, key: Key, seated: Sequence[
     """Store a played game and its league Game, Seats and Deals in one transaction; None when
     the game is already stored (a task run twice stores nothing twice)."""
     round_number, table, number = key
+    par = bot_games.game_par(result)  # the slow part, before any lock is taken
     try:
         with transaction.atomic():
             # The season's row lock orders concurrent stores of one tournament; after it, the
@@ -522,7 +523,7 @@ def tournament_game_store(*, tournament: Tournament, key: Key, seated: Sequence[
                 winners=result.winners, over=result.over)
             played = bot_games.game_store(
                 result, preset=tournament.preset, options=tournament.options,
-                seed=_deal_seed(tournament, key, len(seated)))
+                seed=_deal_seed(tournament, key, len(seated)), par=par)
             stored = TournamentGame.objects.create(
                 tournament=tournament, round=round_number, table=table, number=number,
                 game=game, bot_game=played)

@@ -407,6 +407,10 @@ LADDER_VALIDATION_OPPONENTS = env.list("LADDER_VALIDATION_OPPONENTS",
 LADDER_GAME_RESEND_SECONDS = env.float("LADDER_GAME_RESEND_SECONDS", default=600)
 LADDER_GAME_STALL_SECONDS = env.float("LADDER_GAME_STALL_SECONDS", default=30)
 LADDER_GAME_ATTEMPTS = env.int("LADDER_GAME_ATTEMPTS", default=3)
+# Par of every deal of a tournament or ladder game, computed by the worker that played it
+# (issue #31, docs/par.md): play-outs per seat (0: no par) and at most this long a deal.
+PAR_PLAYOUTS = env.int("PAR_PLAYOUTS", default=16)
+PAR_SECONDS = env.float("PAR_SECONDS", default=0.25)
 # Matchmaking counts a bot's rated games started with this half-life (docs/ladder.md).
 LADDER_FAIR_HALF_LIFE_HOURS = env.float("LADDER_FAIR_HALF_LIFE_HOURS", default=12)
 # Probation: of its decisions in rated games since its last passed validation, a bot with at

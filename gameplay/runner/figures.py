@@ -65,6 +65,20 @@ def deal_figures(deals: int, firsts: int, position_sum: int,
             "mean_position_ci": mean_interval(position_sum, position_squares, deals)}
 
 
+def par_figures(deals: int, points: float, points_squares: float, adjusted: float,
+                adjusted_squares: float) -> dict:
+    """A bot's points per deal, raw and luck-adjusted (issue #31, docs/par.md), each with its
+    95% interval, from its deals with par and the sums of each deal's points and adjusted
+    points and of their squares (None of no deal)."""
+    if not deals:
+        return {"deals": 0, "mean_points": None, "mean_points_ci": None,
+                "adjusted_mean": None, "adjusted_ci": None}
+    return {"deals": deals, "mean_points": points / deals,
+            "mean_points_ci": list(mean_interval(points, points_squares, deals)),
+            "adjusted_mean": adjusted / deals,
+            "adjusted_ci": list(mean_interval(adjusted, adjusted_squares, deals))}
+
+
 def summary_text(player: int, s: dict) -> str:
     """One lineup player's line of a match summary (``Tally.summary``), intervals in brackets."""
     wl, wh = s["win_rate_ci"]

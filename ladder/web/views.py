@@ -101,8 +101,18 @@ def _row(entry: Entry) -> dict:
             "first_out": _fixed(rate["first_out_rate"], 0, "%"),
             "last": _fixed(rate["last_rate"], 0, "%"),
             "mean_position": _fixed(figures["mean_position"], 2),
+            "points": _with_interval(figures["par"], "mean_points", "mean_points_ci"),
+            "adjusted": _with_interval(figures["par"], "adjusted_mean", "adjusted_ci"),
             "median_ms": _milliseconds(entry.decision_median_ms),
             "p95_ms": _milliseconds(entry.decision_p95_ms)}
+
+
+def _with_interval(par: dict, mean: str, interval: str) -> str:
+    """A bot's points per deal with par (issue #31) and their 95% interval, or "no par"."""
+    if not par["deals"]:
+        return "no par"
+    low, high = par[interval]
+    return f"{_fixed(par[mean], 2)} [{_fixed(low, 2)}, {_fixed(high, 2)}]"
 
 
 def _milliseconds(value) -> str:
@@ -127,23 +137,32 @@ def _preset_asked(request) -> str:
     return preset
 
 
-def _table_context(request, preset: str) -> dict:
-    """The table's fragment (ladder/_table.html): the ranking's page, then the bots not yet
-    rated."""
-    page = Paginator(selectors.ladder_table(preset=preset), ROWS_PER_PAGE).get_page(
+def _order_asked(request) -> str:
+    order = request.GET.get("order", "rating")
+    if order not in selectors.ORDERS:
+        raise LadderError(f"There is no order {order[:40]!r}. The table orders by "
+                          f"{' or '.join(selectors.ORDERS)}.")
+    return order
+
+
+def _table_context(request, preset: str, order: str) -> dict:
+    """The table's fragment (ladder/_table.html): the ranking's page (by ``order``), then the
+    bots not yet rated."""
+    page = Paginator(selectors.ladder_table(preset=preset, order=order),
+                     ROWS_PER_PAGE).get_page(
         request.GET.get("page"))
-    return {"preset": preset, "page": page,
+    return {"preset": preset, "page": page, "order": order,
             "rows": [{"place": page.start_index() + i, **_row(e)} for i, e in enumerate(page)],
             "waiting": [_row(e) for e in selectors.not_yet_rated(preset=preset)]}
 
 
 def table(request):
     try:
-        preset = _preset_asked(request)
+        preset, order = _preset_asked(request), _order_asked(request)
     except LadderError as e:
         return _refuse(request, e.message, status=400)
     return render(request, "ladder/table.html", {
-        **_table_context(request, preset), "presets": PRESETS,
+        **_table_context(request, preset, order), "presets": PRESETS, "order": order,
         "with_authors": set(selectors.presets()),
         "live_url": f"{reverse('ladder:table_json')}?{request.GET.urlencode()}",
         "live_seconds": LIVE_SECONDS})
@@ -152,10 +171,10 @@ def table(request):
 def table_json(request):
     """The table page's news (league/live.js)."""
     try:
-        preset = _preset_asked(request)
+        preset, order = _preset_asked(request), _order_asked(request)
     except LadderError as e:
         return JsonResponse({"error": e.message}, status=400)
-    return _news(render_to_string("ladder/_table.html", _table_context(request, preset),
+    return _news(render_to_string("ladder/_table.html", _table_context(request, preset, order),
                                   request), done=False, preset=preset)
 
 

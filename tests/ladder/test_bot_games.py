@@ -54,13 +54,15 @@ def faulty_tournament_game(commit):
 
 def assert_a_whole_bot_game(bot_game, players: int, preset_name: str) -> None:
     """What every stored bot game holds, whoever played it: a checker-valid transcript with
-    its scoring, and each seat's bot, place in every deal, points and decisions."""
-    assert bot_game.preset == preset_name and bot_game.par is None
+    its scoring, each seat's bot, place in every deal, points and decisions, and each deal's
+    par (issue #31)."""
+    assert bot_game.preset == preset_name
     assert checker.check(bot_game.transcript)[0] == checker.VALID
     assert bot_game.scoring == bot_game.transcript["scoring"]
     seats = list(bot_game.seats.order_by("seat"))
     assert [s.seat for s in seats] == list(range(players))
     deals = len(bot_game.transcript["deals"])
+    assert len(bot_game.par["deals"]) == deals
     for deal in range(deals):  # each deal's places are 1…n, one a seat
         assert sorted(s.positions[deal] for s in seats) == list(range(1, players + 1))
     assert all(s.bot and s.points is not None and s.decisions > 0 and s.decision_ms > 0
