@@ -131,7 +131,9 @@ def _validation_start(entry: Entry, opponents: list[Entry], url: str, *,
 # A version's figures, each as it starts: the table shows the current version's.
 VERSION_FIGURES = {"games": 0, "deals": 0, "firsts": 0, "lasts": 0, "positions": 0,
                    "faults": 0, "fault_kinds": {}, "faulted_games": 0, "decisions": 0,
-                   "decision_times": [], "decision_median_ms": None, "decision_p95_ms": None}
+                   "decision_times": [], "decision_median_ms": None, "decision_p95_ms": None,
+                   "par_deals": 0, "par_points": 0.0, "par_points_squares": 0.0, "adjusted": 0.0,
+                   "adjusted_squares": 0.0}
 
 
 def _version_start(entry: Entry, url: str, reason: str) -> None:
