@@ -16,11 +16,9 @@ import os
 import sys
 from pathlib import Path
 
-# Run as a script, this file's folder comes first on sys.path, where bench/http.py would hide
-# the standard library's http package; the code measured is PYTHONPATH's, or this checkout's.
+# The code measured is PYTHONPATH's (another checkout's, for "before"), or this checkout's.
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:] = [os.environ.get("PYTHONPATH") or str(ROOT)] + [
-    p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
+sys.path.insert(0, os.environ.get("PYTHONPATH") or str(ROOT))
 
 import argparse  # noqa: E402
 import threading  # noqa: E402

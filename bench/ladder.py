@@ -34,8 +34,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-# The repository, not bench/ (whose http.py would hide the standard library's http).
-sys.path[0] = str(ROOT)
+sys.path.insert(0, str(ROOT))
 SEATS = 4
 PRESET = "classic"
 CHUNK = 20_000

@@ -22,8 +22,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-# bench/ itself off the path: its http.py would hide the standard library's http.
-sys.path[:] = [str(ROOT)] + [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
+sys.path.insert(0, str(ROOT))
 POSTGRES_URL = os.environ.get("POSTGRES_BENCH_URL",
                               "postgres://postgres@127.0.0.1:5432/pl_ladderweb_bench")
 

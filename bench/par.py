@@ -26,8 +26,7 @@ import sys
 import time
 from pathlib import Path
 
-# The repository instead of bench/ first: bench/http.py would hide the standard library's.
-sys.path[0] = str(Path(__file__).resolve().parent.parent)
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from gameplay.engine.scoring import Scoring, deal_points  # noqa: E402
 from gameplay.runner.figures import Z95, mean_interval  # noqa: E402

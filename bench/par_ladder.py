@@ -27,8 +27,7 @@ import statistics
 import sys
 from pathlib import Path
 
-# The repository instead of bench/ first: bench/http.py would hide the standard library's.
-sys.path[0] = str(Path(__file__).resolve().parent.parent)
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.par import arguments, cases, cost, timed  # noqa: E402
 from gameplay.engine.scoring import Scoring, deal_points  # noqa: E402

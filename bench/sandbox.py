@@ -22,10 +22,8 @@ import sys
 import time
 from pathlib import Path
 
-# Run as a script, this file's folder comes first on sys.path, where bench/http.py would hide
-# the standard library's http package (the outside bots use it).
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:] = [str(ROOT)] + [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
+sys.path.insert(0, str(ROOT))
 
 from gameplay.bots import make_bot  # noqa: E402
 from gameplay.bots.outside import ProgramBot  # noqa: E402

@@ -27,7 +27,7 @@ import uuid
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[0] = str(ROOT)  # not bench/, whose http.py would hide the standard library's
+sys.path.insert(0, str(ROOT))
 POSTGRES_URL = os.environ.get(
     "POSTGRES_BENCH_URL", "postgres://postgres@127.0.0.1:5432/president_league_tournament_bench")
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/14")

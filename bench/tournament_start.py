@@ -19,8 +19,7 @@ import time
 import uuid
 from pathlib import Path
 
-# The project, not bench/ (whose http.py would shadow the standard library's).
-sys.path[0] = str(Path(__file__).resolve().parent.parent)
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 POSTGRES_URL = os.environ.get(
     "POSTGRES_BENCH_URL", "postgres://postgres@127.0.0.1:5432/president_league_start_bench")
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/14")

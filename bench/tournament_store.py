@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[0] = str(ROOT)  # not bench/, whose http.py would hide the standard library's
+sys.path.insert(0, str(ROOT))
 
 
 def main():

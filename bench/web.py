@@ -1,7 +1,7 @@
 """Web speed: the season standings page and the standings API under load, served as in
 production.
 
-    python bench/http.py [--players 500] [--deals 100000] [--duration 30] [--connections 32]
+    python bench/web.py [--players 500] [--deals 100000] [--duration 30] [--connections 32]
                          [--reuse] [--keep]
 
 Builds a season of 500 players and 100,000 deals with bench/standings.py's builder in the
@@ -27,10 +27,8 @@ count) or a socket error happened.
 import sys
 from pathlib import Path
 
-# Run as a script, this file's folder comes first on sys.path, where this file's name would
-# hide the standard library's http package from everything imported after it.
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:] = [str(ROOT)] + [p for p in sys.path if Path(p or ".").resolve() != ROOT / "bench"]
+sys.path.insert(0, str(ROOT))
 
 import argparse  # noqa: E402
 import contextlib  # noqa: E402
@@ -169,7 +167,7 @@ def build(players, deals):
 def run_child(arguments, settings):
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": settings, "DATABASE_URL": DATABASE_URL}
     env.pop("CELERY_BROKER_URL", None)
-    subprocess.run([sys.executable, "-m", "bench.http", *arguments], env=env, cwd=ROOT,
+    subprocess.run([sys.executable, "-m", "bench.web", *arguments], env=env, cwd=ROOT,
                    check=True)
 
 
