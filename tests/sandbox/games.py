@@ -57,16 +57,19 @@ def play(code, runtime="python", *, seed=1, scoring=None, **options):
     return result, bot
 
 
-def sandbox_processes() -> list[int]:
-    """Processes on this machine running as a sandbox's uid (none once a game is over)."""
+def sandbox_processes(uid: int | None = None) -> list[int]:
+    """Processes on this machine running as the sandbox's ``uid`` (a game's), or as any
+    sandbox's uid (another test run's sandboxes too); none once a game is over."""
     found = []
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
             status = Path(f"/proc/{pid}/status").read_text()
         except OSError:
             continue
-        uid = int(next(ln for ln in status.splitlines() if ln.startswith("Uid:")).split()[1])
-        if UID_FIRST <= uid < UID_FIRST + UID_COUNT:
+        found_uid = int(next(ln for ln in status.splitlines() if ln.startswith("Uid:")).split()[1])
+        ours = found_uid == uid if uid is not None else (
+            UID_FIRST <= found_uid < UID_FIRST + UID_COUNT)
+        if ours:
             found.append(int(pid))
     return found
 
@@ -78,7 +81,7 @@ def contained(result, bot) -> list[dict]:
     assert SECRET not in said
     assert len(bot.stderr) <= bot.limits.stderr_kept
     assert not bot.jail.home.exists()  # the copy of its files made for the game
-    left = sandbox_processes()
+    left = sandbox_processes(bot.jail.uid)
     assert left == [], [Path(f"/proc/{pid}/stat").read_text() for pid in left]
     _, after = play(EXAMPLE, seed=2, timeout_ms=5000)
     assert after.stopped is None  # the next game is normal

@@ -25,7 +25,7 @@ def _normal(result, bot):
     # its CPU time, for the time bank: in clock ticks as it plays (the seat's figures), then
     # from its rusage once it ended
     assert "cpu_ms" in stats.figures and bot.cpu_seconds() > 0
-    assert sandbox_processes() == []
+    assert sandbox_processes(bot.jail.uid) == []
 
 
 @needs_sandbox

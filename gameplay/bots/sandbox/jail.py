@@ -220,6 +220,7 @@ class Jail:
         self.stderr = b""
         self._stderr = None
         self.home: Path | None = None  # the copy of its files, its /bot, for this game
+        self.uid: int | None = None  # the game's own uid, where a root worker chose one
 
     def command(self, home: Path, nproc: int) -> list[str]:
         binary, dirs = runtime_paths(self.runtime_name)
@@ -242,6 +243,7 @@ class Jail:
 
     def start(self) -> subprocess.Popen:
         user, nproc = _user(self.limits.processes)
+        self.uid = user.get("user")
         self.home = _stage(self.code)
         self._stderr = tempfile.TemporaryFile()
         try:
