@@ -8,6 +8,7 @@ form's first error focused. Screenshots with SCREENSHOTS=1."""
 import os
 
 from django.urls import reverse
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from league import nights, rating_jobs, services
 from league.rules import rating_scope
@@ -45,9 +46,17 @@ def box(page, selector):
 
 
 def visible_whole(page, selector, below=FOLD):
-    """The element lies wholly inside the viewport, above ``below`` (the action bar's top)."""
-    b = box(page, selector)
-    return b["y"] >= 0 and b["y"] + b["height"] <= below
+    """The element lies wholly inside the viewport, above ``below`` (the action bar's top),
+    within 5 s (a loaded machine may lay the page out after its load event)."""
+    try:
+        page.wait_for_function(
+            """([element, below]) => {
+                const b = element.getBoundingClientRect();
+                return b.top >= 0 && b.bottom <= below;
+            }""", arg=[page.locator(selector).element_handle(), below], timeout=5000)
+    except PlaywrightTimeout:
+        return False
+    return True
 
 
 def test_a_deal_of_five_takes_one_scroll_with_the_action_bar(browser, live_server, client):  # noqa: F811
