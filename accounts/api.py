@@ -30,6 +30,7 @@ from outside_bots.models import (
     checked_url,
     hosted_code,
     outside_bot_presets,
+    outside_bot_url,
 )
 from plumbing.api.errors import ErrorSerializer
 from plumbing.api.inputs import KnownFields, KnownQueryParameters
@@ -52,7 +53,7 @@ class BotSerializer(KnownFields, serializers.ModelSerializer):
         child=serializers.ChoiceField(choices=PRESET_CHOICES), allow_empty=False,
         validators=[outside_bot_presets], required=False,
         help_text="the presets (rule sets) it plays; classic by default")
-    url = serializers.CharField(max_length=300, required=False,
+    url = serializers.CharField(max_length=300, required=False, validators=[outside_bot_url],
                                 help_text="an HTTP bot's address; or give code and runtime")
     code = serializers.FileField(write_only=True, required=False,
                                  help_text="a hosted bot's source: bot.py / bot.js, or a zip "

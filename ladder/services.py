@@ -503,6 +503,7 @@ class Played:
 
     result: GameResult
     times_ms: list[list[float]]
+    stderr: list[str] | None = None  # each seat's, for a hosted bot (its author's to read)
 
 
 def _seat_bot(seat: Seat, seed: int, workdir: str) -> EngineBot:
@@ -549,7 +550,16 @@ def game_play(game: Game) -> Played:
             bots.append(TimedBot(bot))
         result = validation.play_ladder_game(bots, game.preset, seed=game.seed,
                                              deals=game.deals, names=[s.entry.name for s in seats])
-    return Played(result=result, times_ms=[b.times_ms for b in bots])
+    return Played(result=result, times_ms=[b.times_ms for b in bots],
+                  stderr=[_stderr(b._bot) for b in bots])
+
+
+def _stderr(bot: EngineBot) -> str:
+    """A hosted bot's stderr after its game, and why the sandbox stopped it, in words."""
+    if not isinstance(bot, SandboxedProgram):
+        return ""
+    text = bot.stderr.decode(errors="replace")
+    return f"[the sandbox stopped it: {bot.stopped}]\n{text}" if bot.stopped else text
 
 
 def _unavailable(game: Game) -> str | None:
@@ -683,7 +693,7 @@ def game_store(*, game_id: int, played: Played) -> bool:
             _validated(game, entries, faults)
         game.bot_game = bot_games.game_store(
             result, preset=game.preset, seed=validation.deals_seed(game.seed),
-            times_ms=played.times_ms, played_at=now, par=par)
+            times_ms=played.times_ms, played_at=now, par=par, stderr=played.stderr)
         game.status, game.stored_at = Game.DONE, now
         game.save(update_fields=["status", "stored_at", "bot_game"])
     return True

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
 
 from gameplay.bots.sandbox import SandboxUnavailable, available
 from gameplay.bots.sandbox.unpack import MAX_ZIP_BYTES
@@ -138,3 +139,41 @@ def test_hosted_games_go_to_the_hosted_queue(
 
     assert sent == [(services.GAME_TASK, "hosted")]  # its validation game
     assert Game.objects.get().status == Game.SCHEDULED  # left for a worker of that queue
+
+
+NOISY = PYTHON.replace(b"def serve_stdio() -> None:\n",
+                       b"def serve_stdio() -> None:\n"
+                       b"    print('<b>thinking</b> hard', file=sys.stderr, flush=True)\n")
+
+
+def test_a_hosted_bots_stderr_is_shown_to_its_author_only(
+        ladder_settings, author, other, commit, client):  # noqa: F811
+    assert NOISY != PYTHON
+    assert upload(author, "py-bot", NOISY, "bot.py", "python").status_code == 201
+    commit(services.bots_sync)
+    game = entry_of(OutsideBot.objects.get()).validation_game
+    assert game.status == Game.DONE
+    url = reverse("ladder:game", args=[game.pk])
+
+    client.force_login(author)
+    page = client.get(url).content.decode()
+    assert "Your hosted bot&#x27;s stderr" in page or "Your hosted bot's stderr" in page
+    assert "&lt;b&gt;thinking&lt;/b&gt; hard" in page  # as text, never as markup
+    for reader in (other, None):
+        client.logout()
+        if reader:
+            client.force_login(reader)
+        assert "thinking" not in client.get(url).content.decode()
+
+
+def test_the_sandboxs_reason_is_kept_in_words_when_it_stops_the_bot(
+        ladder_settings, author, commit):  # noqa: F811
+    dying = PYTHON.replace(b"def serve_stdio() -> None:\n",
+                           b"def serve_stdio() -> None:\n    sys.exit(3)\n")
+    assert upload(author, "py-bot", dying, "bot.py", "python").status_code == 201
+    commit(services.bots_sync)
+    game = entry_of(OutsideBot.objects.get()).validation_game
+
+    (seat,) = game.bot_game.seats.exclude(stderr="")
+    assert seat.stderr.startswith("[the sandbox stopped it: ")
+    assert "code 3" in seat.stderr, seat.stderr
