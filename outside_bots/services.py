@@ -97,8 +97,7 @@ def outside_bot_update(*, bot: OutsideBot, by=None, **fields) -> OutsideBot:
     if unknown:
         raise OutsideBotError(f"unknown outside bot field(s): {', '.join(sorted(unknown))}")
     bot = OutsideBot.objects.select_for_update().get(pk=bot.pk)
-    if ("code" in fields or "runtime" in fields) != bot.hosted or ("url" in fields
-                                                                    and bot.hosted):
+    if ("url" in fields) if bot.hosted else ("code" in fields or "runtime" in fields):
         raise OutsideBotError("a hosted bot changes its code, an HTTP bot its URL")
     if "code" in fields:  # each upload is a new version (the ladder validates it again)
         fields["url"] = new_version()

@@ -60,7 +60,8 @@ def test_a_bad_upload_is_refused_naming_what_is_wrong_and_nothing_is_stored(
     assert not OutsideBot.objects.exists()
 
 
-def test_a_url_and_code_together_are_refused(author):
+def test_a_url_and_code_together_are_refused(author, settings):
+    settings.OUTSIDE_BOT_ALLOWED_HOSTS = ["bots.example.org"]
     answer = upload(author, "ada-bot", PYTHON, "bot.py", "python",
                     url="https://bots.example.org/play")
 
@@ -177,3 +178,34 @@ def test_the_sandboxs_reason_is_kept_in_words_when_it_stops_the_bot(
     (seat,) = game.bot_game.seats.exclude(stderr="")
     assert seat.stderr.startswith("[the sandbox stopped it: ")
     assert "code 3" in seat.stderr, seat.stderr
+
+
+def test_the_protocol_page_gives_the_hosted_bots_limits(client, db):
+    page = client.get(reverse("bot_protocol")).content.decode()
+
+    assert "Hosted bots</h3>" in page
+    assert "20 s of CPU time" in page and "first 16 KB of its stderr" in page
+
+
+def test_the_registration_page_takes_a_code_file_and_a_runtime(client, author):
+    client.force_login(author)
+    url = reverse("accounts:bot_create")
+
+    refused = client.post(url, {"name": "py-bot", "presets": ["classic"], "runtime": "python",
+                                "code": SimpleUploadedFile("bot.zip", b"PK\x03\x04 junk")})
+    assert refused.status_code == 400 and "not a zip file" in refused.content.decode()
+    assert not OutsideBot.objects.exists()
+
+    made = client.post(url, {"name": "py-bot", "presets": ["classic"], "runtime": "python",
+                             "code": SimpleUploadedFile("bot.py", PYTHON)})
+    assert made.status_code == 200, made.content.decode()
+    bot = OutsideBot.objects.get()
+    assert (bot.runtime, bot.url[:len(HOSTED)]) == ("python", HOSTED)
+    with zipfile.ZipFile(io.BytesIO(bytes(bot.code))) as archive:
+        assert archive.read("bot.py") == PYTHON
+
+    edit = client.post(reverse("accounts:bot_edit", args=[bot.pk]), {
+        "name": "py-bot", "presets": ["classic"], "description": "mine"})
+    assert edit.status_code == 302
+    bot.refresh_from_db()
+    assert bot.description == "mine" and bytes(bot.code) and bot.url.startswith(HOSTED)
