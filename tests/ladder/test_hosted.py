@@ -6,13 +6,14 @@ bot (examples/outside_bot.py) and the JavaScript starter (starters/javascript/bo
 import io
 import random
 import zipfile
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from gameplay.bots.sandbox import SandboxUnavailable, available
+from gameplay.bots.sandbox import SandboxedProgram, SandboxUnavailable, available
 from gameplay.bots.sandbox.unpack import MAX_ZIP_BYTES
 from ladder import services
 from ladder.models import Entry, Game, Version
@@ -20,6 +21,7 @@ from outside_bots.models import HOSTED, OutsideBot
 from plumbing import queue
 from tests.api.conftest import client_for
 from tests.ladder.test_services import commit, entry_of  # noqa: F401
+from tournaments import services as tournaments
 
 pytestmark = [pytest.mark.django_db,
               pytest.mark.skipif(not available(), reason="no bubblewrap sandbox here")]
@@ -209,3 +211,16 @@ def test_the_registration_page_takes_a_code_file_and_a_runtime(client, author):
     assert edit.status_code == 302
     bot.refresh_from_db()
     assert bot.description == "mine" and bytes(bot.code) and bot.url.startswith(HOSTED)
+
+
+def test_a_tournament_seats_a_hosted_bot_in_the_sandbox_for_one_game(author):
+    assert upload(author, "py-bot", PYTHON, "bot.py", "python").status_code == 201
+    outside = tournaments._outside_bots(["outside:py-bot"])
+
+    with ExitStack() as game_over:
+        bot = tournaments._entrant_bot("outside:py-bot", seed=0, outside=outside,
+                                       game_over=game_over)
+        assert isinstance(bot, SandboxedProgram)
+        code = Path(bot.jail.code)
+        assert (code / "bot.py").read_bytes() == PYTHON
+    assert not code.exists()  # its code is removed after the game
