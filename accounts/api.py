@@ -6,6 +6,7 @@ A bot's secret is in the answer that made it (registration, or its replacement) 
 else. The administrators' view of every bot stays /api/v1/outside-bots/.
 """
 
+from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import transaction
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
@@ -18,10 +19,19 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 
+from gameplay.bots.sandbox.unpack import MAX_ZIP_BYTES
 from league.models import PRESET_CHOICES
 from outside_bots import services
 from outside_bots.api import OutsideBotChanges
-from outside_bots.models import OutsideBot, checked_name, checked_url, outside_bot_presets
+from outside_bots.models import (
+    RUNTIMES,
+    OutsideBot,
+    checked_name,
+    checked_url,
+    hosted_code,
+    outside_bot_presets,
+    outside_bot_url,
+)
 from plumbing.api.errors import ErrorSerializer
 from plumbing.api.inputs import KnownFields, KnownQueryParameters
 
@@ -43,11 +53,41 @@ class BotSerializer(KnownFields, serializers.ModelSerializer):
         child=serializers.ChoiceField(choices=PRESET_CHOICES), allow_empty=False,
         validators=[outside_bot_presets], required=False,
         help_text="the presets (rule sets) it plays; classic by default")
+    url = serializers.CharField(max_length=300, required=False, validators=[outside_bot_url],
+                                help_text="an HTTP bot's address; or give code and runtime")
+    code = serializers.FileField(write_only=True, required=False,
+                                 help_text="a hosted bot's source: bot.py / bot.js, or a zip "
+                                           "with it at the top (multipart)")
+    runtime = serializers.ChoiceField(choices=RUNTIMES, required=False,
+                                      help_text="a hosted bot's runtime")
 
     class Meta:
         model = OutsideBot
-        fields = ["id", "name", "url", "presets", "description", "enabled", "created_at"]
+        fields = ["id", "name", "url", "code", "runtime", "presets", "description", "enabled",
+                  "created_at"]
         read_only_fields = ["id", "enabled", "created_at"]
+        # checked_url names a URL taken; DRF's validator of the one-bot-a-URL constraint would
+        # ask for a URL of a hosted bot too.
+        validators = []
+
+    def validate(self, data):
+        upload = data.pop("code", None)
+        if upload is None:
+            if "runtime" in data:
+                raise serializers.ValidationError({"runtime": ["only with code"]})
+            if not self.instance and not data.get("url"):
+                raise serializers.ValidationError({"url": ["a URL, or code and a runtime"]})
+            return data
+        if data.get("url"):
+            raise serializers.ValidationError({"code": ["a URL or code, not both"]})
+        runtime = data.get("runtime") or (self.instance and self.instance.runtime)
+        if not runtime:
+            raise serializers.ValidationError({"runtime": ["which runtime runs the code"]})
+        try:
+            data["code"] = hosted_code(upload.read(MAX_ZIP_BYTES + 1), upload.name, runtime)
+        except DjangoValidationError as e:
+            raise serializers.ValidationError({"code": e.messages}) from None
+        return data
 
     def validate_name(self, value):
         return checked_name(value, pk=self.instance and self.instance.pk)

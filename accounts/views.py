@@ -61,7 +61,7 @@ def bot_edit(request, bot_id):
 
 def _bot_form(request, bot: OutsideBot | None):
     """Register a bot (``bot`` None) or change one; the service's refusal is a form error."""
-    form = BotForm(request.POST or None, instance=bot)
+    form = BotForm(request.POST or None, request.FILES or None, instance=bot)
     if request.method == "POST" and form.is_valid():
         try:
             if bot is None:

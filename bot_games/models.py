@@ -45,6 +45,9 @@ class BotSeat(models.Model):
     logs = models.JSONField(default=list, blank=True, help_text=(
         "its bot's logs, {step, text}, for the bot's author only (bounded by outside.LOG_MAX "
         "a decision and LOG_GAME_MAX a game)"))
+    stderr = models.TextField(blank=True, help_text=(
+        "a hosted bot's stderr in this game (its start, bounded by the sandbox's stderr_kept) "
+        "and why the sandbox stopped it, in words; for the bot's author only"))
 
     class Meta:
         ordering = ["game", "seat"]

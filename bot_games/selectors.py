@@ -50,6 +50,13 @@ def replay_marked(steps: dict, *, game_id: int, log_seats: set[int],
     return logs
 
 
+def seats_stderr(*, game_id: int, log_seats: set[int]) -> list[tuple[int, str]]:
+    """(seat, stderr) of the hosted bots among ``log_seats`` (their authors' own) that wrote
+    any, or that the sandbox stopped."""
+    return list(BotSeat.objects.filter(game_id=game_id, seat__in=log_seats).exclude(stderr="")
+                .order_by("seat").values_list("seat", "stderr"))
+
+
 def seat_par_sums(par: dict | None, seat: int) -> tuple[int, float, float, float, float]:
     """A seat's deals with par in a game's stored par (``services.game_par``) and the sums of
     its points, their squares, its adjusted points and their squares: what

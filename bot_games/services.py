@@ -39,11 +39,12 @@ def _rounded(values) -> list[float]:
 
 def game_store(result: GameResult, *, preset: str, options: dict | None = None, seed: int,
                times_ms: Sequence[Sequence[float]] | None = None, played_at=None,
-               par: dict | None = None) -> BotGame:
+               par: dict | None = None, stderr: Sequence[str] | None = None) -> BotGame:
     """Write a played game, its seats and its faults from the runner's result; called inside
     the caller's transaction, which also writes the caller's row pointing at it. ``times_ms``:
     each seat's decision times, when the caller timed them one by one; ``par``: ``game_par``'s,
-    computed before the transaction. The scoring is the transcript's, as the engine played it."""
+    computed before the transaction; ``stderr``: each seat's, for a hosted bot. The scoring
+    is the transcript's, as the engine played it."""
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("game_store runs inside its caller's transaction")
     game = BotGame.objects.create(
@@ -61,7 +62,8 @@ def game_store(result: GameResult, *, preset: str, options: dict | None = None, 
                           for step, p in zip(timelines[seat], stats.timeline, strict=True)],
                 logs=[{"step": step, "text": p["log"]}
                       for step, p in zip(timelines[seat], stats.timeline, strict=True)
-                      if p.get("log")])
+                      if p.get("log")],
+                stderr=stderr[seat] if stderr else "")
         for seat, (bot, stats) in enumerate(zip(result.bots, result.stats, strict=True)))
     BotFault.objects.bulk_create(
         BotFault(game=game, seat=seat, deal=max(0, f["deal"]), number=f["number"],

@@ -26,8 +26,10 @@ import copy
 import logging
 import math
 import random
+import tempfile
 import time
 from collections import Counter
+from contextlib import ExitStack
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -43,6 +45,8 @@ from bot_games.selectors import seat_par_sums
 from gameplay.bots import is_url, make_bot
 from gameplay.bots.base import Bot as EngineBot
 from gameplay.bots.outside import HttpBot
+from gameplay.bots.sandbox import SandboxedProgram, SandboxUnavailable
+from gameplay.bots.sandbox.jail import check as sandbox_check
 from gameplay.engine.errors import PresidentError
 from gameplay.engine.options import preset as preset_options
 from gameplay.runner import validation
@@ -54,7 +58,7 @@ from ladder.matchmaking import Bot as Candidate
 from ladder.matchmaking import Matchmaker, fair_shares
 from ladder.models import Entry, Fault, Game, RatingPoint, Seat, Version
 from league.ratings import MODEL, replay
-from outside_bots.models import OutsideBot
+from outside_bots.models import HOSTED, OutsideBot
 from plumbing import queue
 from tournaments.services import UnavailableBot
 
@@ -409,9 +413,18 @@ def games_send(*, ids: list[int] | None = None) -> int:
     to_send = Game.objects.filter(status=Game.SCHEDULED, sent_at=None).order_by("pk")
     if ids is not None:
         to_send = to_send.filter(pk__in=ids)
-    return len(GAMES.send(((pk, (pk,), {}) for pk in
-                           to_send.values_list("pk", flat=True)[:SEND_AT_ONCE]),
+    ids = list(to_send.values_list("pk", flat=True)[:SEND_AT_ONCE])
+    on_hosted = set(Seat.objects.filter(game__in=ids, bot__startswith=HOSTED)
+                    .values_list("game_id", flat=True))
+    return len(GAMES.send(((pk, (pk,), _route(pk in on_hosted)) for pk in ids),
                           sent=_games_sent))
+
+
+def _route(hosted: bool) -> dict:
+    # Games with hosted bots go to their own queue (CELERY_HOSTED_QUEUE), played by workers
+    # on machines with the sandbox; "" sends them like any other game.
+    queue_name = settings.CELERY_HOSTED_QUEUE
+    return {"queue": queue_name} if hosted and queue_name else {}
 
 
 def _games_sent(pks: list[int]) -> None:
@@ -490,12 +503,15 @@ class Played:
 
     result: GameResult
     times_ms: list[list[float]]
+    stderr: list[str] | None = None  # each seat's, for a hosted bot (its author's to read)
 
 
-def _seat_bot(seat: Seat, seed: int) -> EngineBot:
+def _seat_bot(seat: Seat, seed: int, workdir: str) -> EngineBot:
+    bot = seat.entry.outside_bot
+    if seat.bot.startswith(HOSTED):  # its code in the sandbox, unpacked in ``workdir``
+        return bot.engine_bot(workdir)
     if not is_url(seat.bot):
         return make_bot(seat.bot, seed=seed)
-    bot = seat.entry.outside_bot
     try:
         # The network policy checks the URL; every request is signed with the bot's secret.
         return HttpBot(seat.bot, secret=bot.secret if bot else None)
@@ -508,7 +524,7 @@ def _challenge_refusal(game: Game) -> str | None:
     (gameplay.runner.validation.challenge, as ``president validate``), or None."""
     for seat in game.seats.select_related("entry__outside_bot"):
         bot = seat.entry.outside_bot
-        if seat.entry.reference or bot is None:
+        if seat.entry.reference or bot is None or bot.hosted:  # hosted: its code is its own
             continue
         try:
             refusal = validation.challenge(HttpBot(seat.bot, secret=bot.secret))
@@ -524,10 +540,26 @@ def _challenge_refusal(game: Game) -> str | None:
 def game_play(game: Game) -> Played:
     """Play the game with the match runner: deterministic in its seed for built-in bots."""
     seats = list(game.seats.select_related("entry__outside_bot").order_by("seat"))
-    bots = [TimedBot(_seat_bot(s, seed_of("bot", game.seed, s.seat))) for s in seats]
-    result = validation.play_ladder_game(bots, game.preset, seed=game.seed, deals=game.deals,
-                                         names=[s.entry.name for s in seats])
-    return Played(result=result, times_ms=[b.times_ms for b in bots])
+    with ExitStack() as game_over:  # hosted bots stopped, their code removed, after the game
+        bots = []
+        for s in seats:
+            workdir = game_over.enter_context(tempfile.TemporaryDirectory(prefix="hosted-"))
+            bot = _seat_bot(s, seed_of("bot", game.seed, s.seat), workdir)
+            if isinstance(bot, SandboxedProgram):
+                game_over.callback(bot.close)
+            bots.append(TimedBot(bot))
+        result = validation.play_ladder_game(bots, game.preset, seed=game.seed,
+                                             deals=game.deals, names=[s.entry.name for s in seats])
+    return Played(result=result, times_ms=[b.times_ms for b in bots],
+                  stderr=[_stderr(b._bot) for b in bots])
+
+
+def _stderr(bot: EngineBot) -> str:
+    """A hosted bot's stderr after its game, and why the sandbox stopped it, in words."""
+    if not isinstance(bot, SandboxedProgram):
+        return ""
+    text = bot.stderr.decode(errors="replace")
+    return f"[the sandbox stopped it: {bot.stopped}]\n{text}" if bot.stopped else text
 
 
 def _unavailable(game: Game) -> str | None:
@@ -539,6 +571,23 @@ def _unavailable(game: Game) -> str | None:
         bot = seat.entry.outside_bot
         if bot is None or not bot.enabled or bot.url != seat.bot:
             return f"{seat.entry.name} was removed, disabled or changed before the game"
+    return None
+
+
+def hosted(game: Game) -> bool:
+    return game.seats.filter(bot__startswith=HOSTED).exists()
+
+
+def _no_sandbox(game: Game) -> str | None:
+    """Why this worker refuses a game with hosted bots: it has no sandbox, and strangers' code
+    is never run without one."""
+    if not hosted(game):
+        return None
+    try:
+        sandbox_check()
+    except SandboxUnavailable as e:
+        return (f"this worker cannot run hosted bots ({e}); not your bot's fault: an operator "
+                "runs the hosted queue's workers on machines with the sandbox (make sandbox)")
     return None
 
 
@@ -568,7 +617,8 @@ def game_run(*, game_id: int) -> bool:
     if game.attempts > settings.LADDER_GAME_ATTEMPTS:
         game_fail(game_id=game_id, reason=f"taken {game.attempts - 1} times, never stored")
         return False
-    problem = _unavailable(game) or (game.kind == Game.VALIDATION and _challenge_refusal(game))
+    problem = (_unavailable(game) or _no_sandbox(game)
+               or (game.kind == Game.VALIDATION and _challenge_refusal(game)))
     if problem:
         game_fail(game_id=game_id, reason=problem)
         return False
@@ -643,7 +693,7 @@ def game_store(*, game_id: int, played: Played) -> bool:
             _validated(game, entries, faults)
         game.bot_game = bot_games.game_store(
             result, preset=game.preset, seed=validation.deals_seed(game.seed),
-            times_ms=played.times_ms, played_at=now, par=par)
+            times_ms=played.times_ms, played_at=now, par=par, stderr=played.stderr)
         game.status, game.stored_at = Game.DONE, now
         game.save(update_fields=["status", "stored_at", "bot_game"])
     return True

@@ -2,8 +2,11 @@
 administrators register, which tournaments and the ladder call. Changes go through
 ``outside_bots.services``."""
 
+import io
 import secrets
+import tempfile
 import unicodedata
+import zipfile
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -13,13 +16,18 @@ from django.db import models
 from gameplay.bots import BUILT_IN
 from gameplay.bots.outside import HttpBot
 from gameplay.bots.policy import Refused, normal_url
+from gameplay.bots.sandbox import BadUpload, SandboxedProgram, unpack_upload
+from gameplay.bots.sandbox.unpack import MAX_ZIP_BYTES
 from gameplay.engine.options import PRESETS
 
 
 def outside_bot_url(url: str) -> None:
     """An http(s) URL the outside-bot network policy allows (gameplay.bots.policy: a public
     address or a host in OUTSIDE_BOT_ALLOWED_HOSTS, a port in OUTSIDE_BOT_ALLOWED_PORTS): the
-    check made again each time the bot is called (gameplay.bots.outside.HttpBot)."""
+    check made again each time the bot is called (gameplay.bots.outside.HttpBot); a hosted
+    bot's version (``hosted:<id>``) is no address and is not checked."""
+    if url.startswith(HOSTED):
+        return
     try:
         HttpBot(url)
     except ValueError as e:
@@ -63,6 +71,8 @@ def checked_name(name: str, *, pk=None) -> str:
 def checked_url(url: str, *, pk=None) -> str:
     """``url`` in its normal form (gameplay.bots.policy.normal_url), or ValidationError: a URL
     it refuses, or another bot's (other than bot ``pk``)."""
+    if url.startswith(HOSTED):
+        return url
     try:
         url = normal_url(url)
     except Refused as e:
@@ -79,6 +89,14 @@ def new_secret() -> str:
 
 
 OUTSIDE = "outside:"  # an entrant's bot spec for a registered outside bot: outside:<name>
+# A hosted bot's "url": hosted:<a new random id each upload>, so each upload is a new version
+# for the ladder (it compares the URL its entry was validated with), and is never called.
+HOSTED = "hosted:"
+RUNTIMES = [("python", "Python 3"), ("node", "Node.js")]
+
+
+def new_version() -> str:
+    return HOSTED + secrets.token_hex(16)
 
 
 def default_presets():
@@ -101,6 +119,11 @@ class OutsideBot(models.Model):
     url = models.CharField(max_length=300, validators=[outside_bot_url],
                            help_text="where each decision is POSTed: a public address on an "
                                      "allowed port (or a host in OUTSIDE_BOT_ALLOWED_HOSTS)")
+    # A hosted bot's code, its author's upload as a zip (a single source file is zipped as
+    # bot.py / bot.js), at most MAX_ZIP_BYTES: only the current version is ever played.
+    code = models.BinaryField(null=True, blank=True, editable=False)
+    runtime = models.CharField(max_length=10, blank=True, choices=RUNTIMES,
+                               help_text="a hosted bot's runtime; blank for an HTTP bot")
     description = models.TextField(blank=True, max_length=2000)
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, null=True,
                               blank=True, related_name="outside_bots",
@@ -125,6 +148,13 @@ class OutsideBot(models.Model):
             # bots the migration found sharing one were disabled (0002).
             models.UniqueConstraint(fields=["url"], condition=models.Q(enabled=True),
                                     name="outside_bot_url_once"),
+            # Exactly one of a URL to call or code to host.
+            models.CheckConstraint(
+                condition=(models.Q(code__isnull=True, runtime="")
+                           & ~models.Q(url__startswith=HOSTED))
+                | (models.Q(code__isnull=False, runtime__in=[r for r, _ in RUNTIMES])
+                   & models.Q(url__startswith=HOSTED)),
+                name="outside_bot_url_or_code"),
         ]
 
     def __str__(self):
@@ -147,7 +177,49 @@ class OutsideBot(models.Model):
         if refused:
             raise ValidationError(refused)
 
+    @property
+    def hosted(self) -> bool:
+        return self.code is not None
+
+    def engine_bot(self, workdir: str):
+        """The bot to play: a hosted bot's code unpacked into ``workdir`` (which the caller
+        removes after the game) and run in the sandbox (SandboxUnavailable on a machine
+        without it), or the HTTP bot (``http_bot``)."""
+        if not self.hosted:
+            return self.http_bot()
+        unpack_upload(bytes(self.code), workdir)
+        return SandboxedProgram(workdir, self.runtime, name=self.name)
+
     def http_bot(self) -> HttpBot:
         """The bot to call: its URL under the network policy, every request signed with its
         secret (ValueError if the policy refuses the URL)."""
         return HttpBot(self.url, secret=self.secret)
+
+
+ENTRY = {"python": "bot.py", "node": "bot.js"}
+
+
+def hosted_code(data: bytes, filename: str, runtime: str) -> bytes:
+    """An upload as the zip to store: a zip as it is, one source file zipped as the runtime's
+    entry (bot.py / bot.js); ValidationError naming what is wrong (unpack_upload's bounds, an
+    unknown runtime, no entry file)."""
+    if runtime not in ENTRY:
+        raise ValidationError(f"runtime {runtime!r}: one of {', '.join(ENTRY)}")
+    if len(data) > MAX_ZIP_BYTES:
+        raise ValidationError(f"{filename}: over {MAX_ZIP_BYTES // 1024} KB")
+    if not zipfile.is_zipfile(io.BytesIO(data)):
+        if filename.endswith(".zip"):
+            raise ValidationError(f"{filename}: not a zip file")
+        packed = io.BytesIO()
+        with zipfile.ZipFile(packed, "w", zipfile.ZIP_DEFLATED) as archive:
+            archive.writestr(ENTRY[runtime], data)
+        data = packed.getvalue()
+    with tempfile.TemporaryDirectory() as unpacked:
+        try:
+            files = unpack_upload(data, unpacked)
+        except BadUpload as e:
+            raise ValidationError(str(e)) from None
+    if ENTRY[runtime] not in files:
+        raise ValidationError(f"no {ENTRY[runtime]} at the top of the zip: a {runtime} bot "
+                              f"starts from it")
+    return data

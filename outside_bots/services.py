@@ -10,7 +10,7 @@ from django.db import IntegrityError, transaction
 
 from league import services as league
 from outside_bots.errors import OutsideBotError
-from outside_bots.models import OUTSIDE, OutsideBot, default_presets, new_secret
+from outside_bots.models import OUTSIDE, OutsideBot, default_presets, new_secret, new_version
 
 
 def _outside_bot_check(bot: OutsideBot) -> None:
@@ -57,14 +57,19 @@ def outside_bot_entered(*, bot: OutsideBot) -> str | None:
 
 
 @transaction.atomic
-def outside_bot_create(*, name: str, url: str, description: str = "", enabled: bool = True,
-                       presets: list[str] | None = None, owner=None, by=None) -> OutsideBot:
-    """Register an outside bot; one with an ``owner`` (its author) counts towards the author's
-    OUTSIDE_BOT_MAX_PER_AUTHOR."""
+def outside_bot_create(*, name: str, url: str = "", description: str = "", enabled: bool = True,
+                       presets: list[str] | None = None, owner=None, by=None,
+                       code: bytes | None = None, runtime: str = "") -> OutsideBot:
+    """Register an outside bot, called at ``url`` or hosted: its ``code`` (hosted_code: the
+    zip checked within bounds) run with ``runtime``; one with an ``owner`` (its author) counts
+    towards the author's OUTSIDE_BOT_MAX_PER_AUTHOR."""
     if owner is not None:
         _check_author_limit(owner)
-    bot = OutsideBot(name=name.strip(), url=url.strip(), description=description,
-                     enabled=enabled, owner=owner,
+    if (code is None) == (not url.strip()):
+        raise OutsideBotError("url or code: a bot is called at a URL or hosted, one of the two")
+    bot = OutsideBot(name=name.strip(), url=url.strip() if code is None else new_version(),
+                     description=description, enabled=enabled, owner=owner, code=code,
+                     runtime=runtime if code is not None else "",
                      presets=list(presets) if presets is not None else default_presets())
     _outside_bot_check(bot)
     _check_name(bot.name, owner)
@@ -87,10 +92,15 @@ def _check_author_limit(owner) -> None:
 @transaction.atomic
 def outside_bot_update(*, bot: OutsideBot, by=None, **fields) -> OutsideBot:
     """Change an outside bot; its name stays once it is entered (entries name it)."""
-    unknown = set(fields) - {"name", "url", "description", "enabled", "presets"}
+    unknown = set(fields) - {"name", "url", "description", "enabled", "presets", "code",
+                             "runtime"}
     if unknown:
         raise OutsideBotError(f"unknown outside bot field(s): {', '.join(sorted(unknown))}")
     bot = OutsideBot.objects.select_for_update().get(pk=bot.pk)
+    if ("url" in fields) if bot.hosted else ("code" in fields or "runtime" in fields):
+        raise OutsideBotError("a hosted bot changes its code, an HTTP bot its URL")
+    if "code" in fields:  # each upload is a new version (the ladder validates it again)
+        fields["url"] = new_version()
     changed = {k: v for k, v in fields.items() if getattr(bot, k) != v}
     where = "name" in changed and outside_bot_entered(bot=bot)
     if where:

@@ -10,7 +10,9 @@ reconciler sends again what the broker never took or a worker dropped (issue #16
 """
 
 import logging
+import tempfile
 from collections.abc import Sequence
+from contextlib import ExitStack
 from datetime import datetime, timedelta
 from functools import partial
 
@@ -24,6 +26,7 @@ from django.utils import timezone
 
 from bot_games import services as bot_games
 from gameplay.bots import Bot, BotFault, is_url, make_bot
+from gameplay.bots.sandbox import SandboxUnavailable
 from gameplay.engine.errors import PresidentError
 from gameplay.engine.options import preset
 from gameplay.engine.scoring import Scoring
@@ -445,13 +448,14 @@ def tournament_game_play(*, tournament: Tournament, key: Key) -> tuple[list[int]
     seated = list(pairing.seating(tournament.tables[round_number][table], number))
     specs = dict(enumerate(tournament.entrants.order_by("id").values_list("bot", flat=True)))
     outside = _outside_bots(specs[e] for e in seated)
-    bots = [_entrant_bot(specs[e], seed=seed_of("bot", tournament.seed, *key, e),
-                         outside=outside)
-            for e in seated]
-    options = preset(tournament.preset, **tournament.options)
-    result = play_game(bots, options, seed=_deal_seed(tournament, key, len(seated)),
-                       scoring=Scoring.from_dict(tournament.scoring),
-                       names=[specs[e] for e in seated])
+    with ExitStack() as game_over:  # hosted bots stopped, their code removed, after the game
+        bots = [_entrant_bot(specs[e], seed=seed_of("bot", tournament.seed, *key, e),
+                             outside=outside, game_over=game_over)
+                for e in seated]
+        options = preset(tournament.preset, **tournament.options)
+        result = play_game(bots, options, seed=_deal_seed(tournament, key, len(seated)),
+                           scoring=Scoring.from_dict(tournament.scoring),
+                           names=[specs[e] for e in seated])
     return seated, result
 
 
@@ -484,7 +488,8 @@ class UnavailableBot(Bot):
         raise BotFault("error", self.reason)
 
 
-def _entrant_bot(spec: str, *, seed: int, outside: dict[str, OutsideBot]) -> Bot:
+def _entrant_bot(spec: str, *, seed: int, outside: dict[str, OutsideBot],
+                 game_over: ExitStack) -> Bot:
     if not spec.startswith(OUTSIDE):
         try:
             return make_bot(spec, seed=seed)
@@ -494,7 +499,13 @@ def _entrant_bot(spec: str, *, seed: int, outside: dict[str, OutsideBot]) -> Bot
     if registered is None:
         return UnavailableBot(spec, f"{spec} is disabled or no longer registered")
     try:
-        return registered.http_bot()  # every request signed with its secret
+        if not registered.hosted:
+            return registered.http_bot()  # every request signed with its secret
+        bot = registered.engine_bot(game_over.enter_context(tempfile.TemporaryDirectory()))
+        game_over.callback(bot.close)
+        return bot
+    except SandboxUnavailable as e:
+        return UnavailableBot(spec, f"{spec}: this worker cannot run hosted bots ({e})")
     except ValueError as e:
         return UnavailableBot(spec, f"{spec}: {e}")
 

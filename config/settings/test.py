@@ -21,5 +21,6 @@ OUTSIDE_BOT_OVERAGE_MS = 2000
 # default queue: every task goes there unless a test names the other queues (the queue tests).
 CELERY_TASK_ROUTES = task_routes(env.str("CELERY_TOURNAMENTS_QUEUE", default=""),
                                  env.str("CELERY_LADDER_QUEUE", default=""))
+CELERY_HOSTED_QUEUE = env.str("CELERY_HOSTED_QUEUE", default="")
 # Par with few play-outs: the suite checks where par goes, not how narrow it is.
 PAR_PLAYOUTS = 2

@@ -355,7 +355,7 @@ def game(request, game_id):
     deals = max((len(s.positions) for s in seats), default=0)
     orders = [[s for s in sorted(seats, key=lambda s: s.positions[d])]
               for d in range(deals) if all(len(s.positions) > d for s in seats)]
-    steps, replay_error, logs = None, "", []
+    steps, replay_error, logs, stderr = None, "", [], []
     log_seats = _log_seats(request.user, seats)
     if game.bot_game:
         try:
@@ -366,8 +366,11 @@ def game(request, game_id):
         else:
             logs = bot_games.replay_marked(steps, game_id=game.bot_game_id,
                                            log_seats=log_seats)
+        names = {s.seat: s.entry.name for s in seats}
+        stderr = [(names[seat], text) for seat, text in
+                  bot_games.seats_stderr(game_id=game.bot_game_id, log_seats=log_seats)]
     return render(request, "ladder/game.html", {
-        "game": game, "seats": seats, "orders": orders,
+        "game": game, "seats": seats, "orders": orders, "stderr": stderr,
         "faults": selectors.game_faults(game=game, seats=seats), "logs": logs,
         "log_seats": log_seats,
         "steps": steps, "replay_error": replay_error, "title": f"ladder game {game.pk}"})

@@ -1,6 +1,7 @@
 // A starter bot in JavaScript (Node 18 or later, no dependencies), docs/kit.md.
 //
 //   node starters/javascript/bot.js --http 8765    # an HTTP bot at http://127.0.0.1:8765/
+//   node starters/javascript/bot.js --stdio        # JSON lines on stdin/stdout (a hosted bot)
 //
 // With PRESIDENT_SECRET set (your bot's secret from the site), it answers only requests signed
 // with it: X-President-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>,
@@ -59,6 +60,20 @@ function reply(res, status, text, type = "text/plain") {
   res.end(text);
 }
 
+function serveStdio() {
+  let pending = "";
+  process.stdin.setEncoding("utf8");
+  process.stdin.on("data", (chunk) => {
+    pending += chunk;
+    let end;
+    while ((end = pending.indexOf("\n")) >= 0) {
+      const line = pending.slice(0, end).trim();
+      pending = pending.slice(end + 1);
+      if (line) process.stdout.write(JSON.stringify(decide(JSON.parse(line))) + "\n");
+    }
+  });
+}
+
 const secret = process.env.PRESIDENT_SECRET || "";
 const server = http.createServer((req, res) => {
   const chunks = [];
@@ -85,8 +100,12 @@ const server = http.createServer((req, res) => {
   });
 });
 
-const at = process.argv.indexOf("--http");
-const port = at < 0 ? 8765 : Number(process.argv[at + 1]);
-server.listen(port, "127.0.0.1", () => {
-  console.log(`serving at http://127.0.0.1:${server.address().port}/`);
-});
+if (process.argv.includes("--stdio")) {
+  serveStdio();
+} else {
+  const at = process.argv.indexOf("--http");
+  const port = at < 0 ? 8765 : Number(process.argv[at + 1]);
+  server.listen(port, "127.0.0.1", () => {
+    console.log(`serving at http://127.0.0.1:${server.address().port}/`);
+  });
+}

@@ -5,6 +5,7 @@ author's registration of a server fails its validation in words, on the site as 
 The servers here are the real Python starter bot (starters/python/bot.py) on 127.0.0.1."""
 
 import socket
+from contextlib import ExitStack
 
 import pytest
 
@@ -156,7 +157,8 @@ def test_a_wrong_proof_fails_the_challenge():
 def test_tournament_and_ladder_seats_sign_with_the_bots_secret(author, allowed):  # noqa: F811
     bot = services.outside_bot_create(name="ada-bot", url=URL, owner=author)
     seat = tournaments._entrant_bot("outside:ada-bot", seed=0,
-                                    outside=tournaments._outside_bots(["outside:ada-bot"]))
+                                    outside=tournaments._outside_bots(["outside:ada-bot"]),
+                                    game_over=ExitStack())
     assert (seat.url, seat.secret) == (URL, bot.secret)
 
 
