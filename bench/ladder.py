@@ -115,8 +115,9 @@ def build(bots: int, deals: int, per_game: int, rng: random.Random):
     the number of games."""
     from django.contrib.auth import get_user_model
 
+    from bot_games.models import BotFault, BotGame
     from ladder import timing
-    from ladder.models import Entry, Fault, Game, RatingPoint, Seat
+    from ladder.models import Entry, Game, RatingPoint, Seat
     from league.ratings import MODEL
     from outside_bots.models import OutsideBot
 
@@ -175,9 +176,7 @@ def build(bots: int, deals: int, per_game: int, rng: random.Random):
                 t["faults"] += fault
                 t["faulted"] += fault
                 if fault:
-                    faults.append(Fault(game=game, entry_id=pk, seat=s, deal=0, number=3,
-                                        decision="play", kind="timeout",
-                                        message="no answer within 1000 ms"))
+                    faults.append((game, s))
                 mu = 25 + 3 * strength[pk]
                 sigma = max(0.8, MODEL.sigma / (1 + t["games"] / 20))
                 seats.append(Seat(game=game, entry_id=pk, seat=s, bot="bench",
@@ -189,7 +188,18 @@ def build(bots: int, deals: int, per_game: int, rng: random.Random):
                                           deals=t["deals"]))
         Seat.objects.bulk_create(seats, batch_size=5000)
         RatingPoint.objects.bulk_create(points, batch_size=5000)
-        Fault.objects.bulk_create(faults, batch_size=5000)
+        # A fault is its bot game's (issue #27): the faulted games get one, without a transcript.
+        faulted = list({game.pk: game for game, _ in faults}.values())
+        homes = BotGame.objects.bulk_create(
+            (BotGame(preset=PRESET, seed=game.seed, transcript={}, played_at=game.stored_at)
+             for game in faulted), batch_size=5000)
+        for game, home in zip(faulted, homes, strict=True):
+            game.bot_game = home
+        Game.objects.bulk_update(faulted, ["bot_game"], batch_size=5000)
+        BotFault.objects.bulk_create(
+            (BotFault(game=game.bot_game, seat=s, deal=0, number=3, decision="play",
+                      kind="timeout", message="no answer within 1000 ms") for game, s in faults),
+            batch_size=5000)
         made += count
     for entry in entries:
         t = totals[entry.pk]

@@ -59,7 +59,8 @@ def build(bots, points):
     from django.contrib.auth import get_user_model
     from django.utils import timezone
 
-    from ladder.models import Entry, Fault, Game, RatingPoint, Seat
+    from bot_games.models import BotFault, BotGame
+    from ladder.models import Entry, Game, RatingPoint, Seat
     from outside_bots.models import OutsideBot
 
     rng = random.Random(1)
@@ -98,8 +99,14 @@ def build(bots, points):
                                    ordinal=1 + i / 50, deals=4 * (i + 1)))
     Seat.objects.bulk_create(seats)
     RatingPoint.objects.bulk_create(history)
-    Fault.objects.bulk_create(
-        Fault(game=games[-1 - i], entry=entry, seat=0, deal=0, number=i + 1, decision="play",
+    faulted = games[-50:]  # the entry's faults are its seat's in their bot games (issue #27)
+    for game, home in zip(faulted, BotGame.objects.bulk_create(
+            BotGame(preset="classic", seed=g.seed, transcript={}, played_at=now)
+            for g in faulted), strict=True):
+        game.bot_game = home
+    Game.objects.bulk_update(faulted, ["bot_game"])
+    BotFault.objects.bulk_create(
+        BotFault(game=games[-1 - i].bot_game, seat=0, deal=0, number=i + 1, decision="play",
               kind=rng.choice(["timeout", "malformed", "illegal"]), message="a fault",
               answer="x" * 100) for i in range(50))
     return users[0], entry

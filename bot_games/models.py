@@ -57,14 +57,15 @@ class BotSeat(models.Model):
         return f"{self.game} seat {self.seat}: {self.bot}"
 
 
-class FaultRecord(models.Model):
+class BotFault(models.Model):
     """A bot's answer its game could not use; its seat played a safe choice instead
     (gameplay.bots.base.BotDecider): which decision, what went wrong, the start of the answer.
-    The columns every kept fault has (a bot game's, and a ladder entry's or tournament
-    entrant's record of it)."""
+    The one record of a fault: a ladder entry's and a tournament entrant's are read through
+    their seat."""
 
     KIND_CHOICES = [(k, k) for k in FAULT_KINDS]
 
+    game = models.ForeignKey(BotGame, on_delete=models.CASCADE, related_name="faults")
     seat = models.PositiveSmallIntegerField()
     deal = models.PositiveIntegerField(help_text="the game's deal, from 0")
     number = models.PositiveIntegerField(help_text="the seat's decision in the game, from 1")
@@ -74,23 +75,14 @@ class FaultRecord(models.Model):
     message = models.CharField(max_length=FAULT_TEXT_MAX)
     answer = models.CharField(max_length=FAULT_ANSWER_MAX, blank=True,
                               help_text="the start of the bot's answer, when there was one")
-
-    class Meta:
-        abstract = True
-        ordering = ["game", "number", "seat"]
-
-    def __str__(self):
-        return f"{self.game} seat {self.seat} decision {self.number}: {self.kind}"
-
-
-class BotFault(FaultRecord):
-    """A fault of a bot game, stored with it."""
-
-    game = models.ForeignKey(BotGame, on_delete=models.CASCADE, related_name="faults")
     step = models.PositiveIntegerField(null=True, blank=True,
                                        help_text="the replay's step of its decision, from 1")
     body = models.TextField(max_length=FAULT_BODY_MAX, blank=True,
                             help_text="the start of an error answer's body (a traceback)")
 
-    class Meta(FaultRecord.Meta):
+    class Meta:
+        ordering = ["game", "number", "seat"]
         indexes = [models.Index(fields=["game", "seat"], name="bot_fault_seat")]
+
+    def __str__(self):
+        return f"{self.game} seat {self.seat} decision {self.number}: {self.kind}"

@@ -30,8 +30,9 @@ from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.response import Response
 
+from bot_games.models import BotFault
 from ladder import selectors, services
-from ladder.models import Entry, Fault, Game, RatingPoint, Seat, Version
+from ladder.models import Entry, Game, RatingPoint, Seat, Version
 from league.models import PRESET_CHOICES
 from plumbing.api.errors import ErrorSerializer
 from plumbing.api.inputs import KnownFields, KnownQueryParameters, id_param
@@ -153,10 +154,15 @@ class LadderSeatSerializer(serializers.ModelSerializer):
 
 
 class LadderFaultSerializer(serializers.ModelSerializer):
+    """A bot game's fault as the ladder shows it (selectors.faults): with its ladder game and
+    the entry at its seat."""
+
+    game = serializers.IntegerField(source="ladder_game.pk", read_only=True)
+    entry = serializers.IntegerField(source="entry.pk", read_only=True)
     name = serializers.CharField(source="entry.name", read_only=True)
 
     class Meta:
-        model = Fault
+        model = BotFault
         fields = ["id", "game", "entry", "name", "seat", "deal", "number", "decision", "kind",
                   "message", "answer"]
 
@@ -170,8 +176,21 @@ class LadderGameSerializer(serializers.ModelSerializer):
                   "stored_at", "seats"]
 
 
-class LadderGameDetailSerializer(LadderGameSerializer):
-    faults = LadderFaultSerializer(many=True, read_only=True)
+class LadderGameFaultsSerializer(LadderGameSerializer):
+    """A game with its faults, without its transcript (a bot page's validation game)."""
+
+    faults = serializers.SerializerMethodField()
+
+    class Meta(LadderGameSerializer.Meta):
+        fields = [*LadderGameSerializer.Meta.fields, "faults"]
+
+    @extend_schema_field(LadderFaultSerializer(many=True))
+    def get_faults(self, game):
+        return LadderFaultSerializer(selectors.game_faults(game=game, seats=list(game.seats.all())),
+                                     many=True).data
+
+
+class LadderGameDetailSerializer(LadderGameFaultsSerializer):
     transcript = serializers.JSONField(source="bot_game.transcript", read_only=True,
                                        allow_null=True,
                                        help_text="the engine's transcript (checker-valid), "
@@ -179,15 +198,6 @@ class LadderGameDetailSerializer(LadderGameSerializer):
 
     class Meta(LadderGameSerializer.Meta):
         fields = [*LadderGameSerializer.Meta.fields, "faults", "transcript"]
-
-
-class LadderGameFaultsSerializer(LadderGameSerializer):
-    """A game with its faults, without its transcript (a bot page's validation game)."""
-
-    faults = LadderFaultSerializer(many=True, read_only=True)
-
-    class Meta(LadderGameSerializer.Meta):
-        fields = [*LadderGameSerializer.Meta.fields, "faults"]
 
 
 class LadderVersionSerializer(serializers.ModelSerializer):

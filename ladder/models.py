@@ -12,7 +12,7 @@ author starts (both unrated). Changes go through ``ladder.services``, reads thro
 from django.conf import settings
 from django.db import models
 
-from bot_games.models import BotGame, FaultRecord
+from bot_games.models import BotGame
 from gameplay.runner.figures import ordinal
 from league.models import PRESET_CHOICES
 from league.ratings import MODEL
@@ -208,17 +208,6 @@ class Seat(models.Model):
 
     def __str__(self):
         return f"{self.game} seat {self.seat}: {self.entry}"
-
-
-class Fault(FaultRecord):
-    """An outside bot's fault in a ladder game, kept as its entry's record (the entry's fault
-    lists and pausing read these) beside the bot game's."""
-
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="faults")
-    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="fault_rows")
-
-    class Meta(FaultRecord.Meta):
-        indexes = [models.Index(fields=["entry", "-id"], name="ladder_fault_entry")]
 
 
 class RatingPoint(models.Model):

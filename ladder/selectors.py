@@ -12,11 +12,9 @@ from django.db.models import (
     ExpressionWrapper,
     F,
     FloatField,
-    OuterRef,
     Prefetch,
     Q,
     QuerySet,
-    Subquery,
     When,
 )
 from django.utils import timezone
@@ -25,7 +23,7 @@ from bot_games import selectors as bot_games
 from bot_games.models import BotFault
 from gameplay.runner.figures import par_figures, rating_interval, share
 from ladder import timing
-from ladder.models import Entry, Fault, Game, RatingPoint, Seat, Version
+from ladder.models import Entry, Game, RatingPoint, Seat, Version
 from outside_bots.models import OutsideBot
 
 SHOWN = (Entry.ACTIVE, Entry.PAUSED, Entry.VALIDATING)
@@ -167,21 +165,29 @@ def recent_games(*, entry: Entry, limit: int = RECENT_GAMES, kinds=None) -> list
     return list(with_seats(Game.objects.filter(pk__in=ids)).order_by("-id"))
 
 
-def faults(*, entry: Entry, limit: int = RECENT_FAULTS) -> QuerySet:
-    """Its latest faults, newest first, with their game (not its transcript)."""
-    return (_with_step(Fault.objects.filter(entry=entry)).select_related("entry", "game")
-            .order_by("-id")[:limit])
+def faults(*, entry: Entry, limit: int = RECENT_FAULTS) -> list[BotFault]:
+    """Its latest faults, newest first, each with ``entry`` and ``ladder_game`` (not its
+    transcript)."""
+    return _of_entry(_entry_faults([entry.pk]).order_by("-id")[:limit], entry)
 
 
-def _with_step(faults: QuerySet) -> QuerySet:
-    """Each fault's ``step`` in its game's replay, as its bot game's record of it has it."""
-    return faults.annotate(step=Subquery(BotFault.objects.filter(
-        game_id=OuterRef("game__bot_game_id"), seat=OuterRef("seat"),
-        number=OuterRef("number")).values("step")[:1]))
+def _entry_faults(entry_ids) -> QuerySet:
+    """The bot games' faults made at the seats of ladder games ``entry_ids`` played, with
+    their ladder game: a fault's entry is the one its seat had (Seat(game, seat))."""
+    return (BotFault.objects.filter(game__ladder_game__seats__entry_id__in=entry_ids,
+                                    game__ladder_game__seats__seat=F("seat"))
+            .select_related("game__ladder_game").defer("game__transcript"))
+
+
+def _of_entry(faults, entry: Entry) -> list[BotFault]:
+    faults = list(faults)
+    for fault in faults:
+        fault.entry, fault.ladder_game = entry, fault.game.ladder_game
+    return faults
 
 
 def validation_game(*, entry: Entry) -> Game | None:
-    """Its latest validation game, seats and faults included (not its transcript)."""
+    """Its latest validation game, seats included (not its transcript)."""
     if entry.validation_game_id is None:
         return None
     return (game_get_queryset().defer("bot_game__transcript")
@@ -189,10 +195,9 @@ def validation_game(*, entry: Entry) -> Game | None:
 
 
 def game_get_queryset() -> QuerySet:
-    """Ladder games with their seats and faults (their transcripts in ``bot_game``)."""
+    """Ladder games with their seats (their transcripts and faults in ``bot_game``)."""
     return Game.objects.select_related("bot_game").prefetch_related(
-        Prefetch("seats", queryset=Seat.objects.select_related("entry").order_by("seat")),
-        Prefetch("faults", queryset=Fault.objects.select_related("entry")))
+        Prefetch("seats", queryset=Seat.objects.select_related("entry").order_by("seat")))
 
 
 def game_get(game_id) -> Game | None:
@@ -201,13 +206,13 @@ def game_get(game_id) -> Game | None:
 
 def game_faults(*, game: Game, seats: list[Seat]) -> list:
     """The stored game's faults in the order they were made, from its bot game, each with
-    ``entry``: the ladder entry at its seat."""
+    ``entry``, the ladder entry at its seat, and ``ladder_game``."""
     if game.bot_game_id is None:
         return []
     entries = {s.seat: s.entry for s in seats}
     faults = list(bot_games.game_faults(game_id=game.bot_game_id))
     for fault in faults:
-        fault.entry = entries[fault.seat]
+        fault.entry, fault.ladder_game = entries[fault.seat], game
     return faults
 
 
@@ -242,19 +247,20 @@ def author_waiting(*, user) -> list[tuple]:
             .order_by("name") for preset in bot.presets if (bot.pk, preset) not in on]
 
 
-def latest_faults_by_entry(*, entries, per_entry: int = 3) -> dict[int, list[Fault]]:
+def latest_faults_by_entry(*, entries, per_entry: int = 3) -> dict[int, list[BotFault]]:
     """Each entry's latest faults (at most ``per_entry``), newest first, in one query per
     entry: an author has few entries (OUTSIDE_BOT_MAX_PER_AUTHOR bots times the presets)."""
-    return {e.pk: list(_with_step(Fault.objects.filter(entry=e)).select_related("game")
-                       .order_by("-id")[:per_entry]) for e in entries}
+    return {e.pk: _of_entry(_entry_faults([e.pk]).order_by("-id")[:per_entry], e)
+            for e in entries}
 
 
 def validation_faults(*, entries) -> dict[int, int]:
     """How many faults each entry made in its latest validation game."""
     games = {e.pk: e.validation_game_id for e in entries if e.validation_game_id}
     counts = Counter()
-    for entry_id, game_id in (Fault.objects.filter(entry_id__in=games, game_id__in=games.values())
-                              .values_list("entry_id", "game_id")):
+    faults = _entry_faults(list(games)).filter(game__ladder_game__in=games.values())
+    for entry_id, game_id in faults.values_list("game__ladder_game__seats__entry_id",
+                                                "game__ladder_game__id"):
         if games[entry_id] == game_id:
             counts[entry_id] += 1
     return {pk: counts[pk] for pk in games}

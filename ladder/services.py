@@ -56,7 +56,7 @@ from ladder import timing
 from ladder.errors import LadderError
 from ladder.matchmaking import Bot as Candidate
 from ladder.matchmaking import Matchmaker, fair_shares
-from ladder.models import Entry, Fault, Game, RatingPoint, Seat, Version
+from ladder.models import Entry, Game, RatingPoint, Seat, Version
 from league.ratings import MODEL, replay
 from outside_bots.models import HOSTED, OutsideBot
 from plumbing import queue
@@ -671,11 +671,6 @@ def game_store(*, game_id: int, played: Played) -> bool:
         entries = {e.pk: e for e in Entry.objects.select_for_update().filter(
             pk__in=[s.entry_id for s in seats]).order_by("pk")}
         now = timezone.now()
-        faults = [Fault(game=game, entry_id=seats[s].entry_id, seat=s, deal=max(0, f["deal"]),
-                        number=f["number"], decision=f["decision"], kind=f["kind"],
-                        message=f["message"], answer=f["answer"] or "")
-                  for s, stats in enumerate(result.stats) for f in stats.faults]
-        Fault.objects.bulk_create(faults)
         for seat in seats:
             stats = result.stats[seat.seat]
             seat.version = entries[seat.entry_id].version
@@ -690,7 +685,7 @@ def game_store(*, game_id: int, played: Played) -> bool:
             seat.save(update_fields=["positions", "score", "decisions", "decision_ms",
                                      "faults", "version", "mu_after", "sigma_after"])
         if game.kind == Game.VALIDATION:
-            _validated(game, entries, faults)
+            _validated(game, seats, entries, result)
         game.bot_game = bot_games.game_store(
             result, preset=game.preset, seed=validation.deals_seed(game.seed),
             times_ms=played.times_ms, played_at=now, par=par, stderr=played.stderr)
@@ -780,12 +775,13 @@ def _pause(entry: Entry, now, reason: str) -> None:
     entry.resume_after = now + resume_cooldown(entry.pauses)
 
 
-def _validated(game: Game, entries: dict[int, Entry], faults: list[Fault]) -> None:
+def _validated(game: Game, seats: list[Seat], entries: dict[int, Entry], result) -> None:
     """The validated entry becomes active if it made no fault; otherwise it is paused."""
-    for entry in entries.values():
+    for seat in seats:
+        entry = entries[seat.entry_id]
         if entry.validation_game_id != game.pk or entry.status != Entry.VALIDATING:
             continue  # a reference, or a bot validated again since
-        mine = Counter(f.kind for f in faults if f.entry_id == entry.pk)
+        mine = Counter(f["kind"] for f in result.stats[seat.seat].faults)
         if not mine:  # probation counts its rated decisions from here (a fixed bot afresh)
             entry.status, entry.reason = Entry.ACTIVE, ""
             entry.probation_decisions = entry.probation_faults = 0

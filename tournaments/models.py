@@ -8,7 +8,7 @@ tournament's Season), so league standings and ratings cover bots.
 from django.db import models
 from django.urls import reverse
 
-from bot_games.models import BotGame, FaultRecord
+from bot_games.models import BotGame
 from league.models import PRESET_CHOICES, Club, Game, Player, Season
 
 
@@ -114,17 +114,6 @@ class TournamentGame(KeyedGame):
 
     def __str__(self):
         return f"{self.tournament} r{self.round} t{self.table} g{self.number}"
-
-
-class GameFault(FaultRecord):
-    """A tournament entrant's fault, kept with the game in the same transaction as the bot
-    game's (its counts by entrant read these)."""
-
-    game = models.ForeignKey(TournamentGame, on_delete=models.CASCADE, related_name="faults")
-    entrant = models.ForeignKey(Entrant, on_delete=models.CASCADE, related_name="faults")
-
-    class Meta(FaultRecord.Meta):
-        pass
 
 
 class TournamentBatch(models.Model):

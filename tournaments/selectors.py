@@ -5,10 +5,23 @@ from collections import defaultdict
 from dataclasses import asdict, dataclass
 
 from django.conf import settings
-from django.db.models import Count, F, Max, Min, Prefetch, Q, Sum
+from django.db.models import (
+    Count,
+    F,
+    Func,
+    IntegerField,
+    Max,
+    Min,
+    OuterRef,
+    Prefetch,
+    Q,
+    Subquery,
+    Sum,
+)
 from django.utils import timezone
 
 from bot_games import selectors as bot_games
+from bot_games.models import BotFault
 from gameplay.bots.base import FAULT_KINDS
 from gameplay.runner.figures import deal_figures, ordinal, par_figures
 from league.models import Place, Seat
@@ -174,8 +187,19 @@ def _finishing_orders(tournament: Tournament, field: str) -> dict[tuple[int, int
 def with_fault_counts(entrants):
     """Entrants annotated with their games' faults: ``faults_total`` and ``faults_<kind>``
     for each kind (gameplay.bots.base.FAULT_KINDS); one query with the entrants."""
-    return entrants.annotate(faults_total=Count("faults"), **{
-        f"faults_{kind}": Count("faults", filter=Q(faults__kind=kind)) for kind in FAULT_KINDS})
+    return entrants.annotate(faults_total=_fault_count(), **{
+        f"faults_{kind}": _fault_count(kind=kind) for kind in FAULT_KINDS})
+
+
+def _fault_count(**where) -> Subquery:
+    """How many faults (with ``where``) the entrant made: those of its tournament's bot games
+    at the seats its player had in their league games."""
+    faults = BotFault.objects.filter(
+        game__tournament_game__tournament=OuterRef("tournament_id"),
+        game__tournament_game__game__seats__player=OuterRef("player_id"),
+        game__tournament_game__game__seats__number=F("seat"), **where)
+    return Subquery(faults.order_by().annotate(n=Func(F("id"), function="COUNT")).values("n"),
+                    output_field=IntegerField())
 
 
 def fault_counts(entrant) -> dict:

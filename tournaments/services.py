@@ -42,7 +42,6 @@ from plumbing.queue import BROKER_ERRORS
 from tournaments.errors import TournamentError
 from tournaments.models import (
     Entrant,
-    GameFault,
     Tournament,
     TournamentBatch,
     TournamentGame,
@@ -524,12 +523,12 @@ def tournament_game_store(*, tournament: Tournament, key: Key, seated: Sequence[
             if TournamentGame.objects.filter(tournament=tournament, round=round_number,
                                              table=table, number=number).exists():
                 return None
-            entrants = list(tournament.entrants.order_by("id").values_list("id", "player_id"))
+            players = list(tournament.entrants.order_by("id").values_list("player_id", flat=True))
             # Stored as the engine played and scored it: the runner's transcript is valid by
             # construction (every move went through the engine's rules), so it is not checked
             # again, and the totals and winners are the engine's ScoreSheet's.
             game = league.game_store_played(
-                season=tournament.season, players=[Player(pk=entrants[e][1]) for e in seated],
+                season=tournament.season, players=[Player(pk=players[e]) for e in seated],
                 dealer=0, finishing_orders=result.finishing_orders, totals=result.scores,
                 winners=result.winners, over=result.over)
             played = bot_games.game_store(
@@ -538,7 +537,6 @@ def tournament_game_store(*, tournament: Tournament, key: Key, seated: Sequence[
             stored = TournamentGame.objects.create(
                 tournament=tournament, round=round_number, table=table, number=number,
                 game=game, bot_game=played)
-            _faults_store(stored, [entrants[e][0] for e in seated], result)
     except IntegrityError:
         if TournamentGame.objects.filter(tournament=tournament, round=round_number,
                                          table=table, number=number).exists():
@@ -547,15 +545,6 @@ def tournament_game_store(*, tournament: Tournament, key: Key, seated: Sequence[
     transaction.on_commit(partial(game_stored.send, sender=TournamentGame,
                                   tournament_id=tournament.pk))
     return stored
-
-
-def _faults_store(game: TournamentGame, entrant_ids: list[int], result: GameResult) -> None:
-    """Every fault of the game's seats, with the game (issue #16)."""
-    GameFault.objects.bulk_create(
-        GameFault(game=game, entrant_id=entrant_ids[seat], seat=seat, deal=max(0, f["deal"]),
-                  number=f["number"], decision=f["decision"], kind=f["kind"],
-                  message=f["message"], answer=f["answer"] or "")
-        for seat, stats in enumerate(result.stats) for f in stats.faults)
 
 
 def tournament_play_batch(*, tournament_id: int, keys: Sequence[Sequence[int]],

@@ -9,8 +9,14 @@ import pytest
 
 from gameplay.kit.cli import main
 from ladder import services
-from ladder.models import Entry, Fault
-from tests.ladder.conftest import author, ladder_settings, register, servers  # noqa: F401
+from ladder.models import Entry
+from tests.ladder.conftest import (  # noqa: F401
+    author,
+    faults_of,
+    ladder_settings,
+    register,
+    servers,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -26,7 +32,7 @@ def site(ladder_settings, server, author, django_capture_on_commit_callbacks):  
         services.bots_sync()
     entry = Entry.objects.get(outside_bot=bot)
     kinds = defaultdict(set)
-    for decision, kind in Fault.objects.filter(entry=entry).values_list("decision", "kind"):
+    for decision, kind in faults_of(entry).values_list("decision", "kind"):
         kinds[decision].add(kind)
     return entry.status == Entry.ACTIVE, dict(kinds)
 

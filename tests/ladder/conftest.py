@@ -1,5 +1,7 @@
 import pytest
+from django.db.models import F
 
+from bot_games.models import BotFault
 from outside_bots import services as outside_bots
 from tests.bots.test_outside import Server as BotServer
 from tests.league.factories import UserFactory
@@ -43,6 +45,12 @@ def author(db):
 @pytest.fixture
 def other(db):
     return UserFactory(username="bob", is_staff=False)
+
+
+def faults_of(entry):
+    """The faults an entry made: its bot games' faults at the seats it had."""
+    return BotFault.objects.filter(game__ladder_game__seats__entry=entry,
+                                   game__ladder_game__seats__seat=F("seat"))
 
 
 def register(owner, server, name="ada-bot", presets=("classic",), query=""):

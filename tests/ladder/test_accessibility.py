@@ -6,7 +6,8 @@ of a bot's page (its author's forms included) with a visible focus ring."""
 import pytest
 from django.urls import reverse
 
-from ladder.models import Entry, Fault, Game
+from ladder.models import Entry, Game
+from tests.ladder.conftest import faults_of
 from tests.ladder.test_api import ladder  # noqa: F401  (a played ladder: ada's two bots, bob's)
 from tests.pages.test_accessibility import (
     DESKTOP,
@@ -26,7 +27,7 @@ def pages(ladder, author):  # noqa: F811
     mine, junk = ladder["ada-1"], ladder["bob-1"]
     Entry.objects.filter(pk=mine.pk).update(status=Entry.PAUSED,
                                             reason="paused: 5 of its last 10 games had faults")
-    faulted = Fault.objects.filter(entry=junk).order_by("-id").first().game_id
+    faulted = faults_of(junk).order_by("-id").first().game.ladder_game.pk
     return {
         "table": reverse("ladder:table"),
         "an empty table": reverse("ladder:table") + "?preset=friday",

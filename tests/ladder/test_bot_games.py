@@ -8,17 +8,18 @@ from django.urls import reverse
 from bot_games import selectors as bot_games
 from bot_games import services as bot_game_services
 from gameplay.bots import make_bot
+from gameplay.bots.base import FAULT_KINDS
 from gameplay.engine import checker
 from gameplay.engine.options import preset
 from gameplay.runner.match import play_game
 from gameplay.runner.validation import deals_seed
 from ladder import selectors, services
-from ladder.models import Fault
 from league.models import Place
 from tests.ladder.conftest import register
 from tests.tournaments.helpers import small_tournament
+from tournaments import selectors as tournament_selectors
 from tournaments import services as tournaments
-from tournaments.models import GameFault, TournamentGame
+from tournaments.models import TournamentGame
 
 FAULT_FIELDS = ("seat", "deal", "number", "decision", "kind", "message", "answer")
 
@@ -49,7 +50,7 @@ def faulty_tournament_game(commit):
     tournament.entrants.filter(player__name="Rita").update(bot="montecarlo:budget_ms=1e8")
     commit(tournaments.tournament_start, tournament=tournament)
     return TournamentGame.objects.filter(tournament=tournament,
-                                         faults__isnull=False).distinct().first()
+                                         bot_game__faults__isnull=False).distinct().first()
 
 
 def assert_a_whole_bot_game(bot_game, players: int, preset_name: str) -> None:
@@ -108,17 +109,15 @@ def test_faults_are_read_the_same_way_for_a_ladder_game_and_a_tournament_game(
     tournament_faults = list(bot_games.game_faults(game_id=tournament_game.bot_game_id))
     assert {f.kind for f in ladder_faults} == {"malformed"}
     assert {f.kind for f in tournament_faults} == {"error"}
-    # The same faults as the entry's and the entrant's records keep.
-    assert fault_rows(ladder_faults) == fault_rows(
-        Fault.objects.filter(game=ladder_game).order_by("number", "seat", "id"))
-    assert fault_rows(tournament_faults) == fault_rows(
-        GameFault.objects.filter(game=tournament_game).order_by("number", "seat", "id"))
+    # The entry's faults are those of its seat: the one game's, newest first.
+    assert fault_rows(selectors.faults(entry=entry)) == fault_rows(reversed(ladder_faults))
     # Faults found by the bot at their seat: the outside bot's ladder name, Rita's spec.
     assert fault_rows(bot_games.faults_of_bot(bot=entry.name)) == fault_rows(
         reversed(ladder_faults))  # newest first: the one game's faults, last made first
     ritas = bot_games.faults_of_bot(bot="montecarlo:budget_ms=1e8")  # in each game she played
-    assert sorted(fault_rows(ritas)) == sorted(fault_rows(
-        GameFault.objects.filter(game__tournament=tournament_game.tournament)))
+    rita = tournament_game.tournament.entrants.get(bot="montecarlo:budget_ms=1e8")
+    assert tournament_selectors.fault_counts(rita) == {
+        **dict.fromkeys(FAULT_KINDS, 0), "total": ritas.count(), "error": ritas.count()}
     assert ritas.filter(game=tournament_game.bot_game).count() == len(tournament_faults)
     assert not bot_games.faults_of_bot(bot="random").exists()
 

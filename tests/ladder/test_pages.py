@@ -11,7 +11,8 @@ import pytest
 from django.urls import reverse
 
 from ladder import selectors
-from ladder.models import Entry, Fault, Game, RatingPoint, Seat
+from ladder.models import Entry, Game, RatingPoint, Seat
+from tests.ladder.conftest import faults_of
 from tests.ladder.test_api import ladder, pause  # noqa: F401  (the fixture: a played ladder)
 
 pytestmark = pytest.mark.django_db
@@ -49,7 +50,7 @@ def test_the_table_shows_the_aggregates_of_the_stored_games(client, ladder):  # 
         positions = [p for s in seats for p in s.positions]
         players = {s.game_id: s.game.seats.count() for s in seats}
         lasts = sum(s.positions.count(players[s.game_id]) for s in seats)
-        faults = Fault.objects.filter(entry=entry, game__kind=Game.RATED).count()
+        faults = faults_of(entry).filter(game__ladder_game__kind=Game.RATED).count()
         cells = row_of(answer, name)
         place, bot, rating, interval, games, first, last, shown_faults = cells[:8]
         assert bot == f"{name} by {entry.outside_bot.owner.username}"
@@ -99,8 +100,8 @@ def test_a_bots_page_shows_its_faults_and_chart_data(client, ladder):  # noqa: F
                                                   strict=True))
     assert "ladder/ladder.js" in answer.content.decode()
     assert 'id="history"' in answer.content.decode()  # the chart's figures as a table
-    fault = Fault.objects.filter(entry=entry).order_by("-id").first()
-    shown = min(Fault.objects.filter(entry=entry).count(), selectors.RECENT_FAULTS)
+    fault = faults_of(entry).order_by("-id").first()
+    shown = min(faults_of(entry).count(), selectors.RECENT_FAULTS)
     assert f"malformed {entry.fault_kinds['malformed']} {shown}" in page  # by kind
     assert "Malformed" in page  # the latest, under their kind
     assert f"request {fault.number} ( {fault.decision}): {fault.message}" in page
@@ -191,7 +192,7 @@ def test_only_the_author_challenges(client, ladder, ladder_settings, author, oth
 def test_a_games_page_has_its_orders_replay_and_transcript(client, ladder):  # noqa: F811
     entry = ladder["bob-1"]
     game = Game.objects.filter(kind=Game.RATED, status=Game.DONE, seats__entry=entry,
-                               faults__isnull=False).distinct().first()
+                               bot_game__faults__isnull=False).distinct().first()
     seats = list(game.seats.select_related("entry").order_by("seat"))
 
     answer = client.get(reverse("ladder:game", args=[game.pk]))

@@ -9,14 +9,15 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from bot_games.models import BotFault
 from gameplay.engine import checker
 from ladder import selectors, services
 from ladder.errors import LadderError
-from ladder.models import Entry, Fault, Game, RatingPoint, Seat
+from ladder.models import Entry, Game, RatingPoint, Seat
 from league.ratings import MODEL, replay
 from outside_bots import services as outside_bots
 from outside_bots.errors import OutsideBotError
-from tests.ladder.conftest import register
+from tests.ladder.conftest import faults_of, register
 from tests.league.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -53,7 +54,7 @@ def test_a_clean_validation_game_makes_a_new_bot_active(ladder_settings, servers
         assert (game.kind, game.status, game.preset) == (Game.VALIDATION, Game.DONE, preset)
         seated = sorted(game.seats.values_list("entry__name", flat=True))
         assert seated == sorted(["ada-bot", "random", "greedy", "heuristic"])
-        assert not game.faults.exists()
+        assert not game.bot_game.faults.exists()
         assert checker.check(game.bot_game.transcript)[0] == 0  # the replay page can replay it
         assert len(game.bot_game.transcript["deals"]) == ladder_settings.LADDER_DEALS_PER_GAME
         # Validation games are unrated.
@@ -75,8 +76,8 @@ def test_a_validation_game_with_faults_pauses_the_bot_and_shows_them(ladder_sett
     assert "validation game" in entry.reason and "malformed" in entry.reason
     game = selectors.validation_game(entry=entry)
     assert game.status == Game.DONE
-    faults = list(game.faults.all())
-    assert faults and {f.entry_id for f in faults} == {entry.pk}
+    faults = list(game.bot_game.faults.all())
+    assert faults and {f.seat for f in faults} == {game.seats.get(entry=entry).seat}
     assert {f.kind for f in faults} == {"malformed"}
     assert all(f.answer == "not json {" and f.message for f in faults)
     assert f"had {len(faults)} fault(s)" in entry.reason
@@ -256,7 +257,7 @@ def test_aggregates_agree_with_the_stored_games(ladder_settings, servers, author
                      .select_related("game"))
         sizes = {s.game_id: s.game.seats.count() for s in seats}
         positions = [(p, sizes[s.game_id]) for s in seats for p in s.positions]
-        faults = Fault.objects.filter(entry=entry, game__kind=Game.RATED)
+        faults = faults_of(entry).filter(game__ladder_game__kind=Game.RATED)
         assert entry.games == len(seats)
         assert entry.deals == len(positions)
         assert entry.firsts == sum(p == 1 for p, _ in positions)
@@ -387,7 +388,7 @@ def test_a_game_our_own_code_cannot_play_fails_at_once_and_frees_its_seats(
     assert any(r.levelname == "ERROR" and f"game {game.pk}" in r.getMessage()
                for r in caplog.records)
     entry = entry_of(bot)
-    assert not Fault.objects.exists() and entry.faults == 0
+    assert not BotFault.objects.exists() and entry.faults == 0
     assert entry.status == Entry.PAUSED and "not your bot's fault" in entry.reason
 
 

@@ -12,8 +12,9 @@ import time
 
 import pytest
 
+from bot_games.models import BotFault
 from gameplay.engine import checker
-from ladder.models import Entry, Fault, Game, RatingPoint, Seat
+from ladder.models import Entry, Game, RatingPoint, Seat
 from league.ratings import MODEL
 from outside_bots import services as outside_bots
 from tests.bots.test_outside import Server as BotServer
@@ -67,14 +68,14 @@ def test_beat_and_a_worker_play_rated_ladder_games_until_both_bots_have_ratings(
         entry = Entry.objects.get(outside_bot=bot)
         assert entry.status == Entry.ACTIVE and len(server.requests) > 0
         validation = entry.validation_game
-        assert validation.status == Game.DONE and not validation.faults.exists()
+        assert validation.status == Game.DONE and not validation.bot_game.faults.exists()
         # Rated: a rating with its uncertainty narrowed by every rated deal, and its history.
         assert entry.sigma < MODEL.sigma
         assert entry.deals == sum(len(p) for p in Seat.objects.filter(
             entry=entry, game__kind=Game.RATED, game__status=Game.DONE)
             .values_list("positions", flat=True))
         assert RatingPoint.objects.filter(entry=entry).count() == entry.games
-    assert not Fault.objects.exists()
+    assert not BotFault.objects.exists()
     for game in Game.objects.filter(status=Game.DONE):
         assert checker.check(game.bot_game.transcript)[0] == checker.VALID
 

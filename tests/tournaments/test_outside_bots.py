@@ -7,15 +7,16 @@ from collections import Counter
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+from bot_games.models import BotFault
 from league.models import AuditEntry
 from outside_bots import services as outside_bots
 from outside_bots.errors import OutsideBotError
 from outside_bots.models import OutsideBot
 from tests.bots.test_outside import Server
-from tests.tournaments.helpers import ENTRANTS, small_tournament
+from tests.tournaments.helpers import ENTRANTS, small_tournament, tournament_faults
 from tournaments import services
 from tournaments.errors import TournamentError
-from tournaments.models import GameFault, Tournament
+from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -81,10 +82,10 @@ def test_every_fault_of_a_tournament_game_is_stored_with_the_game(
     assert tournament.status == Tournament.FINISHED
     outsider = tournament.entrants.get(player__name="Outsider")
 
-    faults = GameFault.objects.filter(game__tournament=tournament)
+    faults = tournament_faults(tournament)
     # each decision the bot was asked is one stored fault, all of them the outsider's
     assert faults.count() == len(server.requests) > 0
-    assert set(faults.values_list("entrant", flat=True)) == {outsider.pk}
+    assert set(faults.values_list("player_name", flat=True)) == {outsider.player.name}
     assert Counter(faults.values_list("decision", flat=True))["play"] == sum(
         r["decision"] == "play" for r in server.requests)
     # with every game it sat in (3 of the 4 tables), at its seat there
@@ -92,7 +93,7 @@ def test_every_fault_of_a_tournament_game_is_stored_with_the_game(
     assert games.count() == 12
     for stored in games:
         seat = stored.game.seats.get(player=outsider.player).number
-        mine = list(stored.faults.all())
+        mine = list(stored.bot_game.faults.all())
         assert mine and {f.seat for f in mine} == {seat}
         assert [f.number for f in mine] == list(range(1, len(mine) + 1))
         assert {(f.deal, f.kind, f.message) for f in mine} == {
@@ -115,7 +116,7 @@ def test_metrics_count_the_stored_faults_by_kind(
         sample.labels["kind"]: sample.value
         for family in text_string_to_metric_families(scraped.content.decode())
         if family.name == "president_outside_bot_faults" for sample in family.samples}
-    stored = Counter(GameFault.objects.values_list("kind", flat=True))
+    stored = Counter(BotFault.objects.values_list("kind", flat=True))
     assert counted == stored and stored["malformed"] > 0
 
 
@@ -224,7 +225,7 @@ def test_the_tournament_page_api_and_bot_page_show_the_faults(
     tournament = small_tournament(entrants=entrants_with("outside:mine"), games_per_table=1)
     with django_capture_on_commit_callbacks(execute=True):
         services.tournament_start(tournament=tournament)
-    stored = GameFault.objects.filter(game__tournament=tournament)
+    stored = tournament_faults(tournament)
     total = stored.count()
     assert total == len(server.requests) > 0
 
@@ -262,6 +263,6 @@ def test_an_entrant_whose_settings_are_now_refused_plays_safe_as_faults(
 
     tournament.refresh_from_db()
     assert tournament.status == Tournament.FINISHED
-    faults = GameFault.objects.filter(game__tournament=tournament)
-    assert set(faults.values_list("entrant__player__name", "kind")) == {("Rita", "error")}
+    faults = tournament_faults(tournament)
+    assert set(faults.values_list("player_name", "kind")) == {("Rita", "error")}
     assert "montecarlo budget_ms must be from 1 to 2,000" in faults.first().message

@@ -13,7 +13,7 @@ from league.errors import LeagueError
 from outside_bots import services as outside_bots
 from tests.tournaments.helpers import ENTRANTS, small_tournament
 from tournaments import services
-from tournaments.models import GameFault, TournamentGame
+from tournaments.models import TournamentGame
 
 pytestmark = pytest.mark.django_db
 
@@ -159,7 +159,7 @@ def test_an_outside_bots_faults_link_the_replay_of_their_deal(client, settings):
                                   scoring={"system": "fixed-rounds", "deals": 3})
     outside_bots.outside_bot_update(bot=bot, enabled=False)  # its seat plays safe, as faults
     stored = stored_game(tournament)
-    deals = set(GameFault.objects.filter(game=stored).values_list("deal", flat=True))
+    deals = set(stored.bot_game.faults.values_list("deal", flat=True))
     assert deals == {0, 1, 2}
 
     page = client.get(reverse("gameplay:outside_bot", args=["gone"])).text
