@@ -35,13 +35,6 @@ FAULT = {"seat": 0, "deal": 0, "number": 1, "decision": "play", "kind": "timeout
          "message": "no answer within 2,000 ms", "answer": ""}
 
 
-@pytest.fixture(autouse=True)
-def today_s_schema_after(transactional_db):
-    """Whatever graph a test migrated the database to, the tests after it find today's."""
-    yield
-    _migrate(_new_leaves())
-
-
 def _migrate(targets):
     executor = MigrationExecutor(connection)
     executor.migrate(targets)
@@ -59,8 +52,8 @@ def _old_leaves():
 
 @pytest.fixture(autouse=True)
 def _new_graph_after(transactional_db):
-    """Back to today's graph after each test: the database's flush knows only today's tables
-    (main's fault tables, gone now, would stop it)."""
+    """Back to today's graph after each test: the tests after it find today's schema, and the
+    database's flush knows only today's tables (main's fault tables, gone now, would stop it)."""
     yield
     _migrate(_new_leaves())
 
