@@ -13,6 +13,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
+from bot_games.models import BotFault
 from gameplay.bots.sandbox import SandboxedProgram, SandboxUnavailable, available
 from gameplay.bots.sandbox.unpack import MAX_ZIP_BYTES
 from ladder import services
@@ -20,6 +21,7 @@ from ladder.models import Entry, Game, Version
 from outside_bots.models import HOSTED, OutsideBot
 from plumbing import queue
 from tests.api.conftest import client_for
+from tests.ladder.conftest import faults_of
 from tests.ladder.test_services import commit, entry_of  # noqa: F401
 from tournaments import services as tournaments
 
@@ -86,7 +88,7 @@ def test_python_and_node_uploads_pass_validation_and_play_rated_games(
         entry = entry_of(bot)
         assert (entry.status, entry.reason) == (Entry.ACTIVE, "")  # no challenge asked
         assert entry.validation_game.status == Game.DONE
-        assert not entry.validation_game.faults.exists()
+        assert not BotFault.objects.filter(game=entry.validation_game.bot_game).exists()
     rng = random.Random(3)
     for _ in range(6):
         commit(services.games_schedule, rng=rng)
@@ -94,7 +96,7 @@ def test_python_and_node_uploads_pass_validation_and_play_rated_games(
         rated = Game.objects.filter(kind=Game.RATED, status=Game.DONE,
                                     seats__entry__outside_bot=bot)
         assert rated.exists(), bot.name
-        assert not rated.filter(faults__entry__outside_bot=bot).exists()
+        assert not faults_of(entry_of(bot)).exists()
         assert entry_of(bot).games == rated.count()
 
 
@@ -125,7 +127,7 @@ def test_a_worker_without_the_sandbox_refuses_hosted_games_in_words(
 
     entry = entry_of(OutsideBot.objects.get())
     game = entry.validation_game
-    assert game.status == Game.FAILED and not game.faults.exists()  # nothing was played
+    assert game.status == Game.FAILED and game.bot_game is None  # nothing was played
     assert "cannot run hosted bots (bwrap is not installed); not your bot's fault" in game.reason
     assert entry.status == Entry.PAUSED and game.reason in entry.reason
 
