@@ -386,8 +386,8 @@ def test_the_service_recovers_by_itself_from_redis_and_postgresql_cuts_and_kille
         # The ladder: two authors' bots, brought in by beat's tick.
         author = UserFactory(username="ada", is_staff=False)
         for i, server in enumerate(bot_servers):
-            outside_bots.outside_bot_create(name=f"ada-{i}", url=server.url,
-                                                   owner=author)
+            bot = outside_bots.outside_bot_create(name=f"ada-{i}", url=server.url, owner=author)
+            server.secrets.append(bot.secret)  # its author's server: it answers the challenge
 
         services["worker"] = Supervised("worker", worker_command(queue, node), env, tmp_path)
         services["beat"] = Supervised("beat", beat_command(tmp_path / "beat.pid"), env,
