@@ -45,8 +45,7 @@ from bot_games.selectors import seat_par_sums
 from gameplay.bots import is_url, make_bot
 from gameplay.bots.base import Bot as EngineBot
 from gameplay.bots.outside import HttpBot
-from gameplay.bots.sandbox import SandboxedProgram, SandboxUnavailable
-from gameplay.bots.sandbox.jail import check as sandbox_check
+from gameplay.bots.sandbox import SandboxedProgram
 from gameplay.engine.errors import PresidentError
 from gameplay.engine.options import preset as preset_options
 from gameplay.runner import validation
@@ -59,6 +58,7 @@ from ladder.matchmaking import Matchmaker, fair_shares
 from ladder.models import Entry, Game, RatingPoint, Seat, Version
 from league.ratings import MODEL, replay
 from outside_bots.models import HOSTED, OutsideBot
+from outside_bots.services import hosted_route, no_sandbox
 from plumbing import queue
 from tournaments.services import UnavailableBot
 
@@ -414,17 +414,11 @@ def games_send(*, ids: list[int] | None = None) -> int:
     if ids is not None:
         to_send = to_send.filter(pk__in=ids)
     ids = list(to_send.values_list("pk", flat=True)[:SEND_AT_ONCE])
-    on_hosted = set(Seat.objects.filter(game__in=ids, bot__startswith=HOSTED)
-                    .values_list("game_id", flat=True))
-    return len(GAMES.send(((pk, (pk,), _route(pk in on_hosted)) for pk in ids),
+    plays = {pk: [] for pk in ids}
+    for pk, bot in Seat.objects.filter(game__in=ids).values_list("game_id", "bot"):
+        plays[pk].append(bot)
+    return len(GAMES.send(((pk, (pk,), hosted_route(plays[pk])) for pk in ids),
                           sent=_games_sent))
-
-
-def _route(hosted: bool) -> dict:
-    # Games with hosted bots go to their own queue (CELERY_HOSTED_QUEUE), played by workers
-    # on machines with the sandbox; "" sends them like any other game.
-    queue_name = settings.CELERY_HOSTED_QUEUE
-    return {"queue": queue_name} if hosted and queue_name else {}
 
 
 def _games_sent(pks: list[int]) -> None:
@@ -574,23 +568,6 @@ def _unavailable(game: Game) -> str | None:
     return None
 
 
-def hosted(game: Game) -> bool:
-    return game.seats.filter(bot__startswith=HOSTED).exists()
-
-
-def _no_sandbox(game: Game) -> str | None:
-    """Why this worker refuses a game with hosted bots: it has no sandbox, and strangers' code
-    is never run without one."""
-    if not hosted(game):
-        return None
-    try:
-        sandbox_check()
-    except SandboxUnavailable as e:
-        return (f"this worker cannot run hosted bots ({e}); not your bot's fault: an operator "
-                "runs the hosted queue's workers on machines with the sandbox (make sandbox)")
-    return None
-
-
 def _take(game_id: int) -> Game | None:
     with transaction.atomic():
         game = Game.objects.select_for_update().filter(pk=game_id).first()
@@ -617,7 +594,7 @@ def game_run(*, game_id: int) -> bool:
     if game.attempts > settings.LADDER_GAME_ATTEMPTS:
         game_fail(game_id=game_id, reason=f"taken {game.attempts - 1} times, never stored")
         return False
-    problem = (_unavailable(game) or _no_sandbox(game)
+    problem = (_unavailable(game) or no_sandbox(game.seats.values_list("bot", flat=True))
                or (game.kind == Game.VALIDATION and _challenge_refusal(game)))
     if problem:
         game_fail(game_id=game_id, reason=problem)

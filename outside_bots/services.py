@@ -1,16 +1,25 @@
 """Outside bots: their authors and the administrators register, change and remove them
 (each change one transaction with its audit row); organisers enter them as outside:<name>."""
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
+from gameplay.bots.sandbox import SandboxUnavailable
+from gameplay.bots.sandbox.jail import check as sandbox_check
 from league import services as league
 from outside_bots.errors import OutsideBotError
-from outside_bots.models import OUTSIDE, OutsideBot, default_presets, new_secret, new_version
+from outside_bots.models import (
+    HOSTED,
+    OUTSIDE,
+    OutsideBot,
+    default_presets,
+    new_secret,
+    new_version,
+)
 
 
 def _outside_bot_check(bot: OutsideBot) -> None:
@@ -139,3 +148,34 @@ def outside_bot_delete(*, bot: OutsideBot, by=None) -> None:
     league.audit_record(by=by, club=None, action="outside bot removed", target=bot,
                         details={"url": bot.url})
     bot.delete()
+
+
+# Where a game with hosted bots is played: the one rule of ladder games (validation, rated,
+# challenges) and tournament batches. Each takes what the game's seats play: a built-in's spec
+# or an outside bot's URL, hosted:<id> for a hosted one.
+
+
+def hosted_route(plays: Iterable[str]) -> dict:
+    """The ``apply_async`` options of a game whose seats play ``plays``: with a hosted bot, on
+    CELERY_HOSTED_QUEUE, whose workers run on machines with the sandbox (docs/operations.md);
+    otherwise, or when that setting is "", nothing: its task's own route."""
+    queue_name = settings.CELERY_HOSTED_QUEUE
+    return {"queue": queue_name} if queue_name and _hosted(plays) else {}
+
+
+def no_sandbox(plays: Iterable[str]) -> str | None:
+    """Why this worker refuses a game whose seats play ``plays``, in words: one is hosted and
+    this machine has no working sandbox (strangers' code never runs without one); None when
+    it may play it."""
+    if not _hosted(plays):
+        return None
+    try:
+        sandbox_check()
+    except SandboxUnavailable as e:
+        return (f"this worker cannot run hosted bots ({e}); not your bot's fault: an operator "
+                "runs the hosted queue's workers on machines with the sandbox (make sandbox)")
+    return None
+
+
+def _hosted(plays: Iterable[str]) -> bool:
+    return any(play.startswith(HOSTED) for play in plays)

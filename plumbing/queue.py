@@ -6,7 +6,8 @@ A service sends tasks whose bodies call services again; naming the task instead 
 it keeps ``services`` and ``tasks`` from importing each other. Each app imports its tasks module
 when Django starts (``AppConfig.ready``), so a process running tasks eagerly (no broker
 configured) finds them registered. Which queue a task goes to is the routing's business
-(CELERY_TASK_ROUTES), never the sender's.
+(CELERY_TASK_ROUTES), never the sender's, but for games with hosted bots, which their senders
+send to CELERY_HOSTED_QUEUE (outside_bots.services.hosted_route).
 """
 
 import json
@@ -44,9 +45,11 @@ def eager() -> bool:
 
 
 def queue_names() -> list[str]:
-    """Every queue tasks are routed to: the default one and those of CELERY_TASK_ROUTES."""
+    """Every queue tasks are routed to: the default one, those of CELERY_TASK_ROUTES, and
+    CELERY_HOSTED_QUEUE, where games with hosted bots are sent (outside_bots.services)."""
     routes = current_app.conf.task_routes or {}
-    return sorted({current_app.conf.task_default_queue} |
+    hosted = {settings.CELERY_HOSTED_QUEUE} - {""}
+    return sorted({current_app.conf.task_default_queue} | hosted |
                   {route["queue"] for route in routes.values() if route.get("queue")})
 
 

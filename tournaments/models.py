@@ -138,8 +138,9 @@ class TournamentBatch(models.Model):
 
 
 class UnplayedGame(KeyedGame):
-    """A tournament game our own code could not play or store (a bug, not a bot's fault): the
-    reason in words for the organiser; the tournament goes on without it."""
+    """A tournament game the site could not play or store (a bug in our own code, or a hosted
+    entrant on a worker without the sandbox; never a bot's fault): the reason in words for
+    the organiser; the tournament goes on without it."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE,
                                    related_name="unplayed")

@@ -47,7 +47,8 @@ class Progress:
     # Running, with games missing, and no game stored nor worker heard from for
     # TOURNAMENT_STALL_SECONDS: no ETA then (the reconciler sends the work again).
     stalled: bool = False
-    # Games our own code could not play (services._game_unplayed), and the latest's reason.
+    # Games this site could not play (services._game_unplayed: an error in our code, or a
+    # hosted entrant on a worker without the sandbox), and the latest's reason.
     unplayed: int = 0
     unplayed_reason: str = ""
 

@@ -13,6 +13,7 @@ import logging
 import tempfile
 from collections.abc import Sequence
 from contextlib import ExitStack
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from functools import partial
 
@@ -37,6 +38,7 @@ from league import services as league
 from league.errors import LeagueError
 from league.models import Club, Player, Season
 from outside_bots.models import OUTSIDE, OutsideBot, outside_bot_url
+from outside_bots.services import hosted_route, no_sandbox
 from plumbing import queue
 from plumbing.queue import BROKER_ERRORS
 from tournaments.errors import TournamentError
@@ -278,16 +280,44 @@ def tournament_batches_send(*, tournament_id: int | None = None) -> int:
             room -= _open_batches().filter(sent_at__isnull=False, beat_at=None).count()
         batches = list(to_send.values_list("pk", "tournament_id", "keys",
                                            "tournament__starts_at")[:max(room, 0)])
-        done = BATCHES.send([_batch_task(*batch) for batch in batches], sent=_batches_sent)
+        plays = _plays({batch[1] for batch in batches})
+        done = BATCHES.send([_batch_task(*batch, plays=plays[batch[1]]) for batch in batches],
+                            sent=_batches_sent)
         sent += len(done)
         if not eager or not batches or len(done) < len(batches):
             return sent
 
 
-def _batch_task(pk: int, tournament_id: int, keys: list, starts_at) -> tuple:
-    """A batch's key, task arguments and options: a tournament still to start waits for it."""
+@dataclass(frozen=True)
+class Plays:
+    """A tournament's tables (entrant indices by round and table) and what each entrant
+    plays: a built-in's spec or its outside bot's URL (hosted:<id> for a hosted one)."""
+
+    tables: list
+    bots: list[str]
+
+
+def _plays(tournament_ids: set[int]) -> dict[int, Plays]:
+    """The Plays of each tournament, in three queries."""
+    tables = dict(Tournament.objects.filter(pk__in=tournament_ids).values_list("pk", "tables"))
+    specs = list(Entrant.objects.filter(tournament_id__in=tournament_ids)
+                 .order_by("tournament_id", "id").values_list("tournament_id", "bot"))
+    urls = {OUTSIDE + name: url for name, url in OutsideBot.objects.filter(
+        name__in={s.removeprefix(OUTSIDE) for _, s in specs if s.startswith(OUTSIDE)})
+        .values_list("name", "url")}
+    bots = {pk: [] for pk in tournament_ids}
+    for pk, spec in specs:
+        bots[pk].append(urls.get(spec, spec))
+    return {pk: Plays(tables[pk], bots[pk]) for pk in tournament_ids}
+
+
+def _batch_task(pk: int, tournament_id: int, keys: list, starts_at, *,
+                plays: Plays) -> tuple:
+    """A batch's key, task arguments and options: a tournament still to start waits for it,
+    and a batch seating a hosted bot goes where hosted bots are played."""
     eta = starts_at if starts_at and starts_at > timezone.now() else None
-    return pk, (tournament_id, keys), {"kwargs": {"batch_id": pk}, "eta": eta}
+    route = hosted_route(plays.bots[e] for r, t, _ in keys for e in plays.tables[r][t])
+    return pk, (tournament_id, keys), {"kwargs": {"batch_id": pk}, "eta": eta, **route}
 
 
 def _batches_sent(pks: list[int]) -> None:
@@ -439,14 +469,22 @@ def tournament_advance(*, tournament: Tournament) -> Tournament:
 # Playing and storing games
 
 
+class GameRefused(Exception):
+    """This worker may not play the game (a hosted entrant, no sandbox here): the reason."""
+
+
 def tournament_game_play(*, tournament: Tournament, key: Key) -> tuple[list[int], GameResult]:
     """Play one game: returns the entrant indices by seat and the result. Deterministic in
     the tournament's seed and the key; in duplicate mode the games of a table go in blocks of
-    one per seat that share their shuffles while the seats rotate."""
+    one per seat that share their shuffles while the seats rotate. GameRefused, nothing
+    played, when it seats a hosted bot and this worker has no sandbox."""
     round_number, table, number = key
     seated = list(pairing.seating(tournament.tables[round_number][table], number))
     specs = dict(enumerate(tournament.entrants.order_by("id").values_list("bot", flat=True)))
     outside = _outside_bots(specs[e] for e in seated)
+    refusal = no_sandbox(bot.url for bot in outside.values())
+    if refusal:
+        raise GameRefused(refusal)
     with ExitStack() as game_over:  # hosted bots stopped, their code removed, after the game
         bots = [_entrant_bot(specs[e], seed=seed_of("bot", tournament.seed, *key, e),
                              outside=outside, game_over=game_over)
@@ -570,8 +608,15 @@ def tournament_play_batch(*, tournament_id: int, keys: Sequence[Sequence[int]],
                                            result=result) is not None
         except NOT_BUGS:
             raise  # the task retries an outage and gives the batch back at its time limit
+        except GameRefused as refusal:  # as the ladder does: not played, no bot's fault
+            logger.warning("tournament %s: game %s refused: %s", tournament.pk, key, refusal)
+            _game_unplayed(tournament, key, str(refusal))
         except Exception as error:  # noqa: BLE001 - a bug ends its one game, not the batch
-            _game_unplayed(tournament, key, error)
+            logger.error("tournament %s: game %s not played, an error in our code",
+                         tournament.pk, key, exc_info=error)
+            _game_unplayed(tournament, key, (
+                f"not played: an error in the site's own code, not any bot's fault "
+                f"({type(error).__name__}: {error}); the administrators are told"))
         batch.update(beat_at=timezone.now())
     batch.update(done_at=timezone.now())
     tournament_advance(tournament=tournament)
@@ -582,17 +627,14 @@ def tournament_play_batch(*, tournament_id: int, keys: Sequence[Sequence[int]],
 NOT_BUGS = (OperationalError, InterfaceError, *BROKER_ERRORS, SoftTimeLimitExceeded)
 
 
-def _game_unplayed(tournament: Tournament, key: Key, error: Exception) -> None:
-    """A game our own code could not play or store: logged as an error with its traceback,
-    and recorded unplayed with the reason, so the batch and the tournament go on."""
-    logger.error("tournament %s: game %s not played, an error in our code", tournament.pk,
-                 key, exc_info=error)
+def _game_unplayed(tournament: Tournament, key: Key, reason: str) -> None:
+    """A game this worker could not play or store (an error in our own code, or a hosted
+    entrant and no sandbox here): recorded unplayed with the reason, so the batch and the
+    tournament go on."""
     round_number, table, number = key
     UnplayedGame.objects.get_or_create(
         tournament=tournament, round=round_number, table=table, number=number,
-        defaults={"reason": (f"not played: an error in the site's own code, not any bot's "
-                             f"fault ({type(error).__name__}: {error}); the administrators "
-                             "are told")[:500]})
+        defaults={"reason": reason[:500]})
 
 
 def outside_bot_entries(*, bot: OutsideBot):

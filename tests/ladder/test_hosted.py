@@ -18,6 +18,7 @@ from gameplay.bots.sandbox import SandboxedProgram, SandboxUnavailable, availabl
 from gameplay.bots.sandbox.unpack import MAX_ZIP_BYTES
 from ladder import services
 from ladder.models import Entry, Game, Version
+from outside_bots import services as outside_bots
 from outside_bots.models import HOSTED, OutsideBot
 from plumbing import queue
 from tests.api.conftest import client_for
@@ -120,7 +121,7 @@ def test_a_worker_without_the_sandbox_refuses_hosted_games_in_words(
         ladder_settings, author, commit, monkeypatch):  # noqa: F811
     def no_sandbox():
         raise SandboxUnavailable("bwrap is not installed")
-    monkeypatch.setattr(services, "sandbox_check", no_sandbox)
+    monkeypatch.setattr(outside_bots, "sandbox_check", no_sandbox)
     assert upload(author, "py-bot", PYTHON, "bot.py", "python").status_code == 201
 
     commit(services.bots_sync)
@@ -144,6 +145,15 @@ def test_hosted_games_go_to_the_hosted_queue(
 
     assert sent == [(services.GAME_TASK, "hosted")]  # its validation game
     assert Game.objects.get().status == Game.SCHEDULED  # left for a worker of that queue
+
+    # Challenges too, by the same rule (outside_bots.services.hosted_route); a game of
+    # built-in bots only keeps its task's own route.
+    hosted, heuristic, greedy = (entry_of(OutsideBot.objects.get()),
+                                 *(Entry.objects.get(name=n, preset="classic")
+                                   for n in ("heuristic", "greedy")))
+    commit(services.challenge_create, by=author, entry=hosted, opponents=[heuristic])
+    commit(services.challenge_create, by=author, entry=greedy, opponents=[heuristic])
+    assert sent[1:] == [(services.GAME_TASK, "hosted"), (services.GAME_TASK, None)]
 
 
 NOISY = PYTHON.replace(b"def serve_stdio() -> None:\n",
