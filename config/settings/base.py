@@ -284,8 +284,9 @@ def task_routes(tournaments: str, ladder: str) -> dict:
 
 CELERY_TASK_ROUTES = task_routes(env.str("CELERY_TOURNAMENTS_QUEUE", default="tournaments"),
                                  env.str("CELERY_LADDER_QUEUE", default="ladder"))
-# Ladder games with hosted bots (strangers' code in the sandbox): on workers of their own,
-# on machines with bubblewrap (docs/operations.md, "Hosted bots"); "" is the ladder's queue.
+# Ladder games and tournament batches with hosted bots (strangers' code in the sandbox): on
+# workers of their own, on machines with bubblewrap (docs/operations.md, "Hosted bots"); ""
+# leaves them on the ladder's and the tournaments' queues.
 CELERY_HOSTED_QUEUE = env.str("CELERY_HOSTED_QUEUE", default="hosted")
 # Sending a task to a broker that is down fails within seconds, not after Celery's ~19 s of
 # result-store retries: a request that sends after its commit answers at once, the failure is
