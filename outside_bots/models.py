@@ -138,6 +138,11 @@ class OutsideBot(models.Model):
     # author once. Stored as is: the worker needs it in clear to sign, and it lets nobody into
     # the site, only speaks to the author's own bot (docs/outside-bots.md "Secrets").
     secret = models.CharField(max_length=64, default=new_secret, editable=False)
+    # False for a bot registered before bots had secrets: migration 0002 made it one nobody was
+    # shown, so its server cannot answer the validation's challenge until its author replaces it.
+    secret_given = models.BooleanField(
+        default=True, editable=False,
+        help_text="its author was given its secret (at registration, or on replacing it)")
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -180,6 +185,12 @@ class OutsideBot(models.Model):
     @property
     def hosted(self) -> bool:
         return self.code is not None
+
+    @property
+    def needs_secret(self) -> bool:
+        """An HTTP bot whose author never had its secret: it cannot pass validation (its
+        server fails the challenge) until they replace it. A hosted bot is never called."""
+        return not self.secret_given and not self.hosted
 
     def engine_bot(self, workdir: str):
         """The bot to play: a hosted bot's code unpacked into ``workdir`` (which the caller

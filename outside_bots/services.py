@@ -131,8 +131,8 @@ def outside_bot_secret_rotate(*, bot: OutsideBot, by=None) -> OutsideBot:
     """A new secret for the bot: requests are signed with it from now on, and the old one
     proves nothing any more (its author gives the new one to their server)."""
     bot = OutsideBot.objects.select_for_update().get(pk=bot.pk)
-    bot.secret = new_secret()
-    bot.save(update_fields=["secret"])
+    bot.secret, bot.secret_given = new_secret(), True
+    bot.save(update_fields=["secret", "secret_given"])
     league.audit_record(by=by, club=None, action="outside bot secret replaced", target=bot,
                         details={})
     return bot

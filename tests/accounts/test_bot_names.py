@@ -80,6 +80,14 @@ def test_the_migration_renames_duplicates_and_disables_a_second_bot_at_one_url()
             ("spy", "http://u:pw@bots.example.org/")]
     ids = [bot.objects.create(name=n, url=u, presets=["classic"]).pk for n, u in rows]
 
+    # Secrets come in (0002); lowball's author replaces its secret, and a bot is registered.
+    secrets = _migrate(("outside_bots", "0004_hosted_code"))
+    secrets.get_model("league", "AuditEntry").objects.create(
+        action="outside bot secret replaced", target="lowball")
+    later = secrets.get_model("outside_bots", "OutsideBot").objects.create(
+        name="later", name_key="later", url="https://bots.example.org/later",
+        presets=["classic"]).pk
+
     _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes("outside_bots")[0])
 
     after = {b.pk: b for b in OutsideBot.objects.all()}
@@ -90,5 +98,9 @@ def test_the_migration_renames_duplicates_and_disables_a_second_bot_at_one_url()
         ("lowball-2", "https://bots.example.org/l2", True),
         ("spy", "http://u:pw@bots.example.org/", False)]
     assert [after[i].name_key for i in ids] == [name_key(after[i].name) for i in ids]
-    assert len({b.secret for b in after.values()}) == 5
+    assert len({b.secret for b in after.values()}) == 6
     assert all(len(b.secret) == 43 for b in after.values())
+    # 0005: whose author was never given its secret (My bots says it needs one).
+    assert {b.name for b in after.values() if not b.secret_given} == {
+        "LOWBALL-3", "montecarlo-2", "lowball-2", "spy"}
+    assert after[later].secret_given and after[ids[0]].secret_given

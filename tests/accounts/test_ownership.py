@@ -76,6 +76,28 @@ def test_only_its_author_replaces_the_secret(client, author, other, allowed):  #
     assert answer.status_code == 200 and answer.json()["secret"] == bot.secret != second
 
 
+def test_my_bots_says_plainly_that_a_bot_registered_before_secrets_needs_one(
+        client, author, allowed):  # noqa: F811
+    old = services.outside_bot_create(name="old-bot", url=URL, owner=author)
+    new = services.outside_bot_create(name="new-bot", url=URL + "2", owner=author)
+    OutsideBot.objects.filter(pk=old.pk).update(secret_given=False)  # as migration 0005 finds it
+    client.force_login(author)
+    rotate = f'action="/accounts/bots/{old.pk}/secret/"'
+
+    listing = client.get("/accounts/bots/").content.decode()
+    assert "old-bot needs a secret before it can be validated." in listing
+    assert rotate in listing and "Replace the secret of old-bot" in listing
+    assert "new-bot needs" not in listing and f"/accounts/bots/{new.pk}/secret/" not in listing
+    edit = client.get(f"/accounts/bots/{old.pk}/").content.decode()
+    assert "It needs a secret before it can be validated" in edit
+
+    shown = client.post(f"/accounts/bots/{old.pk}/secret/")
+    old.refresh_from_db()
+    assert old.secret_given and old.secret in shown.content.decode()
+    listing = client.get("/accounts/bots/").content.decode()
+    assert "needs a secret" not in listing and rotate not in listing
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
