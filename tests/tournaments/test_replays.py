@@ -170,6 +170,35 @@ def test_an_outside_bots_faults_link_the_replay_of_their_deal(client, settings):
         assert client.get(url).status_code == 200
 
 
+def test_an_outside_bots_faults_link_their_decision_in_the_replay_of_their_deal(
+        client, settings):
+    # As the ladder's faults link their step (issue #29 "a fault links to its step in the
+    # replay"), through the same filter (league/templatetags/replay_links.py).
+    settings.OUTSIDE_BOT_ALLOWED_HOSTS = ["127.0.0.1:9"]
+    bot = outside_bots.outside_bot_create(name="gone", url="http://127.0.0.1:9/")
+    tournament = small_tournament(entrants=[*ENTRANTS[:3], ("Gone", "outside:gone")], seats=4,
+                                  scoring={"system": "fixed-rounds", "deals": 3})
+    outside_bots.outside_bot_update(bot=bot, enabled=False)  # its seat plays safe, as faults
+    stored = stored_game(tournament)
+    faults = list(stored.bot_game.faults.order_by("number"))
+    later = [f for f in faults if f.deal == 2]
+    assert later and all(f.step for f in faults)
+
+    page = client.get(reverse("gameplay:outside_bot", args=["gone"])).text
+
+    for fault in (faults[0], later[0]):
+        url = replay_url(stored, fault.deal + 1)
+        assert f'href="{url}#step-{fault.step}"' in page  # the game's step, as stored
+        replay = client.get(url)
+        data = replay_data(replay)
+        # The replay opens at the game's step less its first (league/replay.js), where the
+        # fault's seat had a safe move played for it; without JavaScript, at its anchor.
+        at = data["steps"][fault.step - data["first"]]
+        assert {"seat": fault.seat, "safe": True}.items() <= at["decided"][0].items()
+        assert f'id="step-{fault.step}"' in replay.text
+    assert data["first"] > 1  # the third deal's replay starts past the game's first step
+
+
 def test_a_late_deal_of_a_game_too_long_to_replay_whole_replays_alone(client, settings):
     tournament = small_tournament(seats=4, preset="friday",
                                   scoring={"system": "fixed-rounds", "deals": DEALS})

@@ -87,10 +87,11 @@ def deal_replay(request, pk, number):
     except LeagueError as e:
         return _not_here(request, e.message, status=422)
     # Each decision's time and safe moves; the bots' own logs to staff only (an entrant's bot
-    # is an organiser's spec, with no author of its own here).
+    # is an organiser's spec, with no author of its own here). A link to a fault names the
+    # game's step (#step-N): the replay starts at the deal's ``first``.
+    steps["first"] = deal_steps(stored.bot_game.transcript)[number - 1][0]
     bot_games.replay_marked(
-        steps, game_id=stored.bot_game_id,
-        first=deal_steps(stored.bot_game.transcript)[number - 1][0],
+        steps, game_id=stored.bot_game_id, first=steps["first"],
         log_seats=set(range(len(names))) if request.user.is_staff else set())
 
     def deal_url(n):

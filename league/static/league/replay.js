@@ -52,11 +52,12 @@
       });
     });
   }
-  // A link to "#step-N" (a fault's, a log's) opens the replay at that step.
+  // A link to "#step-N" (a fault's, a log's) opens the replay at the game's step N; a replay
+  // of one deal starts at the game's step data.first.
   function fromHash() {
     var m = /^#step-(\d+)$/.exec(location.hash);
     if (!m) return false;
-    show(parseInt(m[1], 10) - 1);
+    show(parseInt(m[1], 10) - (data.first || 1));
     document.getElementById("replay").scrollIntoView();
     return true;
   }
