@@ -52,7 +52,7 @@ serve: venv kernel
 # One worker of every queue, started again whenever it exits (deploy/forever, as the systemd
 # units in deploy/ do): on several machines, one worker per queue (docs/operations.md).
 worker: venv kernel
-	deploy/forever deploy/worker celery,tournaments,ladder
+	deploy/forever deploy/worker celery,tournaments,ladder,hosted
 
 # The periodic tasks (CELERY_BEAT_SCHEDULE, kept in the database): run exactly one beat.
 beat: venv
