@@ -62,7 +62,8 @@ class ProgressSerializer(serializers.Serializer):
     stalled = serializers.BooleanField(
         help_text="running, but no game stored nor worker heard from for a while: no ETA")
     unplayed = serializers.IntegerField(
-        help_text="games an error in the site's own code left unplayed (not a bot's fault)")
+        help_text="games the site could not play (an error in its own code, or a hosted entrant "
+                  "on a worker without the sandbox; not a bot's fault)")
     unplayed_reason = serializers.CharField(help_text="the latest unplayed game's reason")
 
 
