@@ -97,8 +97,8 @@ def test_the_three_starters_by_url_and_two_uploads_pass_validation_and_play_rate
            "LADDER_TICK_SECONDS": "1", "LADDER_REFERENCES": "random,greedy,heuristic",
            "LADDER_VALIDATION_OPPONENTS": "random,greedy,heuristic",
            "LADDER_DEALS_PER_GAME": "1", "LADDER_GAMES_IN_FLIGHT": "3"}
+    scheduler = beat(**env)  # started first: it starts up while the worker does
     worker = workers(queues=f"{tournament_queue},{hosted}", **env)
-    scheduler = beat(**env)
 
     names = [*ports, "py-hosted", "js-hosted"]
     deadline = time.monotonic() + SECONDS
@@ -111,8 +111,9 @@ def test_the_three_starters_by_url_and_two_uploads_pass_validation_and_play_rate
         pytest.fail(f"entries {list(Entry.objects.values('name', 'status', 'reason', 'games'))}"
                     f"\nworker log:\n{worker.log()[-4000:]}\nbeat log:\n{scheduler.log()[-2000:]}")
 
-    stop(scheduler.process)
+    scheduler.process.terminate()  # both at once
     stop(worker.process)  # a warm shutdown: the game in hand is stored first
+    stop(scheduler.process)
     for name in names:
         entry = Entry.objects.get(name=name)
         assert (entry.status, entry.reason) == (Entry.ACTIVE, ""), name
