@@ -103,7 +103,10 @@ def test_the_three_starters_by_url_and_two_uploads_pass_validation_and_play_rate
     names = [*ports, "py-hosted", "js-hosted"]
     deadline = time.monotonic() + SECONDS
     while time.monotonic() < deadline:
-        played = dict(Entry.objects.filter(name__in=names).values_list("name", "games"))
+        entries = Entry.objects.filter(name__in=names)
+        paused = list(entries.filter(status=Entry.PAUSED).values_list("name", "reason"))
+        assert not paused, f"paused: {paused}\nworker log:\n{worker.log()[-4000:]}"
+        played = dict(entries.values_list("name", "games"))
         if len(played) == len(names) and all(games >= 1 for games in played.values()):
             break
         time.sleep(0.2)
