@@ -3,9 +3,11 @@
     president play BOT --preset classic --deals 10     # BOT against built-in bots, duplicate
     president validate BOT [--preset classic ...]      # the site's validation game
     president serve heuristic --http 8765 | --stdio    # a built-in bot as an outside bot
+    president serve "./bot" --http 8765                # a program as an HTTP bot
 
 BOT is an outside bot's URL (``http://…``) or a program speaking the protocol over stdin/stdout,
-given as one command line (``"python bot.py --stdio"``).
+given as one command line (``"python bot.py --stdio"``); ``serve`` takes a built-in bot or a
+program.
 """
 
 import argparse
@@ -13,6 +15,7 @@ import json
 import os
 import shlex
 import sys
+from contextlib import closing
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -21,7 +24,7 @@ from gameplay.bots.outside import HttpBot, ProgramBot, decision_ms
 from gameplay.engine import checker
 from gameplay.engine.errors import PresidentError
 from gameplay.engine.options import PRESETS
-from gameplay.kit.serve import BuiltInAnswerer, http_server, serve_stdio
+from gameplay.kit.serve import BuiltInAnswerer, ProgramAnswerer, http_server, serve_stdio
 from gameplay.runner import validation
 from gameplay.runner.figures import summary_text
 from gameplay.runner.match import Tally, run, schedule
@@ -101,19 +104,33 @@ def _alike(faults: list[dict]) -> dict[tuple, list[dict]]:
     return groups
 
 
+def answerer(spec: str, *, seed: int, stdio: bool):
+    """What ``serve`` serves: a built-in bot (``make_bot`` spec), or a program's command
+    line (over HTTP: it speaks stdin/stdout itself)."""
+    if spec.partition(":")[0] in BUILT_IN:
+        return BuiltInAnswerer(spec, seed=seed)
+    if is_url(spec):
+        raise ValueError("serve takes a built-in bot or a program's command line, not a URL")
+    if stdio:
+        raise ValueError("a program speaks stdin/stdout already: serve it with --http")
+    argv = shlex.split(spec)
+    if not argv:
+        raise ValueError("BOT is a built-in bot or a command line")
+    return ProgramAnswerer(argv)
+
+
 def _serve(args) -> int:
-    answer = BuiltInAnswerer(args.bot, seed=args.seed)
-    if args.stdio:
-        serve_stdio(answer)
-        return 0
-    server = http_server(answer, args.http, secret=args.secret, host=args.host)
-    print(f"serving {args.bot} at http://{args.host}:{server.server_address[1]}/", flush=True)
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.server_close()
+    with closing(answerer(args.bot, seed=args.seed, stdio=args.stdio)) as answer:
+        if args.stdio:
+            serve_stdio(answer)
+            return 0
+        with http_server(answer, args.http, secret=args.secret, host=args.host) as server:
+            print(f"serving {args.bot} at http://{args.host}:{server.server_address[1]}/",
+                  flush=True)
+            try:
+                server.serve_forever()
+            except KeyboardInterrupt:
+                pass
     return 0
 
 
@@ -144,8 +161,10 @@ def parser() -> argparse.ArgumentParser:
     check.add_argument("--deals", type=int, default=validation.DEALS)
     check.add_argument("--against", type=_bots, default=None,
                        help=f"the opponents ({','.join(validation.OPPONENTS)}, as the site)")
-    serve = commands.add_parser("serve", help="serve a built-in bot as an outside bot")
-    serve.add_argument("bot", metavar="BOT", help=f"a built-in bot: {', '.join(BUILT_IN)}")
+    serve = commands.add_parser("serve", help="serve a built-in bot, or a program over HTTP, "
+                                              "as an outside bot")
+    serve.add_argument("bot", metavar="BOT", help=f"a built-in bot ({', '.join(BUILT_IN)}), "
+                                                  "or a program's command line in quotes")
     how = serve.add_mutually_exclusive_group(required=True)
     how.add_argument("--http", type=int, metavar="PORT")
     how.add_argument("--stdio", action="store_true")

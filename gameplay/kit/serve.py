@@ -1,20 +1,24 @@
-"""Answering ``president-bot/1`` requests: a built-in bot behind the protocol, and the two ways
-to serve any answerer, HTTP and JSON lines on stdin/stdout (docs/kit.md).
+"""Answering ``president-bot/1`` requests: a built-in bot or a program behind the protocol, and
+the two ways to serve any answerer, HTTP and JSON lines on stdin/stdout (docs/kit.md).
 
 ``BuiltInAnswerer`` reads a request back into the ``Observation`` and legal moves the service
 built it from, asks the bot, and writes its answer in the protocol's words, so any built-in bot
-can sit at a table as an outside bot (a frozen version to play against).
+can sit at a table as an outside bot (a frozen version to play against). ``ProgramAnswerer``
+passes each request to a program speaking the protocol over stdin/stdout (the C starter, any
+compiled bot), so it can be registered on the site by URL.
 """
 
 import json
+import shutil
 import sys
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, HTTPServer
 
 from gameplay.bots import cardset as C
 from gameplay.bots import make_bot, signing
+from gameplay.bots.base import BotFault
 from gameplay.bots.observation import DIRECTION_TEXT, Observation
-from gameplay.bots.outside import DIRECTIONS
+from gameplay.bots.outside import DEFAULT_TIMEOUT_MS, DIRECTIONS, ProgramBot
 from gameplay.engine.cards import parse_face
 from gameplay.engine.deal import MODE_NAMES
 from gameplay.engine.options import from_ruleset
@@ -52,6 +56,9 @@ class BuiltInAnswerer:
             leader, direction = self.bot.lead_and_direction(obs, request["names_leader"])
             return {"leader": leader, "direction": DIRECTION_TEXT[direction]}
         raise ValueError(f"unknown decision {decision!r}")
+
+    def close(self) -> None:
+        self.bot.close()
 
     def rules(self, o: dict) -> Rules:
         key = (json.dumps(o["ruleset"], sort_keys=True), o["players"])
@@ -96,6 +103,30 @@ class BuiltInAnswerer:
             received=cards(o["received"]))
 
 
+class ProgramAnswerer:
+    """A program speaking the protocol over stdin/stdout, asked each request in turn; its
+    answer is passed on as it is. It has the request's whole time (its deadline and what is
+    left of its time bank): the caller's own wait ends no later. An answer that goes wrong
+    (none in time, not JSON, the program ended) raises ``BotFault``; a program that ended or
+    timed out is started afresh for the next request (``ProgramBot``)."""
+
+    def __init__(self, argv: list[str]):
+        if shutil.which(argv[0]) is None:  # said now, not at the first request
+            raise ValueError(f"cannot run {argv[0]!r}: no such program, or not executable")
+        self.program = ProgramBot(argv, name="bot")
+
+    def __call__(self, request: dict) -> dict:
+        if not isinstance(request, dict):
+            raise ValueError("a request is a JSON object")
+        wait_ms = (request.get("deadline_ms", DEFAULT_TIMEOUT_MS)
+                   + request.get("remaining_overage_ms", 0))
+        self.program.timeout = wait_ms / 1000
+        return self.program.exchange_json(request)
+
+    def close(self) -> None:
+        self.program.close()
+
+
 def serve_stdio(answer: Answerer, stdin=None, stdout=None) -> None:
     """One request a line on stdin, one answer a line on stdout, until stdin ends."""
     stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
@@ -110,7 +141,8 @@ def http_server(answer: Answerer, port: int, *, secret: str | None = None,
     """An HTTP bot on ``host:port`` (0: any free port): each POST is a request; with a
     ``secret``, a request not signed with it is refused with 401 (``signing``), and the
     validation's challenge is answered with its proof. One request at a time: a bot's state
-    is not shared between threads."""
+    is not shared between threads. An answerer's ``BotFault`` (a program's answer gone
+    wrong) is answered 502 with the fault in words."""
 
     def reply_to(request: dict) -> dict:
         if secret and request.get("decision") == "challenge":
@@ -130,6 +162,8 @@ def http_server(answer: Answerer, port: int, *, secret: str | None = None,
                     return self.send_error(401, str(error))
             try:
                 reply = json.dumps(reply_to(json.loads(body))).encode()
+            except BotFault as fault:
+                return self.send_error(502, explain=f"{fault.kind}: {fault}")
             except (ValueError, KeyError, TypeError) as error:
                 return self.send_error(400, f"{type(error).__name__}: {error}")
             self.send_response(200)

@@ -1,12 +1,14 @@
 """The ``president`` command: ``play`` against built-in bots over duplicate deals (figures
 printed, transcripts written and checker-valid), ``validate`` (the site's validation game,
-non-zero naming each fault), ``serve`` (a built-in bot as an HTTP or stdin/stdout bot), and the
-three starter bots passing validation."""
+non-zero naming each fault), ``serve`` (a built-in bot as an HTTP or stdin/stdout bot, a program
+as an HTTP bot), and the three starter bots passing validation."""
 
 import importlib.util
 import json
 import shlex
 import sys
+import urllib.error
+import urllib.request
 
 import pytest
 
@@ -65,6 +67,29 @@ def test_serve_over_http_with_a_secret_passes_validation_only_when_signed(runnin
     assert "HTTP status 401" in capsys.readouterr().out
 
 
+def test_serve_puts_the_compiled_c_starter_over_http_signed_and_challenged(
+        tmp_path, running, capsys):
+    binary = compiled_c_starter(tmp_path)
+    served = running([sys.executable, "-m", "gameplay.kit", "serve", str(binary),
+                      "--http", "0", "--secret", SECRET])
+    # --secret: the challenge is answered before the games, then every decision is the C bot's
+    assert main(["validate", served.url, "--secret", SECRET, "--preset", "presidents-deck"]) == 0
+    assert "presidents-deck: passed: no fault" in capsys.readouterr().out
+    assert main(["validate", served.url, "--deals", "1"]) == 1  # unsigned: refused
+    assert "HTTP status 401" in capsys.readouterr().out
+
+
+def test_a_served_programs_answer_gone_wrong_is_a_502_naming_the_fault(running):
+    served = running([sys.executable, "-m", "gameplay.kit", "serve",
+                      "sh -c 'while read line; do echo not json; done'", "--http", "0"])
+    request = urllib.request.Request(served.url, data=json.dumps(
+        {"decision": "play", "deadline_ms": 1000, "observation": {}, "legal": []}).encode())
+    with pytest.raises(urllib.error.HTTPError) as answer:
+        urllib.request.urlopen(request, timeout=5)
+    assert answer.value.code == 502
+    assert "502 - malformed: the answer is not JSON" in answer.value.read().decode()
+
+
 def test_the_python_starter_passes_validation(running, capsys):
     bot = running(python_starter_http(), secret=SECRET)
     args = ["validate", bot.url, "--secret", SECRET]
@@ -94,6 +119,9 @@ def test_the_c_starter_passes_validation(tmp_path, capsys):
     (["play", "cat", "--deals", "0"], "--deals must be at least 1"),
     (["play", "cat", "--against", "nobody"], "invalid _bots value"),
     (["validate", "http://example.invalid:99999/"], "usable URL"),
+    (["serve", "http://127.0.0.1:8765/", "--http", "0"], "not a URL"),
+    (["serve", "./no-such-bot --fast", "--http", "0"], "cannot run './no-such-bot'"),
+    (["serve", "cat", "--stdio"], "serve it with --http"),
 ])
 def test_bad_arguments_are_refused_in_words(argv, message, capsys):
     with pytest.raises(SystemExit) as exit_:
