@@ -7,10 +7,22 @@ URL of an outside bot (the scheme in any case; its host must be allowed by the
 administrator), or the name of a local program that trusted code passed in ``programs``.
 """
 
+from importlib import import_module
+
 from gameplay.bots.base import Bot, BotDecider, BotError, BotFault
 from gameplay.bots.observation import Observation
 
-BUILT_IN = ("random", "greedy", "heuristic", "spender", "hoarder", "montecarlo")
+# Each built-in bot's module and class, imported when the bot is first made (montecarlo's
+# module loads the playout kernel).
+_CLASSES = {
+    "random": ("gameplay.bots.simple", "RandomBot"),
+    "greedy": ("gameplay.bots.simple", "GreedyBot"),
+    "heuristic": ("gameplay.bots.heuristic", "HeuristicBot"),
+    "spender": ("gameplay.bots.styles", "SpenderBot"),
+    "hoarder": ("gameplay.bots.styles", "HoarderBot"),
+    "montecarlo": ("gameplay.bots.montecarlo", "MonteCarloBot"),
+}
+BUILT_IN = tuple(_CLASSES)
 
 __all__ = ["BUILT_IN", "SETTINGS", "Bot", "BotError", "BotFault", "Observation", "BotDecider",
            "bot_settings", "is_url", "make_bot"]
@@ -95,27 +107,5 @@ def make_bot(spec: str, *, seed: int = 0, programs: dict | None = None) -> Bot:
         raise ValueError(f"unknown bot {spec!r}; bots are {', '.join(BUILT_IN)}, an allowed "
                          "http(s) URL, or a local program given by an administrator")
     params = bot_settings(name, rest)
-    if name == "random":
-        from gameplay.bots.simple import RandomBot
-
-        return RandomBot(seed, **params)
-    if name == "greedy":
-        from gameplay.bots.simple import GreedyBot
-
-        return GreedyBot(seed, **params)
-    if name == "heuristic":
-        from gameplay.bots.heuristic import HeuristicBot
-
-        return HeuristicBot(seed, **params)
-    if name == "spender":
-        from gameplay.bots.styles import SpenderBot
-
-        return SpenderBot(seed, **params)
-    if name == "hoarder":
-        from gameplay.bots.styles import HoarderBot
-
-        return HoarderBot(seed, **params)
-    if name == "montecarlo":
-        from gameplay.bots.montecarlo import MonteCarloBot
-
-        return MonteCarloBot(seed, **params)
+    module, cls = _CLASSES[name]
+    return getattr(import_module(module), cls)(seed, **params)
