@@ -23,6 +23,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from bench.databases import recreate_postgres  # noqa: E402 (after the path is set)
+
 POSTGRES_URL = os.environ.get("POSTGRES_BENCH_URL",
                               "postgres://postgres@127.0.0.1:5432/pl_ladderweb_bench")
 
@@ -45,14 +47,6 @@ def main():
     author, entry = build(args.bots, args.points)
     measure(author, entry, args)
 
-
-def recreate_postgres(url):
-    import psycopg
-
-    name = url.rsplit("/", 1)[1]
-    with psycopg.connect(url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
-        conn.execute(f'CREATE DATABASE "{name}"')
 
 
 def build(bots, points):

@@ -25,6 +25,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from bench.databases import recreate_postgres  # noqa: E402 (after the path is set)
+
 TABLE = 5  # players per game
 DEALS_PER_GAME = 10  # fixed-rounds scoring
 POSTGRES_URL = os.environ.get("POSTGRES_BENCH_URL",
@@ -57,14 +59,6 @@ def main():
                                  env=env, cwd=ROOT, check=True, capture_output=True, text=True)
             print(out.stdout.strip().splitlines()[-1], flush=True)
 
-
-def recreate_postgres(url):
-    import psycopg
-
-    name = url.rsplit("/", 1)[1]
-    with psycopg.connect(url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
-        conn.execute(f'CREATE DATABASE "{name}"')
 
 
 def run(url, players, deals):

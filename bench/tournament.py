@@ -28,20 +28,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from bench.databases import recreate_postgres  # noqa: E402 (after the path is set)
+
 POSTGRES_URL = os.environ.get(
     "POSTGRES_BENCH_URL", "postgres://postgres@127.0.0.1:5432/president_league_tournament_bench")
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/14")
 QUEUE = f"bench-tournament-{uuid.uuid4().hex[:8]}"
 LOG = Path(os.environ.get("TMPDIR", "/tmp")) / f"{QUEUE}-worker.log"
 
-
-def fresh_database(url):
-    import psycopg
-
-    base, name = url.rsplit("/", 1)
-    with psycopg.connect(base + "/postgres", autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
-        conn.execute(f'CREATE DATABASE "{name}"')
 
 
 def setup_django():
@@ -172,7 +166,7 @@ def main():
     parser.add_argument("--playouts", type=int, default=10, help="montecarlo bots' playouts")
     args = parser.parse_args()
     ceiling_before = cpu_speed_up()
-    fresh_database(POSTGRES_URL)
+    recreate_postgres(POSTGRES_URL)
     setup_django()
     from tournaments import selectors
 

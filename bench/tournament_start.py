@@ -20,19 +20,13 @@ import uuid
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench.databases import recreate_postgres  # noqa: E402 (after the path is set)
+
 POSTGRES_URL = os.environ.get(
     "POSTGRES_BENCH_URL", "postgres://postgres@127.0.0.1:5432/president_league_start_bench")
 REDIS_URL = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/14")
 QUEUE = f"bench-start-{uuid.uuid4().hex[:8]}"
 
-
-def fresh_database(url):
-    import psycopg
-
-    name = url.rsplit("/", 1)[1]
-    with psycopg.connect(url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
-        conn.execute(f'CREATE DATABASE "{name}"')
 
 
 def main():
@@ -42,7 +36,7 @@ def main():
     parser.add_argument("--games-per-table", type=int, default=40)
     args = parser.parse_args()
 
-    fresh_database(POSTGRES_URL)
+    recreate_postgres(POSTGRES_URL)
     os.environ.update({"DJANGO_SETTINGS_MODULE": "config.settings.test",
                        "DATABASE_URL": POSTGRES_URL, "CELERY_BROKER_URL": REDIS_URL,
                        "CELERY_RESULT_BACKEND": REDIS_URL, "CELERY_TASK_DEFAULT_QUEUE": QUEUE})

@@ -24,6 +24,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+from bench.databases import recreate_postgres  # noqa: E402 (after the path is set)
 
 
 def main():
@@ -47,14 +48,6 @@ def main():
         subprocess.run([sys.executable, __file__, "--child", "--games", str(args.games),
                         "--deals", *map(str, args.deals)], env=env, cwd=ROOT, check=True)
 
-
-def recreate_postgres(url):
-    import psycopg
-
-    name = url.rsplit("/", 1)[1]
-    with psycopg.connect(url.rsplit("/", 1)[0] + "/postgres", autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
-        conn.execute(f'CREATE DATABASE "{name}"')
 
 
 def run(lengths, games):
