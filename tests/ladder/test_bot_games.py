@@ -84,8 +84,8 @@ def test_a_ladder_game_and_a_tournament_game_are_stored_in_the_same_home(
     assert_a_whole_bot_game(tournament_game.bot_game, 3, tournament_game.tournament.preset)
     # The ladder's own rows and the league's rows tell the same game as the bot game.
     ladder_seats = list(ladder_game.seats.order_by("seat"))
-    assert [(s.seat, s.entry.name, s.positions, s.score, s.decisions) for s in ladder_seats] == [
-        (s.seat, s.bot, s.positions, s.points, s.decisions)
+    assert [(s.seat, s.entry.name, s.bot_seat_id) for s in ladder_seats] == [
+        (s.seat, s.bot, s.pk)
         for s in ladder_game.bot_game.seats.order_by("seat")]
     assert ladder_game.bot_game.seed == deals_seed(ladder_game.seed)
     # The ladder times each decision: its slowest is kept; a tournament seat keeps its total.
