@@ -9,7 +9,6 @@ from datetime import UTC, datetime
 
 import pytest
 from django.db import connection, transaction
-from django.db.migrations.executor import MigrationExecutor
 from django.db.migrations.recorder import MigrationRecorder
 
 from bot_games import services as bot_games
@@ -17,28 +16,15 @@ from bot_games.models import BotFault
 from gameplay.bots import make_bot
 from gameplay.runner.validation import deals_seed, play_ladder_game
 from ladder import selectors
+from tests.foundation.test_fault_migration import (  # noqa: F401  (the fixture)
+    _leaves,
+    _migrate,
+    _new_graph_after,
+)
 
 BEFORE = {"ladder": "0009_fault_in_bot_games"}
 FIGURES = ("positions", "score", "decisions", "decision_ms", "faults")
 NAMES = ("random", "greedy", "heuristic", "montecarlo")
-
-
-def _migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
-
-
-def _leaves(before=None):
-    leaves = MigrationExecutor(connection).loader.graph.leaf_nodes()
-    return [(app, (before or {}).get(app, name)) for app, name in leaves]
-
-
-@pytest.fixture(autouse=True)
-def _new_graph_after(transactional_db):
-    """Back to today's graph after the test: the flush knows only today's tables."""
-    yield
-    _migrate(_leaves())
 
 
 def _stored_at_0009(old, seed=11):
