@@ -120,14 +120,15 @@ def build(bots: int, deals: int, per_game: int, rng: random.Random):
     from ladder import timing
     from ladder.models import Entry, Game, RatingPoint, Seat
     from league.ratings import MODEL
-    from outside_bots.models import OutsideBot
+    from outside_bots.models import OutsideBot, name_key
 
     references = ["random", "greedy", "heuristic", "montecarlo"]
     authors = bots - len(references)
     users = get_user_model().objects.bulk_create(
         get_user_model()(username=f"author{i}") for i in range(max(1, authors // 2)))
     outside = OutsideBot.objects.bulk_create(
-        OutsideBot(name=f"bot-{i}", url=f"https://bots.example.org/bot-{i}",
+        OutsideBot(name=f"bot-{i}", name_key=name_key(f"bot-{i}"),
+                   url=f"https://bots.example.org/bot-{i}",
                    owner=users[i % len(users)], presets=[PRESET]) for i in range(authors))
     entries = [Entry(preset=PRESET, name=name, reference=True, spec=name, status=Entry.ACTIVE)
                for name in references]

@@ -61,13 +61,14 @@ def build(bots, points):
 
     from bot_games.models import BotFault, BotGame, BotSeat
     from ladder.models import Entry, Game, RatingPoint, Seat
-    from outside_bots.models import OutsideBot
+    from outside_bots.models import OutsideBot, name_key
 
     rng = random.Random(1)
     users = get_user_model().objects.bulk_create(
         get_user_model()(username=f"author{i}") for i in range((bots - 4) // 5 + 1))
     outside = OutsideBot.objects.bulk_create(
-        OutsideBot(name=f"bot{i}", url=f"https://bots.example.org/{i}", owner=users[i // 5],
+        OutsideBot(name=f"bot{i}", name_key=name_key(f"bot{i}"),
+                   url=f"https://bots.example.org/{i}", owner=users[i // 5],
                    presets=["classic"]) for i in range(bots - 4))
 
     def figures():
