@@ -8,7 +8,8 @@ API while games land.
 Builds one preset's ladder in a fresh database: the four references and authors' outside bots,
 ``deals / deals-per-game`` rated games of four seats with their seats, rating points and some
 faults (bulk_create), and each entry's aggregates consistent with them (as the storing service
-keeps them). The bulk games have no bot game (no transcript): the table never reads games. Then, for
+keeps them). The bulk games' bot games have seats but no transcript: the table never reads
+games. Then, for
 ``--seconds``, ``--clients`` threads ask ``GET /api/v1/ladder/?preset=classic&page_size=200``
 (the whole table) through Django's test client, while ``--landers`` landers store
 ``--landing`` games a second between them through ``ladder.services.game_store``, at once as
@@ -109,18 +110,19 @@ def build(bots: int, deals: int, per_game: int, rng: random.Random):
     the number of games."""
     from django.contrib.auth import get_user_model
 
-    from bot_games.models import BotFault, BotGame
+    from bot_games.models import BotFault, BotGame, BotSeat
     from ladder import timing
     from ladder.models import Entry, Game, RatingPoint, Seat
     from league.ratings import MODEL
-    from outside_bots.models import OutsideBot
+    from outside_bots.models import OutsideBot, name_key
 
     references = ["random", "greedy", "heuristic", "montecarlo"]
     authors = bots - len(references)
     users = get_user_model().objects.bulk_create(
         get_user_model()(username=f"author{i}") for i in range(max(1, authors // 2)))
     outside = OutsideBot.objects.bulk_create(
-        OutsideBot(name=f"bot-{i}", url=f"https://bots.example.org/bot-{i}",
+        OutsideBot(name=f"bot-{i}", name_key=name_key(f"bot-{i}"),
+                   url=f"https://bots.example.org/bot-{i}",
                    owner=users[i % len(users)], presets=[PRESET]) for i in range(authors))
     entries = [Entry(preset=PRESET, name=name, reference=True, spec=name, status=Entry.ACTIVE)
                for name in references]
@@ -143,11 +145,16 @@ def build(bots: int, deals: int, per_game: int, rng: random.Random):
     made = 0
     while made < games:
         count = min(CHUNK, games - made)
+        # How a seat did is its bot game's seat (issue #27): each game has a bot game, with
+        # seats but no transcript.
+        homes = BotGame.objects.bulk_create(
+            (BotGame(preset=PRESET, seed=rng.getrandbits(62), transcript={},
+                     played_at=start + step * (made + i)) for i in range(count)),
+            batch_size=5000)
         rows = Game.objects.bulk_create(
-            Game(kind=Game.RATED, preset=PRESET, status=Game.DONE, seed=rng.getrandbits(62),
-                 deals=per_game, attempts=1,
-                 sent_at=start + step * (made + i), stored_at=start + step * (made + i))
-            for i in range(count))
+            (Game(kind=Game.RATED, preset=PRESET, status=Game.DONE, seed=home.seed,
+                  deals=per_game, attempts=1, sent_at=home.played_at, stored_at=home.played_at,
+                  bot_game=home) for home in homes), batch_size=5000)
         seats, points, faults = [], [], []
         for game in rows:
             seated = rng.sample(ids, SEATS)
@@ -173,23 +180,19 @@ def build(bots: int, deals: int, per_game: int, rng: random.Random):
                     faults.append((game, s))
                 mu = 25 + 3 * strength[pk]
                 sigma = max(0.8, MODEL.sigma / (1 + t["games"] / 20))
-                seats.append(Seat(game=game, entry_id=pk, seat=s, bot="bench",
-                                  positions=positions[pk], decisions=decisions,
-                                  decision_ms=decisions * 2.0, faults=int(fault),
-                                  mu_after=mu, sigma_after=sigma))
+                seats.append((Seat(game=game, entry_id=pk, seat=s, bot="bench", mu_after=mu,
+                                   sigma_after=sigma),
+                              BotSeat(game=game.bot_game, seat=s, bot="bench",
+                                      positions=positions[pk], decisions=decisions,
+                                      decision_ms=decisions * 2.0)))
                 points.append(RatingPoint(entry_id=pk, game=game, at=game.stored_at, mu=mu,
                                           sigma=sigma, ordinal=mu - 3 * sigma,
                                           deals=t["deals"]))
-        Seat.objects.bulk_create(seats, batch_size=5000)
+        bot_seats = BotSeat.objects.bulk_create((b for _, b in seats), batch_size=5000)
+        for (seat, _), bot_seat in zip(seats, bot_seats, strict=True):
+            seat.bot_seat = bot_seat
+        Seat.objects.bulk_create((s for s, _ in seats), batch_size=5000)
         RatingPoint.objects.bulk_create(points, batch_size=5000)
-        # A fault is its bot game's (issue #27): the faulted games get one, without a transcript.
-        faulted = list({game.pk: game for game, _ in faults}.values())
-        homes = BotGame.objects.bulk_create(
-            (BotGame(preset=PRESET, seed=game.seed, transcript={}, played_at=game.stored_at)
-             for game in faulted), batch_size=5000)
-        for game, home in zip(faulted, homes, strict=True):
-            game.bot_game = home
-        Game.objects.bulk_update(faulted, ["bot_game"], batch_size=5000)
         BotFault.objects.bulk_create(
             (BotFault(game=game.bot_game, seat=s, deal=0, number=3, decision="play",
                       kind="timeout", message="no answer within 1000 ms") for game, s in faults),

@@ -53,15 +53,16 @@ def build(bots, points):
     from django.contrib.auth import get_user_model
     from django.utils import timezone
 
-    from bot_games.models import BotFault, BotGame
+    from bot_games.models import BotFault, BotGame, BotSeat
     from ladder.models import Entry, Game, RatingPoint, Seat
-    from outside_bots.models import OutsideBot
+    from outside_bots.models import OutsideBot, name_key
 
     rng = random.Random(1)
     users = get_user_model().objects.bulk_create(
         get_user_model()(username=f"author{i}") for i in range((bots - 4) // 5 + 1))
     outside = OutsideBot.objects.bulk_create(
-        OutsideBot(name=f"bot{i}", url=f"https://bots.example.org/{i}", owner=users[i // 5],
+        OutsideBot(name=f"bot{i}", name_key=name_key(f"bot{i}"),
+                   url=f"https://bots.example.org/{i}", owner=users[i // 5],
                    presets=["classic"]) for i in range(bots - 4))
 
     def figures():
@@ -81,24 +82,25 @@ def build(bots, points):
            for b in outside])
     entry = entries[4]
     now = timezone.now()
+    # How a seat did is its bot game's seat (issue #27): each game has one, without a transcript.
+    homes = BotGame.objects.bulk_create(
+        BotGame(preset="classic", seed=i, transcript={}, played_at=now) for i in range(points))
     games = Game.objects.bulk_create(
-        Game(kind=Game.RATED, preset="classic", status=Game.DONE, seed=i, deals=4, stored_at=now)
-        for i in range(points))
+        Game(kind=Game.RATED, preset="classic", status=Game.DONE, seed=i, deals=4, stored_at=now,
+             bot_game=home) for i, home in enumerate(homes))
     seats, history = [], []
     for i, game in enumerate(games):
         table = [entry, *rng.sample(entries[:4] + entries[5:], 3)]
-        seats += [Seat(game=game, entry=e, seat=s, bot=e.url or e.spec, positions=[1, 2, 3, 4],
-                       score=3, decisions=30) for s, e in enumerate(table)]
+        seats += [(Seat(game=game, entry=e, seat=s, bot=e.url or e.spec),
+                   BotSeat(game=game.bot_game, seat=s, bot=e.name, positions=[1, 2, 3, 4],
+                           points=3, decisions=30)) for s, e in enumerate(table)]
         history.append(RatingPoint(entry=entry, game=game, at=now, mu=25, sigma=8 - i / points,
                                    ordinal=1 + i / 50, deals=4 * (i + 1)))
-    Seat.objects.bulk_create(seats)
+    for (seat, _), bot_seat in zip(seats, BotSeat.objects.bulk_create(b for _, b in seats),
+                                   strict=True):
+        seat.bot_seat = bot_seat
+    Seat.objects.bulk_create(s for s, _ in seats)
     RatingPoint.objects.bulk_create(history)
-    faulted = games[-50:]  # the entry's faults are its seat's in their bot games (issue #27)
-    for game, home in zip(faulted, BotGame.objects.bulk_create(
-            BotGame(preset="classic", seed=g.seed, transcript={}, played_at=now)
-            for g in faulted), strict=True):
-        game.bot_game = home
-    Game.objects.bulk_update(faulted, ["bot_game"])
     BotFault.objects.bulk_create(
         BotFault(game=games[-1 - i].bot_game, seat=0, deal=0, number=i + 1, decision="play",
               kind=rng.choice(["timeout", "malformed", "illegal"]), message="a fault",

@@ -144,8 +144,19 @@ class LadderPointSerializer(serializers.ModelSerializer):
         fields = ["game", "at", "mu", "sigma", "ordinal", "deals", "version"]
 
 
+# A ladder seat's played figures (selectors.seats_played) come from its bot game's seat; each
+# is described as it was when the seat had it as a column, so the schema stays the same.
+INT64 = {"min_value": -2 ** 63, "max_value": 2 ** 63 - 1}
+
+
 class LadderSeatSerializer(serializers.ModelSerializer):
     name = serializers.CharField(source="entry.name", read_only=True)
+    positions = serializers.JSONField(required=False, help_text="its finishing position in "
+                                                                "each deal, 1 = first")
+    score = serializers.IntegerField(source="points", required=False, allow_null=True, **INT64)
+    decisions = serializers.IntegerField(required=False, **{**INT64, "min_value": 0})
+    decision_ms = serializers.FloatField(required=False, help_text="its decisions' total time")
+    faults = serializers.IntegerField(required=False, **{**INT64, "min_value": 0})
 
     class Meta:
         model = Seat

@@ -12,7 +12,7 @@ author starts (both unrated). Changes go through ``ladder.services``, reads thro
 from django.conf import settings
 from django.db import models
 
-from bot_games.models import BotGame
+from bot_games.models import BotGame, BotSeat
 from gameplay.runner.figures import ordinal
 from league.models import PRESET_CHOICES
 from league.ratings import MODEL
@@ -179,19 +179,21 @@ class Game(models.Model):
 
 
 class Seat(models.Model):
-    """One entry at one seat of a ladder game, and how it did there once the game landed."""
+    """One entry at one seat of a ladder game. How it did there is its bot game's seat
+    (``bot_seat``, once the game landed): the ladder keeps only what is its own."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="seats")
     seat = models.PositiveSmallIntegerField()
+    # Not its bot game seat's ``bot`` (the entry's name there): what the game calls, fixed
+    # when it is scheduled, before any bot game exists. The entry's URL and versions may
+    # change before a worker takes the game, which then fails rather than call another URL.
     bot = models.CharField(max_length=300, help_text="the bot that played: a built-in spec or "
                                                      "the outside bot's URL at scheduling")
-    positions = models.JSONField(default=list, blank=True,
-                                 help_text="its finishing position in each deal, 1 = first")
-    score = models.IntegerField(null=True, blank=True)
-    decisions = models.PositiveIntegerField(default=0)
-    decision_ms = models.FloatField(default=0.0, help_text="its decisions' total time")
-    faults = models.PositiveIntegerField(default=0)
+    bot_seat = models.OneToOneField(BotSeat, on_delete=models.PROTECT, null=True, blank=True,
+                                    related_name="ladder_seat",
+                                    help_text="its seat of the game as played, once stored: "
+                                              "places, points, decisions and their time")
     version = models.PositiveSmallIntegerField(null=True, blank=True,
                                                help_text="the entry's version that played, "
                                                          "once stored")
@@ -208,6 +210,26 @@ class Seat(models.Model):
 
     def __str__(self):
         return f"{self.game} seat {self.seat}: {self.entry}"
+
+    # How it did, read from its bot game's seat (select_related("bot_seat") for many seats);
+    # an unplayed seat has no places, no points and no decisions.
+    @property
+    def positions(self) -> list[int]:
+        """Its finishing position in each deal, 1 = first."""
+        return self.bot_seat.positions if self.bot_seat else []
+
+    @property
+    def points(self) -> int | None:
+        return self.bot_seat.points if self.bot_seat else None
+
+    @property
+    def decisions(self) -> int:
+        return self.bot_seat.decisions if self.bot_seat else 0
+
+    @property
+    def decision_ms(self) -> float:
+        """Its decisions' total time."""
+        return self.bot_seat.decision_ms if self.bot_seat else 0.0
 
 
 class RatingPoint(models.Model):

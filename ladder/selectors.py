@@ -12,11 +12,14 @@ from django.db.models import (
     ExpressionWrapper,
     F,
     FloatField,
+    OuterRef,
     Prefetch,
     Q,
     QuerySet,
+    Subquery,
     When,
 )
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from bot_games import selectors as bot_games
@@ -150,10 +153,20 @@ def versions(*, entry: Entry) -> dict[int, Version]:
     return {v.number: v for v in Version.objects.filter(entry=entry)}
 
 
+def seats_played() -> QuerySet:
+    """Seats with their entry, how they did (``bot_seat``) and ``faults``: how many faults
+    its bot game has at the seat; in one query however many seats."""
+    faults = (BotFault.objects.filter(game_id=OuterRef("bot_seat__game_id"),
+                                      seat=OuterRef("seat"))
+              .order_by().values("seat").annotate(n=Count("id")).values("n"))
+    return (Seat.objects.select_related("entry", "bot_seat")
+            .defer("bot_seat__timeline", "bot_seat__logs", "bot_seat__stderr")
+            .annotate(faults=Coalesce(Subquery(faults), 0)).order_by("seat"))
+
+
 def with_seats(games: QuerySet) -> QuerySet:
     """Games without their transcripts, their seats prefetched (lists of games)."""
-    return games.prefetch_related(
-        Prefetch("seats", queryset=Seat.objects.select_related("entry").order_by("seat")))
+    return games.prefetch_related(Prefetch("seats", queryset=seats_played()))
 
 
 def recent_games(*, entry: Entry, limit: int = RECENT_GAMES, kinds=None) -> list[Game]:
@@ -196,8 +209,7 @@ def validation_game(*, entry: Entry) -> Game | None:
 
 def game_get_queryset() -> QuerySet:
     """Ladder games with their seats (their transcripts and faults in ``bot_game``)."""
-    return Game.objects.select_related("bot_game").prefetch_related(
-        Prefetch("seats", queryset=Seat.objects.select_related("entry").order_by("seat")))
+    return with_seats(Game.objects.select_related("bot_game"))
 
 
 def game_get(game_id) -> Game | None:

@@ -648,24 +648,18 @@ def game_store(*, game_id: int, played: Played) -> bool:
         entries = {e.pk: e for e in Entry.objects.select_for_update().filter(
             pk__in=[s.entry_id for s in seats]).order_by("pk")}
         now = timezone.now()
-        for seat in seats:
-            stats = result.stats[seat.seat]
-            seat.version = entries[seat.entry_id].version
-            seat.positions = [order.index(seat.seat) + 1 for order in result.finishing_orders]
-            seat.score = result.scores[seat.seat] if result.scores else None
-            seat.decisions = stats.decisions
-            seat.decision_ms = 1000 * stats.seconds
-            seat.faults = len(stats.faults)
-        if game.kind == Game.RATED:
-            _rate(game, seats, entries, played, now, par)
-        for seat in seats:  # a few plain UPDATEs: cheaper than bulk_update's CASE per field
-            seat.save(update_fields=["positions", "score", "decisions", "decision_ms",
-                                     "faults", "version", "mu_after", "sigma_after"])
-        if game.kind == Game.VALIDATION:
-            _validated(game, seats, entries, result)
         game.bot_game = bot_games.game_store(
             result, preset=game.preset, seed=validation.deals_seed(game.seed),
             times_ms=played.times_ms, played_at=now, par=par, stderr=played.stderr)
+        bot_seats = {s.seat: s for s in game.bot_game.seats.defer("timeline", "logs", "stderr")}
+        for seat in seats:
+            seat.bot_seat, seat.version = bot_seats[seat.seat], entries[seat.entry_id].version
+        if game.kind == Game.RATED:
+            _rate(game, seats, entries, played, now, par)
+        for seat in seats:  # a few plain UPDATEs: cheaper than bulk_update's CASE per field
+            seat.save(update_fields=["bot_seat", "version", "mu_after", "sigma_after"])
+        if game.kind == Game.VALIDATION:
+            _validated(game, seats, entries, result)
         game.status, game.stored_at = Game.DONE, now
         game.save(update_fields=["status", "stored_at", "bot_game"])
     return True
@@ -702,10 +696,10 @@ def _rate(game: Game, seats: list[Seat], entries: dict[int, Entry], played: Play
         entry.positions += sum(seat.positions)
         for field, value in zip(PAR_FIELDS, seat_par_sums(par, seat.seat), strict=True):
             setattr(entry, field, getattr(entry, field) + value)
-        kinds = Counter(f["kind"] for f in played.result.stats[seat.seat].faults)
-        entry.faults += seat.faults
-        entry.fault_kinds = dict(Counter(entry.fault_kinds) + kinds)
-        entry.faulted_games += bool(seat.faults)
+        faults = played.result.stats[seat.seat].faults
+        entry.faults += len(faults)
+        entry.fault_kinds = dict(Counter(entry.fault_kinds) + Counter(f["kind"] for f in faults))
+        entry.faulted_games += bool(faults)
         entry.decisions += seat.decisions
         entry.decision_times = timing.add(entry.decision_times, played.times_ms[seat.seat])
         entry.decision_median_ms = timing.quantile(entry.decision_times, 0.5)

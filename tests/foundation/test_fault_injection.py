@@ -300,10 +300,11 @@ def league_ratings_replayed(season_id: int | None) -> dict[int, tuple[float, flo
 
 def ladder_ratings_replayed() -> dict[int, tuple[float, float, int]]:
     """Each ladder entry's rating replayed from scratch from its rated games as stored (each
-    deal's finishing order from the seats' positions), in the order they were stored."""
+    deal's finishing order from the positions of its bot game's seats), in the order they
+    were stored."""
     deals = []
     rated = LadderGame.objects.filter(kind=LadderGame.RATED, status=LadderGame.DONE)
-    for game in rated.order_by("stored_at", "pk").prefetch_related("seats"):
+    for game in rated.order_by("stored_at", "pk").prefetch_related("seats__bot_seat"):
         seats = list(game.seats.all())
         for i in range(game.deals):
             deals.append((game.pk, [s.entry_id for s in sorted(seats,

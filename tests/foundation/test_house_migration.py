@@ -191,7 +191,7 @@ def test_games_played_before_are_found_in_the_one_home_of_a_bot_game():
     assert game.bot_game.seed == deals_seed(11) and game.bot_game.preset == "modern"
     assert [(s.seat, s.bot, s.positions, s.points, s.decisions) for s in
             game.bot_game.seats.order_by("seat")] == [
-        (s.seat, s.entry.name, s.positions, s.score, s.decisions)
+        (s.seat, s.entry.name, s.positions, s.points, s.decisions)
         for s in game.seats.order_by("seat")]
     assert [{k: getattr(f, k) for k in FAULT} for f in game_faults(
         game_id=game.bot_game_id)] == [FAULT]

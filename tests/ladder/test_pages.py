@@ -72,6 +72,23 @@ def test_the_table_reads_entries_not_games(client, ladder, django_assert_max_num
         assert client.get(reverse("ladder:table")).status_code == 200
 
 
+def test_a_bots_pages_and_games_read_their_seats_in_a_few_queries(
+        client, ladder, django_assert_max_num_queries):  # noqa: F811
+    """Each seat's figures come from its bot game's seat and its faults' count, read with
+    the seats: the queries do not grow with the games and seats shown (here 7 games of
+    bob-1's, 3 or 4 seats each)."""
+    entry = ladder["bob-1"]
+    game = Game.objects.filter(seats__entry=entry, bot_game__faults__seat__isnull=False).first()
+    assert Seat.objects.filter(game__seats__entry=entry).count() > 20
+    for url, most in [(reverse("ladder:bot", args=[entry.pk]), 9),
+                      (reverse("ladder:game", args=[game.pk]), 4),
+                      (f"/api/v1/ladder/{entry.pk}/", 10),
+                      (f"/api/v1/ladder-games/?entry={entry.pk}", 3),
+                      (f"/api/v1/ladder-games/{game.pk}/", 3)]:
+        with django_assert_max_num_queries(most):
+            assert client.get(url).status_code == 200
+
+
 def test_the_table_says_which_preset_is_unknown(client, ladder):  # noqa: F811
     answer = client.get(reverse("ladder:table"), {"preset": "poker"})
 

@@ -12,6 +12,7 @@ from rest_framework.authtoken.models import Token
 
 from ladder.models import Entry
 from tests.api.test_schema import CHECKS, GENERATION_MODES
+from tests.ladder.conftest import faults_of
 from tests.ladder.test_api import ladder  # noqa: F401
 
 pytestmark = pytest.mark.django_db
@@ -49,7 +50,7 @@ def test_the_ladder_api_conforms_to_its_schema(ladder, author, settings):  # noq
 
     # Real rows, which random ids seldom hit: a bot's page, a game, a resume, a challenge, a
     # new version, a pause.
-    game = ladder["bob-1"].seats.filter(faults__gt=0).first().game_id
+    game = faults_of(ladder["bob-1"]).first().game.ladder_game.pk  # a game it faulted in
     for method, path, kwargs in [
             ("GET", "/api/v1/ladder/{id}/", {"path_parameters": {"id": ladder["bob-1"].pk}}),
             ("GET", "/api/v1/ladder-games/{id}/", {"path_parameters": {"id": game}}),

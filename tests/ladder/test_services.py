@@ -241,7 +241,7 @@ def test_every_deal_of_every_rated_game_is_rated_in_order(ladder_settings, serve
         assert entry.mu == pytest.approx(mu) and entry.sigma == pytest.approx(sigma)
         assert entry.deals == rated_deals == sum(
             len(p) for p in Seat.objects.filter(entry=entry, game__kind=Game.RATED)
-            .values_list("positions", flat=True))
+            .values_list("bot_seat__positions", flat=True))
         assert entry.ordinal == pytest.approx(mu - 3 * sigma)
         points = list(RatingPoint.objects.filter(entry=entry).order_by("id"))
         assert len(points) == entry.games
@@ -253,7 +253,7 @@ def test_aggregates_agree_with_the_stored_games(ladder_settings, servers, author
     play_rated(ladder_settings, servers, author, commit, games=10, faulty=1)
 
     for entry in Entry.objects.filter(games__gt=0):
-        seats = list(Seat.objects.filter(entry=entry, game__kind=Game.RATED)
+        seats = list(selectors.seats_played().filter(entry=entry, game__kind=Game.RATED)
                      .select_related("game"))
         sizes = {s.game_id: s.game.seats.count() for s in seats}
         positions = [(p, sizes[s.game_id]) for s in seats for p in s.positions]

@@ -73,7 +73,7 @@ def test_beat_and_a_worker_play_rated_ladder_games_until_both_bots_have_ratings(
         assert entry.sigma < MODEL.sigma
         assert entry.deals == sum(len(p) for p in Seat.objects.filter(
             entry=entry, game__kind=Game.RATED, game__status=Game.DONE)
-            .values_list("positions", flat=True))
+            .values_list("bot_seat__positions", flat=True))
         assert RatingPoint.objects.filter(entry=entry).count() == entry.games
     assert not BotFault.objects.exists()
     for game in Game.objects.filter(status=Game.DONE):
