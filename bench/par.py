@@ -13,8 +13,13 @@ given per deal played: sd × √rotations) and ``both``. Prints one JSON line pe
 and method: ``deals`` played, ``sd_raw`` and ``sd_par`` (the per-deal standard deviation without
 and with the method), ``sd_reduction`` (1 − sd_par / sd_raw), ``deals_to_separate_raw`` and
 ``_par`` (deals for the 95% interval of the mean to exclude zero: (Z95·sd/mean)²), ``mean_raw``
-and ``mean_par`` with their 95% intervals, ``par_ms_per_deal``, ``game_ms_per_deal`` (the game
-without par) and ``games_per_second_ratio`` (games per worker-second with par over without).
+and ``mean_par`` with their 95% intervals; the same spreads from each game's sum over its deals
+(``sd_raw_game``, ``sd_par_game``: the sd of a game's sum over √deals, one a deal played;
+``sd_reduction_game``, ``deals_to_separate_raw_game`` and ``_par_game``): a game's deals are
+not independent (presidents-deck: a President tends to stay President), so these are the
+spreads a ladder's mean over games sees; then ``par_ms_per_deal``, ``game_ms_per_deal`` (the
+game without par) and ``games_per_second_ratio`` (games per worker-second with par over
+without).
 Fixed playouts: the same figures on every run.
 """
 
@@ -97,6 +102,24 @@ def methods(games, n):
             "both": (raw, [a for _, a in means], math.sqrt(n))}
 
 
+def game_methods(games, n):
+    """The same per game: each game's sum over its deals (raw, with the method), and the scale
+    that makes their standard deviation one a deal played, so deals of one game that move
+    together (a President who stays President) count as they do in a ladder's mean."""
+    deals = len(games[0][1])
+    sums = [(b, tuple(sum(row[i] for row in rows) for i in (0, 1))) for b, rows in games]
+    blocks: dict = {}
+    for block, total in sums:
+        blocks.setdefault(block, []).append(total)
+    means = [tuple(sum(t[i] for t in totals) / len(totals) for i in (0, 1))
+             for totals in blocks.values()]
+    raw = [t[0] for _, t in sums]
+    per_deal = 1 / math.sqrt(deals)
+    return {"par": (raw, [t[1] for _, t in sums], per_deal),
+            "duplicate": (raw, [m[0] for m in means], math.sqrt(n) * per_deal),
+            "both": (raw, [m[1] for m in means], math.sqrt(n) * per_deal)}
+
+
 def cost(game_seconds: float, par_seconds: float, deals: int) -> dict:
     """What par costs: its milliseconds a deal, the game's, and the games per worker-second
     with par over without."""
@@ -131,10 +154,14 @@ def main(argv=None):
         games, game_s, par_s = played(lineup, name, args.blocks, args.deals, args.seed,
                                       args.playouts)
         dealt = sum(len(rows) for _, rows in games)
+        by_game = game_methods(games, len(lineup))
         for method, (raw, reduced, scale) in methods(games, len(lineup)).items():
             mean_raw, raw_ci, sd_raw = figures(raw)
             mean_par, par_ci, sd = figures(reduced)
             sd_par = sd * scale
+            game_raw, game_par, game_scale = by_game[method]
+            sd_raw_game = statistics.stdev(game_raw) * by_game["par"][2]
+            sd_par_game = statistics.stdev(game_par) * game_scale
             print(json.dumps({
                 "preset": name, "lineup": lineup, "method": method, "deals": dealt,
                 "sd_raw": round(sd_raw, 4), "sd_par": round(sd_par, 4),
@@ -143,6 +170,10 @@ def main(argv=None):
                 "deals_to_separate_par": to_separate(sd_par, mean_par),
                 "mean_raw": round(mean_raw, 4), "mean_raw_ci": [round(x, 4) for x in raw_ci],
                 "mean_par": round(mean_par, 4), "mean_par_ci": [round(x, 4) for x in par_ci],
+                "sd_raw_game": round(sd_raw_game, 4), "sd_par_game": round(sd_par_game, 4),
+                "sd_reduction_game": round(1 - sd_par_game / sd_raw_game, 3),
+                "deals_to_separate_raw_game": to_separate(sd_raw_game, mean_raw),
+                "deals_to_separate_par_game": to_separate(sd_par_game, mean_par),
                 **cost(game_s, par_s, dealt),
             }), flush=True)
 
