@@ -100,17 +100,20 @@ def block_games(games: int, lineup: list[str]) -> int:
 
 
 def schedule_balanced(lineup: list[str], preset: str, *, games: int, seed: int,
-                      scoring: dict | None) -> list[GameSpec]:
-    """Duplicate games, block ``b`` seating the opponents in their ``b``-th order (cycling)."""
+                      scoring: dict | None, programs: dict | None = None) -> list[GameSpec]:
+    """Duplicate games, block ``b`` seating the opponents in their ``b``-th order (cycling).
+    ``programs`` names local programs seated by name (``{"frozen": argv}``, bench/frozen.py)."""
     tables = orders(lineup)
     n = len(lineup)
-    return [GameSpec(tables[(g // n) % len(tables)], preset, g, seed, scoring, True)
+    progs = tuple(sorted((k, tuple(v)) for k, v in (programs or {}).items()))
+    return [GameSpec(tables[(g // n) % len(tables)], preset, g, seed, scoring, True, progs)
             for g in range(block_games(games, lineup))]
 
 
 def measure(preset: str, lineup: list[str], *, games: int, seed: int, workers: int,
-            scoring: dict | None) -> dict:
-    specs = schedule_balanced(lineup, preset, games=games, seed=seed, scoring=scoring)
+            scoring: dict | None, programs: dict | None = None) -> dict:
+    specs = schedule_balanced(lineup, preset, games=games, seed=seed, scoring=scoring,
+                              programs=programs)
     me = PlayerTally(lineup[0])
     opponents = {spec: PlayerTally(spec) for spec in lineup[1:]}
     start = time.perf_counter()
@@ -129,7 +132,9 @@ def measure(preset: str, lineup: list[str], *, games: int, seed: int, workers: i
          "mean_decision_ms": s["mean_decision_ms"],
          "playouts_per_decision": (round(figures["playouts"] / figures["searches"], 1)
                                    if figures.get("searches") else None),
-         "faults": s["faults"], "seconds": round(time.perf_counter() - start, 1)}
+         "faults": s["faults"],
+         "opponents_faults": {k: t.faults for k, t in opponents.items()},
+         "seconds": round(time.perf_counter() - start, 1)}
     if figures.get("endgames"):  # montecarlo's exact endgames: how often, what, how many nodes
         r["endgames"] = {k: v for k, v in figures.items() if k.startswith("endgame")}
     if scoring:

@@ -118,6 +118,29 @@ def test_montecarlo_is_deterministic_given_seed_and_playouts(name):
     assert game() == game()
 
 
+def test_a_forced_decision_is_answered_without_search_or_playouts():
+    """Issue #32, "time where it matters": one legal move (often only pass) is played at once;
+    a decision with a choice is searched with its playouts."""
+    bot = MonteCarloBot(seed=3, playouts=30)
+    seen = []  # (legal moves, figures before, figures after)
+    play = bot.play
+
+    def counted(obs, legal):
+        before = bot.figures()
+        move = play(obs, legal)
+        seen.append((len(legal), before, bot.figures()))
+        return move
+
+    bot.play = counted
+    play_game([bot, HeuristicBot(), HeuristicBot(), HeuristicBot()], preset("classic"), seed=5)
+    forced = [(before, after) for n, before, after in seen if n == 1]
+    searched = [(before, after) for n, before, after in seen
+                if n > 1 and after["searches"] > before["searches"]]
+    assert forced and searched
+    assert all(before == after for before, after in forced)
+    assert all(after["playouts"] - before["playouts"] >= 30 for before, after in searched)
+
+
 @pytest.mark.parametrize("name", ["school-scum", "friday", "classic", "modern", "wild-jokers",
                                   "presidents-deck"])
 def test_the_playout_policy_plays_exactly_like_the_heuristic_bot(name):
