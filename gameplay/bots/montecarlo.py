@@ -185,7 +185,7 @@ class MonteCarloBot(HeuristicBot):
         walking = (config.walk and not any(obs.blind_held)
                    and not (config.infer and inference.readable(rules)))
         if walking:
-            history = History(obs, self.chains[0].history)
+            history = History(obs, self.chains[0].history, fast)
             # settling takes at most half the budget (fixed playouts ignore the clock)
             settled_by = time.perf_counter() + config.budget_ms / 2000
             for worlds in self.chains:

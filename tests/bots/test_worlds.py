@@ -5,6 +5,7 @@ import random
 
 import pytest
 
+from gameplay.bots import kernel
 from gameplay.bots.heuristic import HeuristicBot
 from gameplay.bots.montecarlo import MonteCarloBot
 from gameplay.bots.observation import GameLog, observe
@@ -66,6 +67,33 @@ def test_a_history_built_on_an_earlier_one_judges_hands_as_a_fresh_one(name):
     for seed in range(3):
         _play_spied(name, seed, check)
     assert carried > 50
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_the_kernel_judges_hands_as_the_engine_and_heuristic(name):
+    """A History judged in the kernel (``fast``, as montecarlo walks) counts the positions a
+    hand breaks exactly as one judged with the engine's legal moves and ``heuristic_move``,
+    for the true hands and for guessed ones, counting to the end or stopping at ``enough``."""
+    rng = random.Random(3)
+    hands = broken = 0
+
+    def check(obs, deal):
+        nonlocal hands, broken
+        slow, fast = History(obs), History(obs, fast=kernel)
+        cards = C.mask_cards(obs.unseen())
+        for s in range(4):
+            if s != obs.seat and obs.held[s]:
+                for hand in (deal.hands[s], C.cards_mask(rng.sample(cards, obs.held[s]))):
+                    bad = slow.broken(s, hand)
+                    assert fast.broken(s, hand) == bad, (obs.moves, s)
+                    assert fast.broken(s, hand, 2) == slow.broken(s, hand, 2) == min(bad, 2)
+                    hands += 1
+                    broken += bad > 0
+
+    for seed in range(2):
+        _play_spied(name, seed, check)
+    assert hands > 50
+    assert broken > 10
 
 
 def test_a_pass_breaks_for_a_hand_that_would_have_beaten_the_pile():

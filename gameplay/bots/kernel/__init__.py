@@ -162,6 +162,21 @@ def solve(rules, s: bytes, limit: int) -> tuple[int, int, int]:
     return _kernel.solve(compiled(rules), s, limit)
 
 
+def position(rules, s: bytes, later: int, notdown: int, m) -> bytes:
+    """A past choice for ``worlds.History``: the seat to move in state ``s`` made move ``m``
+    (an engine move), has played ``later`` since, and could not see ``notdown`` then less its
+    hand (the cards not yet put down)."""
+    return _kernel.position(s, hand_bytes(later), hand_bytes(notdown), move(rules, m))
+
+
+def broken(rules, positions: list[bytes], hidden: int, enough: int) -> int:
+    """``History.broken`` in the kernel: how many of one seat's ``positions`` the hidden hand
+    ``hidden`` (with the cards played since) would not have chosen as that seat did with the
+    heuristic (``heuristic_move``, the plain style), counting up to ``enough``; the position
+    that reached ``enough`` moves to the front of the list."""
+    return _kernel.broken(compiled(rules), positions, hand_bytes(hidden), enough)
+
+
 def unpack(rules, m: int) -> tuple:
     """(kind, face, count, wilds, reverses, mask) of a kernel move, in the engine's terms
     (kind: the engine's play kind, or PASS / BLIND)."""

@@ -437,8 +437,10 @@ static int hand_value(const Rules *r, const uint32_t *hand, int rev) {
     return total;
 }
 
+/* `unseen`: the cards the seat to move cannot see, or NULL for the other seats' hands (a
+ * playout's view) */
 static uint64_t heuristic_move(const Rules *r, const State *s, const Style *style,
-                               const uint64_t *legal, int nl) {
+                               const uint64_t *legal, int nl, const uint32_t *unseen) {
     uint64_t plays[MAXMOVES];
     int np = 0;
     for (int i = 0; i < nl; i++)
@@ -488,10 +490,13 @@ static uint64_t heuristic_move(const Rules *r, const State *s, const Style *styl
             if (KIND(plays[i]) == K_GROUP && !splits(&v, plays[i]) && !WILDS(plays[i]))
                 whole[nw++] = plays[i];
         if (groups <= style->safe_groups) {
-            uint32_t unseen[FACES] = {0};
-            for (int o = 0; o < r->players; o++)
-                if (o != seat)
-                    for (int f = 0; f < FACES; f++) unseen[f] += s->hand[o][f];
+            uint32_t others[FACES] = {0};
+            if (!unseen) {
+                for (int o = 0; o < r->players; o++)
+                    if (o != seat)
+                        for (int f = 0; f < FACES; f++) others[f] += s->hand[o][f];
+                unseen = others;
+            }
             int wild_unseen = wilds_in(r, unseen);
             for (int i = 0; i < nw; i++) {
                 uint64_t p = whole[i];
@@ -567,7 +572,7 @@ static uint64_t policy_move(const Rules *r, const State *s, const Style *style) 
     uint64_t legal[MAXMOVES];
     int n = legal_moves(r, s, legal);
     if (n == 1) return legal[0];
-    return heuristic_move(r, s, style, legal, n);
+    return heuristic_move(r, s, style, legal, n, NULL);
 }
 
 static const Style PLAIN = PLAIN_STYLE;
@@ -597,7 +602,7 @@ static double playout_looking(const Rules *r, State *s, int seat, const Style *o
             continue;
         }
         int n = legal_moves(r, s, legal);
-        uint64_t pick = n == 1 ? legal[0] : heuristic_move(r, s, own, legal, n);
+        uint64_t pick = n == 1 ? legal[0] : heuristic_move(r, s, own, legal, n, NULL);
         if (n > 1) {
             looks--;
             State t = *s;
@@ -614,6 +619,47 @@ static double playout_looking(const Rules *r, State *s, int seat, const Style *o
         apply_move(r, s, pick);
     }
     return playout(r, s, seat, own);
+}
+
+/* --- the other seats' past choices (worlds.History): would a guessed hand have made them? -
+ * A position is the state when a seat chose (that seat to move), the cards it has played since,
+ * the cards not yet put down then and the move it made.  A hidden hand now, plus the cards
+ * played since, is the hand it held then; the heuristic with that hand, seeing what that seat
+ * could see then, makes the same play but for suits, or the hand breaks the position. */
+typedef struct {
+    State past;
+    uint32_t later[FACES], notdown[FACES];
+    uint64_t what;
+} Position;
+
+/* Play.key: the same play but for suits (a mixed play: the same ranks) */
+static int same_play(uint64_t a, uint64_t b) {
+    if (KIND(a) != KIND(b)) return 0;
+    if (KIND(a) < K_GROUP) return 1;
+    if (KIND(a) != K_MIX) return ((a ^ b) & ((1u << 21) - 1)) == 0;
+    int faces[32] = {0};
+    for (int i = 0; i < 3; i++) {
+        int sa = SLOT(a, i), sb = SLOT(b, i);
+        faces[sa & 31] += chunk_count(expand_slot(sa));
+        faces[sb & 31] -= chunk_count(expand_slot(sb));
+    }
+    for (int f = 0; f < 32; f++)
+        if (faces[f]) return 0;
+    return COUNT(a) == COUNT(b);
+}
+
+static int breaks(const Rules *r, const Position *p, const uint32_t *hidden) {
+    State s = p->past;
+    int seat = s.turn;
+    uint32_t unseen[FACES];
+    for (int f = 0; f < FACES; f++) {
+        s.hand[seat][f] = hidden[f] + p->later[f];
+        unseen[f] = p->notdown[f] - s.hand[seat][f];
+    }
+    uint64_t legal[MAXMOVES];
+    int n = legal_moves(r, &s, legal);
+    uint64_t m = n == 1 ? legal[0] : heuristic_move(r, &s, &PLAIN, legal, n, unseen);
+    return !same_play(m, p->what);
 }
 
 /* --- the exact endgame: two players left, every card known (montecarlo's `endgame`) ------
@@ -749,6 +795,16 @@ static PyObject *state_bytes(const State *s) {
     return PyBytes_FromStringAndSize((const char *)s, sizeof(State));
 }
 
+/* a 68-byte hand mask (little-endian) as face chunks */
+static int read_hand(PyObject *obj, uint32_t *hand) {
+    const uint8_t *data;
+    if (read_bytes(obj, "a hand", HAND_BYTES, &data) < 0) return -1;
+    for (int f = 0; f < FACES; f++)
+        hand[f] = (uint32_t)data[4 * f] | (uint32_t)data[4 * f + 1] << 8
+                  | (uint32_t)data[4 * f + 2] << 16 | (uint32_t)data[4 * f + 3] << 24;
+    return 0;
+}
+
 static int read_style(PyObject *obj, Style *style) {
 #define STYLE_ADDRESS(name) &style->name,
     int *fields[N_STYLE_FIELDS] = {STYLE_FIELDS(STYLE_ADDRESS)};
@@ -831,14 +887,9 @@ static PyObject *k_state(PyObject *self, PyObject *args) {
     State s;
     memset(&s, 0, sizeof s);
     for (int seat = 0; seat < r->players; seat++) {
-        const uint8_t *data;
-        if (read_bytes(PyTuple_GET_ITEM(hands, seat), "a hand", HAND_BYTES, &data) < 0) return NULL;
+        if (read_hand(PyTuple_GET_ITEM(hands, seat), s.hand[seat]) < 0) return NULL;
         int held = 0;
-        for (int f = 0; f < FACES; f++) {
-            s.hand[seat][f] = (uint32_t)data[4 * f] | (uint32_t)data[4 * f + 1] << 8
-                              | (uint32_t)data[4 * f + 2] << 16 | (uint32_t)data[4 * f + 3] << 24;
-            held += chunk_count(s.hand[seat][f]);
-        }
+        for (int f = 0; f < FACES; f++) held += chunk_count(s.hand[seat][f]);
         s.held[seat] = held;
     }
     for (int i = 0; i < n_order; i++) s.order[i] = (uint8_t)order[i];
@@ -964,6 +1015,51 @@ static PyObject *k_solve(PyObject *self, PyObject *args) {
                          v.nodes < limit ? v.nodes : limit);
 }
 
+/* position(state, later, notdown, move) -> bytes: a past choice of the seat to move in `state`
+ * (later, notdown: hand masks) */
+static PyObject *k_position(PyObject *self, PyObject *args) {
+    PyObject *obj, *later, *notdown;
+    unsigned long long move;
+    if (!PyArg_ParseTuple(args, "OOOK", &obj, &later, &notdown, &move)) return NULL;
+    const State *s = get_state(obj);
+    if (!s) return NULL;
+    Position p;
+    memset(&p, 0, sizeof p);
+    p.past = *s;
+    p.what = move;
+    if (read_hand(later, p.later) < 0 || read_hand(notdown, p.notdown) < 0) return NULL;
+    return PyBytes_FromStringAndSize((const char *)&p, sizeof p);
+}
+
+/* broken(rules, positions, hidden, enough) -> int: how many of `positions` (a list of
+ * position() bytes, one seat's) a hidden hand breaks, counting up to `enough`; the position
+ * that reached `enough` moves to the front of the list (most guesses break the same few) */
+static PyObject *k_broken(PyObject *self, PyObject *args) {
+    PyObject *capsule, *positions, *hidden_obj;
+    long enough;
+    if (!PyArg_ParseTuple(args, "OO!Ol", &capsule, &PyList_Type, &positions, &hidden_obj,
+                          &enough))
+        return NULL;
+    const Rules *r = get_rules(capsule);
+    uint32_t hidden[FACES];
+    if (!r || read_hand(hidden_obj, hidden) < 0) return NULL;
+    long bad = 0;
+    Py_ssize_t n = PyList_GET_SIZE(positions);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PyList_GET_ITEM(positions, i);
+        const uint8_t *data;
+        if (read_bytes(item, "a position", sizeof(Position), &data) < 0) return NULL;
+        if (!breaks(r, (const Position *)data, hidden)) continue;
+        if (++bad >= enough) {
+            for (Py_ssize_t j = i; j > 0; j--)
+                PyList_SET_ITEM(positions, j, PyList_GET_ITEM(positions, j - 1));
+            PyList_SET_ITEM(positions, 0, item);
+            break;
+        }
+    }
+    return PyLong_FromLong(bad);
+}
+
 /* unpack(rules, move) -> (kind, face, count, wilds, reverses, 68-byte mask of the cards) */
 static PyObject *k_unpack(PyObject *self, PyObject *args) {
     PyObject *capsule;
@@ -1034,6 +1130,8 @@ static PyMethodDef methods[] = {
     {"apply", k_apply, METH_VARARGS, "the state after a move"},
     {"choose", k_choose, METH_VARARGS, "the heuristic policy's move"},
     {"playout", k_playout, METH_VARARGS, "apply a move, play out, score a seat's finish"},
+    {"position", k_position, METH_VARARGS, "a past choice of the seat to move"},
+    {"broken", k_broken, METH_VARARGS, "how many past choices a hidden hand breaks"},
     {"solve", k_solve, METH_VARARGS, "the exact endgame of two players left"},
     {"unpack", k_unpack, METH_VARARGS, "a move's fields and cards"},
     {"pack", k_pack, METH_VARARGS, "a move from an engine play's fields"},
