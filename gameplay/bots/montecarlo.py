@@ -356,8 +356,12 @@ class MonteCarloBot(HeuristicBot):
         ``banned`` cards (per seat) go to other seats when the counts allow."""
         rng = self.rng
         players = obs.players
+        fast = self.fast(obs.rules)
         pool = C.mask_cards(obs.unseen())
-        rng.shuffle(pool)
+        if fast is not None:
+            fast.shuffle(rng, pool)
+        else:
+            rng.shuffle(pool)
         hands = [0] * players
         need = [0 if s == obs.seat else obs.held[s] for s in range(players)]
         # cards this seat gave in the exchange are still with their receiver unless played
@@ -369,7 +373,11 @@ class MonteCarloBot(HeuristicBot):
                     need[seat] -= 1
         at = 0
         if banned is not None and any(banned) and not any(obs.blind_held):
-            self._deal_around(pool, need, hands, banned)
+            if fast is not None:
+                for s, dealt in enumerate(fast.deal_around(rng, pool, need, banned)):
+                    hands[s] += dealt
+            else:
+                self._deal_around(pool, need, hands, banned)
         else:
             for s in range(players):
                 if need[s]:
@@ -387,7 +395,7 @@ class MonteCarloBot(HeuristicBot):
     def _deal_around(self, pool, need, hands, banned):
         """Deal the shuffled ``pool`` by ``need``, each card to a seat allowed to hold it (the
         most constrained cards first), weighted by the room left; a card no seat with room
-        may hold goes to any seat with room."""
+        may hold goes to any seat with room.  The kernel's ``deal_around`` deals the same."""
         rng = self.rng
         seats = [s for s in range(len(need)) if need[s]]
         allowed = [[s for s in seats if not C.copies(banned[s], card)] for card in pool]

@@ -412,3 +412,31 @@ def test_an_option_the_inference_does_not_know_turns_the_reading_off():
     assert inference.readable(Rules(preset("school-scum"), 4))
     rules = Rules(preset("school-scum", toy_rule=True), 4)
     assert not inference.readable(rules)
+
+
+def test_the_kernel_deals_worlds_with_the_same_draws_as_python():
+    """montecarlo's dealing in the kernel (``shuffle``, ``deal_around``) draws from the bot's
+    generator as ``random.Random.shuffle`` and ``_deal_around`` do: the same order, the same
+    hands, the generator left in the same state (so the same moves at fixed playouts)."""
+    deck = [face * 4 + suit for face in range(2, 15) for suit in range(4)]
+    source = random.Random(11)
+    constrained = 0
+    for seed in range(100):
+        python, fast = random.Random(seed), random.Random(seed)
+        pool = source.sample(deck, 39)
+        theirs = pool[:]
+        python.shuffle(pool)
+        kernel.shuffle(fast, theirs)
+        assert theirs == pool
+        need = [0, 13, 13, 13]
+        banned = [0] + [sum(cards.FACE_MASK << (f * cards.FACE_BITS)
+                            for f in source.sample(range(2, 15), source.randrange(8)))
+                        for _ in range(3)]
+        hands = [0] * 4
+        bot = MonteCarloBot(kernel=0)
+        bot.rng = python
+        bot._deal_around(pool, need, hands, banned)
+        assert kernel.deal_around(fast, pool, need, banned) == hands
+        assert python.getstate() == fast.getstate()
+        constrained += any(hands[s] & banned[s] for s in range(4))
+    assert 0 < constrained < 100  # some deals could not keep every card from its banned seat

@@ -177,6 +177,20 @@ def broken(rules, positions: list[bytes], hidden: int, enough: int) -> int:
     return _kernel.broken(compiled(rules), positions, hand_bytes(hidden), enough)
 
 
+def shuffle(rng, cards: list) -> None:
+    """``rng.shuffle(cards)`` (``rng`` a ``random.Random``) in C: the same draws from ``rng``,
+    so the same order."""
+    _kernel.shuffle(rng.getrandbits, cards)
+
+
+def deal_around(rng, pool: list[int], need: list[int], banned: list[int]) -> list[int]:
+    """montecarlo's ``_deal_around`` in C, drawing from ``rng`` as it does: the cards dealt
+    to each seat (hand masks)."""
+    hands = _kernel.deal_around(rng.getrandbits, bytes(pool), bytes(need),
+                                tuple(hand_bytes(b) for b in banned))
+    return [int.from_bytes(h, "little") for h in hands]
+
+
 def unpack(rules, m: int) -> tuple:
     """(kind, face, count, wilds, reverses, mask) of a kernel move, in the engine's terms
     (kind: the engine's play kind, or PASS / BLIND)."""

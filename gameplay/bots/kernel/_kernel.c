@@ -1060,6 +1060,107 @@ static PyObject *k_broken(PyObject *self, PyObject *args) {
     return PyLong_FromLong(bad);
 }
 
+/* --- dealing worlds (montecarlo.sample): Python's own random draws, in C ----------------
+ * The draws of random.Random.shuffle and randrange, made through the generator's getrandbits,
+ * so a world dealt here is the very one the Python dealer deals from the same generator. */
+static int randbelow(PyObject *getrandbits, long n, long *out) { /* Random._randbelow */
+    int k = 0;
+    while ((n >> k) != 0) k++;
+    PyObject *bits = PyLong_FromLong(k);
+    if (!bits) return -1;
+    for (;;) {
+        PyObject *r = PyObject_CallOneArg(getrandbits, bits);
+        if (!r) { Py_DECREF(bits); return -1; }
+        long v = PyLong_AsLong(r);
+        Py_DECREF(r);
+        if (v == -1 && PyErr_Occurred()) { Py_DECREF(bits); return -1; }
+        if (v < n) { Py_DECREF(bits); *out = v; return 0; }
+    }
+}
+
+/* shuffle(getrandbits, list): random.Random.shuffle, in place */
+static PyObject *k_shuffle(PyObject *self, PyObject *args) {
+    PyObject *getrandbits, *list;
+    if (!PyArg_ParseTuple(args, "OO!", &getrandbits, &PyList_Type, &list)) return NULL;
+    for (Py_ssize_t i = PyList_GET_SIZE(list) - 1; i > 0; i--) {
+        long j;
+        if (randbelow(getrandbits, (long)i + 1, &j) < 0) return NULL;
+        PyObject *a = PyList_GET_ITEM(list, i);
+        PyList_SET_ITEM(list, i, PyList_GET_ITEM(list, j));
+        PyList_SET_ITEM(list, j, a);
+    }
+    Py_RETURN_NONE;
+}
+
+/* deal_around(getrandbits, pool, need, banned) -> list of 68-byte hands: montecarlo's
+ * _deal_around.  pool: bytes of card codes in dealing order; need: bytes of cards per seat;
+ * banned: a 68-byte mask per seat. */
+static PyObject *k_deal_around(PyObject *self, PyObject *args) {
+    PyObject *getrandbits, *banned_obj;
+    const uint8_t *pool, *need_in;
+    Py_ssize_t n_pool, n_seats;
+    if (!PyArg_ParseTuple(args, "Oy#y#O!", &getrandbits, &pool, &n_pool, &need_in, &n_seats,
+                          &PyTuple_Type, &banned_obj))
+        return NULL;
+    if (n_seats > MAXP || PyTuple_GET_SIZE(banned_obj) != n_seats) {
+        PyErr_SetString(PyExc_ValueError, "a need and a banned mask per seat");
+        return NULL;
+    }
+    int need[MAXP], seats[MAXP], n_open = 0;
+    uint8_t banned[MAXP][HAND_BYTES], hands[MAXP][HAND_BYTES];
+    memset(hands, 0, sizeof hands);
+    for (int s = 0; s < n_seats; s++) {
+        const uint8_t *data;
+        if (read_bytes(PyTuple_GET_ITEM(banned_obj, s), "a banned mask", HAND_BYTES, &data) < 0)
+            return NULL;
+        memcpy(banned[s], data, HAND_BYTES);
+        need[s] = need_in[s];
+        if (need[s]) seats[n_open++] = s;
+    }
+    for (Py_ssize_t i = 0; i < n_pool; i++)
+        if (pool[i] >= HAND_BYTES) {
+            PyErr_SetString(PyExc_ValueError, "a card code out of range");
+            return NULL;
+        }
+    /* the most constrained cards first (fewest seats allowed), in pool order among equals */
+    for (int width = 0; width <= n_open; width++)
+        for (Py_ssize_t i = 0; i < n_pool; i++) {
+            int card = pool[i], allowed[MAXP], n_allowed = 0;
+            for (int k = 0; k < n_open; k++)
+                if (!banned[seats[k]][card]) allowed[n_allowed++] = seats[k];
+            if (n_allowed != width) continue;
+            int room[MAXP], n_room = 0;
+            long total = 0;
+            for (int k = 0; k < n_allowed; k++)
+                if (need[allowed[k]]) { room[n_room++] = allowed[k]; total += need[allowed[k]]; }
+            if (!n_room)
+                for (int k = 0; k < n_open; k++)
+                    if (need[seats[k]]) { room[n_room++] = seats[k]; total += need[seats[k]]; }
+            if (!total) {
+                PyErr_SetString(PyExc_ValueError, "more cards than room");
+                return NULL;
+            }
+            long r;
+            if (randbelow(getrandbits, total, &r) < 0) return NULL;
+            int s = room[0];
+            for (int k = 0; k < n_room; k++) {
+                s = room[k];
+                r -= need[s];
+                if (r < 0) break;
+            }
+            hands[s][card]++;
+            need[s]--;
+        }
+    PyObject *out = PyList_New(n_seats);
+    if (!out) return NULL;
+    for (int s = 0; s < n_seats; s++) {
+        PyObject *hand = PyBytes_FromStringAndSize((const char *)hands[s], HAND_BYTES);
+        if (!hand) { Py_DECREF(out); return NULL; }
+        PyList_SET_ITEM(out, s, hand);
+    }
+    return out;
+}
+
 /* unpack(rules, move) -> (kind, face, count, wilds, reverses, 68-byte mask of the cards) */
 static PyObject *k_unpack(PyObject *self, PyObject *args) {
     PyObject *capsule;
@@ -1132,6 +1233,8 @@ static PyMethodDef methods[] = {
     {"playout", k_playout, METH_VARARGS, "apply a move, play out, score a seat's finish"},
     {"position", k_position, METH_VARARGS, "a past choice of the seat to move"},
     {"broken", k_broken, METH_VARARGS, "how many past choices a hidden hand breaks"},
+    {"shuffle", k_shuffle, METH_VARARGS, "random.Random.shuffle through its getrandbits"},
+    {"deal_around", k_deal_around, METH_VARARGS, "deal a pool around banned cards"},
     {"solve", k_solve, METH_VARARGS, "the exact endgame of two players left"},
     {"unpack", k_unpack, METH_VARARGS, "a move's fields and cards"},
     {"pack", k_pack, METH_VARARGS, "a move from an engine play's fields"},
