@@ -148,12 +148,17 @@ class MonteCarloBot(HeuristicBot):
         self.policy = PLAYOUT_POLICIES[self.config.policy]
         self._asked: dict[int, list[str]] = {}  # seed 004: this deal's asks, chosen at the first
         self.kernel = None
+        self._fast = (None, None)  # fast()'s last rules and answer
+        self._unseen = (None, [])  # sample()'s last unseen cards, as a mask and listed
         if self.config.kernel and self.config.policy == "heuristic":
             self.kernel = _kernel()
 
     def fast(self, rules):
         """The kernel where it plays these rules, else None (playouts in Python)."""
-        return self.kernel if self.kernel is not None and self.kernel.supports(rules) else None
+        if rules is not self._fast[0]:  # asked for every world dealt: the last answer is kept
+            self._fast = (rules, self.kernel if self.kernel is not None
+                          and self.kernel.supports(rules) else None)
+        return self._fast[1]
 
     def play(self, obs, legal):
         if len(legal) == 1:
@@ -180,6 +185,7 @@ class MonteCarloBot(HeuristicBot):
         runs = done = 0
         config = self.config
         found = inference.constraints(obs) if config.infer else []
+        deal = self.dealer(obs, found)
         # where inference.py reads the rules, its independently dealt worlds measured better
         # than the walk (school-scum first-out 0.373 against 0.312); the walk reads the rest
         walking = (config.walk and not any(obs.blind_held)
@@ -189,7 +195,7 @@ class MonteCarloBot(HeuristicBot):
             # settling takes at most half the budget (fixed playouts ignore the clock)
             settled_by = time.perf_counter() + config.budget_ms / 2000
             for worlds in self.chains:
-                worlds.follow(obs, history, lambda: self.sample_consistent(obs, found))
+                worlds.follow(obs, history, deal)
                 for _ in range(0, SETTLE, config.walk):
                     if worlds.consistent or (config.playouts is None
                                              and time.perf_counter() > settled_by):
@@ -202,7 +208,7 @@ class MonteCarloBot(HeuristicBot):
                 hands[obs.seat] = obs.hand
                 base = obs.deal_with(hands)
             else:
-                base = obs.deal_with(*self.sample_consistent(obs, found))
+                base = obs.deal_with(*deal())
             if fast is not None:
                 world = fast.state(base)
                 for i in alive:  # one world for all: common random numbers
@@ -335,21 +341,33 @@ class MonteCarloBot(HeuristicBot):
                 out.append(m)
         return out
 
-    def sample_consistent(self, obs, found):
-        """A world that breaks none of the ``found`` constraints if one turns up within
-        ``infer`` tries, else the one that breaks fewest."""
-        best, fewest = None, None
-        banned = inference.forbidden(found, obs.players) if found else None
-        for _ in range(max(1, self.config.infer) if found else 1):
-            world = self.sample(obs, banned)
-            if not found:
-                return world
-            broken = inference.violations(found, world[0])
-            if fewest is None or broken < fewest:
-                best, fewest = world, broken
-                if not broken:
-                    break
-        return best
+    def dealer(self, obs, found):
+        """This decision's dealer: a function that deals a world breaking none of the ``found``
+        constraints if one turns up within ``infer`` tries, else the one that breaks fewest
+        (in the kernel where it plays the rules: the same count)."""
+        if not found:
+            return lambda: self.sample(obs)
+        banned = inference.forbidden(found, obs.players)
+        fast = self.fast(obs.rules)
+        if fast is not None:
+            packed = fast.constraints(found)
+            violations = lambda hands: fast.violations(packed, hands)  # noqa: E731
+        else:
+            violations = lambda hands: inference.violations(found, hands)  # noqa: E731
+        tries = max(1, self.config.infer)
+
+        def deal():
+            best, fewest = None, None
+            for _ in range(tries):
+                world = self.sample(obs, banned)
+                broken = violations(world[0])
+                if fewest is None or broken < fewest:
+                    best, fewest = world, broken
+                    if not broken:
+                        break
+            return best
+
+        return deal
 
     def sample(self, obs, banned: list[int] | None = None):
         """One determinization: (hands, blind piles) for every seat, this seat's hand as is;
@@ -357,7 +375,10 @@ class MonteCarloBot(HeuristicBot):
         rng = self.rng
         players = obs.players
         fast = self.fast(obs.rules)
-        pool = C.mask_cards(obs.unseen())
+        unseen = obs.unseen()
+        if unseen != self._unseen[0]:
+            self._unseen = (unseen, C.mask_cards(unseen))
+        pool = self._unseen[1][:]
         if fast is not None:
             fast.shuffle(rng, pool)
         else:

@@ -440,3 +440,30 @@ def test_the_kernel_deals_worlds_with_the_same_draws_as_python():
         assert python.getstate() == fast.getstate()
         constrained += any(hands[s] & banned[s] for s in range(4))
     assert 0 < constrained < 100  # some deals could not keep every card from its banned seat
+
+
+@pytest.mark.parametrize("name", ["school-scum", "classic"])
+def test_the_kernel_counts_the_constraints_a_world_breaks_as_inference_does(name):
+    """montecarlo counts the inference constraints a dealt world breaks in the kernel: the
+    same count as ``inference.violations``, for each kind of constraint, on dealt worlds."""
+    from tests.bots.test_montecarlo import _play_spied
+
+    kinds = Counter()
+    counts = Counter()
+
+    def check(obs, deal):
+        found = inference.constraints(obs)
+        if not found:
+            return
+        kinds.update(c.kind for c in found)
+        packed = kernel.constraints(found)
+        bot = MonteCarloBot(seed=len(obs.moves), kernel=0)
+        for world in [deal.hands] + [bot.sample(obs)[0] for _ in range(4)]:
+            broken = inference.violations(found, world)
+            assert kernel.violations(packed, world) == broken, obs.moves
+            counts[broken > 0] += 1
+
+    for seed in range(3):
+        _play_spied(name, seed, check)
+    assert min(kinds[k] for k in (0, 1, 2)) > 0
+    assert counts[True] > 20 and counts[False] > 20

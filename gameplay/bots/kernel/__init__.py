@@ -191,6 +191,35 @@ def deal_around(rng, pool: list[int], need: list[int], banned: list[int]) -> lis
     return [int.from_bytes(h, "little") for h in hands]
 
 
+def constraints(found) -> bytes:
+    """``inference.py``'s constraints as the kernel's ``violations`` takes them."""
+    packed = []
+    for c in found:
+        if c.kind == 1:  # a follow: its low groups' faces and its controls' faces
+            low, high, margin = _faces(c.low), sum(1 << f for f in c.high), c.margin
+        elif c.kind == 2:  # a lead: its groups' faces
+            low, high, margin = _faces(c.few), 0, c.safe_groups
+        else:
+            low = high = margin = 0
+        packed.append(_kernel.constraint(c.seat, c.kind, hand_bytes(c.later), hand_bytes(c.zero),
+                                         c.checks, low, high, margin))
+    return b"".join(packed)
+
+
+def _faces(patterns) -> int:
+    """The faces of ``face_set`` patterns (one face each), as bits."""
+    bits = 0
+    for p in patterns:
+        bits |= 1 << ((p.bit_length() - 1) // 32)
+    return bits
+
+
+def violations(packed: bytes, hands: list[int]) -> int:
+    """``inference.violations`` of ``constraints(found)``: how many a world's hidden hands
+    break."""
+    return _kernel.violations(packed, tuple(hand_bytes(h) for h in hands))
+
+
 def unpack(rules, m: int) -> tuple:
     """(kind, face, count, wilds, reverses, mask) of a kernel move, in the engine's terms
     (kind: the engine's play kind, or PASS / BLIND)."""

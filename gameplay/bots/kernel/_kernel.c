@@ -1161,6 +1161,96 @@ static PyObject *k_deal_around(PyObject *self, PyObject *args) {
     return out;
 }
 
+/* --- inference.py's constraints: how many a dealt world breaks ------------------------- */
+#define MAX_CHECKS 20 /* a check per rank at most, and one more */
+enum { PLAIN_CONSTRAINT, FOLLOW_CONSTRAINT, LEAD_CONSTRAINT }; /* inference.Constraint's kinds */
+
+typedef struct {
+    int seat, kind, margin, n_checks; /* margin: the follow's endgame margin, the lead's safe groups */
+    uint32_t later[FACES], zero[FACES];
+    uint32_t low, high; /* faces (bits): the follow's low groups and controls, the lead's groups */
+    int face[MAX_CHECKS], inside[MAX_CHECKS];
+    long long lo[MAX_CHECKS], hi[MAX_CHECKS];
+} Constraint;
+
+static int constraint_broken(const Constraint *c, const uint32_t *hidden) {
+    uint32_t hand[FACES];
+    int broken = 0;
+    for (int f = 0; f < FACES; f++) {
+        hand[f] = hidden[f] + c->later[f];
+        if (hand[f] & c->zero[f]) broken = 1;
+    }
+    for (int i = 0; i < c->n_checks && !broken; i++) {
+        long long n = chunk_count(hand[c->face[i]]);
+        if ((c->lo[i] <= n && n <= c->hi[i]) != c->inside[i]) broken = 1;
+    }
+    if (!broken || c->kind == PLAIN_CONSTRAINT) return broken;
+    int groups = 0, controls = 0;
+    for (int f = 0; f < FACES; f++) {
+        if ((c->low >> f & 1) && hand[f]) groups++;
+        if (c->high >> f & 1) controls += chunk_count(hand[f]);
+    }
+    if (c->kind == FOLLOW_CONSTRAINT) return groups > controls + c->margin;
+    return groups > c->margin;
+}
+
+/* constraint(seat, kind, later, zero, checks, low, high, margin) -> bytes: later, zero: hand
+ * masks; checks: ((face, lo, hi, inside), ...); low, high: face bits */
+static PyObject *k_constraint(PyObject *self, PyObject *args) {
+    Constraint c;
+    memset(&c, 0, sizeof c);
+    PyObject *later, *zero, *checks;
+    unsigned long low, high;
+    if (!PyArg_ParseTuple(args, "iiOOO!kki", &c.seat, &c.kind, &later, &zero, &PyTuple_Type,
+                          &checks, &low, &high, &c.margin))
+        return NULL;
+    c.low = (uint32_t)low;
+    c.high = (uint32_t)high;
+    c.n_checks = (int)PyTuple_GET_SIZE(checks);
+    if (c.seat < 0 || c.seat >= MAXP || c.n_checks > MAX_CHECKS) {
+        PyErr_SetString(PyExc_ValueError, "a constraint the kernel cannot take");
+        return NULL;
+    }
+    if (read_hand(later, c.later) < 0 || read_hand(zero, c.zero) < 0) return NULL;
+    for (int i = 0; i < c.n_checks; i++) {
+        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(checks, i), "iLLp", &c.face[i], &c.lo[i], &c.hi[i],
+                              &c.inside[i]))
+            return NULL;
+        if (c.face[i] < 0 || c.face[i] >= FACES) {
+            PyErr_SetString(PyExc_ValueError, "a face out of range");
+            return NULL;
+        }
+    }
+    return PyBytes_FromStringAndSize((const char *)&c, sizeof c);
+}
+
+/* violations(constraints, hands) -> int: constraints: constraint() bytes joined; hands: a
+ * 68-byte hand per seat */
+static PyObject *k_violations(PyObject *self, PyObject *args) {
+    const char *data;
+    Py_ssize_t size;
+    PyObject *hands_obj;
+    if (!PyArg_ParseTuple(args, "y#O!", &data, &size, &PyTuple_Type, &hands_obj)) return NULL;
+    Py_ssize_t n_seats = PyTuple_GET_SIZE(hands_obj);
+    if (size % sizeof(Constraint) || n_seats > MAXP) {
+        PyErr_SetString(PyExc_ValueError, "constraints and hands the kernel cannot take");
+        return NULL;
+    }
+    uint32_t hands[MAXP][FACES];
+    for (Py_ssize_t s = 0; s < n_seats; s++)
+        if (read_hand(PyTuple_GET_ITEM(hands_obj, s), hands[s]) < 0) return NULL;
+    long broken = 0;
+    for (Py_ssize_t at = 0; at < size; at += sizeof(Constraint)) {
+        const Constraint *c = (const Constraint *)(data + at);
+        if (c->seat >= n_seats) {
+            PyErr_SetString(PyExc_ValueError, "a constraint on a seat with no hand");
+            return NULL;
+        }
+        broken += constraint_broken(c, hands[c->seat]);
+    }
+    return PyLong_FromLong(broken);
+}
+
 /* unpack(rules, move) -> (kind, face, count, wilds, reverses, 68-byte mask of the cards) */
 static PyObject *k_unpack(PyObject *self, PyObject *args) {
     PyObject *capsule;
@@ -1235,6 +1325,8 @@ static PyMethodDef methods[] = {
     {"broken", k_broken, METH_VARARGS, "how many past choices a hidden hand breaks"},
     {"shuffle", k_shuffle, METH_VARARGS, "random.Random.shuffle through its getrandbits"},
     {"deal_around", k_deal_around, METH_VARARGS, "deal a pool around banned cards"},
+    {"constraint", k_constraint, METH_VARARGS, "an inference constraint"},
+    {"violations", k_violations, METH_VARARGS, "how many constraints a world breaks"},
     {"solve", k_solve, METH_VARARGS, "the exact endgame of two players left"},
     {"unpack", k_unpack, METH_VARARGS, "a move's fields and cards"},
     {"pack", k_pack, METH_VARARGS, "a move from an engine play's fields"},
