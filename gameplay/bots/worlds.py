@@ -164,8 +164,13 @@ class Worlds:
 
     def walk(self, steps: int) -> list[int]:
         """Try ``steps`` swaps; the world's hidden hands (seats in order, then the undealt)."""
-        hands, bad, rng = self.hands, self.bad, self.rng
         history = self.history
+        if history.fast is not None:  # the same swaps in C
+            self.hands, self.bad = history.fast.walk(history.rules, self.rng, self.hands,
+                                                     self.pinned, self.bad, history.positions,
+                                                     steps)
+            return self.hands
+        hands, bad, rng = self.hands, self.bad, self.rng
         last = len(hands) - 1
         holders = [s for s, h in enumerate(hands) if h]
         if len(holders) < 2:

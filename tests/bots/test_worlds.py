@@ -1,6 +1,7 @@
 """montecarlo's worlds: the history of the other seats' choices and the walk over hands that
 keep to it (BOTS.md, inference)."""
 
+import functools
 import random
 
 import pytest
@@ -94,6 +95,33 @@ def test_the_kernel_judges_hands_as_the_engine_and_heuristic(name):
         _play_spied(name, seed, check)
     assert hands > 50
     assert broken > 10
+
+
+def test_the_kernel_walks_as_python_does():
+    """Walked in the kernel (``History(fast=kernel)``), a world takes the same swaps from the
+    same generator as the Python walk: the same hands, the same counts of broken positions,
+    the generator left in the same state (so the same moves at fixed playouts)."""
+    moved = 0
+
+    def check(obs, deal):
+        nonlocal moved
+        if not obs.moves:
+            return
+        walked = []
+        for fast in (None, kernel):
+            bot = MonteCarloBot(seed=len(obs.moves), playouts=8)
+            w = bot.chains[0]
+            w.follow(obs, History(obs, fast=fast), functools.partial(bot.sample, obs))
+            start = w.hands[:]
+            for _ in range(5):
+                w.walk(10)
+            walked.append((w.hands, w.bad, bot.rng.getstate()))
+        assert walked[0] == walked[1], obs.moves
+        moved += walked[0][0] != start
+
+    for seed in range(2):
+        _play_spied("presidents-deck", seed, check)
+    assert moved > 20
 
 
 def test_a_pass_breaks_for_a_hand_that_would_have_beaten_the_pile():

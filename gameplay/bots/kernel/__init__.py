@@ -177,6 +177,15 @@ def broken(rules, positions: list[bytes], hidden: int, enough: int) -> int:
     return _kernel.broken(compiled(rules), positions, hand_bytes(hidden), enough)
 
 
+def walk(rules, rng, hands: list[int], pinned: list[int], bad: list[int],
+         positions: list[list[bytes]], steps: int) -> tuple[list[int], list[int]]:
+    """``worlds.Worlds.walk`` in C, drawing from ``rng`` as it does: the hands and counts of
+    broken positions after ``steps`` swaps (each other seat's, then the undealt cards')."""
+    hands, bad = _kernel.walk(compiled(rules), rng.getrandbits, tuple(map(hand_bytes, hands)),
+                              tuple(map(hand_bytes, pinned)), tuple(bad), positions, steps)
+    return [int.from_bytes(h, "little") for h in hands], list(bad)
+
+
 def shuffle(rng, cards: list) -> None:
     """``rng.shuffle(cards)`` (``rng`` a ``random.Random``) in C: the same draws from ``rng``,
     so the same order."""

@@ -795,13 +795,17 @@ static PyObject *state_bytes(const State *s) {
     return PyBytes_FromStringAndSize((const char *)s, sizeof(State));
 }
 
-/* a 68-byte hand mask (little-endian) as face chunks */
-static int read_hand(PyObject *obj, uint32_t *hand) {
-    const uint8_t *data;
-    if (read_bytes(obj, "a hand", HAND_BYTES, &data) < 0) return -1;
+/* a hand mask's 68 bytes (little-endian: a card's count in its code's byte) as face chunks */
+static void chunks_of(const uint8_t *data, uint32_t *hand) {
     for (int f = 0; f < FACES; f++)
         hand[f] = (uint32_t)data[4 * f] | (uint32_t)data[4 * f + 1] << 8
                   | (uint32_t)data[4 * f + 2] << 16 | (uint32_t)data[4 * f + 3] << 24;
+}
+
+static int read_hand(PyObject *obj, uint32_t *hand) {
+    const uint8_t *data;
+    if (read_bytes(obj, "a hand", HAND_BYTES, &data) < 0) return -1;
+    chunks_of(data, hand);
     return 0;
 }
 
@@ -1031,9 +1035,29 @@ static PyObject *k_position(PyObject *self, PyObject *args) {
     return PyBytes_FromStringAndSize((const char *)&p, sizeof p);
 }
 
-/* broken(rules, positions, hidden, enough) -> int: how many of `positions` (a list of
- * position() bytes, one seat's) a hidden hand breaks, counting up to `enough`; the position
- * that reached `enough` moves to the front of the list (most guesses break the same few) */
+/* how many of `positions` (a list of position() bytes, one seat's) a hidden hand breaks,
+ * counting up to `enough`; the position that reached `enough` moves to the front of the list
+ * (most guesses break the same few); -1 on an error */
+static long count_broken(const Rules *r, PyObject *positions, const uint32_t *hidden,
+                         long enough) {
+    long bad = 0;
+    Py_ssize_t n = PyList_GET_SIZE(positions);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PyList_GET_ITEM(positions, i);
+        const uint8_t *data;
+        if (read_bytes(item, "a position", sizeof(Position), &data) < 0) return -1;
+        if (!breaks(r, (const Position *)data, hidden)) continue;
+        if (++bad >= enough) {
+            for (Py_ssize_t j = i; j > 0; j--)
+                PyList_SET_ITEM(positions, j, PyList_GET_ITEM(positions, j - 1));
+            PyList_SET_ITEM(positions, 0, item);
+            break;
+        }
+    }
+    return bad;
+}
+
+/* broken(rules, positions, hidden, enough) -> int: count_broken */
 static PyObject *k_broken(PyObject *self, PyObject *args) {
     PyObject *capsule, *positions, *hidden_obj;
     long enough;
@@ -1043,26 +1067,14 @@ static PyObject *k_broken(PyObject *self, PyObject *args) {
     const Rules *r = get_rules(capsule);
     uint32_t hidden[FACES];
     if (!r || read_hand(hidden_obj, hidden) < 0) return NULL;
-    long bad = 0;
-    Py_ssize_t n = PyList_GET_SIZE(positions);
-    for (Py_ssize_t i = 0; i < n; i++) {
-        PyObject *item = PyList_GET_ITEM(positions, i);
-        const uint8_t *data;
-        if (read_bytes(item, "a position", sizeof(Position), &data) < 0) return NULL;
-        if (!breaks(r, (const Position *)data, hidden)) continue;
-        if (++bad >= enough) {
-            for (Py_ssize_t j = i; j > 0; j--)
-                PyList_SET_ITEM(positions, j, PyList_GET_ITEM(positions, j - 1));
-            PyList_SET_ITEM(positions, 0, item);
-            break;
-        }
-    }
-    return PyLong_FromLong(bad);
+    long bad = count_broken(r, positions, hidden, enough);
+    return bad < 0 ? NULL : PyLong_FromLong(bad);
 }
 
-/* --- dealing worlds (montecarlo.sample): Python's own random draws, in C ----------------
+/* --- dealing and walking worlds (montecarlo.sample, Worlds.walk): Python's draws, in C ---
  * The draws of random.Random.shuffle and randrange, made through the generator's getrandbits,
- * so a world dealt here is the very one the Python dealer deals from the same generator. */
+ * so a world dealt or walked here is the very one Python deals or walks from the same
+ * generator. */
 static int randbelow(PyObject *getrandbits, long n, long *out) { /* Random._randbelow */
     int k = 0;
     while ((n >> k) != 0) k++;
@@ -1159,6 +1171,125 @@ static PyObject *k_deal_around(PyObject *self, PyObject *args) {
         PyList_SET_ITEM(out, s, hand);
     }
     return out;
+}
+
+/* walk(rules, getrandbits, hands, pinned, bad, positions, steps) -> (hands, bad):
+ * worlds.Worlds.walk, drawing from the generator as random.Random.sample and choice do.
+ * hands, pinned: 68-byte hands, each other seat's then the undealt cards (this seat's empty);
+ * bad: the positions each breaks; positions: each seat's position() list. */
+
+static int mask_holds(const uint8_t *hand, const uint8_t *cards) {
+    for (int i = 0; i < HAND_BYTES; i++)
+        if (cards[i] > hand[i]) return 0;
+    return 1;
+}
+
+/* the card at `index` of a hand's cards listed lowest code first (mask_cards) */
+static int card_at(const uint8_t *hand, long index) {
+    for (int c = 0; c < HAND_BYTES; c++) {
+        if (index < hand[c]) return c;
+        index -= hand[c];
+    }
+    return -1;
+}
+
+static PyObject *k_walk(PyObject *self, PyObject *args) {
+    PyObject *capsule, *getrandbits, *hands_obj, *pinned_obj, *bad_obj, *positions;
+    int steps;
+    if (!PyArg_ParseTuple(args, "OOO!O!O!O!i", &capsule, &getrandbits, &PyTuple_Type, &hands_obj,
+                          &PyTuple_Type, &pinned_obj, &PyTuple_Type, &bad_obj, &PyList_Type,
+                          &positions, &steps))
+        return NULL;
+    const Rules *r = get_rules(capsule);
+    if (!r) return NULL;
+    Py_ssize_t n = PyTuple_GET_SIZE(hands_obj);
+    if (n < 1 || n > MAXP + 1 || PyTuple_GET_SIZE(pinned_obj) != n
+        || PyTuple_GET_SIZE(bad_obj) != n || PyList_GET_SIZE(positions) < n - 1) {
+        PyErr_SetString(PyExc_ValueError, "a hand, pinned cards, a count and positions a holder");
+        return NULL;
+    }
+    uint8_t hands[MAXP + 1][HAND_BYTES], pinned[MAXP + 1][HAND_BYTES];
+    long bad[MAXP + 1];
+    int holders[MAXP + 1], n_holders = 0, last = (int)n - 1;
+    for (int s = 0; s < n; s++) {
+        const uint8_t *data;
+        if (read_bytes(PyTuple_GET_ITEM(hands_obj, s), "a hand", HAND_BYTES, &data) < 0) return NULL;
+        memcpy(hands[s], data, HAND_BYTES);
+        if (read_bytes(PyTuple_GET_ITEM(pinned_obj, s), "a hand", HAND_BYTES, &data) < 0) return NULL;
+        memcpy(pinned[s], data, HAND_BYTES);
+        bad[s] = PyLong_AsLong(PyTuple_GET_ITEM(bad_obj, s));
+        if (bad[s] == -1 && PyErr_Occurred()) return NULL;
+        for (int i = 0; i < HAND_BYTES; i++)
+            if (hands[s][i]) { holders[n_holders++] = s; break; }
+        if (s != last && !PyList_Check(PyList_GET_ITEM(positions, s))) {
+            PyErr_SetString(PyExc_ValueError, "positions: a list a seat");
+            return NULL;
+        }
+    }
+    for (int step = 0; step < steps && n_holders >= 2; step++) {
+        /* a, b = rng.sample(holders, 2) */
+        long i, j;
+        int a, b;
+        if (n_holders <= 21) {
+            if (randbelow(getrandbits, n_holders, &i) < 0) return NULL;
+            a = holders[i];
+            int rest = i == n_holders - 1 ? a : holders[n_holders - 1];
+            if (randbelow(getrandbits, n_holders - 1, &j) < 0) return NULL;
+            b = j == i ? rest : holders[j];
+        } else {
+            if (randbelow(getrandbits, n_holders, &i) < 0) return NULL;
+            do {
+                if (randbelow(getrandbits, n_holders, &j) < 0) return NULL;
+            } while (j == i);
+            a = holders[i];
+            b = holders[j];
+        }
+        uint8_t free_a[HAND_BYTES], free_b[HAND_BYTES];
+        long count_a = 0, count_b = 0;
+        int keep_a = mask_holds(hands[a], pinned[a]), keep_b = mask_holds(hands[b], pinned[b]);
+        for (int c = 0; c < HAND_BYTES; c++) {
+            free_a[c] = hands[a][c] - (keep_a ? pinned[a][c] : 0);
+            free_b[c] = hands[b][c] - (keep_b ? pinned[b][c] : 0);
+            count_a += free_a[c];
+            count_b += free_b[c];
+        }
+        if (!count_a || !count_b) continue;
+        long xi, yi;
+        if (randbelow(getrandbits, count_a, &xi) < 0) return NULL;
+        if (randbelow(getrandbits, count_b, &yi) < 0) return NULL;
+        int x = card_at(free_a, xi), y = card_at(free_b, yi);
+        if (x >> 2 == y >> 2) continue; /* the same rank: the same world to the rules */
+        uint8_t new_a[HAND_BYTES], new_b[HAND_BYTES];
+        memcpy(new_a, hands[a], HAND_BYTES);
+        memcpy(new_b, hands[b], HAND_BYTES);
+        new_a[x]--; new_a[y]++;
+        new_b[y]--; new_b[x]++;
+        long allowed = bad[a] + bad[b], ba = 0, bb = 0;
+        uint32_t hidden[FACES];
+        if (a != last) {
+            chunks_of(new_a, hidden);
+            ba = count_broken(r, PyList_GET_ITEM(positions, a), hidden, allowed + 1);
+            if (ba < 0) return NULL;
+            if (ba > allowed) continue;
+        }
+        if (b != last) {
+            chunks_of(new_b, hidden);
+            bb = count_broken(r, PyList_GET_ITEM(positions, b), hidden, allowed - ba + 1);
+            if (bb < 0) return NULL;
+            if (ba + bb > allowed) continue;
+        }
+        memcpy(hands[a], new_a, HAND_BYTES);
+        memcpy(hands[b], new_b, HAND_BYTES);
+        bad[a] = ba;
+        bad[b] = bb;
+    }
+    PyObject *out_hands = PyTuple_New(n), *out_bad = PyTuple_New(n);
+    if (!out_hands || !out_bad) { Py_XDECREF(out_hands); Py_XDECREF(out_bad); return NULL; }
+    for (int s = 0; s < n; s++) {
+        PyTuple_SET_ITEM(out_hands, s, PyBytes_FromStringAndSize((const char *)hands[s], HAND_BYTES));
+        PyTuple_SET_ITEM(out_bad, s, PyLong_FromLong(bad[s]));
+    }
+    return Py_BuildValue("(NN)", out_hands, out_bad);
 }
 
 /* --- inference.py's constraints: how many a dealt world breaks ------------------------- */
@@ -1323,6 +1454,7 @@ static PyMethodDef methods[] = {
     {"playout", k_playout, METH_VARARGS, "apply a move, play out, score a seat's finish"},
     {"position", k_position, METH_VARARGS, "a past choice of the seat to move"},
     {"broken", k_broken, METH_VARARGS, "how many past choices a hidden hand breaks"},
+    {"walk", k_walk, METH_VARARGS, "Worlds.walk: swaps that keep to the history"},
     {"shuffle", k_shuffle, METH_VARARGS, "random.Random.shuffle through its getrandbits"},
     {"deal_around", k_deal_around, METH_VARARGS, "deal a pool around banned cards"},
     {"constraint", k_constraint, METH_VARARGS, "an inference constraint"},
