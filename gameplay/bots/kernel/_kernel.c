@@ -16,6 +16,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -67,13 +68,13 @@ typedef struct {
 } Rules;
 
 typedef struct {
-    uint32_t hand[MAXP][FACES];
     int held[MAXP];
     int order[MAXP];
     int n_out;
     uint32_t active, passed;
     int turn, direction, last_seat, over, mode, mode_count, reversed, opening;
     uint64_t last, before_last; /* 0: none (0 is PASS, never on the pile) */
+    uint32_t hand[MAXP][FACES]; /* last: breaks() copies the rest and one hand */
 } State;
 
 typedef struct {
@@ -649,7 +650,9 @@ static int same_play(uint64_t a, uint64_t b) {
 }
 
 static int breaks(const Rules *r, const Position *p, const uint32_t *hidden) {
-    State s = p->past;
+    State s; /* the position with the guessed hand: the others' hands are not read (the seat's
+              * legal moves, the heuristic with `unseen` given) */
+    memcpy(&s, &p->past, offsetof(State, hand));
     int seat = s.turn;
     uint32_t unseen[FACES];
     for (int f = 0; f < FACES; f++) {
