@@ -180,6 +180,7 @@ class MonteCarloBot(HeuristicBot):
         fast = self.fast(rules)
         if fast is not None:
             moves = [fast.move(rules, c) for c in candidates]
+            table = fast.state(obs.deal_with([0] * obs.players))  # each world's hands go in
         sums = [0.0] * n
         alive = list(range(n))
         runs = done = 0
@@ -206,15 +207,16 @@ class MonteCarloBot(HeuristicBot):
                 worlds = self.chains[runs % len(self.chains)]
                 hands = worlds.walk(config.walk)[:obs.players]
                 hands[obs.seat] = obs.hand
-                base = obs.deal_with(hands)
+                blind = None
             else:
-                base = obs.deal_with(*deal())
+                hands, blind = deal()
             if fast is not None:
-                world = fast.state(base)
+                world = fast.with_hands(rules, table, hands)
                 for i in alive:  # one world for all: common random numbers
                     sums[i] += fast.playout(rules, world, moves[i], obs.seat, style,
                                             config.looks)
             else:
+                base = obs.deal_with(hands, blind)
                 for i in alive:
                     d = base.copy()
                     d.apply(candidates[i])

@@ -467,3 +467,22 @@ def test_the_kernel_counts_the_constraints_a_world_breaks_as_inference_does(name
         _play_spied(name, seed, check)
     assert min(kinds[k] for k in (0, 1, 2)) > 0
     assert counts[True] > 20 and counts[False] > 20
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_a_state_with_other_hands_is_the_state_of_the_deal_with_them(name):
+    """montecarlo puts each world's hands into one state of the table (``with_hands``): the
+    same state as the kernel's of a deal that differs only in its hands and their counts."""
+    rules = Rules(preset(name), 4)
+    rng = random.Random(5)
+    for _ in range(10):
+        d = new_deal(rules, rng)
+        for _ in range(rng.randrange(12)):
+            if d.over:
+                break
+            d.apply(rng.choice(d.legal_moves()))
+        hands = d.hands[1:] + d.hands[:1]  # other hands, other counts
+        other = d.copy()
+        other.hands, other.held = hands, [cards.mask_count(h) for h in hands]
+        assert kernel.with_hands(rules, kernel.state(d), hands) == kernel.state(other)
+        assert kernel.with_hands(rules, kernel.state(d), hands) != kernel.state(d)

@@ -127,6 +127,12 @@ def state(deal) -> bytes:
         -1 if deal.opening is None else deal.opening)
 
 
+def with_hands(rules, s: bytes, hands: list[int]) -> bytes:
+    """State ``s`` with ``hands`` (one a seat) instead of its own: ``state(deal)`` of a deal
+    that differs from ``s``'s only in its hands, without building the deal."""
+    return _kernel.with_hands(compiled(rules), s, tuple(map(hand_bytes, hands)))
+
+
 def style_of(style: Style) -> tuple:
     found = _styles.get(style)
     if found is None:  # read field by field: dataclasses.astuple deep-copies, 30 times slower

@@ -915,6 +915,28 @@ static PyObject *k_state(PyObject *self, PyObject *args) {
     return state_bytes(&s);
 }
 
+/* with_hands(rules, state, hands) -> bytes: the state with these hands (a tuple of 68-byte
+ * hand masks, one a seat) and their card counts */
+static PyObject *k_with_hands(PyObject *self, PyObject *args) {
+    PyObject *capsule, *obj, *hands;
+    if (!PyArg_ParseTuple(args, "OOO!", &capsule, &obj, &PyTuple_Type, &hands)) return NULL;
+    const Rules *r = get_rules(capsule);
+    const State *from = r ? get_state(obj) : NULL;
+    if (!from) return NULL;
+    if (PyTuple_GET_SIZE(hands) != r->players) {
+        PyErr_SetString(PyExc_ValueError, "a state needs a hand per seat");
+        return NULL;
+    }
+    State s = *from;
+    for (int seat = 0; seat < r->players; seat++) {
+        if (read_hand(PyTuple_GET_ITEM(hands, seat), s.hand[seat]) < 0) return NULL;
+        int held = 0;
+        for (int f = 0; f < FACES; f++) held += chunk_count(s.hand[seat][f]);
+        s.held[seat] = held;
+    }
+    return state_bytes(&s);
+}
+
 /* view(rules, state) -> (hands, active, finishing_order, turn, direction, last, last_seat,
  *                        before_last, passed, mode, mode_count, reversed, opening, over) */
 static PyObject *k_view(PyObject *self, PyObject *args) {
@@ -1450,6 +1472,7 @@ static PyObject *k_pack(PyObject *self, PyObject *args) {
 static PyMethodDef methods[] = {
     {"rules", k_rules, METH_VARARGS, "compile a ruleset for the kernel"},
     {"state", k_state, METH_VARARGS, "a kernel state from a position"},
+    {"with_hands", k_with_hands, METH_VARARGS, "a state with other hands"},
     {"view", k_view, METH_VARARGS, "a kernel state's fields"},
     {"legal", k_legal, METH_VARARGS, "the legal moves, in the engine's order"},
     {"apply", k_apply, METH_VARARGS, "the state after a move"},
