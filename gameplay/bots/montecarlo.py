@@ -346,23 +346,30 @@ class MonteCarloBot(HeuristicBot):
     def dealer(self, obs, found):
         """This decision's dealer: a function that deals a world breaking none of the ``found``
         constraints if one turns up within ``infer`` tries, else the one that breaks fewest
-        (in the kernel where it plays the rules: the same count)."""
+        (in the kernel where it plays the rules: the same worlds)."""
         if not found:
             return lambda: self.sample(obs)
         banned = inference.forbidden(found, obs.players)
-        fast = self.fast(obs.rules)
-        if fast is not None:
-            packed = fast.constraints(found)
-            violations = lambda hands: fast.violations(packed, hands)  # noqa: E731
-        else:
-            violations = lambda hands: inference.violations(found, hands)  # noqa: E731
         tries = max(1, self.config.infer)
+        fast = self.fast(obs.rules)
+        if fast is not None:  # no blind piles: the kernel does not play them
+            dealt = fast.dealer(self.rng, C.mask_cards(obs.unseen()),
+                                [0 if s == obs.seat else obs.held[s] for s in range(obs.players)],
+                                [(s, card) for s, cards in obs.gave.items() for card in cards],
+                                banned, found, tries)
+
+            def deal_fast():
+                hands = dealt()
+                hands[obs.seat] = obs.hand
+                return hands, None
+
+            return deal_fast
 
         def deal():
             best, fewest = None, None
             for _ in range(tries):
                 world = self.sample(obs, banned)
-                broken = violations(world[0])
+                broken = inference.violations(found, world[0])
                 if fewest is None or broken < fewest:
                     best, fewest = world, broken
                     if not broken:
@@ -396,11 +403,7 @@ class MonteCarloBot(HeuristicBot):
                     need[seat] -= 1
         at = 0
         if banned is not None and any(banned) and not any(obs.blind_held):
-            if fast is not None:
-                for s, dealt in enumerate(fast.deal_around(rng, pool, need, banned)):
-                    hands[s] += dealt
-            else:
-                self._deal_around(pool, need, hands, banned)
+            self._deal_around(pool, need, hands, banned)
         else:
             for s in range(players):
                 if need[s]:
@@ -418,7 +421,7 @@ class MonteCarloBot(HeuristicBot):
     def _deal_around(self, pool, need, hands, banned):
         """Deal the shuffled ``pool`` by ``need``, each card to a seat allowed to hold it (the
         most constrained cards first), weighted by the room left; a card no seat with room
-        may hold goes to any seat with room.  The kernel's ``deal_around`` deals the same."""
+        may hold goes to any seat with room.  The kernel's dealer deals the same."""
         rng = self.rng
         seats = [s for s in range(len(need)) if need[s]]
         allowed = [[s for s in seats if not C.copies(banned[s], card)] for card in pool]

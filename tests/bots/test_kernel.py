@@ -1,6 +1,7 @@
 """The playout kernel against the engine, the judge: the same legal moves in the same order, the
 same state after every move, the heuristic's choices and the same playouts, on every preset."""
 
+import dataclasses
 import random
 import re
 from collections import Counter
@@ -414,32 +415,51 @@ def test_an_option_the_inference_does_not_know_turns_the_reading_off():
     assert not inference.readable(rules)
 
 
-def test_the_kernel_deals_worlds_with_the_same_draws_as_python():
-    """montecarlo's dealing in the kernel (``shuffle``, ``deal_around``) draws from the bot's
-    generator as ``random.Random.shuffle`` and ``_deal_around`` do: the same order, the same
-    hands, the generator left in the same state (so the same moves at fixed playouts)."""
-    deck = [face * 4 + suit for face in range(2, 15) for suit in range(4)]
+def test_the_kernel_shuffles_with_the_same_draws_as_python():
+    """The kernel's shuffle draws from the generator as ``random.Random.shuffle`` does: the
+    same order, the generator left in the same state."""
     source = random.Random(11)
-    constrained = 0
-    for seed in range(100):
+    for seed in range(50):
         python, fast = random.Random(seed), random.Random(seed)
-        pool = source.sample(deck, 39)
+        pool = source.sample(range(68), source.randrange(1, 60))
         theirs = pool[:]
         python.shuffle(pool)
         kernel.shuffle(fast, theirs)
         assert theirs == pool
-        need = [0, 13, 13, 13]
-        banned = [0] + [sum(cards.FACE_MASK << (f * cards.FACE_BITS)
-                            for f in source.sample(range(2, 15), source.randrange(8)))
-                        for _ in range(3)]
-        hands = [0] * 4
-        bot = MonteCarloBot(kernel=0)
-        bot.rng = python
-        bot._deal_around(pool, need, hands, banned)
-        assert kernel.deal_around(fast, pool, need, banned) == hands
         assert python.getstate() == fast.getstate()
-        constrained += any(hands[s] & banned[s] for s in range(4))
-    assert 0 < constrained < 100  # some deals could not keep every card from its banned seat
+
+
+@pytest.mark.parametrize("name", ["school-scum", "classic"])
+def test_the_kernel_deals_the_worlds_montecarlo_deals_in_python(name):
+    """montecarlo's dealer in the kernel deals the very worlds of the Python dealer (shuffle,
+    the cards it gave kept with their receiver, dealing around the banned cards, the first
+    world of ``infer`` tries that keeps to the constraints) from the same generator, which it
+    leaves in the same state: so the same moves at fixed playouts."""
+    from tests.bots.test_montecarlo import _play_spied
+
+    dealt = Counter()
+
+    def check(obs, deal):
+        found = inference.constraints(obs)
+        if not found:
+            return
+        rng = random.Random(len(obs.moves))
+        gave = {}
+        if rng.random() < 0.5:  # as if this seat had given a card still unseen
+            seat = rng.choice([s for s in range(4) if s != obs.seat and obs.held[s]])
+            gave = {seat: [rng.choice(cards.mask_cards(deal.hands[seat]))]}
+        view = dataclasses.replace(obs, gave=gave)
+        worlds = []
+        for fast in (0, 1):
+            bot = MonteCarloBot(seed=len(obs.moves), kernel=fast)
+            deal_one = bot.dealer(view, found)
+            worlds.append(([deal_one() for _ in range(3)], bot.rng.getstate()))
+        assert worlds[0] == worlds[1], obs.moves
+        dealt[bool(gave)] += 1
+
+    for seed in range(3):
+        _play_spied(name, seed, check)
+    assert dealt[True] > 5 and dealt[False] > 5
 
 
 @pytest.mark.parametrize("name", ["school-scum", "classic"])

@@ -198,12 +198,21 @@ def shuffle(rng, cards: list) -> None:
     _kernel.shuffle(rng.getrandbits, cards)
 
 
-def deal_around(rng, pool: list[int], need: list[int], banned: list[int]) -> list[int]:
-    """montecarlo's ``_deal_around`` in C, drawing from ``rng`` as it does: the cards dealt
-    to each seat (hand masks)."""
-    hands = _kernel.deal_around(rng.getrandbits, bytes(pool), bytes(need),
-                                tuple(hand_bytes(b) for b in banned))
-    return [int.from_bytes(h, "little") for h in hands]
+def dealer(rng, cards: list[int], need: list[int], gave: list[tuple[int, int]],
+           banned: list[int], found, tries: int):
+    """montecarlo's dealer in C (``MonteCarloBot.dealer``), drawing from ``rng`` as it does: a
+    function dealing one world's hands (this seat's empty) from the unseen ``cards``, by
+    ``need``, the cards this seat ``gave`` (seat, card) kept with their receiver, around the
+    ``banned`` cards, the first of ``tries`` that breaks none of the ``found`` constraints
+    (else the first that breaks fewest)."""
+    getrandbits = rng.getrandbits
+    args = (bytes(cards), bytes(need), bytes(x for pair in gave for x in pair),
+            tuple(map(hand_bytes, banned)), constraints(found), tries)
+
+    def deal() -> list[int]:
+        return [int.from_bytes(h, "little") for h in _kernel.deal(getrandbits, *args)]
+
+    return deal
 
 
 def constraints(found) -> bytes:

@@ -1129,39 +1129,17 @@ static PyObject *k_shuffle(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-/* deal_around(getrandbits, pool, need, banned) -> list of 68-byte hands: montecarlo's
- * _deal_around.  pool: bytes of card codes in dealing order; need: bytes of cards per seat;
- * banned: a 68-byte mask per seat. */
-static PyObject *k_deal_around(PyObject *self, PyObject *args) {
-    PyObject *getrandbits, *banned_obj;
-    const uint8_t *pool, *need_in;
-    Py_ssize_t n_pool, n_seats;
-    if (!PyArg_ParseTuple(args, "Oy#y#O!", &getrandbits, &pool, &n_pool, &need_in, &n_seats,
-                          &PyTuple_Type, &banned_obj))
-        return NULL;
-    if (n_seats > MAXP || PyTuple_GET_SIZE(banned_obj) != n_seats) {
-        PyErr_SetString(PyExc_ValueError, "a need and a banned mask per seat");
-        return NULL;
-    }
-    int need[MAXP], seats[MAXP], n_open = 0;
-    uint8_t banned[MAXP][HAND_BYTES], hands[MAXP][HAND_BYTES];
-    memset(hands, 0, sizeof hands);
-    for (int s = 0; s < n_seats; s++) {
-        const uint8_t *data;
-        if (read_bytes(PyTuple_GET_ITEM(banned_obj, s), "a banned mask", HAND_BYTES, &data) < 0)
-            return NULL;
-        memcpy(banned[s], data, HAND_BYTES);
-        need[s] = need_in[s];
+/* montecarlo._deal_around: deal `pool` (card codes in dealing order) by `need` (changed) into
+ * `hands`, each card to a seat whose `banned` mask lacks it, the most constrained cards first
+ * (fewest seats allowed, in pool order among equals), weighted by the room left; a card no
+ * seat with room may hold goes to any seat with room.  -1 on an error. */
+static int deal_around(PyObject *getrandbits, const uint8_t *pool, int n_pool, int *need,
+                       int n_seats, uint8_t (*banned)[HAND_BYTES], uint8_t (*hands)[HAND_BYTES]) {
+    int seats[MAXP], n_open = 0;
+    for (int s = 0; s < n_seats; s++)
         if (need[s]) seats[n_open++] = s;
-    }
-    for (Py_ssize_t i = 0; i < n_pool; i++)
-        if (pool[i] >= HAND_BYTES) {
-            PyErr_SetString(PyExc_ValueError, "a card code out of range");
-            return NULL;
-        }
-    /* the most constrained cards first (fewest seats allowed), in pool order among equals */
     for (int width = 0; width <= n_open; width++)
-        for (Py_ssize_t i = 0; i < n_pool; i++) {
+        for (int i = 0; i < n_pool; i++) {
             int card = pool[i], allowed[MAXP], n_allowed = 0;
             for (int k = 0; k < n_open; k++)
                 if (!banned[seats[k]][card]) allowed[n_allowed++] = seats[k];
@@ -1175,10 +1153,10 @@ static PyObject *k_deal_around(PyObject *self, PyObject *args) {
                     if (need[seats[k]]) { room[n_room++] = seats[k]; total += need[seats[k]]; }
             if (!total) {
                 PyErr_SetString(PyExc_ValueError, "more cards than room");
-                return NULL;
+                return -1;
             }
             long r;
-            if (randbelow(getrandbits, total, &r) < 0) return NULL;
+            if (randbelow(getrandbits, total, &r) < 0) return -1;
             int s = room[0];
             for (int k = 0; k < n_room; k++) {
                 s = room[k];
@@ -1188,14 +1166,7 @@ static PyObject *k_deal_around(PyObject *self, PyObject *args) {
             hands[s][card]++;
             need[s]--;
         }
-    PyObject *out = PyList_New(n_seats);
-    if (!out) return NULL;
-    for (int s = 0; s < n_seats; s++) {
-        PyObject *hand = PyBytes_FromStringAndSize((const char *)hands[s], HAND_BYTES);
-        if (!hand) { Py_DECREF(out); return NULL; }
-        PyList_SET_ITEM(out, s, hand);
-    }
-    return out;
+    return 0;
 }
 
 /* walk(rules, getrandbits, hands, pinned, bad, positions, steps) -> (hands, bad):
@@ -1318,6 +1289,7 @@ static PyObject *k_walk(PyObject *self, PyObject *args) {
 }
 
 /* --- inference.py's constraints: how many a dealt world breaks ------------------------- */
+#define MAX_POOL 1024 /* cards dealt at once */
 #define MAX_CHECKS 20 /* a check per rank at most, and one more */
 enum { PLAIN_CONSTRAINT, FOLLOW_CONSTRAINT, LEAD_CONSTRAINT }; /* inference.Constraint's kinds */
 
@@ -1407,6 +1379,109 @@ static PyObject *k_violations(PyObject *self, PyObject *args) {
     return PyLong_FromLong(broken);
 }
 
+/* deal(getrandbits, cards, need, gave, banned, constraints, tries) -> list of 68-byte hands:
+ * montecarlo's dealer (MonteCarloBot.dealer with sample), drawing from the generator as it
+ * does.  Each try shuffles `cards` (bytes of card codes, lowest first), gives each seat the
+ * cards this seat gave it that are still unseen (`gave`: bytes of (seat, card) pairs, in
+ * order) while it needs cards, deals the rest by `need` (bytes, a count a seat) around the
+ * `banned` masks (or in turn when none is banned) and counts the `constraints` (constraint()
+ * bytes joined) the hands break; the first world that breaks none, else the first that breaks
+ * fewest, after `tries`. */
+static PyObject *k_deal(PyObject *self, PyObject *args) {
+    PyObject *getrandbits, *banned_obj;
+    const uint8_t *cards, *need_in, *gave;
+    const char *constraints;
+    Py_ssize_t n_cards, n_seats, n_gave, size;
+    int tries;
+    if (!PyArg_ParseTuple(args, "Oy#y#y#O!y#i", &getrandbits, &cards, &n_cards, &need_in,
+                          &n_seats, &gave, &n_gave, &PyTuple_Type, &banned_obj, &constraints,
+                          &size, &tries))
+        return NULL;
+    if (n_seats > MAXP || PyTuple_GET_SIZE(banned_obj) != n_seats || n_gave % 2
+        || n_cards > MAX_POOL || size % sizeof(Constraint)) {
+        PyErr_SetString(PyExc_ValueError, "a dealing the kernel cannot take");
+        return NULL;
+    }
+    uint8_t banned[MAXP][HAND_BYTES], hands[MAXP][HAND_BYTES], best[MAXP][HAND_BYTES];
+    int any_banned = 0;
+    for (int s = 0; s < n_seats; s++) {
+        const uint8_t *data;
+        if (read_bytes(PyTuple_GET_ITEM(banned_obj, s), "a banned mask", HAND_BYTES, &data) < 0)
+            return NULL;
+        memcpy(banned[s], data, HAND_BYTES);
+        for (int c = 0; c < HAND_BYTES; c++) any_banned |= banned[s][c];
+    }
+    for (Py_ssize_t i = 0; i < n_cards; i++)
+        if (cards[i] >= HAND_BYTES) {
+            PyErr_SetString(PyExc_ValueError, "a card code out of range");
+            return NULL;
+        }
+    for (Py_ssize_t i = 0; i < n_gave; i += 2)
+        if (gave[i] >= n_seats) {
+            PyErr_SetString(PyExc_ValueError, "a card given to no seat");
+            return NULL;
+        }
+    long fewest = -1;
+    for (int t = 0; t < (tries > 1 ? tries : 1); t++) {
+        uint8_t pool[MAX_POOL];
+        int n_pool = (int)n_cards, need[MAXP];
+        memcpy(pool, cards, n_cards);
+        for (int i = n_pool - 1; i > 0; i--) { /* random.Random.shuffle */
+            long j;
+            if (randbelow(getrandbits, i + 1, &j) < 0) return NULL;
+            uint8_t a = pool[i];
+            pool[i] = pool[j];
+            pool[j] = a;
+        }
+        memset(hands, 0, sizeof hands);
+        for (int s = 0; s < n_seats; s++) need[s] = need_in[s];
+        for (Py_ssize_t g = 0; g < n_gave; g += 2) {
+            int seat = gave[g], card = gave[g + 1];
+            if (!need[seat]) continue;
+            for (int i = 0; i < n_pool; i++)
+                if (pool[i] == card) { /* list.remove: the first copy */
+                    memmove(pool + i, pool + i + 1, (size_t)(n_pool - i - 1));
+                    n_pool--;
+                    hands[seat][card]++;
+                    need[seat]--;
+                    break;
+                }
+        }
+        if (any_banned) {
+            if (deal_around(getrandbits, pool, n_pool, need, (int)n_seats, banned, hands) < 0)
+                return NULL;
+        } else {
+            int at = 0;
+            for (int s = 0; s < n_seats; s++)
+                for (; need[s] > 0 && at < n_pool; need[s]--) hands[s][pool[at++]]++;
+        }
+        long broken = 0;
+        for (Py_ssize_t at = 0; at < size; at += sizeof(Constraint)) {
+            const Constraint *c = (const Constraint *)(constraints + at);
+            if (c->seat >= n_seats) {
+                PyErr_SetString(PyExc_ValueError, "a constraint on a seat with no hand");
+                return NULL;
+            }
+            uint32_t hidden[FACES];
+            chunks_of(hands[c->seat], hidden);
+            broken += constraint_broken(c, hidden);
+        }
+        if (fewest < 0 || broken < fewest) {
+            memcpy(best, hands, sizeof hands);
+            fewest = broken;
+            if (!broken) break;
+        }
+    }
+    PyObject *out = PyList_New(n_seats);
+    if (!out) return NULL;
+    for (int s = 0; s < n_seats; s++) {
+        PyObject *hand = PyBytes_FromStringAndSize((const char *)best[s], HAND_BYTES);
+        if (!hand) { Py_DECREF(out); return NULL; }
+        PyList_SET_ITEM(out, s, hand);
+    }
+    return out;
+}
+
 /* unpack(rules, move) -> (kind, face, count, wilds, reverses, 68-byte mask of the cards) */
 static PyObject *k_unpack(PyObject *self, PyObject *args) {
     PyObject *capsule;
@@ -1482,7 +1557,7 @@ static PyMethodDef methods[] = {
     {"broken", k_broken, METH_VARARGS, "how many past choices a hidden hand breaks"},
     {"walk", k_walk, METH_VARARGS, "Worlds.walk: swaps that keep to the history"},
     {"shuffle", k_shuffle, METH_VARARGS, "random.Random.shuffle through its getrandbits"},
-    {"deal_around", k_deal_around, METH_VARARGS, "deal a pool around banned cards"},
+    {"deal", k_deal, METH_VARARGS, "montecarlo's dealer: a world by the constraints"},
     {"constraint", k_constraint, METH_VARARGS, "an inference constraint"},
     {"violations", k_violations, METH_VARARGS, "how many constraints a world breaks"},
     {"solve", k_solve, METH_VARARGS, "the exact endgame of two players left"},
