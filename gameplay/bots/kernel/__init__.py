@@ -240,7 +240,7 @@ def _faces(patterns) -> int:
 
 def violations(packed: bytes, hands: list[int]) -> int:
     """``inference.violations`` of ``constraints(found)``: how many a world's hidden hands
-    break."""
+    break (the count ``dealer`` keeps the fewest of)."""
     return _kernel.violations(packed, tuple(hand_bytes(h) for h in hands))
 
 

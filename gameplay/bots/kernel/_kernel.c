@@ -1322,6 +1322,20 @@ static int constraint_broken(const Constraint *c, const uint32_t *hidden) {
     return groups > c->margin;
 }
 
+/* how many of `size` bytes of constraint()s the hands break; -1 on an error */
+static long violations(const char *data, Py_ssize_t size, uint32_t (*hands)[FACES], int n_seats) {
+    long broken = 0;
+    for (Py_ssize_t at = 0; at < size; at += sizeof(Constraint)) {
+        const Constraint *c = (const Constraint *)(data + at);
+        if (c->seat >= n_seats) {
+            PyErr_SetString(PyExc_ValueError, "a constraint on a seat with no hand");
+            return -1;
+        }
+        broken += constraint_broken(c, hands[c->seat]);
+    }
+    return broken;
+}
+
 /* constraint(seat, kind, later, zero, checks, low, high, margin) -> bytes: later, zero: hand
  * masks; checks: ((face, lo, hi, inside), ...); low, high: face bits */
 static PyObject *k_constraint(PyObject *self, PyObject *args) {
@@ -1367,16 +1381,8 @@ static PyObject *k_violations(PyObject *self, PyObject *args) {
     uint32_t hands[MAXP][FACES];
     for (Py_ssize_t s = 0; s < n_seats; s++)
         if (read_hand(PyTuple_GET_ITEM(hands_obj, s), hands[s]) < 0) return NULL;
-    long broken = 0;
-    for (Py_ssize_t at = 0; at < size; at += sizeof(Constraint)) {
-        const Constraint *c = (const Constraint *)(data + at);
-        if (c->seat >= n_seats) {
-            PyErr_SetString(PyExc_ValueError, "a constraint on a seat with no hand");
-            return NULL;
-        }
-        broken += constraint_broken(c, hands[c->seat]);
-    }
-    return PyLong_FromLong(broken);
+    long broken = violations(data, size, hands, (int)n_seats);
+    return broken < 0 ? NULL : PyLong_FromLong(broken);
 }
 
 /* deal(getrandbits, cards, need, gave, banned, constraints, tries) -> list of 68-byte hands:
@@ -1455,17 +1461,10 @@ static PyObject *k_deal(PyObject *self, PyObject *args) {
             for (int s = 0; s < n_seats; s++)
                 for (; need[s] > 0 && at < n_pool; need[s]--) hands[s][pool[at++]]++;
         }
-        long broken = 0;
-        for (Py_ssize_t at = 0; at < size; at += sizeof(Constraint)) {
-            const Constraint *c = (const Constraint *)(constraints + at);
-            if (c->seat >= n_seats) {
-                PyErr_SetString(PyExc_ValueError, "a constraint on a seat with no hand");
-                return NULL;
-            }
-            uint32_t hidden[FACES];
-            chunks_of(hands[c->seat], hidden);
-            broken += constraint_broken(c, hidden);
-        }
+        uint32_t held[MAXP][FACES];
+        for (int s = 0; s < n_seats; s++) chunks_of(hands[s], held[s]);
+        long broken = violations(constraints, size, held, (int)n_seats);
+        if (broken < 0) return NULL;
         if (fewest < 0 || broken < fewest) {
             memcpy(best, hands, sizeof hands);
             fewest = broken;
