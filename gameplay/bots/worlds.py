@@ -43,7 +43,8 @@ class History:
         self.fast = fast
         self.deal_number = obs.deal_number
         self.moves = list(obs.moves)
-        self.positions: list[list[tuple]] = [[] for _ in range(n)]
+        # each seat's positions: tuples of the engine's deal and view, or the kernel's bytes
+        self.positions: list[list] = [[] for _ in range(n)]
         # per move: the hands the mover was checked with, and whether it would have moved so
         self.known: list[dict[int, bool]] = []
         if (earlier is not None and earlier.rules is rules
