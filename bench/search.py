@@ -6,7 +6,7 @@ BotDecider 0 is the bot, three ``heuristic`` players the others, one deal per se
 playouts the bot's moves do not depend on the clock, so two versions of the code that print the
 same ``moves`` digest played the same moves, and their seconds compare their speed: the time in
 the walk (``worlds.py``) and in the whole deal.  ``playouts_per_decision`` is the mean over the
-decisions montecarlo searched (at a time budget, how far the search got).
+decisions montecarlo searched (``searched`` of them; at a time budget, how far the search got).
 """
 
 import argparse
@@ -70,6 +70,7 @@ def measure(name: str, spec: str, deals: int) -> dict:
         MonteCarloBot.spent = spent
     return {"preset": name, "bot": spec, "deals": deals, "moves": digest.hexdigest()[:16],
             "walk_seconds": round(walking[0], 2), "seconds": round(total, 2),
+            "searched": len(searched),
             "playouts_per_decision": round(sum(searched) / len(searched)) if searched else 0}
 
 

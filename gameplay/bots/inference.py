@@ -30,6 +30,7 @@ class Constraint:
     that face inside [lo, hi] (``inside``) or outside it."""
 
     __slots__ = ("seat", "later", "zero", "checks", "info")
+    kind = 0  # the kernel's copy: 0 this, 1 a follow, 2 a lead (``kernel.constraints``)
 
     def __init__(self, seat: int, later: int, zero: int, checks: tuple):
         self.seat = seat
@@ -149,6 +150,7 @@ class _FollowConstraint(Constraint):
     (no more low groups than controls + the style's margin: it then plays its lowest play)."""
 
     __slots__ = ("low", "high", "margin")
+    kind = 1
 
     def __init__(self, seat, later, zero, checks, control_at, st, naturals, margin):
         super().__init__(seat, later, zero, checks)
@@ -170,6 +172,7 @@ class _LeadConstraint(Constraint):
     or fewer left (it then leads a sure winner first)."""
 
     __slots__ = ("few", "safe_groups")
+    kind = 2
 
     def __init__(self, seat, later, zero, checks, control_at, st, naturals, safe_groups):
         super().__init__(seat, later, zero, checks)

@@ -148,12 +148,17 @@ class MonteCarloBot(HeuristicBot):
         self.policy = PLAYOUT_POLICIES[self.config.policy]
         self._asked: dict[int, list[str]] = {}  # seed 004: this deal's asks, chosen at the first
         self.kernel = None
+        self._fast = (None, None)  # fast()'s last rules and answer
+        self._unseen = (None, [])  # sample()'s last unseen cards, as a mask and listed
         if self.config.kernel and self.config.policy == "heuristic":
             self.kernel = _kernel()
 
     def fast(self, rules):
         """The kernel where it plays these rules, else None (playouts in Python)."""
-        return self.kernel if self.kernel is not None and self.kernel.supports(rules) else None
+        if rules is not self._fast[0]:  # asked for every world dealt: the last answer is kept
+            self._fast = (rules, self.kernel if self.kernel is not None
+                          and self.kernel.supports(rules) else None)
+        return self._fast[1]
 
     def play(self, obs, legal):
         if len(legal) == 1:
@@ -175,21 +180,23 @@ class MonteCarloBot(HeuristicBot):
         fast = self.fast(rules)
         if fast is not None:
             moves = [fast.move(rules, c) for c in candidates]
+            table = fast.state(obs.deal_with([0] * obs.players))  # each world's hands go in
         sums = [0.0] * n
         alive = list(range(n))
         runs = done = 0
         config = self.config
         found = inference.constraints(obs) if config.infer else []
+        deal = self.dealer(obs, found)
         # where inference.py reads the rules, its independently dealt worlds measured better
         # than the walk (school-scum first-out 0.373 against 0.312); the walk reads the rest
         walking = (config.walk and not any(obs.blind_held)
                    and not (config.infer and inference.readable(rules)))
         if walking:
-            history = History(obs, self.chains[0].history)
+            history = History(obs, self.chains[0].history, fast)
             # settling takes at most half the budget (fixed playouts ignore the clock)
             settled_by = time.perf_counter() + config.budget_ms / 2000
             for worlds in self.chains:
-                worlds.follow(obs, history, lambda: self.sample_consistent(obs, found))
+                worlds.follow(obs, history, deal)
                 for _ in range(0, SETTLE, config.walk):
                     if worlds.consistent or (config.playouts is None
                                              and time.perf_counter() > settled_by):
@@ -200,15 +207,16 @@ class MonteCarloBot(HeuristicBot):
                 worlds = self.chains[runs % len(self.chains)]
                 hands = worlds.walk(config.walk)[:obs.players]
                 hands[obs.seat] = obs.hand
-                base = obs.deal_with(hands)
+                blind = None
             else:
-                base = obs.deal_with(*self.sample_consistent(obs, found))
+                hands, blind = deal()
             if fast is not None:
-                world = fast.state(base)
+                world = fast.with_hands(rules, table, hands)
                 for i in alive:  # one world for all: common random numbers
                     sums[i] += fast.playout(rules, world, moves[i], obs.seat, style,
                                             config.looks)
             else:
+                base = obs.deal_with(hands, blind)
                 for i in alive:
                     d = base.copy()
                     d.apply(candidates[i])
@@ -335,29 +343,55 @@ class MonteCarloBot(HeuristicBot):
                 out.append(m)
         return out
 
-    def sample_consistent(self, obs, found):
-        """A world that breaks none of the ``found`` constraints if one turns up within
-        ``infer`` tries, else the one that breaks fewest."""
-        best, fewest = None, None
-        banned = inference.forbidden(found, obs.players) if found else None
-        for _ in range(max(1, self.config.infer) if found else 1):
-            world = self.sample(obs, banned)
-            if not found:
-                return world
-            broken = inference.violations(found, world[0])
-            if fewest is None or broken < fewest:
-                best, fewest = world, broken
-                if not broken:
-                    break
-        return best
+    def dealer(self, obs, found):
+        """This decision's dealer: a function that deals a world breaking none of the ``found``
+        constraints if one turns up within ``infer`` tries, else the one that breaks fewest
+        (in the kernel where it plays the rules: the same worlds)."""
+        if not found:
+            return lambda: self.sample(obs)
+        banned = inference.forbidden(found, obs.players)
+        tries = max(1, self.config.infer)
+        fast = self.fast(obs.rules)
+        if fast is not None:  # no blind piles: the kernel does not play them
+            dealt = fast.dealer(self.rng, C.mask_cards(obs.unseen()),
+                                [0 if s == obs.seat else obs.held[s] for s in range(obs.players)],
+                                [(s, card) for s, cards in obs.gave.items() for card in cards],
+                                banned, found, tries)
+
+            def deal_fast():
+                hands = dealt()
+                hands[obs.seat] = obs.hand
+                return hands, None
+
+            return deal_fast
+
+        def deal():
+            best, fewest = None, None
+            for _ in range(tries):
+                world = self.sample(obs, banned)
+                broken = inference.violations(found, world[0])
+                if fewest is None or broken < fewest:
+                    best, fewest = world, broken
+                    if not broken:
+                        break
+            return best
+
+        return deal
 
     def sample(self, obs, banned: list[int] | None = None):
         """One determinization: (hands, blind piles) for every seat, this seat's hand as is;
         ``banned`` cards (per seat) go to other seats when the counts allow."""
         rng = self.rng
         players = obs.players
-        pool = C.mask_cards(obs.unseen())
-        rng.shuffle(pool)
+        fast = self.fast(obs.rules)
+        unseen = obs.unseen()
+        if unseen != self._unseen[0]:
+            self._unseen = (unseen, C.mask_cards(unseen))
+        pool = self._unseen[1][:]
+        if fast is not None:
+            fast.shuffle(rng, pool)
+        else:
+            rng.shuffle(pool)
         hands = [0] * players
         need = [0 if s == obs.seat else obs.held[s] for s in range(players)]
         # cards this seat gave in the exchange are still with their receiver unless played
@@ -387,7 +421,7 @@ class MonteCarloBot(HeuristicBot):
     def _deal_around(self, pool, need, hands, banned):
         """Deal the shuffled ``pool`` by ``need``, each card to a seat allowed to hold it (the
         most constrained cards first), weighted by the room left; a card no seat with room
-        may hold goes to any seat with room."""
+        may hold goes to any seat with room.  The kernel's dealer deals the same."""
         rng = self.rng
         seats = [s for s in range(len(need)) if need[s]]
         allowed = [[s for s in seats if not C.copies(banned[s], card)] for card in pool]

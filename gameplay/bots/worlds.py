@@ -31,15 +31,20 @@ def _what(move):
 class History:
     """The positions at which each other seat chose this deal, to check guessed hands against."""
 
-    def __init__(self, obs, earlier: "History | None" = None):
+    def __init__(self, obs, earlier: "History | None" = None, fast=None):
         """``earlier``: an earlier History of this seat; when its moves began this deal's, what
-        it found of guessed hands is kept (a position and a hand decide the heuristic's move)."""
+        it found of guessed hands is kept (a position and a hand decide the heuristic's move).
+        ``fast``: the playout kernel where it plays the rules, to judge hands in C (the same
+        judgement, the kernel's heuristic being the engine's; a decision's walk on
+        presidents-deck ran in Python four times as long as its playouts)."""
         rules = obs.rules
         n = rules.players
         self.rules = rules
+        self.fast = fast
         self.deal_number = obs.deal_number
         self.moves = list(obs.moves)
-        self.positions: list[list[tuple]] = [[] for _ in range(n)]
+        # each seat's positions: tuples of the engine's deal and view, or the kernel's bytes
+        self.positions: list[list] = [[] for _ in range(n)]
         # per move: the hands the mover was checked with, and whether it would have moved so
         self.known: list[dict[int, bool]] = []
         if (earlier is not None and earlier.rules is rules
@@ -56,7 +61,10 @@ class History:
                 return  # the stand-in went astray: keep what was read so far
             if at == len(known):
                 known.append({})
-            if seat != obs.seat:
+            if seat != obs.seat and fast is not None:
+                self.positions[seat].append(fast.position(rules, fast.state(d), later[seat],
+                                                          seen, move))
+            elif seat != obs.seat:
                 past = d.copy()
                 # the seat's view then: the cards it could not see are the ones not yet put down
                 view = Observation.at(past, seat, played=rules.deck.mask - seen)
@@ -69,6 +77,8 @@ class History:
     def broken(self, seat: int, hidden: int, enough: int = 1 << 30) -> int:
         """How many of ``seat``'s positions a hidden hand of ``hidden`` now breaks (counting
         stops at ``enough``)."""
+        if self.fast is not None:
+            return self.fast.broken(self.rules, self.positions[seat], hidden, enough)
         rules = self.rules
         bad = 0
         positions = self.positions[seat]
@@ -155,8 +165,13 @@ class Worlds:
 
     def walk(self, steps: int) -> list[int]:
         """Try ``steps`` swaps; the world's hidden hands (seats in order, then the undealt)."""
-        hands, bad, rng = self.hands, self.bad, self.rng
         history = self.history
+        if history.fast is not None:  # the same swaps in C
+            self.hands, self.bad = history.fast.walk(history.rules, self.rng, self.hands,
+                                                     self.pinned, self.bad, history.positions,
+                                                     steps)
+            return self.hands
+        hands, bad, rng = self.hands, self.bad, self.rng
         last = len(hands) - 1
         holders = [s for s, h in enumerate(hands) if h]
         if len(holders) < 2:

@@ -55,22 +55,14 @@ def cards_mask(cards: Iterable[int]) -> int:
 def mask_cards(mask: int) -> list[int]:
     """Every card in a hand mask, lowest code first, repeated as often as held."""
     cards = []
-    code = 0
-    while mask:
-        count = mask & 0xFF
+    for code, count in enumerate(mask.to_bytes((mask.bit_length() + 7) >> 3, "little")):
         if count:
             cards.extend([code] * count)
-        mask >>= 8
-        code += 1
     return cards
 
 
 def mask_count(mask: int) -> int:
-    total = 0
-    while mask:
-        total += mask & 0xFF
-        mask >>= 8
-    return total
+    return sum(mask.to_bytes((mask.bit_length() + 7) >> 3, "little"))
 
 
 def mask_contains(hand: int, cards: int) -> bool:

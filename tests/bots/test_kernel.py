@@ -1,6 +1,7 @@
 """The playout kernel against the engine, the judge: the same legal moves in the same order, the
 same state after every move, the heuristic's choices and the same playouts, on every preset."""
 
+import dataclasses
 import random
 import re
 from collections import Counter
@@ -412,3 +413,96 @@ def test_an_option_the_inference_does_not_know_turns_the_reading_off():
     assert inference.readable(Rules(preset("school-scum"), 4))
     rules = Rules(preset("school-scum", toy_rule=True), 4)
     assert not inference.readable(rules)
+
+
+def test_the_kernel_shuffles_with_the_same_draws_as_python():
+    """The kernel's shuffle draws from the generator as ``random.Random.shuffle`` does: the
+    same order, the generator left in the same state."""
+    source = random.Random(11)
+    for seed in range(50):
+        python, fast = random.Random(seed), random.Random(seed)
+        pool = source.sample(range(68), source.randrange(1, 60))
+        theirs = pool[:]
+        python.shuffle(pool)
+        kernel.shuffle(fast, theirs)
+        assert theirs == pool
+        assert python.getstate() == fast.getstate()
+
+
+@pytest.mark.parametrize("name", ["school-scum", "classic"])
+def test_the_kernel_deals_the_worlds_montecarlo_deals_in_python(name):
+    """montecarlo's dealer in the kernel deals the very worlds of the Python dealer (shuffle,
+    the cards it gave kept with their receiver, dealing around the banned cards, the first
+    world of ``infer`` tries that keeps to the constraints) from the same generator, which it
+    leaves in the same state: so the same moves at fixed playouts."""
+    from tests.bots.test_montecarlo import _play_spied
+
+    dealt = Counter()
+
+    def check(obs, deal):
+        found = inference.constraints(obs)
+        if not found:
+            return
+        rng = random.Random(len(obs.moves))
+        gave = {}
+        if rng.random() < 0.5:  # as if this seat had given a card still unseen
+            seat = rng.choice([s for s in range(4) if s != obs.seat and obs.held[s]])
+            gave = {seat: [rng.choice(cards.mask_cards(deal.hands[seat]))]}
+        view = dataclasses.replace(obs, gave=gave)
+        worlds = []
+        for fast in (0, 1):
+            bot = MonteCarloBot(seed=len(obs.moves), kernel=fast)
+            deal_one = bot.dealer(view, found)
+            worlds.append(([deal_one() for _ in range(3)], bot.rng.getstate()))
+        assert worlds[0] == worlds[1], obs.moves
+        dealt[bool(gave)] += 1
+
+    for seed in range(3):
+        _play_spied(name, seed, check)
+    assert dealt[True] > 5 and dealt[False] > 5
+
+
+@pytest.mark.parametrize("name", ["school-scum", "classic"])
+def test_the_kernel_counts_the_constraints_a_world_breaks_as_inference_does(name):
+    """montecarlo counts the inference constraints a dealt world breaks in the kernel: the
+    same count as ``inference.violations``, for each kind of constraint, on dealt worlds."""
+    from tests.bots.test_montecarlo import _play_spied
+
+    kinds = Counter()
+    counts = Counter()
+
+    def check(obs, deal):
+        found = inference.constraints(obs)
+        if not found:
+            return
+        kinds.update(c.kind for c in found)
+        packed = kernel.constraints(found)
+        bot = MonteCarloBot(seed=len(obs.moves), kernel=0)
+        for world in [deal.hands] + [bot.sample(obs)[0] for _ in range(4)]:
+            broken = inference.violations(found, world)
+            assert kernel.violations(packed, world) == broken, obs.moves
+            counts[broken > 0] += 1
+
+    for seed in range(3):
+        _play_spied(name, seed, check)
+    assert min(kinds[k] for k in (0, 1, 2)) > 0
+    assert counts[True] > 20 and counts[False] > 20
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_a_state_with_other_hands_is_the_state_of_the_deal_with_them(name):
+    """montecarlo puts each world's hands into one state of the table (``with_hands``): the
+    same state as the kernel's of a deal that differs only in its hands and their counts."""
+    rules = Rules(preset(name), 4)
+    rng = random.Random(5)
+    for _ in range(10):
+        d = new_deal(rules, rng)
+        for _ in range(rng.randrange(12)):
+            if d.over:
+                break
+            d.apply(rng.choice(d.legal_moves()))
+        hands = d.hands[1:] + d.hands[:1]  # other hands, other counts
+        other = d.copy()
+        other.hands, other.held = hands, [cards.mask_count(h) for h in hands]
+        assert kernel.with_hands(rules, kernel.state(d), hands) == kernel.state(other)
+        assert kernel.with_hands(rules, kernel.state(d), hands) != kernel.state(d)

@@ -94,7 +94,7 @@ def test_sampled_worlds_match_counts_and_unseen_cards_and_usually_the_constraint
         bot = MonteCarloBot(seed=3, playouts=8, infer=20)
         found = inference.constraints(obs)
         for _ in range(5):
-            hands, blind = bot.sample_consistent(obs, found)
+            hands, blind = bot.dealer(obs, found)()
             assert hands[obs.seat] == obs.hand
             others = sum(h for s, h in enumerate(hands) if s != obs.seat)
             assert others == obs.unseen()  # exactly the unseen cards, none played or mine

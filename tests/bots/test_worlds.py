@@ -1,10 +1,12 @@
 """montecarlo's worlds: the history of the other seats' choices and the walk over hands that
 keep to it (BOTS.md, inference)."""
 
+import functools
 import random
 
 import pytest
 
+from gameplay.bots import kernel
 from gameplay.bots.heuristic import HeuristicBot
 from gameplay.bots.montecarlo import MonteCarloBot
 from gameplay.bots.observation import GameLog, observe
@@ -66,6 +68,60 @@ def test_a_history_built_on_an_earlier_one_judges_hands_as_a_fresh_one(name):
     for seed in range(3):
         _play_spied(name, seed, check)
     assert carried > 50
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_the_kernel_judges_hands_as_the_engine_and_heuristic(name):
+    """A History judged in the kernel (``fast``, as montecarlo walks) counts the positions a
+    hand breaks exactly as one judged with the engine's legal moves and ``heuristic_move``,
+    for the true hands and for guessed ones, counting to the end or stopping at ``enough``."""
+    rng = random.Random(3)
+    hands = broken = 0
+
+    def check(obs, deal):
+        nonlocal hands, broken
+        slow, fast = History(obs), History(obs, fast=kernel)
+        cards = C.mask_cards(obs.unseen())
+        for s in range(4):
+            if s != obs.seat and obs.held[s]:
+                for hand in (deal.hands[s], C.cards_mask(rng.sample(cards, obs.held[s]))):
+                    bad = slow.broken(s, hand)
+                    assert fast.broken(s, hand) == bad, (obs.moves, s)
+                    assert fast.broken(s, hand, 2) == slow.broken(s, hand, 2) == min(bad, 2)
+                    hands += 1
+                    broken += bad > 0
+
+    for seed in range(2):
+        _play_spied(name, seed, check)
+    assert hands > 50
+    assert broken > 10
+
+
+def test_the_kernel_walks_as_python_does():
+    """Walked in the kernel (``History(fast=kernel)``), a world takes the same swaps from the
+    same generator as the Python walk: the same hands, the same counts of broken positions,
+    the generator left in the same state (so the same moves at fixed playouts)."""
+    moved = 0
+
+    def check(obs, deal):
+        nonlocal moved
+        if not obs.moves:
+            return
+        walked = []
+        for fast in (None, kernel):
+            bot = MonteCarloBot(seed=len(obs.moves), playouts=8)
+            w = bot.chains[0]
+            w.follow(obs, History(obs, fast=fast), functools.partial(bot.sample, obs))
+            start = w.hands[:]
+            for _ in range(5):
+                w.walk(10)
+            walked.append((w.hands, w.bad, bot.rng.getstate()))
+        assert walked[0] == walked[1], obs.moves
+        moved += walked[0][0] != start
+
+    for seed in range(2):
+        _play_spied("presidents-deck", seed, check)
+    assert moved > 20
 
 
 def test_a_pass_breaks_for_a_hand_that_would_have_beaten_the_pile():

@@ -127,6 +127,12 @@ def state(deal) -> bytes:
         -1 if deal.opening is None else deal.opening)
 
 
+def with_hands(rules, s: bytes, hands: list[int]) -> bytes:
+    """State ``s`` with ``hands`` (one a seat) instead of its own: ``state(deal)`` of a deal
+    that differs from ``s``'s only in its hands, without building the deal."""
+    return _kernel.with_hands(compiled(rules), s, tuple(map(hand_bytes, hands)))
+
+
 def style_of(style: Style) -> tuple:
     found = _styles.get(style)
     if found is None:  # read field by field: dataclasses.astuple deep-copies, 30 times slower
@@ -160,6 +166,82 @@ def solve(rules, s: bytes, limit: int) -> tuple[int, int, int]:
     when the seat to move goes out first whatever the other does, (LOST, 0, nodes) when it
     cannot, (UNKNOWN, 0, limit) when ``limit`` nodes did not settle it."""
     return _kernel.solve(compiled(rules), s, limit)
+
+
+def position(rules, s: bytes, later: int, notdown: int, m) -> bytes:
+    """A past choice for ``worlds.History``: the seat to move in state ``s`` made move ``m``
+    (an engine move), has played ``later`` since, and could not see ``notdown`` then less its
+    hand (the cards not yet put down)."""
+    return _kernel.position(s, hand_bytes(later), hand_bytes(notdown), move(rules, m))
+
+
+def broken(rules, positions: list[bytes], hidden: int, enough: int) -> int:
+    """``History.broken`` in the kernel: how many of one seat's ``positions`` the hidden hand
+    ``hidden`` (with the cards played since) would not have chosen as that seat did with the
+    heuristic (``heuristic_move``, the plain style), counting up to ``enough``; the position
+    that reached ``enough`` moves to the front of the list."""
+    return _kernel.broken(compiled(rules), positions, hand_bytes(hidden), enough)
+
+
+def walk(rules, rng, hands: list[int], pinned: list[int], bad: list[int],
+         positions: list[list[bytes]], steps: int) -> tuple[list[int], list[int]]:
+    """``worlds.Worlds.walk`` in C, drawing from ``rng`` as it does: the hands and counts of
+    broken positions after ``steps`` swaps (each other seat's, then the undealt cards')."""
+    hands, bad = _kernel.walk(compiled(rules), rng.getrandbits, tuple(map(hand_bytes, hands)),
+                              tuple(map(hand_bytes, pinned)), tuple(bad), positions, steps)
+    return [int.from_bytes(h, "little") for h in hands], list(bad)
+
+
+def shuffle(rng, cards: list) -> None:
+    """``rng.shuffle(cards)`` (``rng`` a ``random.Random``) in C: the same draws from ``rng``,
+    so the same order."""
+    _kernel.shuffle(rng.getrandbits, cards)
+
+
+def dealer(rng, cards: list[int], need: list[int], gave: list[tuple[int, int]],
+           banned: list[int], found, tries: int):
+    """montecarlo's dealer in C (``MonteCarloBot.dealer``), drawing from ``rng`` as it does: a
+    function dealing one world's hands (this seat's empty) from the unseen ``cards``, by
+    ``need``, the cards this seat ``gave`` (seat, card) kept with their receiver, around the
+    ``banned`` cards, the first of ``tries`` that breaks none of the ``found`` constraints
+    (else the first that breaks fewest)."""
+    getrandbits = rng.getrandbits
+    args = (bytes(cards), bytes(need), bytes(x for pair in gave for x in pair),
+            tuple(map(hand_bytes, banned)), constraints(found), tries)
+
+    def deal() -> list[int]:
+        return [int.from_bytes(h, "little") for h in _kernel.deal(getrandbits, *args)]
+
+    return deal
+
+
+def constraints(found) -> bytes:
+    """``inference.py``'s constraints as the kernel's ``violations`` takes them."""
+    packed = []
+    for c in found:
+        if c.kind == 1:  # a follow: its low groups' faces and its controls' faces
+            low, high, margin = _faces(c.low), sum(1 << f for f in c.high), c.margin
+        elif c.kind == 2:  # a lead: its groups' faces
+            low, high, margin = _faces(c.few), 0, c.safe_groups
+        else:
+            low = high = margin = 0
+        packed.append(_kernel.constraint(c.seat, c.kind, hand_bytes(c.later), hand_bytes(c.zero),
+                                         c.checks, low, high, margin))
+    return b"".join(packed)
+
+
+def _faces(patterns) -> int:
+    """The faces of ``face_set`` patterns (one face each), as bits."""
+    bits = 0
+    for p in patterns:
+        bits |= 1 << ((p.bit_length() - 1) // 32)
+    return bits
+
+
+def violations(packed: bytes, hands: list[int]) -> int:
+    """``inference.violations`` of ``constraints(found)``: how many a world's hidden hands
+    break (the count ``dealer`` keeps the fewest of)."""
+    return _kernel.violations(packed, tuple(hand_bytes(h) for h in hands))
 
 
 def unpack(rules, m: int) -> tuple:

@@ -16,6 +16,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -67,13 +68,13 @@ typedef struct {
 } Rules;
 
 typedef struct {
-    uint32_t hand[MAXP][FACES];
     int held[MAXP];
     int order[MAXP];
     int n_out;
     uint32_t active, passed;
     int turn, direction, last_seat, over, mode, mode_count, reversed, opening;
     uint64_t last, before_last; /* 0: none (0 is PASS, never on the pile) */
+    uint32_t hand[MAXP][FACES]; /* last: breaks() copies the rest and one hand */
 } State;
 
 typedef struct {
@@ -437,8 +438,10 @@ static int hand_value(const Rules *r, const uint32_t *hand, int rev) {
     return total;
 }
 
+/* `unseen`: the cards the seat to move cannot see, or NULL for the other seats' hands (a
+ * playout's view) */
 static uint64_t heuristic_move(const Rules *r, const State *s, const Style *style,
-                               const uint64_t *legal, int nl) {
+                               const uint64_t *legal, int nl, const uint32_t *unseen) {
     uint64_t plays[MAXMOVES];
     int np = 0;
     for (int i = 0; i < nl; i++)
@@ -488,10 +491,13 @@ static uint64_t heuristic_move(const Rules *r, const State *s, const Style *styl
             if (KIND(plays[i]) == K_GROUP && !splits(&v, plays[i]) && !WILDS(plays[i]))
                 whole[nw++] = plays[i];
         if (groups <= style->safe_groups) {
-            uint32_t unseen[FACES] = {0};
-            for (int o = 0; o < r->players; o++)
-                if (o != seat)
-                    for (int f = 0; f < FACES; f++) unseen[f] += s->hand[o][f];
+            uint32_t others[FACES] = {0};
+            if (!unseen) {
+                for (int o = 0; o < r->players; o++)
+                    if (o != seat)
+                        for (int f = 0; f < FACES; f++) others[f] += s->hand[o][f];
+                unseen = others;
+            }
             int wild_unseen = wilds_in(r, unseen);
             for (int i = 0; i < nw; i++) {
                 uint64_t p = whole[i];
@@ -567,7 +573,7 @@ static uint64_t policy_move(const Rules *r, const State *s, const Style *style) 
     uint64_t legal[MAXMOVES];
     int n = legal_moves(r, s, legal);
     if (n == 1) return legal[0];
-    return heuristic_move(r, s, style, legal, n);
+    return heuristic_move(r, s, style, legal, n, NULL);
 }
 
 static const Style PLAIN = PLAIN_STYLE;
@@ -597,7 +603,7 @@ static double playout_looking(const Rules *r, State *s, int seat, const Style *o
             continue;
         }
         int n = legal_moves(r, s, legal);
-        uint64_t pick = n == 1 ? legal[0] : heuristic_move(r, s, own, legal, n);
+        uint64_t pick = n == 1 ? legal[0] : heuristic_move(r, s, own, legal, n, NULL);
         if (n > 1) {
             looks--;
             State t = *s;
@@ -614,6 +620,49 @@ static double playout_looking(const Rules *r, State *s, int seat, const Style *o
         apply_move(r, s, pick);
     }
     return playout(r, s, seat, own);
+}
+
+/* --- the other seats' past choices (worlds.History): would a guessed hand have made them? -
+ * A position is the state when a seat chose (that seat to move), the cards it has played since,
+ * the cards not yet put down then and the move it made.  A hidden hand now, plus the cards
+ * played since, is the hand it held then; the heuristic with that hand, seeing what that seat
+ * could see then, makes the same play but for suits, or the hand breaks the position. */
+typedef struct {
+    State past;
+    uint32_t later[FACES], notdown[FACES];
+    uint64_t what;
+} Position;
+
+/* Play.key: the same play but for suits (a mixed play: the same ranks) */
+static int same_play(uint64_t a, uint64_t b) {
+    if (KIND(a) != KIND(b)) return 0;
+    if (KIND(a) < K_GROUP) return 1;
+    if (KIND(a) != K_MIX) return ((a ^ b) & ((1u << 21) - 1)) == 0;
+    int faces[32] = {0};
+    for (int i = 0; i < 3; i++) {
+        int sa = SLOT(a, i), sb = SLOT(b, i);
+        faces[sa & 31] += chunk_count(expand_slot(sa));
+        faces[sb & 31] -= chunk_count(expand_slot(sb));
+    }
+    for (int f = 0; f < 32; f++)
+        if (faces[f]) return 0;
+    return COUNT(a) == COUNT(b);
+}
+
+static int breaks(const Rules *r, const Position *p, const uint32_t *hidden) {
+    State s; /* the position with the guessed hand: the others' hands are not read (the seat's
+              * legal moves, the heuristic with `unseen` given) */
+    memcpy(&s, &p->past, offsetof(State, hand));
+    int seat = s.turn;
+    uint32_t unseen[FACES];
+    for (int f = 0; f < FACES; f++) {
+        s.hand[seat][f] = hidden[f] + p->later[f];
+        unseen[f] = p->notdown[f] - s.hand[seat][f];
+    }
+    uint64_t legal[MAXMOVES];
+    int n = legal_moves(r, &s, legal);
+    uint64_t m = n == 1 ? legal[0] : heuristic_move(r, &s, &PLAIN, legal, n, unseen);
+    return !same_play(m, p->what);
 }
 
 /* --- the exact endgame: two players left, every card known (montecarlo's `endgame`) ------
@@ -749,6 +798,20 @@ static PyObject *state_bytes(const State *s) {
     return PyBytes_FromStringAndSize((const char *)s, sizeof(State));
 }
 
+/* a hand mask's 68 bytes (little-endian: a card's count in its code's byte) as face chunks */
+static void chunks_of(const uint8_t *data, uint32_t *hand) {
+    for (int f = 0; f < FACES; f++)
+        hand[f] = (uint32_t)data[4 * f] | (uint32_t)data[4 * f + 1] << 8
+                  | (uint32_t)data[4 * f + 2] << 16 | (uint32_t)data[4 * f + 3] << 24;
+}
+
+static int read_hand(PyObject *obj, uint32_t *hand) {
+    const uint8_t *data;
+    if (read_bytes(obj, "a hand", HAND_BYTES, &data) < 0) return -1;
+    chunks_of(data, hand);
+    return 0;
+}
+
 static int read_style(PyObject *obj, Style *style) {
 #define STYLE_ADDRESS(name) &style->name,
     int *fields[N_STYLE_FIELDS] = {STYLE_FIELDS(STYLE_ADDRESS)};
@@ -831,14 +894,9 @@ static PyObject *k_state(PyObject *self, PyObject *args) {
     State s;
     memset(&s, 0, sizeof s);
     for (int seat = 0; seat < r->players; seat++) {
-        const uint8_t *data;
-        if (read_bytes(PyTuple_GET_ITEM(hands, seat), "a hand", HAND_BYTES, &data) < 0) return NULL;
+        if (read_hand(PyTuple_GET_ITEM(hands, seat), s.hand[seat]) < 0) return NULL;
         int held = 0;
-        for (int f = 0; f < FACES; f++) {
-            s.hand[seat][f] = (uint32_t)data[4 * f] | (uint32_t)data[4 * f + 1] << 8
-                              | (uint32_t)data[4 * f + 2] << 16 | (uint32_t)data[4 * f + 3] << 24;
-            held += chunk_count(s.hand[seat][f]);
-        }
+        for (int f = 0; f < FACES; f++) held += chunk_count(s.hand[seat][f]);
         s.held[seat] = held;
     }
     for (int i = 0; i < n_order; i++) s.order[i] = (uint8_t)order[i];
@@ -854,6 +912,28 @@ static PyObject *k_state(PyObject *self, PyObject *args) {
     s.mode_count = mode_count;
     s.reversed = reversed;
     s.opening = opening;
+    return state_bytes(&s);
+}
+
+/* with_hands(rules, state, hands) -> bytes: the state with these hands (a tuple of 68-byte
+ * hand masks, one a seat) and their card counts */
+static PyObject *k_with_hands(PyObject *self, PyObject *args) {
+    PyObject *capsule, *obj, *hands;
+    if (!PyArg_ParseTuple(args, "OOO!", &capsule, &obj, &PyTuple_Type, &hands)) return NULL;
+    const Rules *r = get_rules(capsule);
+    const State *from = r ? get_state(obj) : NULL;
+    if (!from) return NULL;
+    if (PyTuple_GET_SIZE(hands) != r->players) {
+        PyErr_SetString(PyExc_ValueError, "a state needs a hand per seat");
+        return NULL;
+    }
+    State s = *from;
+    for (int seat = 0; seat < r->players; seat++) {
+        if (read_hand(PyTuple_GET_ITEM(hands, seat), s.hand[seat]) < 0) return NULL;
+        int held = 0;
+        for (int f = 0; f < FACES; f++) held += chunk_count(s.hand[seat][f]);
+        s.held[seat] = held;
+    }
     return state_bytes(&s);
 }
 
@@ -964,6 +1044,443 @@ static PyObject *k_solve(PyObject *self, PyObject *args) {
                          v.nodes < limit ? v.nodes : limit);
 }
 
+/* position(state, later, notdown, move) -> bytes: a past choice of the seat to move in `state`
+ * (later, notdown: hand masks) */
+static PyObject *k_position(PyObject *self, PyObject *args) {
+    PyObject *obj, *later, *notdown;
+    unsigned long long move;
+    if (!PyArg_ParseTuple(args, "OOOK", &obj, &later, &notdown, &move)) return NULL;
+    const State *s = get_state(obj);
+    if (!s) return NULL;
+    Position p;
+    memset(&p, 0, sizeof p);
+    p.past = *s;
+    p.what = move;
+    if (read_hand(later, p.later) < 0 || read_hand(notdown, p.notdown) < 0) return NULL;
+    return PyBytes_FromStringAndSize((const char *)&p, sizeof p);
+}
+
+/* how many of `positions` (a list of position() bytes, one seat's) a hidden hand breaks,
+ * counting up to `enough`; the position that reached `enough` moves to the front of the list
+ * (most guesses break the same few); -1 on an error */
+static long count_broken(const Rules *r, PyObject *positions, const uint32_t *hidden,
+                         long enough) {
+    long bad = 0;
+    Py_ssize_t n = PyList_GET_SIZE(positions);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PyList_GET_ITEM(positions, i);
+        const uint8_t *data;
+        if (read_bytes(item, "a position", sizeof(Position), &data) < 0) return -1;
+        if (!breaks(r, (const Position *)data, hidden)) continue;
+        if (++bad >= enough) {
+            for (Py_ssize_t j = i; j > 0; j--)
+                PyList_SET_ITEM(positions, j, PyList_GET_ITEM(positions, j - 1));
+            PyList_SET_ITEM(positions, 0, item);
+            break;
+        }
+    }
+    return bad;
+}
+
+/* broken(rules, positions, hidden, enough) -> int: count_broken */
+static PyObject *k_broken(PyObject *self, PyObject *args) {
+    PyObject *capsule, *positions, *hidden_obj;
+    long enough;
+    if (!PyArg_ParseTuple(args, "OO!Ol", &capsule, &PyList_Type, &positions, &hidden_obj,
+                          &enough))
+        return NULL;
+    const Rules *r = get_rules(capsule);
+    uint32_t hidden[FACES];
+    if (!r || read_hand(hidden_obj, hidden) < 0) return NULL;
+    long bad = count_broken(r, positions, hidden, enough);
+    return bad < 0 ? NULL : PyLong_FromLong(bad);
+}
+
+/* --- dealing and walking worlds (montecarlo.sample, Worlds.walk): Python's draws, in C ---
+ * The draws of random.Random.shuffle and randrange, made through the generator's getrandbits,
+ * so a world dealt or walked here is the very one Python deals or walks from the same
+ * generator. */
+static int randbelow(PyObject *getrandbits, long n, long *out) { /* Random._randbelow */
+    int k = 0;
+    while ((n >> k) != 0) k++;
+    PyObject *bits = PyLong_FromLong(k);
+    if (!bits) return -1;
+    for (;;) {
+        PyObject *r = PyObject_CallOneArg(getrandbits, bits);
+        if (!r) { Py_DECREF(bits); return -1; }
+        long v = PyLong_AsLong(r);
+        Py_DECREF(r);
+        if (v == -1 && PyErr_Occurred()) { Py_DECREF(bits); return -1; }
+        if (v < n) { Py_DECREF(bits); *out = v; return 0; }
+    }
+}
+
+/* shuffle(getrandbits, list): random.Random.shuffle, in place */
+static PyObject *k_shuffle(PyObject *self, PyObject *args) {
+    PyObject *getrandbits, *list;
+    if (!PyArg_ParseTuple(args, "OO!", &getrandbits, &PyList_Type, &list)) return NULL;
+    for (Py_ssize_t i = PyList_GET_SIZE(list) - 1; i > 0; i--) {
+        long j;
+        if (randbelow(getrandbits, (long)i + 1, &j) < 0) return NULL;
+        PyObject *a = PyList_GET_ITEM(list, i);
+        PyList_SET_ITEM(list, i, PyList_GET_ITEM(list, j));
+        PyList_SET_ITEM(list, j, a);
+    }
+    Py_RETURN_NONE;
+}
+
+/* montecarlo._deal_around: deal `pool` (card codes in dealing order) by `need` (changed) into
+ * `hands`, each card to a seat whose `banned` mask lacks it, the most constrained cards first
+ * (fewest seats allowed, in pool order among equals), weighted by the room left; a card no
+ * seat with room may hold goes to any seat with room.  -1 on an error. */
+static int deal_around(PyObject *getrandbits, const uint8_t *pool, int n_pool, int *need,
+                       int n_seats, uint8_t (*banned)[HAND_BYTES], uint8_t (*hands)[HAND_BYTES]) {
+    int seats[MAXP], n_open = 0;
+    for (int s = 0; s < n_seats; s++)
+        if (need[s]) seats[n_open++] = s;
+    for (int width = 0; width <= n_open; width++)
+        for (int i = 0; i < n_pool; i++) {
+            int card = pool[i], allowed[MAXP], n_allowed = 0;
+            for (int k = 0; k < n_open; k++)
+                if (!banned[seats[k]][card]) allowed[n_allowed++] = seats[k];
+            if (n_allowed != width) continue;
+            int room[MAXP], n_room = 0;
+            long total = 0;
+            for (int k = 0; k < n_allowed; k++)
+                if (need[allowed[k]]) { room[n_room++] = allowed[k]; total += need[allowed[k]]; }
+            if (!n_room)
+                for (int k = 0; k < n_open; k++)
+                    if (need[seats[k]]) { room[n_room++] = seats[k]; total += need[seats[k]]; }
+            if (!total) {
+                PyErr_SetString(PyExc_ValueError, "more cards than room");
+                return -1;
+            }
+            long r;
+            if (randbelow(getrandbits, total, &r) < 0) return -1;
+            int s = room[0];
+            for (int k = 0; k < n_room; k++) {
+                s = room[k];
+                r -= need[s];
+                if (r < 0) break;
+            }
+            hands[s][card]++;
+            need[s]--;
+        }
+    return 0;
+}
+
+/* walk(rules, getrandbits, hands, pinned, bad, positions, steps) -> (hands, bad):
+ * worlds.Worlds.walk, drawing from the generator as random.Random.sample and choice do.
+ * hands, pinned: 68-byte hands, each other seat's then the undealt cards (this seat's empty);
+ * bad: the positions each breaks; positions: each seat's position() list. */
+
+static int mask_holds(const uint8_t *hand, const uint8_t *cards) {
+    for (int i = 0; i < HAND_BYTES; i++)
+        if (cards[i] > hand[i]) return 0;
+    return 1;
+}
+
+/* the card at `index` of a hand's cards listed lowest code first (mask_cards) */
+static int card_at(const uint8_t *hand, long index) {
+    for (int c = 0; c < HAND_BYTES; c++) {
+        if (index < hand[c]) return c;
+        index -= hand[c];
+    }
+    return -1;
+}
+
+static PyObject *k_walk(PyObject *self, PyObject *args) {
+    PyObject *capsule, *getrandbits, *hands_obj, *pinned_obj, *bad_obj, *positions;
+    int steps;
+    if (!PyArg_ParseTuple(args, "OOO!O!O!O!i", &capsule, &getrandbits, &PyTuple_Type, &hands_obj,
+                          &PyTuple_Type, &pinned_obj, &PyTuple_Type, &bad_obj, &PyList_Type,
+                          &positions, &steps))
+        return NULL;
+    const Rules *r = get_rules(capsule);
+    if (!r) return NULL;
+    Py_ssize_t n = PyTuple_GET_SIZE(hands_obj);
+    if (n < 1 || n > MAXP + 1 || PyTuple_GET_SIZE(pinned_obj) != n
+        || PyTuple_GET_SIZE(bad_obj) != n || PyList_GET_SIZE(positions) < n - 1) {
+        PyErr_SetString(PyExc_ValueError, "a hand, pinned cards, a count and positions a holder");
+        return NULL;
+    }
+    uint8_t hands[MAXP + 1][HAND_BYTES], pinned[MAXP + 1][HAND_BYTES];
+    long bad[MAXP + 1];
+    int holders[MAXP + 1], n_holders = 0, last = (int)n - 1;
+    for (int s = 0; s < n; s++) {
+        const uint8_t *data;
+        if (read_bytes(PyTuple_GET_ITEM(hands_obj, s), "a hand", HAND_BYTES, &data) < 0) return NULL;
+        memcpy(hands[s], data, HAND_BYTES);
+        if (read_bytes(PyTuple_GET_ITEM(pinned_obj, s), "a hand", HAND_BYTES, &data) < 0) return NULL;
+        memcpy(pinned[s], data, HAND_BYTES);
+        bad[s] = PyLong_AsLong(PyTuple_GET_ITEM(bad_obj, s));
+        if (bad[s] == -1 && PyErr_Occurred()) return NULL;
+        for (int i = 0; i < HAND_BYTES; i++)
+            if (hands[s][i]) { holders[n_holders++] = s; break; }
+        if (s != last && !PyList_Check(PyList_GET_ITEM(positions, s))) {
+            PyErr_SetString(PyExc_ValueError, "positions: a list a seat");
+            return NULL;
+        }
+    }
+    for (int step = 0; step < steps && n_holders >= 2; step++) {
+        /* a, b = rng.sample(holders, 2) */
+        long i, j;
+        int a, b;
+        if (n_holders <= 21) {
+            if (randbelow(getrandbits, n_holders, &i) < 0) return NULL;
+            a = holders[i];
+            int rest = i == n_holders - 1 ? a : holders[n_holders - 1];
+            if (randbelow(getrandbits, n_holders - 1, &j) < 0) return NULL;
+            b = j == i ? rest : holders[j];
+        } else {
+            if (randbelow(getrandbits, n_holders, &i) < 0) return NULL;
+            do {
+                if (randbelow(getrandbits, n_holders, &j) < 0) return NULL;
+            } while (j == i);
+            a = holders[i];
+            b = holders[j];
+        }
+        uint8_t free_a[HAND_BYTES], free_b[HAND_BYTES];
+        long count_a = 0, count_b = 0;
+        int keep_a = mask_holds(hands[a], pinned[a]), keep_b = mask_holds(hands[b], pinned[b]);
+        for (int c = 0; c < HAND_BYTES; c++) {
+            free_a[c] = hands[a][c] - (keep_a ? pinned[a][c] : 0);
+            free_b[c] = hands[b][c] - (keep_b ? pinned[b][c] : 0);
+            count_a += free_a[c];
+            count_b += free_b[c];
+        }
+        if (!count_a || !count_b) continue;
+        long xi, yi;
+        if (randbelow(getrandbits, count_a, &xi) < 0) return NULL;
+        if (randbelow(getrandbits, count_b, &yi) < 0) return NULL;
+        int x = card_at(free_a, xi), y = card_at(free_b, yi);
+        if (x >> 2 == y >> 2) continue; /* the same rank: the same world to the rules */
+        uint8_t new_a[HAND_BYTES], new_b[HAND_BYTES];
+        memcpy(new_a, hands[a], HAND_BYTES);
+        memcpy(new_b, hands[b], HAND_BYTES);
+        new_a[x]--; new_a[y]++;
+        new_b[y]--; new_b[x]++;
+        long allowed = bad[a] + bad[b], ba = 0, bb = 0;
+        uint32_t hidden[FACES];
+        if (a != last) {
+            chunks_of(new_a, hidden);
+            ba = count_broken(r, PyList_GET_ITEM(positions, a), hidden, allowed + 1);
+            if (ba < 0) return NULL;
+            if (ba > allowed) continue;
+        }
+        if (b != last) {
+            chunks_of(new_b, hidden);
+            bb = count_broken(r, PyList_GET_ITEM(positions, b), hidden, allowed - ba + 1);
+            if (bb < 0) return NULL;
+            if (ba + bb > allowed) continue;
+        }
+        memcpy(hands[a], new_a, HAND_BYTES);
+        memcpy(hands[b], new_b, HAND_BYTES);
+        bad[a] = ba;
+        bad[b] = bb;
+    }
+    PyObject *out_hands = PyTuple_New(n), *out_bad = PyTuple_New(n);
+    if (!out_hands || !out_bad) { Py_XDECREF(out_hands); Py_XDECREF(out_bad); return NULL; }
+    for (int s = 0; s < n; s++) {
+        PyTuple_SET_ITEM(out_hands, s, PyBytes_FromStringAndSize((const char *)hands[s], HAND_BYTES));
+        PyTuple_SET_ITEM(out_bad, s, PyLong_FromLong(bad[s]));
+    }
+    return Py_BuildValue("(NN)", out_hands, out_bad);
+}
+
+/* --- inference.py's constraints: how many a dealt world breaks ------------------------- */
+#define MAX_POOL 1024 /* cards dealt at once */
+#define MAX_CHECKS 20 /* a check per rank at most, and one more */
+enum { PLAIN_CONSTRAINT, FOLLOW_CONSTRAINT, LEAD_CONSTRAINT }; /* inference.Constraint's kinds */
+
+typedef struct {
+    int seat, kind, margin, n_checks; /* margin: the follow's endgame margin, the lead's safe groups */
+    uint32_t later[FACES], zero[FACES];
+    uint32_t low, high; /* faces (bits): the follow's low groups and controls, the lead's groups */
+    int face[MAX_CHECKS], inside[MAX_CHECKS];
+    long long lo[MAX_CHECKS], hi[MAX_CHECKS];
+} Constraint;
+
+static int constraint_broken(const Constraint *c, const uint32_t *hidden) {
+    uint32_t hand[FACES];
+    int broken = 0;
+    for (int f = 0; f < FACES; f++) {
+        hand[f] = hidden[f] + c->later[f];
+        if (hand[f] & c->zero[f]) broken = 1;
+    }
+    for (int i = 0; i < c->n_checks && !broken; i++) {
+        long long n = chunk_count(hand[c->face[i]]);
+        if ((c->lo[i] <= n && n <= c->hi[i]) != c->inside[i]) broken = 1;
+    }
+    if (!broken || c->kind == PLAIN_CONSTRAINT) return broken;
+    int groups = 0, controls = 0;
+    for (int f = 0; f < FACES; f++) {
+        if ((c->low >> f & 1) && hand[f]) groups++;
+        if (c->high >> f & 1) controls += chunk_count(hand[f]);
+    }
+    if (c->kind == FOLLOW_CONSTRAINT) return groups > controls + c->margin;
+    return groups > c->margin;
+}
+
+/* how many of `size` bytes of constraint()s the hands break; -1 on an error */
+static long violations(const char *data, Py_ssize_t size, uint32_t (*hands)[FACES], int n_seats) {
+    long broken = 0;
+    for (Py_ssize_t at = 0; at < size; at += sizeof(Constraint)) {
+        const Constraint *c = (const Constraint *)(data + at);
+        if (c->seat >= n_seats) {
+            PyErr_SetString(PyExc_ValueError, "a constraint on a seat with no hand");
+            return -1;
+        }
+        broken += constraint_broken(c, hands[c->seat]);
+    }
+    return broken;
+}
+
+/* constraint(seat, kind, later, zero, checks, low, high, margin) -> bytes: later, zero: hand
+ * masks; checks: ((face, lo, hi, inside), ...); low, high: face bits */
+static PyObject *k_constraint(PyObject *self, PyObject *args) {
+    Constraint c;
+    memset(&c, 0, sizeof c);
+    PyObject *later, *zero, *checks;
+    unsigned long low, high;
+    if (!PyArg_ParseTuple(args, "iiOOO!kki", &c.seat, &c.kind, &later, &zero, &PyTuple_Type,
+                          &checks, &low, &high, &c.margin))
+        return NULL;
+    c.low = (uint32_t)low;
+    c.high = (uint32_t)high;
+    c.n_checks = (int)PyTuple_GET_SIZE(checks);
+    if (c.seat < 0 || c.seat >= MAXP || c.n_checks > MAX_CHECKS) {
+        PyErr_SetString(PyExc_ValueError, "a constraint the kernel cannot take");
+        return NULL;
+    }
+    if (read_hand(later, c.later) < 0 || read_hand(zero, c.zero) < 0) return NULL;
+    for (int i = 0; i < c.n_checks; i++) {
+        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(checks, i), "iLLp", &c.face[i], &c.lo[i], &c.hi[i],
+                              &c.inside[i]))
+            return NULL;
+        if (c.face[i] < 0 || c.face[i] >= FACES) {
+            PyErr_SetString(PyExc_ValueError, "a face out of range");
+            return NULL;
+        }
+    }
+    return PyBytes_FromStringAndSize((const char *)&c, sizeof c);
+}
+
+/* violations(constraints, hands) -> int: constraints: constraint() bytes joined; hands: a
+ * 68-byte hand per seat */
+static PyObject *k_violations(PyObject *self, PyObject *args) {
+    const char *data;
+    Py_ssize_t size;
+    PyObject *hands_obj;
+    if (!PyArg_ParseTuple(args, "y#O!", &data, &size, &PyTuple_Type, &hands_obj)) return NULL;
+    Py_ssize_t n_seats = PyTuple_GET_SIZE(hands_obj);
+    if (size % sizeof(Constraint) || n_seats > MAXP) {
+        PyErr_SetString(PyExc_ValueError, "constraints and hands the kernel cannot take");
+        return NULL;
+    }
+    uint32_t hands[MAXP][FACES];
+    for (Py_ssize_t s = 0; s < n_seats; s++)
+        if (read_hand(PyTuple_GET_ITEM(hands_obj, s), hands[s]) < 0) return NULL;
+    long broken = violations(data, size, hands, (int)n_seats);
+    return broken < 0 ? NULL : PyLong_FromLong(broken);
+}
+
+/* deal(getrandbits, cards, need, gave, banned, constraints, tries) -> list of 68-byte hands:
+ * montecarlo's dealer (MonteCarloBot.dealer with sample), drawing from the generator as it
+ * does.  Each try shuffles `cards` (bytes of card codes, lowest first), gives each seat the
+ * cards this seat gave it that are still unseen (`gave`: bytes of (seat, card) pairs, in
+ * order) while it needs cards, deals the rest by `need` (bytes, a count a seat) around the
+ * `banned` masks (or in turn when none is banned) and counts the `constraints` (constraint()
+ * bytes joined) the hands break; the first world that breaks none, else the first that breaks
+ * fewest, after `tries`. */
+static PyObject *k_deal(PyObject *self, PyObject *args) {
+    PyObject *getrandbits, *banned_obj;
+    const uint8_t *cards, *need_in, *gave;
+    const char *constraints;
+    Py_ssize_t n_cards, n_seats, n_gave, size;
+    int tries;
+    if (!PyArg_ParseTuple(args, "Oy#y#y#O!y#i", &getrandbits, &cards, &n_cards, &need_in,
+                          &n_seats, &gave, &n_gave, &PyTuple_Type, &banned_obj, &constraints,
+                          &size, &tries))
+        return NULL;
+    if (n_seats > MAXP || PyTuple_GET_SIZE(banned_obj) != n_seats || n_gave % 2
+        || n_cards > MAX_POOL || size % sizeof(Constraint)) {
+        PyErr_SetString(PyExc_ValueError, "a dealing the kernel cannot take");
+        return NULL;
+    }
+    uint8_t banned[MAXP][HAND_BYTES], hands[MAXP][HAND_BYTES], best[MAXP][HAND_BYTES];
+    int any_banned = 0;
+    for (int s = 0; s < n_seats; s++) {
+        const uint8_t *data;
+        if (read_bytes(PyTuple_GET_ITEM(banned_obj, s), "a banned mask", HAND_BYTES, &data) < 0)
+            return NULL;
+        memcpy(banned[s], data, HAND_BYTES);
+        for (int c = 0; c < HAND_BYTES; c++) any_banned |= banned[s][c];
+    }
+    for (Py_ssize_t i = 0; i < n_cards; i++)
+        if (cards[i] >= HAND_BYTES) {
+            PyErr_SetString(PyExc_ValueError, "a card code out of range");
+            return NULL;
+        }
+    for (Py_ssize_t i = 0; i < n_gave; i += 2)
+        if (gave[i] >= n_seats) {
+            PyErr_SetString(PyExc_ValueError, "a card given to no seat");
+            return NULL;
+        }
+    long fewest = -1;
+    for (int t = 0; t < (tries > 1 ? tries : 1); t++) {
+        uint8_t pool[MAX_POOL];
+        int n_pool = (int)n_cards, need[MAXP];
+        memcpy(pool, cards, n_cards);
+        for (int i = n_pool - 1; i > 0; i--) { /* random.Random.shuffle */
+            long j;
+            if (randbelow(getrandbits, i + 1, &j) < 0) return NULL;
+            uint8_t a = pool[i];
+            pool[i] = pool[j];
+            pool[j] = a;
+        }
+        memset(hands, 0, sizeof hands);
+        for (int s = 0; s < n_seats; s++) need[s] = need_in[s];
+        for (Py_ssize_t g = 0; g < n_gave; g += 2) {
+            int seat = gave[g], card = gave[g + 1];
+            if (!need[seat]) continue;
+            for (int i = 0; i < n_pool; i++)
+                if (pool[i] == card) { /* list.remove: the first copy */
+                    memmove(pool + i, pool + i + 1, (size_t)(n_pool - i - 1));
+                    n_pool--;
+                    hands[seat][card]++;
+                    need[seat]--;
+                    break;
+                }
+        }
+        if (any_banned) {
+            if (deal_around(getrandbits, pool, n_pool, need, (int)n_seats, banned, hands) < 0)
+                return NULL;
+        } else {
+            int at = 0;
+            for (int s = 0; s < n_seats; s++)
+                for (; need[s] > 0 && at < n_pool; need[s]--) hands[s][pool[at++]]++;
+        }
+        uint32_t held[MAXP][FACES];
+        for (int s = 0; s < n_seats; s++) chunks_of(hands[s], held[s]);
+        long broken = violations(constraints, size, held, (int)n_seats);
+        if (broken < 0) return NULL;
+        if (fewest < 0 || broken < fewest) {
+            memcpy(best, hands, sizeof hands);
+            fewest = broken;
+            if (!broken) break;
+        }
+    }
+    PyObject *out = PyList_New(n_seats);
+    if (!out) return NULL;
+    for (int s = 0; s < n_seats; s++) {
+        PyObject *hand = PyBytes_FromStringAndSize((const char *)best[s], HAND_BYTES);
+        if (!hand) { Py_DECREF(out); return NULL; }
+        PyList_SET_ITEM(out, s, hand);
+    }
+    return out;
+}
+
 /* unpack(rules, move) -> (kind, face, count, wilds, reverses, 68-byte mask of the cards) */
 static PyObject *k_unpack(PyObject *self, PyObject *args) {
     PyObject *capsule;
@@ -1029,11 +1546,19 @@ static PyObject *k_pack(PyObject *self, PyObject *args) {
 static PyMethodDef methods[] = {
     {"rules", k_rules, METH_VARARGS, "compile a ruleset for the kernel"},
     {"state", k_state, METH_VARARGS, "a kernel state from a position"},
+    {"with_hands", k_with_hands, METH_VARARGS, "a state with other hands"},
     {"view", k_view, METH_VARARGS, "a kernel state's fields"},
     {"legal", k_legal, METH_VARARGS, "the legal moves, in the engine's order"},
     {"apply", k_apply, METH_VARARGS, "the state after a move"},
     {"choose", k_choose, METH_VARARGS, "the heuristic policy's move"},
     {"playout", k_playout, METH_VARARGS, "apply a move, play out, score a seat's finish"},
+    {"position", k_position, METH_VARARGS, "a past choice of the seat to move"},
+    {"broken", k_broken, METH_VARARGS, "how many past choices a hidden hand breaks"},
+    {"walk", k_walk, METH_VARARGS, "Worlds.walk: swaps that keep to the history"},
+    {"shuffle", k_shuffle, METH_VARARGS, "random.Random.shuffle through its getrandbits"},
+    {"deal", k_deal, METH_VARARGS, "montecarlo's dealer: a world by the constraints"},
+    {"constraint", k_constraint, METH_VARARGS, "an inference constraint"},
+    {"violations", k_violations, METH_VARARGS, "how many constraints a world breaks"},
     {"solve", k_solve, METH_VARARGS, "the exact endgame of two players left"},
     {"unpack", k_unpack, METH_VARARGS, "a move's fields and cards"},
     {"pack", k_pack, METH_VARARGS, "a move from an engine play's fields"},
