@@ -131,15 +131,15 @@ def _read(d, seat, move, hand_later, rules, top, control_at, naturals, rule, equ
     ls = st[last.face]
     lo, hi = count_window(rule, last.count)
     between = [g for g in naturals if (st[g] > ls or equal and st[g] == ls) and st[g] < st[f]]
-    if danger:
-        # an opponent near out: the heuristic plays its lowest play, split or not
-        return Constraint(seat, hand_later, 0,
-                          tuple((g, lo, 1 << 30, False) for g in between))
     if hi >= 1 << 20 and lo == 1:
         zero = sum(C.face_set(g) for g in between)
     else:
         zero = 0
         checks += [(g, lo, hi, False) for g in between]
+    if danger:
+        # an opponent near out: the heuristic plays its lowest whole group that beats, else
+        # (none left) its lowest play, split or not; so no whole group lower than this one
+        return Constraint(seat, hand_later, zero, tuple(checks[1:]))
     return _FollowConstraint(seat, hand_later, zero, tuple(checks), control_at, st, naturals,
                              style.endgame_margin)
 

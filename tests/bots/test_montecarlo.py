@@ -45,10 +45,12 @@ def _play_spied(name: str, seed: int, check, bots=None) -> None:
     selfplay.play_deal(game, deciders, random.Random(seed))
 
 
-@pytest.mark.parametrize("name", ["classic"])
-def test_constraints_hold_for_the_true_hands_of_heuristic_players(name):
+@pytest.mark.parametrize("name, deals", [("classic", 40), ("school-scum", 10)])
+def test_constraints_hold_for_the_true_hands_of_heuristic_players(name, deals):
     """The model reads heuristic players right: their real hands never break a constraint,
-    and the deals do produce constraints to check."""
+    and the deals do produce constraints to check.  (school-scum: a follow with an opponent
+    near out was read as the lowest play, split or not, though the heuristic plays a whole
+    group above a group it would have to split.)"""
     seen = []
 
     def check(obs, deal):
@@ -58,9 +60,9 @@ def test_constraints_hold_for_the_true_hands_of_heuristic_players(name):
             assert c.seat != obs.seat
             assert not c.broken(deal.hands[c.seat]), (obs.moves, c.seat)
 
-    for seed in range(40):
+    for seed in range(deals):
         _play_spied(name, seed, check)
-    assert len(seen) > 200
+    assert len(seen) > 5 * deals
 
 
 def test_a_pass_on_a_low_single_rules_out_cards_just_above_it():
@@ -288,3 +290,4 @@ def test_the_model_reads_the_style_it_is_given():
     for seed in range(30):
         _play_spied("classic", seed, check, [StyledBot(OTHER_STYLE) for _ in range(4)])
     assert len(with_style) > 100 and plain_broken
+
