@@ -18,8 +18,9 @@ no such hand explains (the seat passed on a 5, then played a 7 it held then; it 
 then another) proves the seat did not play like the model there.  A seat with no such move is
 read in full (its constraints weigh 1 and rule cards out of its hand when dealing); the others'
 explained constraints weigh their seat's fit and rule out no card, and the unexplained ones are
-dropped.  Against heuristic players nothing changes: their real hands break no constraint, so
-none is ever unexplained.
+dropped.  A seat whose plain constraints together leave it fewer unseen cards than it holds
+counts one move unexplained too.  Against heuristic players the fit changes nothing: their
+real hands break no constraint, so every seat keeps fit 1.
 
 Only plain tricks are read (the normal mode, groups without wild cards, no blind piles or
 bombs); anything else adds no constraint, so the model never rules a world out on a rule it
