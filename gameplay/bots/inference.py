@@ -11,11 +11,24 @@ leads its lowest whole group, and follows with the lowest whole group that beats
 world is scored by how many constraints it breaks; the sampler keeps the first world that
 breaks none, or the one that breaks fewest.
 
+Not every seat plays like ``heuristic`` (a greedy or random player, a program of its own), so
+each seat's reading is weighed by how well it has predicted that seat so far this deal (its
+*fit*): the share of the seat's read moves that some hand it could have held explains.  A move
+no such hand explains (the seat passed on a 5, then played a 7 it held then; it played one 9,
+then another) proves the seat did not play like the model there.  A seat with no such move is
+read in full (its constraints weigh 1 and rule cards out of its hand when dealing); the others'
+explained constraints weigh their seat's fit and rule out no card, and the unexplained ones are
+dropped.  A seat whose plain constraints together leave it fewer unseen cards than it holds
+counts one move unexplained too.  Against heuristic players the fit changes nothing: their
+real hands break no constraint, so every seat keeps fit 1.
+
 Only plain tricks are read (the normal mode, groups without wild cards, no blind piles or
 bombs); anything else adds no constraint, so the model never rules a world out on a rule it
 does not understand.  Every threshold is the modelled ``Style``'s (``heuristic.PLAIN``, the one
 the ``heuristic`` bot plays), so a change to the heuristic changes the model with it.
 """
+
+from collections import Counter
 
 from gameplay.bots import cardset as C
 from gameplay.bots.heuristic import PLAIN, Style, control_at
@@ -27,9 +40,9 @@ from gameplay.engine.rules.beating import count_window
 class Constraint:
     """Seat ``seat``'s hand at one decision (hidden now + ``later``) held no card of
     ``zero`` (a sum of face patterns) and, for each (face, lo, hi, inside) check, a count of
-    that face inside [lo, hi] (``inside``) or outside it."""
+    that face inside [lo, hi] (``inside``) or outside it.  ``weight``: its seat's fit."""
 
-    __slots__ = ("seat", "later", "zero", "checks", "info")
+    __slots__ = ("seat", "later", "zero", "checks", "weight")
     kind = 0  # the kernel's copy: 0 this, 1 a follow, 2 a lead (``kernel.constraints``)
 
     def __init__(self, seat: int, later: int, zero: int, checks: tuple):
@@ -37,6 +50,7 @@ class Constraint:
         self.later = later
         self.zero = zero
         self.checks = checks
+        self.weight = 1.0
 
     def broken(self, hidden: int) -> bool:
         hand = hidden + self.later
@@ -45,6 +59,17 @@ class Constraint:
         for face, lo, hi, inside in self.checks:
             n = C.face_count(hand, face)
             if (lo <= n <= hi) != inside:
+                return True
+        return False
+
+    def unexplained(self, held: int) -> bool:
+        """Broken whatever ``held`` hidden cards the seat holds now: the cards it played since
+        already break it (hidden cards only add to a count)."""
+        if C.holds_any(self.later, self.zero):
+            return True
+        for face, lo, hi, inside in self.checks:
+            n = C.face_count(self.later, face)
+            if inside and n > hi or not inside and lo <= n and hi >= 1 << 20:
                 return True
         return False
 
@@ -61,7 +86,7 @@ def readable(rules) -> bool:
 
 def constraints(obs, style: Style = PLAIN) -> list[Constraint]:
     """The constraints the deal's moves so far put on the other seats' hands, read as the
-    moves of players who play ``style``."""
+    moves of players who play ``style``, each weighed by its seat's fit (``weigh``)."""
     rules = obs.rules
     if not readable(rules) or not obs.moves:
         return []
@@ -75,7 +100,7 @@ def constraints(obs, style: Style = PLAIN) -> list[Constraint]:
     found = []
     for seat, move in obs.moves:
         if d.over or d.turn != seat:
-            return found  # the stand-in went astray: keep what was read so far
+            break  # the stand-in went astray: keep what was read so far
         before = later[seat]
         if move is not PASS and move is not BLIND:
             later[seat] -= move.mask
@@ -85,7 +110,31 @@ def constraints(obs, style: Style = PLAIN) -> list[Constraint]:
             if c is not None:
                 found.append(c)
         d.apply(move)
-    return found
+    return weigh(found, obs.held, obs.unseen())
+
+
+def weigh(found: list[Constraint], held: list[int], unseen: int) -> list[Constraint]:
+    """``found`` less the constraints no hand explains, each weighed by its seat's fit: the
+    share of the seat's constraints some hand it could hold (``held[seat]`` of the ``unseen``
+    cards) explains.  A seat whose explained constraints together leave too few unseen cards
+    for its hand is not read in full either: its fit is its share less one."""
+    read, explained = Counter(), Counter()
+    kept = []
+    for c in found:
+        read[c.seat] += 1
+        if not c.unexplained(held[c.seat]):
+            explained[c.seat] += 1
+            kept.append(c)
+    banned = [0] * len(held)  # the cards plain constraints (no endgame escape) rule out
+    for c in kept:
+        if type(c) is Constraint:
+            banned[c.seat] |= c.zero
+    for seat, ban in enumerate(banned):
+        if ban and C.mask_count(unseen & ~ban) < held[seat]:
+            explained[seat] -= 1
+    for c in kept:
+        c.weight = max(0, explained[c.seat]) / read[c.seat]
+    return kept
 
 
 def _read(d, seat, move, hand_later, rules, top, control_at, naturals, rule, equal, style):
@@ -132,15 +181,15 @@ def _read(d, seat, move, hand_later, rules, top, control_at, naturals, rule, equ
     ls = st[last.face]
     lo, hi = count_window(rule, last.count)
     between = [g for g in naturals if (st[g] > ls or equal and st[g] == ls) and st[g] < st[f]]
-    if danger:
-        # an opponent near out: the heuristic plays its lowest play, split or not
-        return Constraint(seat, hand_later, 0,
-                          tuple((g, lo, 1 << 30, False) for g in between))
     if hi >= 1 << 20 and lo == 1:
         zero = sum(C.face_set(g) for g in between)
     else:
         zero = 0
         checks += [(g, lo, hi, False) for g in between]
+    if danger:
+        # an opponent near out: the heuristic plays its lowest whole group that beats, else
+        # (none left) its lowest play, split or not; so no whole group lower than this one
+        return Constraint(seat, hand_later, zero, tuple(checks[1:]))
     return _FollowConstraint(seat, hand_later, zero, tuple(checks), control_at, st, naturals,
                              style.endgame_margin)
 
@@ -166,6 +215,14 @@ class _FollowConstraint(Constraint):
         controls = sum(C.face_count(hand, f) for f in self.high)
         return groups > controls + self.margin
 
+    def unexplained(self, held: int) -> bool:
+        if not Constraint.unexplained(self, held):
+            return False
+        # hidden cards add groups, or at most ``held`` controls
+        groups = sum(1 for m in self.low if C.holds_any(self.later, m))
+        controls = sum(C.face_count(self.later, f) for f in self.high)
+        return groups > controls + held + self.margin
+
 
 class _LeadConstraint(Constraint):
     """A lead of the lowest whole group, unless the hand had the style's ``safe_groups`` groups
@@ -185,18 +242,24 @@ class _LeadConstraint(Constraint):
         hand = hidden + self.later
         return sum(1 for m in self.few if C.holds_any(hand, m)) > self.safe_groups
 
+    def unexplained(self, held: int) -> bool:
+        if not Constraint.unexplained(self, held):
+            return False
+        return sum(1 for m in self.few if C.holds_any(self.later, m)) > self.safe_groups
 
-def violations(found: list[Constraint], hands: list[int]) -> int:
-    return sum(1 for c in found if c.broken(hands[c.seat]))
+
+def violations(found: list[Constraint], hands: list[int]) -> float:
+    """The weight of the constraints ``hands`` break."""
+    return sum(c.weight for c in found if c.broken(hands[c.seat]))
 
 
 def forbidden(found: list[Constraint], players: int) -> list[int]:
-    """For each seat, the cards the constraints say it does not hold now (each constraint's
-    ``zero`` cards; the sampler deals around them, then checks the rest)."""
+    """For each seat read in full (fit 1), the cards the constraints say it does not hold now
+    (each constraint's ``zero`` cards; the sampler deals around them, then checks the rest)."""
     out = [0] * players
     for c in found:
-        if C.holds_any(c.later, c.zero):
-            continue  # broken whatever the seat holds now
+        if c.weight < 1 or C.holds_any(c.later, c.zero):
+            continue  # a seat not read in full, or broken whatever the seat holds now
         out[c.seat] |= c.zero
         for face, lo, hi, inside in c.checks:
             # "a whole group": when the seat played them all, it holds no more of that face

@@ -345,8 +345,9 @@ class MonteCarloBot(HeuristicBot):
 
     def dealer(self, obs, found):
         """This decision's dealer: a function that deals a world breaking none of the ``found``
-        constraints if one turns up within ``infer`` tries, else the one that breaks fewest
-        (in the kernel where it plays the rules: the same worlds)."""
+        constraints if one turns up within ``infer`` tries, else the one that breaks the least
+        weight of them (each weighs its seat's fit; in the kernel where it plays the rules: the
+        same worlds)."""
         if not found:
             return lambda: self.sample(obs)
         banned = inference.forbidden(found, obs.players)

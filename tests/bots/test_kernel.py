@@ -465,7 +465,8 @@ def test_the_kernel_deals_the_worlds_montecarlo_deals_in_python(name):
 @pytest.mark.parametrize("name", ["school-scum", "classic"])
 def test_the_kernel_counts_the_constraints_a_world_breaks_as_inference_does(name):
     """montecarlo counts the inference constraints a dealt world breaks in the kernel: the
-    same count as ``inference.violations``, for each kind of constraint, on dealt worlds."""
+    same weight as ``inference.violations``, for each kind of constraint, on dealt worlds, with
+    each constraint weighing 1 and weighing its seat's fit below 1."""
     from tests.bots.test_montecarlo import _play_spied
 
     kinds = Counter()
@@ -476,17 +477,22 @@ def test_the_kernel_counts_the_constraints_a_world_breaks_as_inference_does(name
         if not found:
             return
         kinds.update(c.kind for c in found)
-        packed = kernel.constraints(found)
         bot = MonteCarloBot(seed=len(obs.moves), kernel=0)
-        for world in [deal.hands] + [bot.sample(obs)[0] for _ in range(4)]:
-            broken = inference.violations(found, world)
-            assert kernel.violations(packed, world) == broken, obs.moves
-            counts[broken > 0] += 1
+        worlds = [deal.hands] + [bot.sample(obs)[0] for _ in range(4)]
+        for fit in (None, lambda seat: (1 + seat % 3) / 4):
+            if fit:
+                for c in found:
+                    c.weight = fit(c.seat)
+            packed = kernel.constraints(found)
+            for world in worlds:
+                broken = inference.violations(found, world)
+                assert kernel.violations(packed, world) == broken, obs.moves
+                counts[broken > 0] += 1
 
     for seed in range(3):
         _play_spied(name, seed, check)
     assert min(kinds[k] for k in (0, 1, 2)) > 0
-    assert counts[True] > 20 and counts[False] > 20
+    assert counts[True] > 40 and counts[False] > 40
 
 
 @pytest.mark.parametrize("name", PRESET_NAMES)

@@ -204,7 +204,7 @@ def dealer(rng, cards: list[int], need: list[int], gave: list[tuple[int, int]],
     function dealing one world's hands (this seat's empty) from the unseen ``cards``, by
     ``need``, the cards this seat ``gave`` (seat, card) kept with their receiver, around the
     ``banned`` cards, the first of ``tries`` that breaks none of the ``found`` constraints
-    (else the first that breaks fewest)."""
+    (else the first that breaks the least weight of them)."""
     getrandbits = rng.getrandbits
     args = (bytes(cards), bytes(need), bytes(x for pair in gave for x in pair),
             tuple(map(hand_bytes, banned)), constraints(found), tries)
@@ -226,7 +226,7 @@ def constraints(found) -> bytes:
         else:
             low = high = margin = 0
         packed.append(_kernel.constraint(c.seat, c.kind, hand_bytes(c.later), hand_bytes(c.zero),
-                                         c.checks, low, high, margin))
+                                         c.checks, low, high, margin, c.weight))
     return b"".join(packed)
 
 
@@ -238,9 +238,9 @@ def _faces(patterns) -> int:
     return bits
 
 
-def violations(packed: bytes, hands: list[int]) -> int:
-    """``inference.violations`` of ``constraints(found)``: how many a world's hidden hands
-    break (the count ``dealer`` keeps the fewest of)."""
+def violations(packed: bytes, hands: list[int]) -> float:
+    """``inference.violations`` of ``constraints(found)``: the weight of those a world's hidden
+    hands break (what ``dealer`` keeps the least of)."""
     return _kernel.violations(packed, tuple(hand_bytes(h) for h in hands))
 
 

@@ -1299,6 +1299,7 @@ typedef struct {
     uint32_t low, high; /* faces (bits): the follow's low groups and controls, the lead's groups */
     int face[MAX_CHECKS], inside[MAX_CHECKS];
     long long lo[MAX_CHECKS], hi[MAX_CHECKS];
+    double weight; /* its seat's fit (inference.py), what breaking it costs a world */
 } Constraint;
 
 static int constraint_broken(const Constraint *c, const uint32_t *hidden) {
@@ -1322,29 +1323,30 @@ static int constraint_broken(const Constraint *c, const uint32_t *hidden) {
     return groups > c->margin;
 }
 
-/* how many of `size` bytes of constraint()s the hands break; -1 on an error */
-static long violations(const char *data, Py_ssize_t size, uint32_t (*hands)[FACES], int n_seats) {
-    long broken = 0;
+/* the weight of the `size` bytes of constraint()s the hands break, summed in order as
+ * inference.violations sums it; -1 on an error */
+static double violations(const char *data, Py_ssize_t size, uint32_t (*hands)[FACES], int n_seats) {
+    double broken = 0;
     for (Py_ssize_t at = 0; at < size; at += sizeof(Constraint)) {
         const Constraint *c = (const Constraint *)(data + at);
         if (c->seat >= n_seats) {
             PyErr_SetString(PyExc_ValueError, "a constraint on a seat with no hand");
             return -1;
         }
-        broken += constraint_broken(c, hands[c->seat]);
+        if (constraint_broken(c, hands[c->seat])) broken += c->weight;
     }
     return broken;
 }
 
-/* constraint(seat, kind, later, zero, checks, low, high, margin) -> bytes: later, zero: hand
- * masks; checks: ((face, lo, hi, inside), ...); low, high: face bits */
+/* constraint(seat, kind, later, zero, checks, low, high, margin, weight) -> bytes: later,
+ * zero: hand masks; checks: ((face, lo, hi, inside), ...); low, high: face bits */
 static PyObject *k_constraint(PyObject *self, PyObject *args) {
     Constraint c;
     memset(&c, 0, sizeof c);
     PyObject *later, *zero, *checks;
     unsigned long low, high;
-    if (!PyArg_ParseTuple(args, "iiOOO!kki", &c.seat, &c.kind, &later, &zero, &PyTuple_Type,
-                          &checks, &low, &high, &c.margin))
+    if (!PyArg_ParseTuple(args, "iiOOO!kkid", &c.seat, &c.kind, &later, &zero, &PyTuple_Type,
+                          &checks, &low, &high, &c.margin, &c.weight))
         return NULL;
     c.low = (uint32_t)low;
     c.high = (uint32_t)high;
@@ -1366,7 +1368,7 @@ static PyObject *k_constraint(PyObject *self, PyObject *args) {
     return PyBytes_FromStringAndSize((const char *)&c, sizeof c);
 }
 
-/* violations(constraints, hands) -> int: constraints: constraint() bytes joined; hands: a
+/* violations(constraints, hands) -> float: constraints: constraint() bytes joined; hands: a
  * 68-byte hand per seat */
 static PyObject *k_violations(PyObject *self, PyObject *args) {
     const char *data;
@@ -1381,8 +1383,8 @@ static PyObject *k_violations(PyObject *self, PyObject *args) {
     uint32_t hands[MAXP][FACES];
     for (Py_ssize_t s = 0; s < n_seats; s++)
         if (read_hand(PyTuple_GET_ITEM(hands_obj, s), hands[s]) < 0) return NULL;
-    long broken = violations(data, size, hands, (int)n_seats);
-    return broken < 0 ? NULL : PyLong_FromLong(broken);
+    double broken = violations(data, size, hands, (int)n_seats);
+    return broken < 0 ? NULL : PyFloat_FromDouble(broken);
 }
 
 /* deal(getrandbits, cards, need, gave, banned, constraints, tries) -> list of 68-byte hands:
@@ -1392,7 +1394,7 @@ static PyObject *k_violations(PyObject *self, PyObject *args) {
  * order) while it needs cards, deals the rest by `need` (bytes, a count a seat) around the
  * `banned` masks (or in turn when none is banned) and counts the `constraints` (constraint()
  * bytes joined) the hands break; the first world that breaks none, else the first that breaks
- * fewest, after `tries`. */
+ * the least weight of them, after `tries`. */
 static PyObject *k_deal(PyObject *self, PyObject *args) {
     PyObject *getrandbits, *banned_obj;
     const uint8_t *cards, *need_in, *gave;
@@ -1427,7 +1429,7 @@ static PyObject *k_deal(PyObject *self, PyObject *args) {
             PyErr_SetString(PyExc_ValueError, "a card given to no seat");
             return NULL;
         }
-    long fewest = -1;
+    double fewest = -1;
     for (int t = 0; t < (tries > 1 ? tries : 1); t++) {
         uint8_t pool[MAX_POOL];
         int n_pool = (int)n_cards, need[MAXP];
@@ -1463,7 +1465,7 @@ static PyObject *k_deal(PyObject *self, PyObject *args) {
         }
         uint32_t held[MAXP][FACES];
         for (int s = 0; s < n_seats; s++) chunks_of(hands[s], held[s]);
-        long broken = violations(constraints, size, held, (int)n_seats);
+        double broken = violations(constraints, size, held, (int)n_seats);
         if (broken < 0) return NULL;
         if (fewest < 0 || broken < fewest) {
             memcpy(best, hands, sizeof hands);
