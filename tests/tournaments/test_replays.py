@@ -152,13 +152,21 @@ def test_the_tournament_page_links_the_transcripts_export(client):
     assert f'href="{reverse("league:export_transcripts", args=[tournament.season.pk])}"' in page
 
 
-def test_an_outside_bots_faults_link_the_replay_of_their_deal(client, settings):
+@pytest.fixture
+def faulty_game(settings):
+    """A stored three-deal game whose outside bot "gone" faulted at every decision (its seat
+    played safe moves)."""
     settings.OUTSIDE_BOT_ALLOWED_HOSTS = ["127.0.0.1:9"]
     bot = outside_bots.outside_bot_create(name="gone", url="http://127.0.0.1:9/")
     tournament = small_tournament(entrants=[*ENTRANTS[:3], ("Gone", "outside:gone")], seats=4,
                                   scoring={"system": "fixed-rounds", "deals": 3})
     outside_bots.outside_bot_update(bot=bot, enabled=False)  # its seat plays safe, as faults
     stored = stored_game(tournament)
+    return stored
+
+
+def test_an_outside_bots_faults_link_the_replay_of_their_deal(client, faulty_game):
+    stored = faulty_game
     deals = set(stored.bot_game.faults.values_list("deal", flat=True))
     assert deals == {0, 1, 2}
 
@@ -171,15 +179,10 @@ def test_an_outside_bots_faults_link_the_replay_of_their_deal(client, settings):
 
 
 def test_an_outside_bots_faults_link_their_decision_in_the_replay_of_their_deal(
-        client, settings):
+        client, faulty_game):
     # As the ladder's faults link their step (issue #29 "a fault links to its step in the
     # replay"), through the same filter (league/templatetags/replay_links.py).
-    settings.OUTSIDE_BOT_ALLOWED_HOSTS = ["127.0.0.1:9"]
-    bot = outside_bots.outside_bot_create(name="gone", url="http://127.0.0.1:9/")
-    tournament = small_tournament(entrants=[*ENTRANTS[:3], ("Gone", "outside:gone")], seats=4,
-                                  scoring={"system": "fixed-rounds", "deals": 3})
-    outside_bots.outside_bot_update(bot=bot, enabled=False)  # its seat plays safe, as faults
-    stored = stored_game(tournament)
+    stored = faulty_game
     faults = list(stored.bot_game.faults.order_by("number"))
     later = [f for f in faults if f.deal == 2]
     assert later and all(f.step for f in faults)
