@@ -63,8 +63,10 @@ lint: venv
 	$(BIN)/lint-imports
 
 # The whole suite on SQLite but the integration tests (real worker, beat and server processes,
-# which run once, on PostgreSQL), one pytest process per core (pytest-xdist), then the database-specific and integration tests on
-# PostgreSQL; pytest's exit code 5 (nothing selected) is not a failure there.
+# which run once, on PostgreSQL), then the database-specific and integration tests on
+# PostgreSQL; pytest's exit code 5 (nothing selected) is not a failure there. Both passes run a
+# pytest process per core (pytest-xdist): each has its own test database, and each worker, beat
+# and proxy a test starts has its own queue and port.
 test: lint kernel
 	$(BIN)/pytest -m "not integration" -n auto
-	DATABASE_URL=$(POSTGRES_TEST_URL) $(BIN)/pytest -m "postgres or integration" || [ $$? -eq 5 ]
+	DATABASE_URL=$(POSTGRES_TEST_URL) $(BIN)/pytest -m "postgres or integration" -n auto || [ $$? -eq 5 ]

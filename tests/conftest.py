@@ -41,14 +41,17 @@ def celery_worker_process(request, tmp_path):
     """Start a real Celery worker on Redis for one test, and always stop it afterwards.
 
     Extra environment for the worker comes from indirect parametrization, e.g.
-    `@pytest.mark.parametrize("celery_worker_process", [{"DATABASE_URL": url}], indirect=True)`.
+    `@pytest.mark.parametrize("celery_worker_process", [{"DATABASE_URL": url}], indirect=True)`;
+    a value may be a function, called as the worker starts (the test database's URL, whose
+    name pytest-xdist gives each of its processes).
     The worker inherits this process's environment, so it opens the database DATABASE_URL
     names, not pytest-django's test database: point DATABASE_URL at that one (with
     `transactional_db`) when the worker must see a test's rows. Each worker gets its own queue
     and node name, so parallel test runs on one Redis do not steal each other's tasks. Tasks
     are sent by name with `worker.app.send_task(...)`.
     """
-    extra_env = getattr(request, "param", {})
+    extra_env = {name: value() if callable(value) else value
+                 for name, value in getattr(request, "param", {}).items()}
     run_id = uuid.uuid4().hex[:12]
     queue = f"test-{run_id}"
     node_name = f"test-{run_id}@localhost"

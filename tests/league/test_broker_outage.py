@@ -7,7 +7,6 @@ import time
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
-from django.db import connection
 from django.urls import reverse
 
 from league import tasks
@@ -16,31 +15,24 @@ from league.rules import rating_scope
 from tests.api.conftest import client_for
 from tests.conftest import TEST_REDIS_URL
 from tests.league.factories import UserFactory, make_game, seated_ids
+from tests.tournaments.conftest import database_url
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 CATCH_UP_SECONDS = 30
 
 
-def _test_database_url():
-    """pytest-django's PostgreSQL test database, which the worker process must open."""
-    url = os.environ.get("DATABASE_URL", "")
-    if not url.startswith("postgres"):
-        return ""
-    parts = urlsplit(url)
-    return urlunsplit(parts._replace(path="/test_" + parts.path.lstrip("/")))
-
-
-WORKER_ENV = {"DATABASE_URL": _test_database_url()}
+# The worker opens pytest-django's PostgreSQL test database (named as the test runs).
+WORKER_ENV = {"DATABASE_URL": database_url}
 pytestmark.append(pytest.mark.skipif(
-    not WORKER_ENV["DATABASE_URL"], reason="the worker needs the PostgreSQL test database: run "
-                                           "with DATABASE_URL=postgres://… (make test does)"))
+    not os.environ.get("DATABASE_URL", "").startswith("postgres"),
+    reason="the worker needs the PostgreSQL test database: run with DATABASE_URL=postgres://… "
+           "(make test does)"))
 
 
 @pytest.fixture
 def site_broker(redis_proxy, celery_worker_process):
     """The site's Celery app sends (not eagerly) through the proxy to the worker's queue."""
-    assert connection.settings_dict["NAME"] == urlsplit(WORKER_ENV["DATABASE_URL"]).path[1:]
     from config.celery_app import app
 
     redis = urlsplit(TEST_REDIS_URL)
