@@ -302,12 +302,10 @@ def _plays(tournament_ids: set[int]) -> dict[int, Plays]:
     tables = dict(Tournament.objects.filter(pk__in=tournament_ids).values_list("pk", "tables"))
     specs = list(Entrant.objects.filter(tournament_id__in=tournament_ids)
                  .order_by("tournament_id", "id").values_list("tournament_id", "bot"))
-    urls = {OUTSIDE + name: url for name, url in OutsideBot.objects.filter(
-        name__in={s.removeprefix(OUTSIDE) for _, s in specs if s.startswith(OUTSIDE)})
-        .values_list("name", "url")}
+    outside = _outside_bots(spec for _, spec in specs)
     bots = {pk: [] for pk in tournament_ids}
     for pk, spec in specs:
-        bots[pk].append(urls.get(spec, spec))
+        bots[pk].append(outside[spec].url if spec in outside else spec)
     return {pk: Plays(tables[pk], bots[pk]) for pk in tournament_ids}
 
 
