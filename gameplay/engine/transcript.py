@@ -55,7 +55,9 @@ class Transcript:
     deals: list[DealEntry]
 
 
-def parse(data: Any) -> Transcript:
+def parse(data: Any, *, moves: bool = True) -> Transcript:
+    """The transcript ``data`` read and checked for form; ``moves=False`` leaves every deal's
+    moves unread (an empty list), for a reader that needs only the hands (par)."""
     if not isinstance(data, dict):
         raise Unreadable("a transcript is a JSON object")
     if data.get("format") != FORMAT:
@@ -71,11 +73,12 @@ def parse(data: Any) -> Transcript:
     if not isinstance(data["deals"], list):
         raise Unreadable("deals must be a list")
     presidents = options.presidents_deck
-    deals = [_parse_deal(d, i, players, presidents) for i, d in enumerate(data["deals"])]
+    deals = [_parse_deal(d, i, players, presidents, moves) for i, d in enumerate(data["deals"])]
     return Transcript(options, players, dealer, scoring, deals)
 
 
-def _parse_deal(d: Any, index: int, players: int, presidents: bool) -> DealEntry:
+def _parse_deal(d: Any, index: int, players: int, presidents: bool,
+                read_moves: bool = True) -> DealEntry:
     def fail(message: str, move: int | None = None) -> Unreadable:
         return Unreadable(message, deal=index, move=move)
 
@@ -98,7 +101,7 @@ def _parse_deal(d: Any, index: int, players: int, presidents: bool) -> DealEntry
     except Unreadable as e:
         raise fail(f"deal {index}: {e.message}") from None
     moves = []
-    for m, entry in enumerate(_list(d["moves"], "moves")):
+    for m, entry in enumerate(_list(d["moves"], "moves") if read_moves else ()):
         try:
             moves.append(_parse_move(entry, players, presidents))
         except Unreadable as e:

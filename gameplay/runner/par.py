@@ -111,14 +111,14 @@ def finishes(game: Game, hands: list[int], blind=None, *, playouts: int = PLAYOU
     n = game.rules.players
     deal = start(game, hands, blind)
     rng = random.Random(deal_seed(game, hands, blind))
-    play_out = _kernel_playout(deal) or (lambda seat, style: python_playout(
-        deal.copy(), seat, rng, heuristic_policy, style))
+    play_out = _kernel_playouts(deal) or (lambda plays: [python_playout(
+        deal.copy(), seat, rng, heuristic_policy, style) for seat, style in plays])
     counts = [[0] * n for _ in range(n)]
     deadline = time.perf_counter() + seconds
     done = 0
     while done < playouts and (not done or time.perf_counter() < deadline):
-        for seat in range(n):
-            value = play_out(seat, rng.choice(STYLES))  # 1 first out … 0 last
+        plays = [(seat, rng.choice(STYLES)) for seat in range(n)]
+        for seat, value in enumerate(play_out(plays)):  # 1 first out … 0 last
             counts[seat][round((1 - value) * (n - 1))] += 1
         done += 1
     return [[c / done for c in row] for row in counts], done
@@ -136,18 +136,18 @@ def par(game: Game, hands: list[int], blind=None, *, scoring: Scoring,
     return Par(pars, done, tuple(base or [0.0] * n))
 
 
-def _kernel_playout(deal):
+def _kernel_playouts(deal):
     if kernel is None or not kernel.supports(deal.rules):
         return None
     state = kernel.state(deal)
-    return lambda seat, style: kernel.playout(deal.rules, state, kernel.NO_MOVE, seat, style)
+    return lambda plays: kernel.playouts(deal.rules, state, plays)
 
 
 def positions(transcript: dict, finishing_orders):
     """Each deal of a played game as par sees it: (the game before the deal, its hands as
     dealt, its blind piles), first deal first. The game is the same object, moved on a deal
     each time: use each before asking for the next."""
-    played = parse(transcript)
+    played = parse(transcript, moves=False)
     game = before_deal(Rules(played.options, played.players), played.dealer)
     for entry, order in zip(played.deals, finishing_orders, strict=True):
         yield game, [C.cards_mask(h) for h in entry.hands], entry.blind

@@ -191,6 +191,22 @@ def test_kernel_playouts_end_as_the_engines(name):
     assert played >= 30
 
 
+@pytest.mark.parametrize("name", ["classic", "presidents-deck"])
+def test_kernel_playouts_in_one_call_are_the_single_playouts(name):
+    """``kernel.playouts`` (par's one call a round of seats) plays each (seat, style) out as
+    ``kernel.playout`` with no move does, and refuses a seat the table has not."""
+    rules = Rules(preset(name), 4)
+    rng = random.Random(8)
+    styles = [PLAIN, *TUNED.values()]
+    for d, _ in positions(rules, rng, 0.1, deals=2):
+        state = kernel.state(d)
+        plays = [(rng.randrange(4), rng.choice(styles)) for _ in range(6)]
+        assert kernel.playouts(rules, state, plays) == [
+            kernel.playout(rules, state, kernel.NO_MOVE, seat, style) for seat, style in plays]
+    with pytest.raises(ValueError, match="no seat 4"):
+        kernel.playouts(rules, state, [(4, PLAIN)])
+
+
 def looking_playout(d: Deal, seat: int, style, looks: int) -> float:
     """The kernel's playout with look-ahead, on the engine: at ``seat``'s first ``looks``
     decisions with a choice each of the first 24 legal moves is played out and the best kept

@@ -49,6 +49,18 @@ def test_replay_of_valid_game_gives_expected_finishing_orders(case):
             == [d["finishing_order"] for d in case["verdict"]["deals"]])
 
 
+def test_reading_without_the_moves_gives_the_same_deals_with_no_moves():
+    """``parse(moves=False)`` (par reads only the hands) reads every valid game's header,
+    hands, blind piles and exchanges as the whole read does, and leaves the moves unread."""
+    for case in VALID:
+        data = _load(case["file"])
+        whole, dealt = transcript.parse(data), transcript.parse(data, moves=False)
+        assert (dealt.options, dealt.players, dealt.dealer) == \
+            (whole.options, whole.players, whole.dealer)
+        assert [(d.hands, d.blind, d.exchanges, d.moves) for d in dealt.deals] == \
+            [(d.hands, d.blind, d.exchanges, []) for d in whole.deals]
+
+
 def _cli(*files: str, stdin: bytes | None = None) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "gameplay.engine", "check", *files],
                           cwd=REPO, input=stdin, capture_output=True, timeout=120)

@@ -148,6 +148,12 @@ def playout(rules, s: bytes, m: int, seat: int, own: Style = PLAIN, looks: int =
     return _kernel.playout(compiled(rules), s, m, seat, style_of(own), looks)
 
 
+def playouts(rules, s: bytes, plays) -> list[float]:
+    """``playout(rules, s, NO_MOVE, seat, own)`` for each ``(seat, own)`` of ``plays``, in one
+    call (par plays a position out dozens of times)."""
+    return _kernel.playouts(compiled(rules), s, [(seat, style_of(own)) for seat, own in plays])
+
+
 def legal(rules, s: bytes) -> list[int]:
     return _kernel.legal(compiled(rules), s)
 

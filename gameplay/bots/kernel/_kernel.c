@@ -1014,6 +1014,44 @@ static PyObject *k_playout(PyObject *self, PyObject *args) {
                                         : playout(r, &copy, seat, &style));
 }
 
+/* playouts(rules, state, plays) -> list of floats: for each (seat, own_style) of `plays`, the
+ * state played out from the start, as playout(rules, state, none, seat, own_style) */
+static PyObject *k_playouts(PyObject *self, PyObject *args) {
+    PyObject *capsule, *obj, *plays;
+    if (!PyArg_ParseTuple(args, "OOO", &capsule, &obj, &plays)) return NULL;
+    const Rules *r = get_rules(capsule);
+    const State *s = r ? get_state(obj) : NULL;
+    if (!s) return NULL;
+    PyObject *seq = PySequence_Fast(plays, "plays are (seat, style) pairs");
+    if (!seq) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    PyObject *out = PyList_New(n);
+    for (Py_ssize_t i = 0; out && i < n; i++) {
+        PyObject *pair = PySequence_Fast_GET_ITEM(seq, i);
+        Style style;
+        int seat;
+        if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
+            PyErr_SetString(PyExc_ValueError, "a play is a (seat, style) pair");
+            Py_CLEAR(out);
+            break;
+        }
+        seat = (int)PyLong_AsLong(PyTuple_GET_ITEM(pair, 0));
+        if ((seat == -1 && PyErr_Occurred()) || read_style(PyTuple_GET_ITEM(pair, 1), &style) < 0) {
+            Py_CLEAR(out);
+            break;
+        }
+        if (seat < 0 || seat >= r->players) {
+            PyErr_Format(PyExc_ValueError, "no seat %d", seat);
+            Py_CLEAR(out);
+            break;
+        }
+        State copy = *s;
+        PyList_SET_ITEM(out, i, PyFloat_FromDouble(playout(r, &copy, seat, &style)));
+    }
+    Py_DECREF(seq);
+    return out;
+}
+
 /* solve(rules, state, limit) -> (result, move, nodes): with two players left, does the seat to
  * move go out first under best play (1, with a winning move; 0: it cannot) or is it not known
  * within `limit` nodes (-1)? */
@@ -1554,6 +1592,7 @@ static PyMethodDef methods[] = {
     {"apply", k_apply, METH_VARARGS, "the state after a move"},
     {"choose", k_choose, METH_VARARGS, "the heuristic policy's move"},
     {"playout", k_playout, METH_VARARGS, "apply a move, play out, score a seat's finish"},
+    {"playouts", k_playouts, METH_VARARGS, "play a state out for each (seat, style)"},
     {"position", k_position, METH_VARARGS, "a past choice of the seat to move"},
     {"broken", k_broken, METH_VARARGS, "how many past choices a hidden hand breaks"},
     {"walk", k_walk, METH_VARARGS, "Worlds.walk: swaps that keep to the history"},
