@@ -104,8 +104,19 @@ class SearchConfig:
     # 100 playouts: 400 whole games, game wins 0.492 with and without; deals after giving,
     # paired (bench/giving.py): +0.017 [-0.015, 0.049] in mean finish.  No gain shows: off.
     exchange: bool = False
+    # Time where it matters: a decision it does not search (one legal move, going out, a won
+    # endgame) or that settles early (one candidate left alive) saves the rest of its budget
+    # for the deal's later decisions, and a decision still open at its budget (two candidates
+    # or more alive) goes on for up to ``bank`` budgets more from what is saved (0: off; each
+    # decision then spends its whole budget, as before).  Three heuristic bots, 200 playouts,
+    # 800 duplicate deals, seed 11, bank 0 → 2: classic first-out 0.419 → 0.416, mean place
+    # 1.915 → 1.913 (201 → 263 playouts a searched decision); presidents-deck 0.388 → 0.398,
+    # 2.007 → 1.989 (201 → 211).  Within noise: off.
+    bank: float = 0
 
     def __post_init__(self):
+        if self.bank < 0:
+            raise ValueError(f"bank is at least 0, not {self.bank}")
         if self.chains < 1:
             raise ValueError(f"chains is at least 1, not {self.chains}")
         if self.policy not in PLAYOUT_POLICIES:
@@ -148,6 +159,7 @@ class MonteCarloBot(HeuristicBot):
         self.policy = PLAYOUT_POLICIES[self.config.policy]
         self._asked: dict[int, list[str]] = {}  # seed 004: this deal's asks, chosen at the first
         self.kernel = None
+        self.saved = (-1, 0.0)  # the deal and the budgets saved in it (config.bank)
         self._fast = (None, None)  # fast()'s last rules and answer
         self._unseen = (None, [])  # sample()'s last unseen cards, as a mask and listed
         if self.config.kernel and self.config.policy == "heuristic":
@@ -161,9 +173,39 @@ class MonteCarloBot(HeuristicBot):
         return self._fast[1]
 
     def play(self, obs, legal):
+        started = time.perf_counter()
+        extra = self.bank_take(obs)
+        move, done = self.search(obs, legal, started, extra)
+        self.bank_keep(obs, started, done)
+        return move
+
+    def bank_take(self, obs) -> float:
+        """The budgets this decision may spend beyond its own (config.bank)."""
+        deal, saved = self.saved
+        if deal != obs.deal_number:
+            self.saved = (obs.deal_number, 0.0)
+            return 0.0
+        return min(saved, self.config.bank)
+
+    def bank_keep(self, obs, started: float, done: int | None) -> None:
+        """Add what the decision left of its budget (``done`` playouts, None: not searched)
+        to the deal's savings, or take off what it spent beyond it."""
+        if not self.config.bank:
+            return
+        config = self.config
+        if done is None:
+            used = 0.0
+        elif config.playouts is not None:
+            used = done / config.playouts
+        else:
+            used = (time.perf_counter() - started) * 1000 / config.budget_ms
+        self.saved = (obs.deal_number, max(0.0, self.saved[1] + 1 - used))
+
+    def search(self, obs, legal, started: float, extra: float):
+        """The move, and the playouts it took (None: no search)."""
         if len(legal) == 1:
-            return legal[0]
-        deadline = time.perf_counter() + self.config.budget_ms / 1000  # the endgame's time counts
+            return legal[0], None
+        deadline = started + self.config.budget_ms / 1000  # the endgame's time counts
         rules = obs.rules
         style = self.style(rules)
         prior = heuristic_move(rules, obs, legal, style)
@@ -172,10 +214,10 @@ class MonteCarloBot(HeuristicBot):
         for p in candidates:  # going out cannot be bettered
             if (p is not PASS and p is not BLIND and p.count == total
                     and not obs.blind_held[obs.seat] and p.kind != LONE_DOPPELGANGER):
-                return p
+                return p, None
         won = self.solved(obs, legal) if self.config.endgame else None
         if won is not None:
-            return won
+            return won, None
         n = len(candidates)
         fast = self.fast(rules)
         if fast is not None:
@@ -228,7 +270,9 @@ class MonteCarloBot(HeuristicBot):
                 top = max(sums[i] for i in alive)
                 margin = config.halving * runs ** 0.5
                 alive = [i for i in alive if sums[i] >= top - margin]
-            if self.spent(done, deadline):
+            if config.bank and len(alive) == 1:
+                break  # settled: the rest of the budget is saved
+            if self.spent(done, deadline, extra if len(alive) > 1 else 0.0):
                 break
         self.searches += 1
         self.playouts_run += done
@@ -236,7 +280,7 @@ class MonteCarloBot(HeuristicBot):
         # style's, within ``lean`` of the mean finish for a tuned style's
         bonus = 0.5 if style is PLAIN else config.lean * runs
         best = max(alive, key=lambda i: (sums[i] + (bonus if candidates[i] is prior else 0), -i))
-        return candidates[best]
+        return candidates[best], done
 
     def give_back(self, obs, count, allowed):
         prior = super().give_back(obs, count, allowed)
@@ -288,11 +332,12 @@ class MonteCarloBot(HeuristicBot):
         """How it expects to play its own later moves."""
         return TUNED.get(rules.options.preset, PLAIN) if self.config.tuned else PLAIN
 
-    def spent(self, done: int, deadline: float) -> bool:
-        """The search stops after ``playouts`` when fixed, else at the deadline."""
+    def spent(self, done: int, deadline: float, extra: float = 0.0) -> bool:
+        """The search stops after ``playouts`` when fixed, else at the deadline, each ``extra``
+        budgets later."""
         if self.config.playouts is not None:
-            return done >= self.config.playouts
-        return time.perf_counter() >= deadline
+            return done >= self.config.playouts * (1 + extra)
+        return time.perf_counter() >= deadline + extra * self.config.budget_ms / 1000
 
     def lead_and_direction(self, obs, names_leader):
         """Seed 004's dealer names the first leader and the direction: each choice is played

@@ -144,6 +144,40 @@ def test_a_forced_decision_is_answered_without_search_or_playouts():
     assert all(after["playouts"] - before["playouts"] >= 30 for before, after in searched)
 
 
+def test_the_bank_spends_on_open_decisions_only_what_the_deal_saved():
+    """Issue #32, "time where it matters" (``bank``): a decision that settles early or is not
+    searched saves the rest of its budget; a decision still open at its budget takes more, up
+    to ``bank`` budgets, never beyond what its deal saved; without a bank each searched
+    decision takes its budget."""
+    def decisions(bank):
+        seen = []  # (game, playouts taken, budgets saved before)
+        for seed in (5, 6, 7):
+            bot = MonteCarloBot(seed=3, playouts=30, bank=bank)
+            play = bot.play
+
+            def counted(obs, legal, bot=bot, play=play, seed=seed):
+                saved = bot.saved[1] if bot.saved[0] == obs.deal_number else 0.0
+                before = bot.figures()["playouts"]
+                move = play(obs, legal)
+                seen.append((seed, bot.figures()["playouts"] - before, saved))
+                return move
+
+            bot.play = counted
+            play_game([bot, HeuristicBot(), HeuristicBot(), HeuristicBot()], preset("classic"),
+                      seed=seed)
+        return seen
+
+    banked = decisions(2)
+    slack = 40  # a world plays out every candidate alive: the last one may pass the budget
+    assert any(0 < done < 30 for _, done, _ in banked)  # settled early
+    assert any(done > 30 + slack for _, done, _ in banked)  # an open one took more
+    assert all(done <= 30 * (1 + min(saved, 2)) + slack for _, done, saved in banked)
+    for deal in {d for d, _, _ in banked}:
+        taken = [done for d, done, _ in banked if d == deal]
+        assert sum(taken) <= 30 * len(taken) + slack
+    assert all(done == 0 or 30 <= done <= 30 + slack for _, done, _ in decisions(0))
+
+
 @pytest.mark.parametrize("name", ["school-scum", "friday", "classic", "modern", "wild-jokers",
                                   "presidents-deck"])
 def test_the_playout_policy_plays_exactly_like_the_heuristic_bot(name):
