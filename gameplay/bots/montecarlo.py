@@ -12,11 +12,13 @@ another beats it by ``lean``.  Its knobs are one ``SearchConfig``.
 """
 
 import functools
+import json
 import random
 import time
 import warnings
 from collections import Counter
 from dataclasses import dataclass, fields
+from pathlib import Path
 
 from gameplay.bots import cardset as C
 from gameplay.bots import giving, inference
@@ -75,6 +77,9 @@ class SearchConfig:
     lean: float = 0.15
     # The playout policy.  presidents-deck, 200 playouts, 200 deals: first-out 0.215 with
     # ``fast`` (lowest play keeping controls and groups), 0.325 with ``heuristic``.
+    # ``learned`` (kernel only): its own later moves drawn from the softmax of LEARNED's
+    # weights for the preset, the other seats' heuristic; ``learned_all``: every seat's
+    # learned.  The heuristic where no weights were trained for the preset.
     policy: str = "heuristic"
     # Play the heuristic policy's playouts in the C kernel (gameplay/bots/kernel/, built by
     # `make kernel`): the same playouts, so the same moves at fixed playouts, many times faster
@@ -161,8 +166,9 @@ class MonteCarloBot(HeuristicBot):
         self.kernel = None
         self.saved = (-1, 0.0)  # the deal and the budgets saved in it (config.bank)
         self._fast = (None, None)  # fast()'s last rules and answer
+        self._learned = (None, None)  # learned()'s last rules and answer
         self._unseen = (None, [])  # sample()'s last unseen cards, as a mask and listed
-        if self.config.kernel and self.config.policy == "heuristic":
+        if self.config.kernel and self.config.policy in KERNEL_POLICIES:
             self.kernel = _kernel()
 
     def fast(self, rules):
@@ -254,9 +260,12 @@ class MonteCarloBot(HeuristicBot):
                 hands, blind = deal()
             if fast is not None:
                 world = fast.with_hands(rules, table, hands)
-                for i in alive:  # one world for all: common random numbers
+                weights = self.learned(rules)
+                draws = self.rng.getrandbits(64) if weights is not None else 0
+                for i in alive:  # one world (and the same draws) for all: common random numbers
                     sums[i] += fast.playout(rules, world, moves[i], obs.seat, style,
-                                            config.looks)
+                                            config.looks, weights, draws,
+                                            config.policy == "learned_all")
             else:
                 base = obs.deal_with(hands, blind)
                 for i in alive:
@@ -327,6 +336,15 @@ class MonteCarloBot(HeuristicBot):
         if result != fast.WON:
             return None
         return next(m for m in legal if fast.move(obs.rules, m) == code)
+
+    def learned(self, rules) -> bytes | None:
+        """The learned policy's packed weights for ``rules``'s preset, or None: the heuristic
+        policy (not asked for, or none trained for the preset)."""
+        if rules is not self._learned[0]:  # asked for every world: the last answer is kept
+            weights = (learned_weights().get(rules.options.preset)
+                       if self.config.policy.startswith("learned") else None)
+            self._learned = (rules, None if weights is None else self.kernel.packed(weights))
+        return self._learned[1]
 
     def style(self, rules) -> Style:
         """How it expects to play its own later moves."""
@@ -548,4 +566,19 @@ def heuristic_policy(d, legal, control_at, rng, style: Style = PLAIN):
     return heuristic_move(d.rules, Observation.at(d, d.turn), legal, style)
 
 
-PLAYOUT_POLICIES = {"heuristic": heuristic_policy, "fast": fast_move}
+# learned and learned_all play in the kernel; without it, their Python playouts are the
+# heuristic's
+PLAYOUT_POLICIES = {"heuristic": heuristic_policy, "fast": fast_move,
+                    "learned": heuristic_policy, "learned_all": heuristic_policy}
+KERNEL_POLICIES = ("heuristic", "learned", "learned_all")
+LEARNED = Path(__file__).with_name("playout_weights.json")
+
+
+@functools.cache
+def learned_weights() -> dict[str, list[float]]:
+    """The learned policy's weights by preset (``LEARNED``, written by
+    scripts/train_playout_policy.py with how each set was made)."""
+    if not LEARNED.exists():
+        return {}
+    presets = json.loads(LEARNED.read_text())["presets"]
+    return {name: entry["weights"] for name, entry in presets.items()}

@@ -16,6 +16,7 @@ its default (blind piles; any new option until the kernel plays it), a count rul
 know, tables of more than ``MAX_PLAYERS``.
 """
 
+import struct
 from dataclasses import fields
 from weakref import WeakKeyDictionary
 
@@ -41,6 +42,11 @@ if getattr(_kernel, "ENGINE_DIGEST", None) != digest():
                       "run `make kernel`")
 
 MAX_PLAYERS = _kernel.MAX_PLAYERS
+N_FEATURES = _kernel.N_FEATURES
+# The learned policy's features of a move, in the kernel's order (``features()``).
+FEATURES = ("pass", "heuristic", "out", "rank", "jump", "size", "lead_size", "split", "control",
+            "wilds", "left", "whole_group", "lowest", "pass_danger", "rank_danger",
+            "endgame_control", "bomb")
 HAND_BYTES = _kernel.HAND_BYTES
 _COUNT_RULE_NUMBERS = {rule: number for number, rule in enumerate(COUNT_RULES.values())}
 NO_MOVE = (1 << 64) - 1  # playout(): play out from the state as it is
@@ -140,12 +146,47 @@ def style_of(style: Style) -> tuple:
     return found
 
 
-def playout(rules, s: bytes, m: int, seat: int, own: Style = PLAIN, looks: int = 0) -> float:
+def playout(rules, s: bytes, m: int, seat: int, own: Style = PLAIN, looks: int = 0,
+            weights: bytes | None = None, seed: int = 0, every_seat: bool = False) -> float:
     """``montecarlo.playout`` in the kernel: apply move ``m`` (NO_MOVE: none) to state ``s``,
     play to the end with the heuristic policy, ``seat`` in the ``own`` style; 1 for ``seat``
     out first … 0 for last.  At ``seat``'s first ``looks`` decisions with a choice, each move
-    is played out and the best kept instead of the policy's."""
-    return _kernel.playout(compiled(rules), s, m, seat, style_of(own), looks)
+    is played out and the best kept instead of the policy's.  With ``weights`` (``packed``)
+    ``seat``'s moves (every seat's with ``every_seat``) follow the learned policy instead,
+    its draws from ``seed``: the same seed, the same playout."""
+    if weights is None:
+        return _kernel.playout(compiled(rules), s, m, seat, style_of(own), looks)
+    return _kernel.playout(compiled(rules), s, m, seat, style_of(own), looks, weights, seed,
+                           every_seat)
+
+
+def packed(weights: list[float]) -> bytes:
+    """The learned policy's weights (``N_FEATURES`` of them) as ``playout`` takes them."""
+    if len(weights) != N_FEATURES:
+        raise ValueError(f"the learned policy takes {N_FEATURES} weights, not {len(weights)}")
+    return struct.pack(f"{N_FEATURES}d", *weights)
+
+
+def features(rules, s: bytes, style: Style = PLAIN) -> tuple[list[int], list[tuple]]:
+    """The legal moves at state ``s`` and each one's features (``FEATURES``), which the
+    learned policy weighs: the one definition its training and its playouts share."""
+    return _kernel.features(compiled(rules), s, style_of(style))
+
+
+def reinforce(rules, s: bytes, seat: int, own: Style, weights: bytes,
+              seed: int) -> tuple[float, tuple]:
+    """A playout from state ``s`` with ``seat`` on the learned policy (``packed`` weights,
+    draws from ``seed``) in the ``own`` style, the others on the heuristic: its result and the
+    gradient in the weights of the log-probability of ``seat``'s moves (the policy
+    gradient's)."""
+    return _kernel.reinforce(compiled(rules), s, seat, style_of(own), weights, seed)
+
+
+def logit(data: bytes, weights: list[float], l2: float) -> tuple[float, list, list]:
+    """The learned policy's fit to decisions packed as doubles (each: its moves' number, the
+    chosen one's index, every move's features): the log-likelihood less ``l2``/2·|w|², its
+    gradient and its Hessian at ``weights``."""
+    return _kernel.logit(data, packed(weights), l2)
 
 
 def playouts(rules, s: bytes, plays) -> list[float]:

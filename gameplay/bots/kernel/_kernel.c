@@ -16,6 +16,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -578,11 +579,165 @@ static uint64_t policy_move(const Rules *r, const State *s, const Style *style) 
 
 static const Style PLAIN = PLAIN_STYLE;
 
+/* --- the learned playout policy (issue #32) ---------------------------------------------
+ * A softmax over features of each legal move, its weights fitted by
+ * scripts/train_playout_policy.py to montecarlo's searched choices.  features() below is the
+ * one definition the training data and the playouts share. */
+#define N_FEATURES 17
+
+typedef struct {
+    const double *w; /* N_FEATURES weights; NULL: the heuristic policy */
+    uint64_t rng;    /* splitmix64's state: a playout's draws follow from its seed */
+    int all;         /* every seat plays the learned policy, not only the searching one */
+} Learned;
+
+static inline uint64_t next_random(Learned *l) {
+    uint64_t z = (l->rng += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* each legal move's features into f (n rows of N_FEATURES): pass, the heuristic's choice
+ * (``style``), going out, rank, the jump over the pile, size, size when leading, splitting a
+ * group, spending a control, wild cards spent, cards left, playing a whole group, the lowest
+ * play, passing with an opponent near out, rank with one near out, a control in the endgame,
+ * a bomb */
+static void features(const Rules *r, const State *s, const Style *style, const uint64_t *legal,
+                     int n, double *f) {
+    int seat = s->turn, held = s->held[seat];
+    const uint32_t *hand = s->hand[seat];
+    View v;
+    v.r = r;
+    v.st = r->st[s->reversed];
+    v.leading = !s->last;
+    int top = r->order_len - 1;
+    v.controls_from = top - r->jokers_on_top - style->controls_below_top;
+    memset(v.counts, 0, sizeof v.counts);
+    int controls = wilds_in(r, hand), groups = 0;
+    for (int i = 0; i < r->n_naturals; i++) {
+        int face = r->naturals[i], c = chunk_count(hand[face]);
+        v.counts[face] = c;
+        if (!c) continue;
+        if (v.st[face] >= v.controls_from) controls += c;
+        else groups++;
+    }
+    if (r->bombs) controls += chunk_count(hand[BOMB_FACE]);
+    int fewest = -1;
+    for (int o = 0; o < r->players; o++)
+        if (o != seat && (s->active >> o & 1) && (fewest < 0 || s->held[o] < fewest)) fewest = s->held[o];
+    double danger = fewest >= 0 && fewest <= style->danger;
+    int endgame = groups <= controls + style->endgame_margin;
+    uint64_t chosen = heuristic_move(r, s, style, legal, n, NULL);
+    int lowest = -1;
+    for (int i = 0; i < n; i++)
+        if (KIND(legal[i]) >= K_GROUP && (lowest < 0 || lower(&v, legal[i], legal[lowest]))) lowest = i;
+    double pile = s->last ? play_rank(&v, s->last) : 0, scale = top > 0 ? top : 1;
+    for (int i = 0; i < n; i++) {
+        uint64_t m = legal[i];
+        double *x = f + (size_t)i * N_FEATURES;
+        memset(x, 0, sizeof(double) * N_FEATURES);
+        x[1] = m == chosen;
+        if (KIND(m) < K_GROUP) {
+            x[0] = 1;
+            x[10] = held / 13.0;
+            x[13] = danger;
+            continue;
+        }
+        int kind = KIND(m), count = COUNT(m), control = is_control(&v, m);
+        double rank = kind == K_BOMB ? scale : play_rank(&v, m) < 0 ? 0 : play_rank(&v, m);
+        x[2] = count == held && kind != K_LONE;
+        x[3] = rank / scale;
+        x[4] = s->last ? (rank - pile) / scale : 0;
+        x[5] = count / 4.0;
+        x[6] = v.leading ? count / 4.0 : 0;
+        x[7] = splits(&v, m);
+        x[8] = control;
+        x[9] = WILDS(m) / 2.0;
+        x[10] = (held - count) / 13.0;
+        x[11] = kind == K_GROUP && !splits(&v, m) && !control;
+        x[12] = i == lowest;
+        x[14] = danger * rank / scale;
+        x[15] = endgame && control;
+        x[16] = kind == K_BOMB;
+    }
+}
+
+static uint64_t learned_move(const Rules *r, const State *s, const Style *style, Learned *l) {
+    uint64_t legal[MAXMOVES];
+    static double f[MAXMOVES * N_FEATURES], p[MAXMOVES];
+    int n = legal_moves(r, s, legal);
+    if (n == 1) return legal[0];
+    features(r, s, style, legal, n, f);
+    double most = -1e300, total = 0;
+    for (int i = 0; i < n; i++) {
+        double z = 0;
+        for (int k = 0; k < N_FEATURES; k++) z += l->w[k] * f[i * N_FEATURES + k];
+        p[i] = z;
+        if (z > most) most = z;
+    }
+    for (int i = 0; i < n; i++) total += p[i] = exp(p[i] - most);
+    double u = (double)(next_random(l) >> 11) * (1.0 / 9007199254740992.0) * total;
+    for (int i = 0; i < n; i++)
+        if ((u -= p[i]) < 0) return legal[i];
+    return legal[n - 1];
+}
+
+/* the move of the seat to move in a playout for `seat` */
+static uint64_t playout_move(const Rules *r, const State *s, int seat, const Style *own,
+                             Learned *l) {
+    const Style *style = s->turn == seat ? own : &PLAIN;
+    if (l && l->w && (l->all || s->turn == seat)) return learned_move(r, s, style, l);
+    return policy_move(r, s, style);
+}
+
 /* montecarlo.playout: play to the end (or until `seat` is out); 1 for first out … 0 for last */
-static double playout(const Rules *r, State *s, int seat, const Style *own) {
+static double playout(const Rules *r, State *s, int seat, const Style *own, Learned *l) {
     for (int i = 0; i < PLAYOUT_MOVES; i++) {
         if (s->over || !(s->active >> seat & 1)) break;
-        apply_move(r, s, policy_move(r, s, s->turn == seat ? own : &PLAIN));
+        apply_move(r, s, playout_move(r, s, seat, own, l));
+    }
+    int n = r->players, position = n - 1;
+    for (int i = 0; i < s->n_out; i++)
+        if (s->order[i] == seat) { position = i; break; }
+    return (double)(n - 1 - position) / (n - 1);
+}
+
+/* A playout for the policy gradient: `seat` on the learned policy, the others on the
+ * heuristic; adds to `grad` the gradient of the log-probability of `seat`'s draws (each
+ * decision's chosen features less their mean under the softmax) */
+static double playout_gradient(const Rules *r, State *s, int seat, const Style *own,
+                               Learned *l, double *grad) {
+    uint64_t legal[MAXMOVES];
+    static double f[MAXMOVES * N_FEATURES], p[MAXMOVES];
+    for (int i = 0; i < PLAYOUT_MOVES; i++) {
+        if (s->over || !(s->active >> seat & 1)) break;
+        if (s->turn != seat) {
+            apply_move(r, s, policy_move(r, s, &PLAIN));
+            continue;
+        }
+        int n = legal_moves(r, s, legal);
+        if (n == 1) {
+            apply_move(r, s, legal[0]);
+            continue;
+        }
+        features(r, s, own, legal, n, f);
+        double most = -1e300, total = 0;
+        for (int k = 0; k < n; k++) {
+            double z = 0;
+            for (int j = 0; j < N_FEATURES; j++) z += l->w[j] * f[k * N_FEATURES + j];
+            p[k] = z;
+            if (z > most) most = z;
+        }
+        for (int k = 0; k < n; k++) total += p[k] = exp(p[k] - most);
+        double u = (double)(next_random(l) >> 11) * (1.0 / 9007199254740992.0) * total;
+        int pick = n - 1;
+        for (int k = 0; k < n; k++)
+            if ((u -= p[k]) < 0) { pick = k; break; }
+        for (int k = 0; k < n; k++)
+            for (int j = 0; j < N_FEATURES; j++)
+                grad[j] += ((k == pick) - p[k] / total) * f[k * N_FEATURES + j];
+        apply_move(r, s, legal[pick]);
     }
     int n = r->players, position = n - 1;
     for (int i = 0; i < s->n_out; i++)
@@ -594,12 +749,13 @@ static double playout(const Rules *r, State *s, int seat, const Style *own) {
  * its first LOOK_WIDTH legal moves is played out plainly and the best kept (the policy's move
  * on ties).  The policy alone plays its own later moves badly where the search would not. */
 #define LOOK_WIDTH 24
-static double playout_looking(const Rules *r, State *s, int seat, const Style *own, int looks) {
+static double playout_looking(const Rules *r, State *s, int seat, const Style *own, int looks,
+                              Learned *l) {
     uint64_t legal[MAXMOVES];
     for (int i = 0; i < PLAYOUT_MOVES && looks > 0; i++) {
         if (s->over || !(s->active >> seat & 1)) break;
         if (s->turn != seat) {
-            apply_move(r, s, policy_move(r, s, &PLAIN));
+            apply_move(r, s, playout_move(r, s, seat, own, l));
             continue;
         }
         int n = legal_moves(r, s, legal);
@@ -607,19 +763,22 @@ static double playout_looking(const Rules *r, State *s, int seat, const Style *o
         if (n > 1) {
             looks--;
             State t = *s;
+            Learned tl = l ? *l : (Learned){0}; /* every move tried on the same draws */
             apply_move(r, &t, pick);
-            double best = playout(r, &t, seat, own);
+            double best = playout(r, &t, seat, own, l ? &tl : NULL);
             for (int k = 0; k < n && k < LOOK_WIDTH; k++) {
                 if (legal[k] == pick) continue;
                 t = *s;
+                if (l) tl = *l;
                 apply_move(r, &t, legal[k]);
-                double v = playout(r, &t, seat, own);
+                double v = playout(r, &t, seat, own, l ? &tl : NULL);
                 if (v > best) { best = v; pick = legal[k]; }
             }
+            if (l) next_random(l);
         }
         apply_move(r, s, pick);
     }
-    return playout(r, s, seat, own);
+    return playout(r, s, seat, own, l);
 }
 
 /* --- the other seats' past choices (worlds.History): would a guessed hand have made them? -
@@ -996,22 +1155,150 @@ static PyObject *k_choose(PyObject *self, PyObject *args) {
     return PyLong_FromUnsignedLongLong(policy_move(r, s, &style));
 }
 
-/* playout(rules, state, move, seat, own_style[, looks]) -> float: apply `move` (all ones:
- * none), then play out, `seat` looking ahead at its first `looks` decisions */
+/* playout(rules, state, move, seat, own_style[, looks[, weights, seed, all]]) -> float: apply
+ * `move` (all ones: none), then play out, `seat` looking ahead at its first `looks` decisions;
+ * with `weights` (N_FEATURES doubles) `seat`'s moves (every seat's with `all`) follow the
+ * learned policy, drawing from `seed` */
 static PyObject *k_playout(PyObject *self, PyObject *args) {
-    PyObject *capsule, *obj, *style_obj;
-    unsigned long long move;
-    int seat, looks = 0;
-    if (!PyArg_ParseTuple(args, "OOKiO|i", &capsule, &obj, &move, &seat, &style_obj, &looks))
+    PyObject *capsule, *obj, *style_obj, *weights = Py_None;
+    unsigned long long move, seed = 0;
+    int seat, looks = 0, all = 0;
+    if (!PyArg_ParseTuple(args, "OOKiO|iOKp", &capsule, &obj, &move, &seat, &style_obj, &looks,
+                          &weights, &seed, &all))
         return NULL;
     const Rules *r = get_rules(capsule);
     const State *s = r ? get_state(obj) : NULL;
     Style style;
     if (!s || read_style(style_obj, &style) < 0) return NULL;
+    Learned learned = {NULL, seed, all}, *l = NULL;
+    if (weights != Py_None) {
+        const uint8_t *data;
+        if (read_bytes(weights, "the weights", sizeof(double) * N_FEATURES, &data) < 0)
+            return NULL;
+        learned.w = (const double *)data;
+        l = &learned;
+    }
     State copy = *s;
     if (move != ~0ULL) apply_move(r, &copy, move);
-    return PyFloat_FromDouble(looks > 0 ? playout_looking(r, &copy, seat, &style, looks)
-                                        : playout(r, &copy, seat, &style));
+    return PyFloat_FromDouble(looks > 0 ? playout_looking(r, &copy, seat, &style, looks, l)
+                                        : playout(r, &copy, seat, &style, l));
+}
+
+/* features(rules, state, style) -> (legal moves, features): each legal move's N_FEATURES
+ * features (a tuple of floats a move) at a state, the moves in legal()'s order */
+static PyObject *k_features(PyObject *self, PyObject *args) {
+    PyObject *capsule, *obj, *style_obj;
+    if (!PyArg_ParseTuple(args, "OOO", &capsule, &obj, &style_obj)) return NULL;
+    const Rules *r = get_rules(capsule);
+    const State *s = r ? get_state(obj) : NULL;
+    Style style;
+    if (!s || read_style(style_obj, &style) < 0) return NULL;
+    uint64_t legal[MAXMOVES];
+    static double f[MAXMOVES * N_FEATURES];
+    int n = s->over ? 0 : legal_moves(r, s, legal);
+    if (n) features(r, s, &style, legal, n, f);
+    PyObject *moves = PyList_New(n), *rows = PyList_New(n);
+    if (!moves || !rows) {
+        Py_XDECREF(moves);
+        Py_XDECREF(rows);
+        return NULL;
+    }
+    for (int i = 0; i < n; i++) {
+        PyList_SET_ITEM(moves, i, PyLong_FromUnsignedLongLong(legal[i]));
+        PyObject *row = PyTuple_New(N_FEATURES);
+        for (int k = 0; k < N_FEATURES; k++)
+            PyTuple_SET_ITEM(row, k, PyFloat_FromDouble(f[i * N_FEATURES + k]));
+        PyList_SET_ITEM(rows, i, row);
+    }
+    return Py_BuildValue("(NN)", moves, rows);
+}
+
+/* reinforce(rules, state, seat, style, weights, seed) -> (result, gradient): a playout with
+ * `seat` on the learned policy (the others on the heuristic) and the gradient of the
+ * log-probability of its moves in the weights (scripts/train_playout_policy.py) */
+static PyObject *k_reinforce(PyObject *self, PyObject *args) {
+    PyObject *capsule, *obj, *style_obj;
+    const char *wdata;
+    Py_ssize_t wsize;
+    int seat;
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "OOiOy#K", &capsule, &obj, &seat, &style_obj, &wdata, &wsize,
+                          &seed))
+        return NULL;
+    const Rules *r = get_rules(capsule);
+    const State *s = r ? get_state(obj) : NULL;
+    Style style;
+    if (!s || read_style(style_obj, &style) < 0) return NULL;
+    if (wsize != (Py_ssize_t)sizeof(double) * N_FEATURES) {
+        PyErr_SetString(PyExc_ValueError, "weights of the wrong size");
+        return NULL;
+    }
+    Learned l = {(const double *)wdata, seed, 0};
+    double grad[N_FEATURES] = {0};
+    State copy = *s;
+    double result = playout_gradient(r, &copy, seat, &style, &l, grad);
+    PyObject *g = PyTuple_New(N_FEATURES);
+    for (int j = 0; j < N_FEATURES; j++) PyTuple_SET_ITEM(g, j, PyFloat_FromDouble(grad[j]));
+    return Py_BuildValue("(dN)", result, g);
+}
+
+/* logit(data, weights, l2) -> (log-likelihood, gradient, hessian): the conditional logit's
+ * fit (a softmax over each decision's moves) of decisions packed as doubles, each
+ * [moves, chosen, features of each move], less l2/2·|w|²; the training's Newton steps */
+static PyObject *k_logit(PyObject *self, PyObject *args) {
+    const char *data, *wdata;
+    Py_ssize_t size, wsize;
+    double l2;
+    if (!PyArg_ParseTuple(args, "y#y#d", &data, &size, &wdata, &wsize, &l2)) return NULL;
+    if (wsize != (Py_ssize_t)sizeof(double) * N_FEATURES || size % sizeof(double)) {
+        PyErr_SetString(PyExc_ValueError, "weights or data of the wrong size");
+        return NULL;
+    }
+    const double *d = (const double *)data, *w = (const double *)wdata;
+    size_t len = (size_t)size / sizeof(double), at = 0;
+    double ll = 0, g[N_FEATURES] = {0}, h[N_FEATURES][N_FEATURES] = {{0}};
+    static double p[MAXMOVES];
+    while (at + 2 <= len) {
+        int n = (int)d[at], chosen = (int)d[at + 1];
+        const double *x = d + at + 2;
+        if (n < 1 || n > MAXMOVES || chosen < 0 || chosen >= n
+            || at + 2 + (size_t)n * N_FEATURES > len) {
+            PyErr_SetString(PyExc_ValueError, "a decision out of its data");
+            return NULL;
+        }
+        double most = -1e300, total = 0, mean[N_FEATURES] = {0};
+        for (int i = 0; i < n; i++) {
+            double z = 0;
+            for (int k = 0; k < N_FEATURES; k++) z += w[k] * x[i * N_FEATURES + k];
+            p[i] = z;
+            if (z > most) most = z;
+        }
+        for (int i = 0; i < n; i++) total += p[i] = exp(p[i] - most);
+        ll += p[chosen] > 0 ? log(p[chosen] / total) : -700;
+        for (int i = 0; i < n; i++) {
+            p[i] /= total;
+            for (int k = 0; k < N_FEATURES; k++) mean[k] += p[i] * x[i * N_FEATURES + k];
+        }
+        for (int k = 0; k < N_FEATURES; k++) g[k] += x[chosen * N_FEATURES + k] - mean[k];
+        for (int i = 0; i < n; i++)
+            for (int a = 0; a < N_FEATURES; a++) {
+                double da = x[i * N_FEATURES + a] - mean[a];
+                if (da == 0) continue;
+                for (int b = 0; b < N_FEATURES; b++)
+                    h[a][b] -= p[i] * da * (x[i * N_FEATURES + b] - mean[b]);
+            }
+        at += 2 + (size_t)n * N_FEATURES;
+    }
+    PyObject *grad = PyList_New(N_FEATURES), *hess = PyList_New(N_FEATURES);
+    for (int a = 0; a < N_FEATURES; a++) {
+        ll -= l2 / 2 * w[a] * w[a];
+        PyList_SET_ITEM(grad, a, PyFloat_FromDouble(g[a] - l2 * w[a]));
+        PyObject *row = PyList_New(N_FEATURES);
+        for (int b = 0; b < N_FEATURES; b++)
+            PyList_SET_ITEM(row, b, PyFloat_FromDouble(h[a][b] - (a == b ? l2 : 0)));
+        PyList_SET_ITEM(hess, a, row);
+    }
+    return Py_BuildValue("(dNN)", ll, grad, hess);
 }
 
 /* playouts(rules, state, plays) -> list of floats: for each (seat, own_style) of `plays`, the
@@ -1046,7 +1333,7 @@ static PyObject *k_playouts(PyObject *self, PyObject *args) {
             break;
         }
         State copy = *s;
-        PyList_SET_ITEM(out, i, PyFloat_FromDouble(playout(r, &copy, seat, &style)));
+        PyList_SET_ITEM(out, i, PyFloat_FromDouble(playout(r, &copy, seat, &style, NULL)));
     }
     Py_DECREF(seq);
     return out;
@@ -1593,6 +1880,9 @@ static PyMethodDef methods[] = {
     {"choose", k_choose, METH_VARARGS, "the heuristic policy's move"},
     {"playout", k_playout, METH_VARARGS, "apply a move, play out, score a seat's finish"},
     {"playouts", k_playouts, METH_VARARGS, "play a state out for each (seat, style)"},
+    {"features", k_features, METH_VARARGS, "the learned policy's features of the legal moves"},
+    {"reinforce", k_reinforce, METH_VARARGS, "a learned playout and its policy gradient"},
+    {"logit", k_logit, METH_VARARGS, "the learned policy's fit: likelihood and its slopes"},
     {"position", k_position, METH_VARARGS, "a past choice of the seat to move"},
     {"broken", k_broken, METH_VARARGS, "how many past choices a hidden hand breaks"},
     {"walk", k_walk, METH_VARARGS, "Worlds.walk: swaps that keep to the history"},
@@ -1613,6 +1903,7 @@ PyMODINIT_FUNC PyInit__kernel(void) {
     if (m && (PyModule_AddIntConstant(m, "STATE_BYTES", (long)sizeof(State)) < 0
               || PyModule_AddIntConstant(m, "MAX_PLAYERS", MAXP) < 0
               || PyModule_AddIntConstant(m, "HAND_BYTES", HAND_BYTES) < 0
+              || PyModule_AddIntConstant(m, "N_FEATURES", N_FEATURES) < 0
               || PyModule_AddStringConstant(m, "ENGINE_DIGEST", ENGINE_DIGEST) < 0)) {
         Py_DECREF(m);
         return NULL;
