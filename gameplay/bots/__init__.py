@@ -49,6 +49,7 @@ SETTINGS = {
         "looks": (True, 0, 8),
         "endgame": (True, 0, 1_000_000),
         "exchange": (True, 0, 1),
+        "random_below": (False, 0, 1),
     },
 }
 
