@@ -50,6 +50,7 @@ SETTINGS = {
         "endgame": (True, 0, 1_000_000),
         "exchange": (True, 0, 1),
         "bank": (False, 0, 3),  # a decision's time at most 4 budgets
+        "random_below": (False, 0, 1),
     },
 }
 

@@ -207,6 +207,28 @@ def test_kernel_playouts_in_one_call_are_the_single_playouts(name):
         kernel.playouts(rules, state, [(4, PLAIN)])
 
 
+@pytest.mark.parametrize("name", ["school-scum", "classic"])
+def test_random_seats_play_at_random_from_the_seed(name):
+    """``random_seats`` (montecarlo's ``random_below``): those seats draw a legal move from
+    the seed, so one seed plays one line and other seeds other lines; without them the
+    playout is the heuristic's whatever the seed."""
+    rules = Rules(preset(name), 4)
+    rng = random.Random(9)
+    varied = 0
+    for d, _ in positions(rules, rng, 0.1, deals=2):
+        state = kernel.state(d)
+        others = sum(1 << s for s in range(4) if s != d.turn)
+        plain = kernel.playout(rules, state, kernel.NO_MOVE, d.turn)
+        assert all(kernel.playout(rules, state, kernel.NO_MOVE, d.turn, seed=seed) == plain
+                   for seed in range(5))
+        drawn = [kernel.playout(rules, state, kernel.NO_MOVE, d.turn, seed=seed,
+                                random_seats=others) for seed in range(12)]
+        assert drawn == [kernel.playout(rules, state, kernel.NO_MOVE, d.turn, seed=seed,
+                                        random_seats=others) for seed in range(12)]
+        varied += len(set(drawn)) > 1
+    assert varied >= 3
+
+
 def looking_playout(d: Deal, seat: int, style, looks: int) -> float:
     """The kernel's playout with look-ahead, on the engine: at ``seat``'s first ``looks``
     decisions with a choice each of the first 24 legal moves is played out and the best kept

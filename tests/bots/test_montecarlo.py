@@ -197,6 +197,21 @@ def test_the_playout_policy_plays_exactly_like_the_heuristic_bot(name):
     assert compared > 100
 
 
+def test_seats_read_too_little_play_at_random_in_the_playouts():
+    """``random_below``: a seat whose reading explains under that share of its moves (its
+    constraints' weight, inference.weigh) is played at random in the playouts; a seat read in
+    full, or not read, keeps the heuristic's play (issue #32, inference that reads every
+    style)."""
+    read = [inference.Constraint(1, 0, 0, ()), inference.Constraint(2, 0, 0, ()),
+            inference.Constraint(3, 0, 0, ())]
+    for c, fit in zip(read, (1.0, 0.8, 0.5), strict=True):
+        c.weight = fit
+    assert MonteCarloBot(random_below=0.9).random_seats(read) == 1 << 2 | 1 << 3
+    assert MonteCarloBot(random_below=0.6).random_seats(read[:2]) == 0
+    assert MonteCarloBot().random_seats(read) == 1 << 2 | 1 << 3  # under 1: any unexplained
+    assert MonteCarloBot(random_below=0).random_seats(read) == 0
+
+
 def test_an_unknown_playout_policy_is_refused_by_name():
     with pytest.raises(ValueError, match="policy is one of heuristic, fast"):
         MonteCarloBot(policy="random")

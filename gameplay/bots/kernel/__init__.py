@@ -147,17 +147,20 @@ def style_of(style: Style) -> tuple:
 
 
 def playout(rules, s: bytes, m: int, seat: int, own: Style = PLAIN, looks: int = 0,
-            weights: bytes | None = None, seed: int = 0, every_seat: bool = False) -> float:
+            weights: bytes | None = None, seed: int = 0, every_seat: bool = False,
+            random_seats: int = 0) -> float:
     """``montecarlo.playout`` in the kernel: apply move ``m`` (NO_MOVE: none) to state ``s``,
     play to the end with the heuristic policy, ``seat`` in the ``own`` style; 1 for ``seat``
     out first … 0 for last.  At ``seat``'s first ``looks`` decisions with a choice, each move
     is played out and the best kept instead of the policy's.  With ``weights`` (``packed``)
     ``seat``'s moves (every seat's with ``every_seat``) follow the learned policy instead,
-    its draws from ``seed``: the same seed, the same playout."""
-    if weights is None:
+    its draws from ``seed``: the same seed, the same playout.  The seats of ``random_seats``
+    (a bit each) play a uniformly random legal move, as the ``random`` bot does, drawing
+    from ``seed`` too."""
+    if weights is None and not random_seats:
         return _kernel.playout(compiled(rules), s, m, seat, style_of(own), looks)
     return _kernel.playout(compiled(rules), s, m, seat, style_of(own), looks, weights, seed,
-                           every_seat)
+                           every_seat, random_seats)
 
 
 def packed(weights: list[float]) -> bytes:

@@ -589,6 +589,7 @@ typedef struct {
     const double *w; /* N_FEATURES weights; NULL: the heuristic policy */
     uint64_t rng;    /* splitmix64's state: a playout's draws follow from its seed */
     int all;         /* every seat plays the learned policy, not only the searching one */
+    uint64_t random_seats; /* seats that play a uniformly random legal move (bit per seat) */
 } Learned;
 
 static inline uint64_t next_random(Learned *l) {
@@ -687,6 +688,11 @@ static uint64_t learned_move(const Rules *r, const State *s, const Style *style,
 static uint64_t playout_move(const Rules *r, const State *s, int seat, const Style *own,
                              Learned *l) {
     const Style *style = s->turn == seat ? own : &PLAIN;
+    if (l && (l->random_seats >> s->turn & 1)) {
+        uint64_t legal[MAXMOVES];
+        int n = legal_moves(r, s, legal);
+        return legal[n == 1 ? 0 : next_random(l) % (uint64_t)n];
+    }
     if (l && l->w && (l->all || s->turn == seat)) return learned_move(r, s, style, l);
     return policy_move(r, s, style);
 }
@@ -1155,22 +1161,23 @@ static PyObject *k_choose(PyObject *self, PyObject *args) {
     return PyLong_FromUnsignedLongLong(policy_move(r, s, &style));
 }
 
-/* playout(rules, state, move, seat, own_style[, looks[, weights, seed, all]]) -> float: apply
- * `move` (all ones: none), then play out, `seat` looking ahead at its first `looks` decisions;
- * with `weights` (N_FEATURES doubles) `seat`'s moves (every seat's with `all`) follow the
- * learned policy, drawing from `seed` */
+/* playout(rules, state, move, seat, own_style[, looks[, weights, seed, all, random_seats]])
+ * -> float: apply `move` (all ones: none), then play out, `seat` looking ahead at its first
+ * `looks` decisions; with `weights` (N_FEATURES doubles) `seat`'s moves (every seat's with
+ * `all`) follow the learned policy; the seats of `random_seats` (a bit each) play a random
+ * legal move; both draw from `seed` */
 static PyObject *k_playout(PyObject *self, PyObject *args) {
     PyObject *capsule, *obj, *style_obj, *weights = Py_None;
-    unsigned long long move, seed = 0;
+    unsigned long long move, seed = 0, random_seats = 0;
     int seat, looks = 0, all = 0;
-    if (!PyArg_ParseTuple(args, "OOKiO|iOKp", &capsule, &obj, &move, &seat, &style_obj, &looks,
-                          &weights, &seed, &all))
+    if (!PyArg_ParseTuple(args, "OOKiO|iOKpK", &capsule, &obj, &move, &seat, &style_obj, &looks,
+                          &weights, &seed, &all, &random_seats))
         return NULL;
     const Rules *r = get_rules(capsule);
     const State *s = r ? get_state(obj) : NULL;
     Style style;
     if (!s || read_style(style_obj, &style) < 0) return NULL;
-    Learned learned = {NULL, seed, all}, *l = NULL;
+    Learned learned = {NULL, seed, all, random_seats}, *l = random_seats ? &learned : NULL;
     if (weights != Py_None) {
         const uint8_t *data;
         if (read_bytes(weights, "the weights", sizeof(double) * N_FEATURES, &data) < 0)
