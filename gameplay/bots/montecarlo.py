@@ -342,13 +342,15 @@ class MonteCarloBot(HeuristicBot):
             return None
         hands = [0] * obs.players
         hands[obs.seat], hands[other] = obs.hand, unseen
-        result, code, nodes = fast.solve(obs.rules, fast.state(obs.deal_with(hands)),
-                                         self.config.endgame)
+        state = fast.state(obs.deal_with(hands))
+        result, code, nodes = fast.solve(obs.rules, state, self.config.endgame)
         outcome = {fast.WON: "won", fast.LOST: "lost", fast.UNKNOWN: "unknown"}[result]
         self.endgames.update({"endgames": 1, "endgames_" + outcome: 1, "endgame_nodes": nodes})
         if result != fast.WON:
             return None
-        return next(m for m in legal if fast.move(obs.rules, m) == code)
+        # by its place: the kernel lists the legal moves in the engine's order, and with two
+        # decks a play can have two codes (the kernel's own and the one fast.move packs)
+        return legal[fast.legal(obs.rules, state).index(code)]
 
     def random_seats(self, found) -> int:
         """The seats whose fit (``found``'s weights) is under ``random_below``, a bit each:

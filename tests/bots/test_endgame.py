@@ -126,3 +126,34 @@ def test_montecarlo_plays_the_winning_move_it_finds(name):
         off = MonteCarloBot(seed=1, config=SearchConfig(playouts=20, kernel=True, endgame=0))
         saved += not move_wins(d, off.play(obs, legal))
     assert solved >= 10 and saved >= 1
+
+
+def test_the_winning_move_found_is_one_of_the_engines_when_cards_are_alike():
+    """school-scum plays two decks: a mixed play of two identical cards and another has two
+    kernel codes, the kernel's own and the one ``kernel.move`` packs from the engine's play,
+    so montecarlo takes the solver's move by its place in the legal moves (the kernel lists
+    them in the engine's order), not by its code.  It raised StopIteration before."""
+    from gameplay.bots.montecarlo import ENDGAME_CARDS, heuristic_policy
+    from tests.bots.test_kernel import new_deal
+
+    rules = Rules(preset("school-scum"), 4)
+    rng = random.Random(1)
+    won = coded_apart = 0
+    for _ in range(40):
+        d = new_deal(rules, rng)
+        while not d.over:
+            legal = d.legal_moves()
+            seats = [s for s in range(4) if d.active >> s & 1]
+            if (len(seats) == 2 and len(legal) > 1
+                    and sum(C.mask_count(d.hands[s]) for s in seats) <= ENDGAME_CARDS):
+                result, code, _ = kernel.solve(rules, kernel.state(d), 20000)
+                if result == kernel.WON:
+                    bot = MonteCarloBot(seed=1, config=SearchConfig(playouts=10, endgame=20000))
+                    move = bot.solved(Observation.at(d, d.turn), legal)
+                    assert move in legal
+                    assert kernel.unpack(rules, kernel.move(rules, move)) == \
+                        kernel.unpack(rules, code)
+                    won += 1
+                    coded_apart += code not in [kernel.move(rules, m) for m in legal]
+            d.apply(heuristic_policy(d, legal, 0, rng))
+    assert won >= 50 and coded_apart >= 1
