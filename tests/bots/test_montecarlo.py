@@ -212,6 +212,16 @@ def test_seats_read_too_little_play_at_random_in_the_playouts():
     assert MonteCarloBot(random_below=0).random_seats(read) == 0
 
 
+def test_school_scum_playouts_look_ahead_at_nothing_unless_asked():
+    """Issue #32: school-scum's look-ahead costs more playouts than it wins (``LOOKS``), so
+    its playouts look ahead at none of its own decisions; other presets at 3; a ``looks``
+    setting wins on every preset."""
+    bot = MonteCarloBot()
+    assert bot.looks(Rules(preset("school-scum"), 4)) == 0
+    assert bot.looks(Rules(preset("classic"), 4)) == 3
+    assert MonteCarloBot(looks=2).looks(Rules(preset("school-scum"), 4)) == 2
+
+
 def test_an_unknown_playout_policy_is_refused_by_name():
     with pytest.raises(ValueError, match="policy is one of heuristic, fast"):
         MonteCarloBot(policy="random")
