@@ -47,10 +47,8 @@ from gameplay.bots.heuristic import PLAIN, HeuristicBot  # noqa: E402
 from gameplay.bots.montecarlo import LEARNED, TUNED  # noqa: E402
 from gameplay.bots.observation import GameLog  # noqa: E402
 from gameplay.engine import selfplay  # noqa: E402
-from gameplay.engine.deal import CCW, CW, Deal  # noqa: E402
-from gameplay.engine.game import Game, deal_cards  # noqa: E402
+from gameplay.engine.game import Game  # noqa: E402
 from gameplay.engine.options import PRESETS, preset  # noqa: E402
-from gameplay.engine.rules import leading  # noqa: E402
 from gameplay.engine.ruleset import Rules  # noqa: E402
 
 HEURISTIC = kernel.FEATURES.index("heuristic")
@@ -158,12 +156,7 @@ def measured(found, w) -> dict:
 
 def new_deal(rules: Rules, rng: random.Random) -> bytes:
     """The kernel's state of a fresh deal (no exchange), its leader as the rules have it."""
-    hands, _ = deal_cards(rules, 0, rng)
-    leader, opening = leading.fixed_leader(rules.options, rules.players, 0, hands, None)
-    if leader is None:
-        leader = rng.randrange(rules.players)
-    direction = rng.choice((CW, CCW)) if rules.options.presidents_deck else CW
-    return kernel.state(Deal(rules, hands, leader=leader, direction=direction, opening=opening))
+    return kernel.state(selfplay.fresh_deal(rules, rng))
 
 
 def against_heuristic(rules, style, weights: list[float], deals: list, draws: int = 4) -> dict:

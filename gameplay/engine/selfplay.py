@@ -111,6 +111,18 @@ def play_deal(game: Game, deciders: list[Decider], rng: random.Random) -> DealRe
     return record
 
 
+def fresh_deal(rules: Rules, rng: random.Random) -> Deal:
+    """A deal of shuffled cards with no exchange, led as the rules fix it or by a seat drawn
+    from ``rng``, in a drawn direction where presidents-deck's leader chooses one: positions
+    for tests, benches and training."""
+    hands, _ = deal_cards(rules, 0, rng)
+    leader, opening = leading.fixed_leader(rules.options, rules.players, 0, hands, None)
+    if leader is None:
+        leader = rng.randrange(rules.players)
+    direction = rng.choice((CW, CCW)) if rules.options.presidents_deck else CW
+    return Deal(rules, hands, leader=leader, direction=direction, opening=opening)
+
+
 def begin_deal(game: Game, hands: list[int], blind: list[list[int]] | None,
                deciders: list[Decider]) -> tuple[DealRecord, Deal]:
     """The dealt ``hands`` (mutated) through the exchange and the choice of leader and

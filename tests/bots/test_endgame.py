@@ -10,6 +10,7 @@ from gameplay.bots import kernel
 from gameplay.bots.montecarlo import MonteCarloBot, SearchConfig
 from gameplay.bots.observation import Observation
 from gameplay.engine import cards as C
+from gameplay.engine import selfplay
 from gameplay.engine.deal import CCW, CW, Deal
 from gameplay.engine.options import PRESETS, preset
 from gameplay.engine.ruleset import Rules
@@ -134,13 +135,12 @@ def test_the_winning_move_found_is_one_of_the_engines_when_cards_are_alike():
     so montecarlo takes the solver's move by its place in the legal moves (the kernel lists
     them in the engine's order), not by its code.  It raised StopIteration before."""
     from gameplay.bots.montecarlo import ENDGAME_CARDS, heuristic_policy
-    from tests.bots.test_kernel import new_deal
 
     rules = Rules(preset("school-scum"), 4)
     rng = random.Random(1)
     won = coded_apart = 0
     for _ in range(40):
-        d = new_deal(rules, rng)
+        d = selfplay.fresh_deal(rules, rng)
         while not d.over:
             legal = d.legal_moves()
             seats = [s for s in range(4) if d.active >> s & 1]

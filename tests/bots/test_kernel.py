@@ -18,12 +18,11 @@ from gameplay.bots.montecarlo import TUNED, MonteCarloBot, heuristic_policy, pla
 from gameplay.bots.observation import GameLog, observe
 from gameplay.bots.simple import RandomBot
 from gameplay.engine import cards, selfplay
-from gameplay.engine.deal import CCW, CONSEC, CW, EIGHT_BELOW, KKK, MODE_NAMES, SIXTY_NINE, Deal
+from gameplay.engine.deal import CCW, CONSEC, EIGHT_BELOW, KKK, MODE_NAMES, SIXTY_NINE, Deal
 from gameplay.engine.errors import OptionsError
-from gameplay.engine.game import Game, deal_cards
+from gameplay.engine.game import Game
 from gameplay.engine.options import OPTIONS, PRESETS, Options, preset
 from gameplay.engine.plays import BLIND, BOMB, LONE_DOPPELGANGER, MIX, PASS
-from gameplay.engine.rules import leading
 from gameplay.engine.ruleset import Rules
 from gameplay.engine.scoring import Scoring
 from tests.engine.test_perft import TREES, perft, position
@@ -59,15 +58,6 @@ def kernel_view(rules, state: bytes) -> dict:
     return view
 
 
-def new_deal(rules: Rules, rng: random.Random) -> Deal:
-    hands, _ = deal_cards(rules, 0, rng)
-    leader, opening = leading.fixed_leader(rules.options, rules.players, 0, hands, None)
-    if leader is None:
-        leader = rng.randrange(rules.players)
-    direction = rng.choice((CW, CCW)) if rules.options.presidents_deck else CW
-    return Deal(rules, hands, leader=leader, direction=direction, opening=opening)
-
-
 # Each preset at several table sizes, and the options no preset turns on by default.
 TABLES = [(name, {}, players) for name in PRESET_NAMES for players in (2, 3, 4, 6)] + [
     ("friday", {"revolution": True, "jokers": 2}, 4),
@@ -87,7 +77,7 @@ def test_kernel_plays_the_engines_moves(name):
         rules = Rules(preset(table_name, **overrides), players)
         for seed in range(12):
             rng = random.Random(seed)
-            d = new_deal(rules, rng)
+            d = selfplay.fresh_deal(rules, rng)
             state = kernel.state(d)
             while not d.over:
                 legal = d.legal_moves()
@@ -163,7 +153,7 @@ def positions(rules: Rules, rng: random.Random, share: float, deals: int = 3):
     """A ``share`` of the positions of ``deals`` deals of four heuristic players, with their
     legal moves (a position is looked at before the deal moves on)."""
     for _ in range(deals):
-        d = new_deal(rules, rng)
+        d = selfplay.fresh_deal(rules, rng)
         while not d.over:
             legal = d.legal_moves()
             if rng.random() < share:
@@ -373,7 +363,7 @@ def test_the_kernel_counts_the_engines_move_trees_under_sampled_options():
     rng = random.Random(27)
     compared = 0
     for rules in sampled_rules(rng, 40):
-        d = new_deal(rules, rng)
+        d = selfplay.fresh_deal(rules, rng)
         for _ in range(2):  # the deal's first lead, then a position some moves on
             for depth in (1, 2, 3):
                 leaves, kernel_leaves = Counter(), Counter()
@@ -540,7 +530,7 @@ def test_a_state_with_other_hands_is_the_state_of_the_deal_with_them(name):
     rules = Rules(preset(name), 4)
     rng = random.Random(5)
     for _ in range(10):
-        d = new_deal(rules, rng)
+        d = selfplay.fresh_deal(rules, rng)
         for _ in range(rng.randrange(12)):
             if d.over:
                 break

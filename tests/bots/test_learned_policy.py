@@ -11,12 +11,11 @@ from gameplay.bots import cardset as C
 from gameplay.bots import kernel
 from gameplay.bots.heuristic import PLAIN
 from gameplay.bots.montecarlo import LEARNED, learned_weights
-from gameplay.engine import checker
+from gameplay.engine import checker, selfplay
 from gameplay.engine.deal import CW, Deal
 from gameplay.engine.options import PRESETS, preset
 from gameplay.engine.ruleset import Rules
 from gameplay.runner.match import run, schedule
-from tests.bots.test_kernel import new_deal
 
 CLASSIC = Rules(preset("classic"), 4)
 
@@ -86,7 +85,7 @@ def test_softmax_playouts_are_the_same_for_the_same_seed(name):
     flat = packed_weights()
     seen = set()
     for _ in range(5):
-        s = kernel.state(new_deal(rules, rng))
+        s = kernel.state(selfplay.fresh_deal(rules, rng))
         for seed in range(8):
             first = [kernel.playout(rules, s, kernel.NO_MOVE, seat, weights=flat, seed=seed,
                                     every_seat=True) for seat in range(4)]
@@ -103,7 +102,7 @@ def test_a_heavy_heuristic_weight_plays_the_heuristic_playout():
     rng = random.Random(4)
     heavy = packed_weights(heuristic=50.0)
     for _ in range(10):
-        s = kernel.state(new_deal(CLASSIC, rng))
+        s = kernel.state(selfplay.fresh_deal(CLASSIC, rng))
         for seat in range(4):
             for looks in (0, 2):
                 plain = kernel.playout(CLASSIC, s, kernel.NO_MOVE, seat, looks=looks)
@@ -122,7 +121,7 @@ def test_the_policy_gradients_playout_is_the_learned_playout():
     bomb = kernel.FEATURES.index("bomb")
     differs = 0
     for _ in range(10):
-        s = kernel.state(new_deal(CLASSIC, rng))
+        s = kernel.state(selfplay.fresh_deal(CLASSIC, rng))
         for seat in range(4):
             for seed in range(3):
                 result, grad = kernel.reinforce(CLASSIC, s, seat, PLAIN, weights, seed)

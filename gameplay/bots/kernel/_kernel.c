@@ -439,6 +439,35 @@ static int hand_value(const Rules *r, const uint32_t *hand, int rev) {
     return total;
 }
 
+/* What the seat to move reads off its hand, as heuristic.py does: the view of it, its
+ * controls and its other groups, whether an opponent is near out (`danger`) and whether it is
+ * in its endgame */
+static void size_up(const Rules *r, const State *s, const Style *style, View *v,
+                    int *controls, int *groups, int *danger, int *endgame) {
+    int seat = s->turn;
+    const uint32_t *hand = s->hand[seat];
+    v->r = r;
+    v->st = r->st[s->reversed];
+    v->leading = !s->last;
+    v->controls_from = r->order_len - 1 - r->jokers_on_top - style->controls_below_top;
+    memset(v->counts, 0, sizeof v->counts);
+    *controls = wilds_in(r, hand);
+    *groups = 0;
+    for (int i = 0; i < r->n_naturals; i++) {
+        int f = r->naturals[i], n = chunk_count(hand[f]);
+        v->counts[f] = n;
+        if (!n) continue;
+        if (v->st[f] >= v->controls_from) *controls += n;
+        else (*groups)++;
+    }
+    if (r->bombs) *controls += chunk_count(hand[BOMB_FACE]);
+    int fewest = -1;
+    for (int o = 0; o < r->players; o++)
+        if (o != seat && (s->active >> o & 1) && (fewest < 0 || s->held[o] < fewest)) fewest = s->held[o];
+    *danger = fewest >= 0 && fewest <= style->danger;
+    *endgame = *groups <= *controls + style->endgame_margin;
+}
+
 /* `unseen`: the cards the seat to move cannot see, or NULL for the other seats' hands (a
  * playout's view) */
 static uint64_t heuristic_move(const Rules *r, const State *s, const Style *style,
@@ -454,26 +483,8 @@ static uint64_t heuristic_move(const Rules *r, const State *s, const Style *styl
     for (int i = 0; i < np; i++) /* going out wins everything */
         if (COUNT(plays[i]) == total && KIND(plays[i]) != K_LONE) return plays[i];
     View v;
-    v.r = r;
-    v.st = r->st[s->reversed];
-    v.leading = !s->last;
-    int top = r->order_len - 1;
-    v.controls_from = top - r->jokers_on_top - style->controls_below_top;
-    memset(v.counts, 0, sizeof v.counts);
-    int controls = wilds_in(r, hand), groups = 0;
-    for (int i = 0; i < r->n_naturals; i++) {
-        int f = r->naturals[i], n = chunk_count(hand[f]);
-        v.counts[f] = n;
-        if (!n) continue;
-        if (v.st[f] >= v.controls_from) controls += n;
-        else groups++;
-    }
-    if (r->bombs) controls += chunk_count(hand[BOMB_FACE]);
-    int fewest = -1;
-    for (int o = 0; o < r->players; o++)
-        if (o != seat && (s->active >> o & 1) && (fewest < 0 || s->held[o] < fewest)) fewest = s->held[o];
-    int danger = fewest >= 0 && fewest <= style->danger;
-    int endgame = groups <= controls + style->endgame_margin;
+    int controls, groups, danger, endgame, top = r->order_len - 1;
+    size_up(r, s, style, &v, &controls, &groups, &danger, &endgame);
     uint64_t best = 0;
     int found = 0;
 #define KEEP_LOWEST(p) do { if (!found || lower(&v, (p), best)) { best = (p); found = 1; } } while (0)
@@ -606,29 +617,10 @@ static inline uint64_t next_random(Learned *l) {
  * a bomb */
 static void features(const Rules *r, const State *s, const Style *style, const uint64_t *legal,
                      int n, double *f) {
-    int seat = s->turn, held = s->held[seat];
-    const uint32_t *hand = s->hand[seat];
+    int held = s->held[s->turn];
     View v;
-    v.r = r;
-    v.st = r->st[s->reversed];
-    v.leading = !s->last;
-    int top = r->order_len - 1;
-    v.controls_from = top - r->jokers_on_top - style->controls_below_top;
-    memset(v.counts, 0, sizeof v.counts);
-    int controls = wilds_in(r, hand), groups = 0;
-    for (int i = 0; i < r->n_naturals; i++) {
-        int face = r->naturals[i], c = chunk_count(hand[face]);
-        v.counts[face] = c;
-        if (!c) continue;
-        if (v.st[face] >= v.controls_from) controls += c;
-        else groups++;
-    }
-    if (r->bombs) controls += chunk_count(hand[BOMB_FACE]);
-    int fewest = -1;
-    for (int o = 0; o < r->players; o++)
-        if (o != seat && (s->active >> o & 1) && (fewest < 0 || s->held[o] < fewest)) fewest = s->held[o];
-    double danger = fewest >= 0 && fewest <= style->danger;
-    int endgame = groups <= controls + style->endgame_margin;
+    int controls, groups, danger, endgame, top = r->order_len - 1;
+    size_up(r, s, style, &v, &controls, &groups, &danger, &endgame);
     uint64_t chosen = heuristic_move(r, s, style, legal, n, NULL);
     int lowest = -1;
     for (int i = 0; i < n; i++)
@@ -664,24 +656,32 @@ static void features(const Rules *r, const State *s, const Style *style, const u
     }
 }
 
-static uint64_t learned_move(const Rules *r, const State *s, const Style *style, Learned *l) {
-    uint64_t legal[MAXMOVES];
-    static double f[MAXMOVES * N_FEATURES], p[MAXMOVES];
-    int n = legal_moves(r, s, legal);
-    if (n == 1) return legal[0];
-    features(r, s, style, legal, n, f);
-    double most = -1e300, total = 0;
+/* one of n moves drawn by the softmax of the weights times their features `f`: its index;
+ * `p` gets each move's unnormalised probability and `total` their sum */
+static int softmax_draw(Learned *l, const double *f, int n, double *p, double *total) {
+    double most = -1e300;
     for (int i = 0; i < n; i++) {
         double z = 0;
         for (int k = 0; k < N_FEATURES; k++) z += l->w[k] * f[i * N_FEATURES + k];
         p[i] = z;
         if (z > most) most = z;
     }
-    for (int i = 0; i < n; i++) total += p[i] = exp(p[i] - most);
-    double u = (double)(next_random(l) >> 11) * (1.0 / 9007199254740992.0) * total;
+    *total = 0;
+    for (int i = 0; i < n; i++) *total += p[i] = exp(p[i] - most);
+    double u = (double)(next_random(l) >> 11) * (1.0 / 9007199254740992.0) * *total;
     for (int i = 0; i < n; i++)
-        if ((u -= p[i]) < 0) return legal[i];
-    return legal[n - 1];
+        if ((u -= p[i]) < 0) return i;
+    return n - 1;
+}
+
+static uint64_t learned_move(const Rules *r, const State *s, const Style *style, Learned *l) {
+    uint64_t legal[MAXMOVES];
+    static double f[MAXMOVES * N_FEATURES], p[MAXMOVES];
+    int n = legal_moves(r, s, legal);
+    if (n == 1) return legal[0];
+    features(r, s, style, legal, n, f);
+    double total;
+    return legal[softmax_draw(l, f, n, p, &total)];
 }
 
 /* the move of the seat to move in a playout for `seat` */
@@ -728,18 +728,8 @@ static double playout_gradient(const Rules *r, State *s, int seat, const Style *
             continue;
         }
         features(r, s, own, legal, n, f);
-        double most = -1e300, total = 0;
-        for (int k = 0; k < n; k++) {
-            double z = 0;
-            for (int j = 0; j < N_FEATURES; j++) z += l->w[j] * f[k * N_FEATURES + j];
-            p[k] = z;
-            if (z > most) most = z;
-        }
-        for (int k = 0; k < n; k++) total += p[k] = exp(p[k] - most);
-        double u = (double)(next_random(l) >> 11) * (1.0 / 9007199254740992.0) * total;
-        int pick = n - 1;
-        for (int k = 0; k < n; k++)
-            if ((u -= p[k]) < 0) { pick = k; break; }
+        double total;
+        int pick = softmax_draw(l, f, n, p, &total);
         for (int k = 0; k < n; k++)
             for (int j = 0; j < N_FEATURES; j++)
                 grad[j] += ((k == pick) - p[k] / total) * f[k * N_FEATURES + j];
@@ -1151,13 +1141,20 @@ static PyObject *k_apply(PyObject *self, PyObject *args) {
     return state_bytes(&copy);
 }
 
-static PyObject *k_choose(PyObject *self, PyObject *args) {
+/* the (rules, state, style) arguments of choose() and features() */
+static int rules_state_style(PyObject *args, const Rules **r, const State **s, Style *style) {
     PyObject *capsule, *obj, *style_obj;
-    if (!PyArg_ParseTuple(args, "OOO", &capsule, &obj, &style_obj)) return NULL;
-    const Rules *r = get_rules(capsule);
-    const State *s = r ? get_state(obj) : NULL;
+    if (!PyArg_ParseTuple(args, "OOO", &capsule, &obj, &style_obj)) return -1;
+    *r = get_rules(capsule);
+    *s = *r ? get_state(obj) : NULL;
+    return !*s || read_style(style_obj, style) < 0 ? -1 : 0;
+}
+
+static PyObject *k_choose(PyObject *self, PyObject *args) {
+    const Rules *r;
+    const State *s;
     Style style;
-    if (!s || read_style(style_obj, &style) < 0) return NULL;
+    if (rules_state_style(args, &r, &s, &style) < 0) return NULL;
     return PyLong_FromUnsignedLongLong(policy_move(r, s, &style));
 }
 
@@ -1194,12 +1191,10 @@ static PyObject *k_playout(PyObject *self, PyObject *args) {
 /* features(rules, state, style) -> (legal moves, features): each legal move's N_FEATURES
  * features (a tuple of floats a move) at a state, the moves in legal()'s order */
 static PyObject *k_features(PyObject *self, PyObject *args) {
-    PyObject *capsule, *obj, *style_obj;
-    if (!PyArg_ParseTuple(args, "OOO", &capsule, &obj, &style_obj)) return NULL;
-    const Rules *r = get_rules(capsule);
-    const State *s = r ? get_state(obj) : NULL;
+    const Rules *r;
+    const State *s;
     Style style;
-    if (!s || read_style(style_obj, &style) < 0) return NULL;
+    if (rules_state_style(args, &r, &s, &style) < 0) return NULL;
     uint64_t legal[MAXMOVES];
     static double f[MAXMOVES * N_FEATURES];
     int n = s->over ? 0 : legal_moves(r, s, legal);
