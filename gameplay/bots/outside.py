@@ -395,6 +395,9 @@ class ProgramBot(OutsideBot):
             process = self._start()
             process.stdin.write(json.dumps(request).encode() + b"\n")
             process.stdin.flush()
+        except BrokenPipeError:  # it closed its end: ended, as when its answer is missing
+            self.close()
+            raise BotFault("error", "the program ended") from None
         except OSError as error:
             self.close()
             raise BotFault("error", f"cannot talk to the program: {error}") from None

@@ -5,7 +5,10 @@ started is left, and the next game is normal (tests.sandbox.games.contained)."""
 import os
 import socket
 
-from gameplay.bots.sandbox import Limits
+import pytest
+
+from gameplay.bots.base import BotFault
+from gameplay.bots.sandbox import Limits, SandboxedProgram
 from gameplay.engine.scoring import Scoring
 from tests.sandbox.games import (
     ANSWERS,
@@ -235,3 +238,13 @@ def test_a_child_left_sleeping_is_killed_with_the_bot(tmp_path):
                                "    __import__('time').sleep(10 ** 6)")
     result, bot = play(daemon, timeout_ms=5000)
     assert contained(result, bot) == []  # no process of its uid left
+
+
+def test_a_program_ended_before_it_is_asked_is_said_to_have_ended(tmp_path):
+    """Writing to a bot that has ended breaks the pipe: the fault says the program ended,
+    and how, as when its answer is missing (the stderr flood raced into this under load)."""
+    bot = SandboxedProgram(hostile(tmp_path, "sys.exit(1)"), "python")
+    bot._start().wait(timeout=30)
+    with pytest.raises(BotFault, match="^the program ended: exited with code 1"):
+        bot.exchange_json({"decision": "play"})
+    bot.close()
