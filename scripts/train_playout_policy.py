@@ -79,10 +79,10 @@ def decisions(task) -> list[tuple[int, list[tuple]]]:
                 hands.append(obs.hand if s == obs.seat else C.cards_mask(pool[at:at + take]))
                 at += take
             state = kernel.state(obs.deal_with(hands))
-            moves, rows = kernel.features(obs.rules, state, bot.style(obs.rules))
-            code = kernel.move(obs.rules, choice)
-            if code in moves:
-                kept.append((moves.index(code), rows))
+            _, rows = kernel.features(obs.rules, state, bot.style(obs.rules))
+            # by its place: the kernel lists the legal moves in the engine's order, and with
+            # two decks a play can have two codes
+            kept.append((legal.index(choice), rows))
         return choice
 
     bot.play = play

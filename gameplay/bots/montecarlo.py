@@ -135,8 +135,8 @@ class SearchConfig:
     # heuristic bot's 1.840 → 1.929); 100 playouts, seed 11, 1.977 → 1.925; three greedy,
     # 2.042 → 2.033; classic, 200 playouts, 1.694 → 1.683; against three montecarlo bots
     # without it, classic 100 playouts 2.438 → 2.442 and school-scum 60 playouts 2.525 →
-    # 2.513 (400 and 240 deals).  Only where inference reads the
-    # rules (school-scum, classic); the kernel's playouts only.
+    # 2.513 (400 and 240 deals).  Only where inference reads the rules (school-scum,
+    # classic); the kernel's playouts only.
     random_below: float = 1
 
     def __post_init__(self):
@@ -255,6 +255,9 @@ class MonteCarloBot(HeuristicBot):
         config = self.config
         found = inference.constraints(obs) if config.infer else []
         strangers = self.random_seats(found)
+        if fast is not None:  # what each playout of this decision is played with
+            weights, looks = self.learned(rules), self.looks(rules)
+            every_seat = config.policy == "learned_all"
         deal = self.dealer(obs, found)
         # where inference.py reads the rules, its independently dealt worlds measured better
         # than the walk (school-scum first-out 0.373 against 0.312); the walk reads the rest
@@ -281,12 +284,10 @@ class MonteCarloBot(HeuristicBot):
                 hands, blind = deal()
             if fast is not None:
                 world = fast.with_hands(rules, table, hands)
-                weights = self.learned(rules)
                 draws = self.rng.getrandbits(64) if weights is not None or strangers else 0
                 for i in alive:  # one world (and the same draws) for all: common random numbers
-                    sums[i] += fast.playout(rules, world, moves[i], obs.seat, style,
-                                            self.looks(rules), weights, draws,
-                                            config.policy == "learned_all", strangers)
+                    sums[i] += fast.playout(rules, world, moves[i], obs.seat, style, looks,
+                                            weights, draws, every_seat, strangers)
             else:
                 base = obs.deal_with(hands, blind)
                 for i in alive:

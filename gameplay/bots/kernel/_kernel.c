@@ -596,14 +596,16 @@ static const Style PLAIN = PLAIN_STYLE;
  * one definition the training data and the playouts share. */
 #define N_FEATURES 17
 
+/* How a playout's seats play other than by the heuristic (NULL: every seat by it), and the
+ * draws that play takes */
 typedef struct {
     const double *w; /* N_FEATURES weights; NULL: the heuristic policy */
     uint64_t rng;    /* splitmix64's state: a playout's draws follow from its seed */
     int all;         /* every seat plays the learned policy, not only the searching one */
     uint64_t random_seats; /* seats that play a uniformly random legal move (bit per seat) */
-} Learned;
+} Playing;
 
-static inline uint64_t next_random(Learned *l) {
+static inline uint64_t next_random(Playing *l) {
     uint64_t z = (l->rng += 0x9E3779B97F4A7C15ull);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
@@ -658,7 +660,7 @@ static void features(const Rules *r, const State *s, const Style *style, const u
 
 /* one of n moves drawn by the softmax of the weights times their features `f`: its index;
  * `p` gets each move's unnormalised probability and `total` their sum */
-static int softmax_draw(Learned *l, const double *f, int n, double *p, double *total) {
+static int softmax_draw(Playing *l, const double *f, int n, double *p, double *total) {
     double most = -1e300;
     for (int i = 0; i < n; i++) {
         double z = 0;
@@ -674,7 +676,7 @@ static int softmax_draw(Learned *l, const double *f, int n, double *p, double *t
     return n - 1;
 }
 
-static uint64_t learned_move(const Rules *r, const State *s, const Style *style, Learned *l) {
+static uint64_t learned_move(const Rules *r, const State *s, const Style *style, Playing *l) {
     uint64_t legal[MAXMOVES];
     static double f[MAXMOVES * N_FEATURES], p[MAXMOVES];
     int n = legal_moves(r, s, legal);
@@ -686,7 +688,7 @@ static uint64_t learned_move(const Rules *r, const State *s, const Style *style,
 
 /* the move of the seat to move in a playout for `seat` */
 static uint64_t playout_move(const Rules *r, const State *s, int seat, const Style *own,
-                             Learned *l) {
+                             Playing *l) {
     const Style *style = s->turn == seat ? own : &PLAIN;
     if (l && (l->random_seats >> s->turn & 1)) {
         uint64_t legal[MAXMOVES];
@@ -698,7 +700,7 @@ static uint64_t playout_move(const Rules *r, const State *s, int seat, const Sty
 }
 
 /* montecarlo.playout: play to the end (or until `seat` is out); 1 for first out … 0 for last */
-static double playout(const Rules *r, State *s, int seat, const Style *own, Learned *l) {
+static double playout(const Rules *r, State *s, int seat, const Style *own, Playing *l) {
     for (int i = 0; i < PLAYOUT_MOVES; i++) {
         if (s->over || !(s->active >> seat & 1)) break;
         apply_move(r, s, playout_move(r, s, seat, own, l));
@@ -713,7 +715,7 @@ static double playout(const Rules *r, State *s, int seat, const Style *own, Lear
  * heuristic; adds to `grad` the gradient of the log-probability of `seat`'s draws (each
  * decision's chosen features less their mean under the softmax) */
 static double playout_gradient(const Rules *r, State *s, int seat, const Style *own,
-                               Learned *l, double *grad) {
+                               Playing *l, double *grad) {
     uint64_t legal[MAXMOVES];
     static double f[MAXMOVES * N_FEATURES], p[MAXMOVES];
     for (int i = 0; i < PLAYOUT_MOVES; i++) {
@@ -746,7 +748,7 @@ static double playout_gradient(const Rules *r, State *s, int seat, const Style *
  * on ties).  The policy alone plays its own later moves badly where the search would not. */
 #define LOOK_WIDTH 24
 static double playout_looking(const Rules *r, State *s, int seat, const Style *own, int looks,
-                              Learned *l) {
+                              Playing *l) {
     uint64_t legal[MAXMOVES];
     for (int i = 0; i < PLAYOUT_MOVES && looks > 0; i++) {
         if (s->over || !(s->active >> seat & 1)) break;
@@ -759,7 +761,7 @@ static double playout_looking(const Rules *r, State *s, int seat, const Style *o
         if (n > 1) {
             looks--;
             State t = *s;
-            Learned tl = l ? *l : (Learned){0}; /* every move tried on the same draws */
+            Playing tl = l ? *l : (Playing){0}; /* every move tried on the same draws */
             apply_move(r, &t, pick);
             double best = playout(r, &t, seat, own, l ? &tl : NULL);
             for (int k = 0; k < n && k < LOOK_WIDTH; k++) {
@@ -1174,13 +1176,13 @@ static PyObject *k_playout(PyObject *self, PyObject *args) {
     const State *s = r ? get_state(obj) : NULL;
     Style style;
     if (!s || read_style(style_obj, &style) < 0) return NULL;
-    Learned learned = {NULL, seed, all, random_seats}, *l = random_seats ? &learned : NULL;
+    Playing playing = {NULL, seed, all, random_seats}, *l = random_seats ? &playing : NULL;
     if (weights != Py_None) {
         const uint8_t *data;
         if (read_bytes(weights, "the weights", sizeof(double) * N_FEATURES, &data) < 0)
             return NULL;
-        learned.w = (const double *)data;
-        l = &learned;
+        playing.w = (const double *)data;
+        l = &playing;
     }
     State copy = *s;
     if (move != ~0ULL) apply_move(r, &copy, move);
@@ -1235,7 +1237,7 @@ static PyObject *k_reinforce(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "weights of the wrong size");
         return NULL;
     }
-    Learned l = {(const double *)wdata, seed, 0};
+    Playing l = {(const double *)wdata, seed, 0};
     double grad[N_FEATURES] = {0};
     State copy = *s;
     double result = playout_gradient(r, &copy, seat, &style, &l, grad);
