@@ -165,6 +165,16 @@ def row(r: dict) -> str:
             f"{r['mean_decision_ms']:.2f} | {r['playouts_per_decision'] or '-'} |")
 
 
+def print_table(results: list[dict]) -> None:
+    """The lines as a Markdown table, one row each."""
+    print("| preset | lineup (first bot measured) | deals | first-out [95% CI] | "
+          "last place [95% CI] | mean position [95% CI] | game wins [95% CI] | ms/decision | "
+          "playouts/decision |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for r in results:
+        print(row(r))
+
+
 def lineups(args) -> list[list[str]]:
     chosen = [parse_lineup(text) for text in args.lineup or []]
     if args.seat:
@@ -210,12 +220,7 @@ def main() -> None:
                         workers=args.workers, scoring=args.scoring)
             print(json.dumps(r), flush=True)
             results.append(r)
-    print("| preset | lineup (first bot measured) | deals | first-out [95% CI] | "
-          "last place [95% CI] | mean position [95% CI] | game wins [95% CI] | ms/decision | "
-          "playouts/decision |")
-    print("|---|---|---|---|---|---|---|---|---|")
-    for r in results:
-        print(row(r))
+    print_table(results)
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.bots import measure, row, with_search  # noqa: E402
+from bench.bots import measure, print_table, with_search  # noqa: E402
 from gameplay.bots import base, montecarlo  # noqa: E402
 from gameplay.engine.options import PRESETS  # noqa: E402
 
@@ -59,13 +59,8 @@ def main() -> None:
                         scoring=None)
             r["oracle"] = seen
             print(json.dumps(r), flush=True)
-            results.append(r)
-    print("| preset | lineup (first bot measured) | deals | first-out [95% CI] | "
-          "last place [95% CI] | mean position [95% CI] | game wins [95% CI] | ms/decision | "
-          "playouts/decision |")
-    print("|---|---|---|---|---|---|---|---|---|")
-    for r in results:
-        print(row(r).replace(r["lineup"], ("oracle " if r["oracle"] else "") + r["lineup"]))
+            results.append({**r, "lineup": ("oracle " if seen else "") + r["lineup"]})
+    print_table(results)
 
 
 if __name__ == "__main__":
