@@ -35,7 +35,13 @@ def test_in_a_game_every_world_is_the_live_deal_not_an_earlier_one(monkeypatch):
 
     def spying(bot, obs, found):
         deal = oracle(bot, obs, found)
-        return lambda: worlds.append((obs, deal())) or worlds[-1][1]
+
+        def dealt():
+            world = deal()
+            worlds.append((obs, world))
+            return world
+
+        return dealt
 
     monkeypatch.setattr(MonteCarloBot, "dealer", spying)
     bot = MonteCarloBot(playouts=4, walk=0)

@@ -157,8 +157,6 @@ def playout(rules, s: bytes, m: int, seat: int, own: Style = PLAIN, looks: int =
     its draws from ``seed``: the same seed, the same playout.  The seats of ``random_seats``
     (a bit each) play a uniformly random legal move, as the ``random`` bot does, drawing
     from ``seed`` too."""
-    if weights is None and not random_seats:
-        return _kernel.playout(compiled(rules), s, m, seat, style_of(own), looks)
     return _kernel.playout(compiled(rules), s, m, seat, style_of(own), looks, weights, seed,
                            every_seat, random_seats)
 
