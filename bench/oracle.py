@@ -1,7 +1,7 @@
 """How much of montecarlo's gap is hidden cards: the same search dealt the true hands (#32).
 
     python bench/oracle.py [--preset classic ...] [--games 800] [--playouts 1000] [--seed 11]
-        [--spec montecarlo] [--after K] [--before K]
+        [--spec montecarlo] [--after K] [--before K] [--oracle-only]
 
 Plays ``bench/bots.py``'s duplicate one-deal games against three heuristic bots twice: once as
 montecarlo plays, once with every world it plays out being the deal's true hands (an oracle; the
@@ -67,6 +67,8 @@ def main() -> None:
     parser.add_argument("--after", type=int, default=0,
                         help="the oracle from this many moves of the deal played")
     parser.add_argument("--before", type=int, help="the oracle until this many moves")
+    parser.add_argument("--oracle-only", action="store_true",
+                        help="skip the line of montecarlo as it plays (the same for every window)")
     args = parser.parse_args()
     if not args.spec.startswith("montecarlo"):
         parser.error(f"--spec is a montecarlo spec, not {args.spec!r}")
@@ -75,7 +77,7 @@ def main() -> None:
     spec = with_search(args.spec, None, args.playouts)
     window = f"oracle from move {args.after}" + (f" to {args.before} " if args.before else " ")
     results = []
-    for seen in (False, True):
+    for seen in (True,) if args.oracle_only else (False, True):
         if seen:
             see_the_cards(args.after, args.before)
         for preset in args.preset or ["classic", "presidents-deck", "school-scum"]:
