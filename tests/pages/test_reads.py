@@ -58,6 +58,22 @@ def test_the_player_page_shows_positions_and_head_to_head(client):
     # Against b: 3 deals together, a ahead twice, behind once.
     assert f"{b_name}</a></td><td>3</td><td>2</td><td>1</td>" in text
     assert "<tr><td>1</td><td>2</td></tr><tr><td>2</td><td>1</td></tr>" in text
+    assert "<td>still playing</td></tr>" in text  # the game's winner is not known yet
+
+
+def test_the_player_page_says_what_the_player_is_and_where_they_play(client):
+    from tests.league.factories import ClubFactory, PlayerFactory
+
+    home, away = ClubFactory(name="Upper Wickham"), ClubFactory(name="Lower Wickham")
+    person = PlayerFactory(clubs=[home, away])
+    bot = PlayerFactory(kind="bot")
+
+    text = " ".join(client.get(reverse("league:player_detail", args=[person.pk])).text.split())
+    assert (f'<p id="about">A player at <a href="{reverse("league:club_detail", args=[away.pk])}">'
+            f'Lower Wickham</a>, <a href="{reverse("league:club_detail", args=[home.pk])}">'
+            f'Upper Wickham</a>.</p>') in text
+    text = " ".join(client.get(reverse("league:player_detail", args=[bot.pk])).text.split())
+    assert '<p id="about">A bot.</p>' in text
 
 
 def test_the_season_page_states_tie_breaks_and_offers_sorting_and_a_local_chart(client):
