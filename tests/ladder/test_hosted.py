@@ -217,6 +217,8 @@ def test_the_registration_page_takes_a_code_file_and_a_runtime(client, author):
     assert (bot.runtime, bot.url[:len(HOSTED)]) == ("python", HOSTED)
     with zipfile.ZipFile(io.BytesIO(bytes(bot.code))) as archive:
         assert archive.read("bot.py") == PYTHON
+    listed = " ".join(client.get(reverse("accounts:bot_list")).content.decode().split())
+    assert "<td>hosted here (Python 3)</td>" in listed and HOSTED not in listed
 
     edit = client.post(reverse("accounts:bot_edit", args=[bot.pk]), {
         "name": "py-bot", "presets": ["classic"], "description": "mine"})
