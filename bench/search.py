@@ -37,8 +37,8 @@ def measure(name: str, spec: str, deals: int) -> dict:
     searched = []  # playouts of each decision montecarlo searched
     spent = MonteCarloBot.spent
 
-    def counted_spent(self, done, deadline):
-        over = spent(self, done, deadline)
+    def counted_spent(self, done, deadline, extra=0.0):
+        over = spent(self, done, deadline, extra)
         if over:
             searched.append(done)
         return over
