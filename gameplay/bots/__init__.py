@@ -51,6 +51,7 @@ SETTINGS = {
         "exchange": (True, 0, 1),
         "bank": (False, 0, 3),  # a decision's time at most 4 budgets
         "random_below": (False, 0, 1),
+        "strange": (False, 0, 1),
     },
 }
 

@@ -74,6 +74,12 @@ class History:
                 seen -= move.mask
             d.apply(move)
 
+    def forget(self, seats: int) -> None:
+        """Read none of the choices of ``seats`` (a bit each): any hand explains them."""
+        for seat in range(len(self.positions)):
+            if seats >> seat & 1:
+                self.positions[seat] = []
+
     def broken(self, seat: int, hidden: int, enough: int = 1 << 30) -> int:
         """How many of ``seat``'s positions a hidden hand of ``hidden`` now breaks (counting
         stops at ``enough``)."""
@@ -207,6 +213,12 @@ class Worlds:
         if cards is None:
             cards = self.card_lists[mask] = C.mask_cards(mask)
         return cards
+
+    def forget(self, seats: int) -> None:
+        """``History.forget``'s seats break nothing now."""
+        for seat in range(len(self.bad)):
+            if seats >> seat & 1:
+                self.bad[seat] = 0
 
     @property
     def consistent(self) -> bool:

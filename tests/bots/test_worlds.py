@@ -10,6 +10,7 @@ from gameplay.bots import kernel
 from gameplay.bots.heuristic import HeuristicBot
 from gameplay.bots.montecarlo import MonteCarloBot
 from gameplay.bots.observation import GameLog, observe
+from gameplay.bots.simple import RandomBot
 from gameplay.bots.worlds import History, Worlds
 from gameplay.engine import cards as C
 from gameplay.engine.game import Game
@@ -253,3 +254,25 @@ def test_montecarlo_follows_each_chain_from_a_dealing_of_its_own():
               seed=3)
     assert len(seen) == 3
     assert len({tuple(hands) for hands in seen}) == 3
+
+
+def test_a_random_player_is_read_as_one_and_heuristic_players_never_are():
+    """``strange`` (issue #32, reading every style): a seat whose choices the walked worlds
+    keep breaking is read as a random player for the rest of the deal, the others not."""
+    flagged = []
+    for seed in range(6):
+        bot = MonteCarloBot(seed=seed, playouts=30, strange=0.4)
+        play_game([bot, RandomBot(seed), HeuristicBot(), HeuristicBot()],
+                  preset("presidents-deck"), seed=seed)
+        flagged.append(bot.strangers[1])
+    assert sum(1 for bits in flagged if bits & 1 << 1) >= 4  # the random seat, mostly
+    assert all(bits & (1 << 2 | 1 << 3) == 0 for bits in flagged)  # the heuristic seats, never
+
+
+def test_reading_random_players_changes_nothing_against_heuristic_players():
+    def game(strange):
+        bots = [MonteCarloBot(seed=3, playouts=30, strange=strange), HeuristicBot(),
+                HeuristicBot(), HeuristicBot()]
+        return play_game(bots, preset("presidents-deck"), seed=4).transcript
+
+    assert game(0.4) == game(0)
