@@ -58,7 +58,7 @@ def test_the_player_page_shows_positions_and_head_to_head(client):
     # Against b: 3 deals together, a ahead twice, behind once.
     assert f"{b_name}</a></td><td>3</td><td>2</td><td>1</td>" in text
     assert "<tr><td>1</td><td>2</td></tr><tr><td>2</td><td>1</td></tr>" in text
-    assert "<td>still playing</td></tr>" in text  # the game's winner is not known yet
+    assert "<td>not yet</td></tr>" in text  # the game is still being played
 
 
 def test_the_player_page_says_what_the_player_is_and_where_they_play(client):
