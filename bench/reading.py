@@ -5,7 +5,7 @@
         [--seats 'greedy;random;heuristic'] [--reading fit|full|none]
 
 Seat 0 plays like ``heuristic``; at each of its decisions from the fourth move of the deal on,
-montecarlo's sampler (``sample_consistent``) deals four worlds from seat 0's view, and each
+montecarlo's dealer (``MonteCarloBot.dealer``) deals four worlds from seat 0's view, and each
 other seat's sampled hand is scored by the share of its true ranks it holds (the sum over ranks
 of the smaller count, over the cards held).  Prints one JSON line: the share by style.
 ``--reading``: ``fit`` as montecarlo reads (each seat's readings weigh its fit), ``full`` every
@@ -50,8 +50,9 @@ class Scored:
         if len(obs.moves) >= 4:
             found = inference.constraints(obs) if self.sampler.config.infer else []
             faces = obs.rules.natural_faces
+            deal_world = self.sampler.dealer(obs, found)
             for _ in range(4):
-                hands, _blind = self.sampler.sample_consistent(obs, found)
+                hands, _blind = deal_world()
                 for s in range(1, obs.players):
                     if obs.held[s]:
                         true = C.face_counts(deal.hands[s], faces)
