@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+SETUPTOOLS = 68  # pyproject.toml's build-system requires
 
 
 def main() -> None:
@@ -30,6 +31,14 @@ def main() -> None:
         subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
         made = time.perf_counter()
         offline = ["--no-build-isolation", "--no-index"] if args.offline else []
+        if args.offline:
+            have = subprocess.run([str(venv / "bin" / "python"), "-c",
+                                   "import setuptools; print(setuptools.__version__)"],
+                                  capture_output=True, text=True, check=True).stdout.strip()
+            if int(have.split(".")[0]) < SETUPTOOLS:
+                sys.exit(f"--offline builds with the new venv's own setuptools, {have} here; the "
+                         f"kit needs setuptools>={SETUPTOOLS} (pyproject.toml): run without "
+                         f"--offline to fetch it")
         subprocess.run([str(venv / "bin" / "pip"), "install", "--quiet", *offline, str(ROOT)],
                        check=True)
         installed = time.perf_counter()
