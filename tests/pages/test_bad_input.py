@@ -162,7 +162,19 @@ def test_a_nul_pasted_as_a_transcript_is_refused_naming_it(client):
     assert answer.status_code == 400 and "Null characters are not allowed" in answer.text
 
 
-def test_anonymous_uploads_are_limited_per_address(client, settings):
+@pytest.fixture
+def still_clock(monkeypatch):
+    """django-ratelimit's clock held still: its windows end on the clock's minute (give or take
+    a jitter), so a slow run could cross one between two uploads and start counting again (one
+    CI run did, and the fourth anonymous upload was let through)."""
+    from types import SimpleNamespace
+
+    from django_ratelimit import core
+
+    monkeypatch.setattr(core, "time", SimpleNamespace(time=lambda: 1_800_000_000.0))
+
+
+def test_anonymous_uploads_are_limited_per_address(client, settings, still_clock):
     settings.REPLAY_UPLOAD_RATE = "3/m"
     text = json.dumps(long_transcript(1))
 
@@ -179,7 +191,8 @@ def test_anonymous_uploads_are_limited_per_address(client, settings):
     assert "Too many transcripts uploaded from your address (at most 3/m" in refused.text
 
 
-def test_signed_in_uploads_are_limited_per_user_wherever_they_come_from(client, settings):
+def test_signed_in_uploads_are_limited_per_user_wherever_they_come_from(client, settings,
+                                                                        still_clock):
     settings.REPLAY_UPLOAD_RATE = "3/m"
     text = json.dumps(long_transcript(1))
     client.force_login(UserFactory(username="uploader"))
