@@ -4,12 +4,14 @@ exports a spreadsheet opens without running anything (issue #16)."""
 import csv
 import io
 import json
+from types import SimpleNamespace
 
 import pytest
 from django.core.cache import cache
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
+from django_ratelimit import core as ratelimit
 
 from gameplay.engine.options import preset
 from gameplay.engine.scoring import Scoring
@@ -167,11 +169,7 @@ def still_clock(monkeypatch):
     """django-ratelimit's clock held still: its windows end on the clock's minute (give or take
     a jitter), so a slow run could cross one between two uploads and start counting again (one
     CI run did, and the fourth anonymous upload was let through)."""
-    from types import SimpleNamespace
-
-    from django_ratelimit import core
-
-    monkeypatch.setattr(core, "time", SimpleNamespace(time=lambda: 1_800_000_000.0))
+    monkeypatch.setattr(ratelimit, "time", SimpleNamespace(time=lambda: 1_800_000_000.0))
 
 
 def test_anonymous_uploads_are_limited_per_address(client, settings, still_clock):

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from league import services
 from league.models import Deal
-from tests.league.factories import make_game, seated_ids
+from tests.league.factories import ClubFactory, PlayerFactory, make_game, seated_ids
 
 pytestmark = pytest.mark.django_db
 
@@ -62,8 +62,6 @@ def test_the_player_page_shows_positions_and_head_to_head(client):
 
 
 def test_the_player_page_says_what_the_player_is_and_where_they_play(client):
-    from tests.league.factories import ClubFactory, PlayerFactory
-
     home, away = ClubFactory(name="Upper Wickham"), ClubFactory(name="Lower Wickham")
     person = PlayerFactory(clubs=[home, away])
     bot = PlayerFactory(kind="bot")
