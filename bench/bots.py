@@ -111,7 +111,10 @@ def schedule_balanced(lineup: list[str], preset: str, *, games: int, seed: int,
 
 
 def measure(preset: str, lineup: list[str], *, games: int, seed: int, workers: int,
-            scoring: dict | None, programs: dict | None = None) -> dict:
+            scoring: dict | None, programs: dict | None = None,
+            places: list | None = None) -> dict:
+    """The measured bot's figures; ``places``, when given, gets its place in each deal, in the
+    games' order (the same games for the same arguments: bench/frozen.py pairs them)."""
     specs = schedule_balanced(lineup, preset, games=games, seed=seed, scoring=scoring,
                               programs=programs)
     me = PlayerTally(lineup[0])
@@ -121,6 +124,8 @@ def measure(preset: str, lineup: list[str], *, games: int, seed: int, workers: i
         me.add(spec.seat_of(0), result)
         for player in range(1, len(lineup)):
             opponents[spec.lineup[player]].add(spec.seat_of(player), result)
+    if places is not None:
+        places.extend(me.positions)
     s = me.summary()
     figures = s["figures"]
     r = {"preset": preset, "lineup": "; ".join(lineup), "games": len(specs), "deals": s["deals"],

@@ -1,7 +1,7 @@
 """montecarlo against a frozen version of itself: 1 against 3, duplicate one-deal games (#32).
 
     python bench/frozen.py [--commit REF] [--preset classic ...] [--games 400]
-        [--playouts N] [--bot montecarlo] [--workers 1] [--seed 1] [--cache .bench-cache]
+        [--playouts N] [--bot montecarlo ...] [--workers 1] [--seed 1] [--cache .bench-cache]
 
 The frozen version is the kit (``pip install .``, docs/kit.md) of commit ``REF`` (default
 ``BEFORE_32``, montecarlo as it stood before issue #32's changes), installed once into its own
@@ -16,6 +16,12 @@ Prints one JSON line per preset: games, the measured bot's mean place with its 9
 (par 2.5 against three equals), first-out and last-place rates with theirs, the playouts, the
 frozen seats' mean place and their faults (a fault means a frozen seat played a safe move: the
 figures are then not the two versions' own; they should be 0).
+
+With ``--bot`` given more than once, each bot plays the same games in turn, and each after the
+first adds a line pairing it with the first, game by game: the mean of its place less the first
+bot's with the 95% interval of that mean, and how many games they finished in the same place.
+Two settings mostly play the same moves, so the pairs' spread is a fraction of either line's:
+a difference a line's own interval cannot show, the pairs can.
 """
 
 import argparse
@@ -27,9 +33,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.bots import measure, with_search  # noqa: E402
+from bench.bots import measure, rounded, with_search  # noqa: E402
 from gameplay.bots import make_bot  # noqa: E402
 from gameplay.engine.options import PRESETS  # noqa: E402
+from gameplay.runner.figures import mean_interval  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 # main's head when issue #32 began: montecarlo before any of #32's changes.
@@ -96,6 +103,19 @@ def figures(r: dict, commit: str, playouts: int) -> dict:
             "seconds": r["seconds"]}
 
 
+def paired(preset: str, bot: str, base: str, places: list[int], base_places: list[int]) -> dict:
+    """The line pairing ``bot``'s places with ``base``'s on the same games (lists in the
+    games' order): the mean difference (bot less base; below 0, ``bot`` placed better) with
+    its 95% interval, and the games both finished alike."""
+    differences = [a - b for a, b in zip(places, base_places, strict=True)]
+    n = len(differences)
+    return rounded({"preset": preset, "bot": bot, "base": base, "games": n,
+                    "place_difference": sum(differences) / n,
+                    "place_difference_ci": mean_interval(sum(differences),
+                                                         sum(d * d for d in differences), n),
+                    "same_place": sum(d == 0 for d in differences)})
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--commit", default=BEFORE_32,
@@ -104,17 +124,20 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=400, help="rounded up to a multiple of 4")
     parser.add_argument("--playouts", type=int,
                         help=f"per decision, both sides (default by preset: {PLAYOUTS_50MS})")
-    parser.add_argument("--bot", default="montecarlo", help="this checkout's measured bot")
+    parser.add_argument("--bot", action="append",
+                        help="this checkout's measured bot (default montecarlo); repeat it to "
+                             "pair each with the first on the same games")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--cache", type=Path, default=ROOT / ".bench-cache")
     args = parser.parse_args()
     presets = args.preset or ["classic"]
+    bots = args.bot or ["montecarlo"]
     missing = [p for p in presets if args.playouts is None and p not in PLAYOUTS_50MS]
     if missing:
         parser.error(f"no playouts known for {', '.join(missing)}: give --playouts")
-    if not args.bot.startswith("montecarlo"):
-        parser.error("the measured bot is a montecarlo spec (its playouts are set here)")
+    if any(not bot.startswith("montecarlo") for bot in bots):
+        parser.error("a measured bot is a montecarlo spec (its playouts are set here)")
     try:
         commit = commit_of(args.commit)
     except subprocess.CalledProcessError:
@@ -123,16 +146,24 @@ def main() -> None:
     os.environ.setdefault("OUTSIDE_BOT_OVERAGE_MS", OVERAGE_MS)
     for preset in presets:
         playouts = args.playouts or PLAYOUTS_50MS[preset]
-        bot = with_search(args.bot, None, playouts)
-        make_bot(bot).close()  # a wrong spec stops here
-        lineup = [bot] + [FROZEN] * 3
-        r = measure(preset, lineup, games=args.games, seed=args.seed, workers=args.workers,
-                    scoring=None, programs={FROZEN: frozen_program(president, playouts)})
-        line = figures(r, commit, playouts)
-        print(json.dumps(line), flush=True)
-        if line["frozen_faults"]:
-            print(f"warning: the frozen seats faulted {line['frozen_faults']} times (safe "
-                  "moves played): these are not the two versions' figures", file=sys.stderr)
+        specs = [with_search(bot, None, playouts) for bot in bots]
+        for spec in specs:
+            make_bot(spec).close()  # a wrong spec stops here
+        first = None
+        for spec in specs:
+            places = []
+            r = measure(preset, [spec] + [FROZEN] * 3, games=args.games, seed=args.seed,
+                        workers=args.workers, scoring=None,
+                        programs={FROZEN: frozen_program(president, playouts)}, places=places)
+            line = figures(r, commit, playouts)
+            print(json.dumps(line), flush=True)
+            if line["frozen_faults"]:
+                print(f"warning: the frozen seats faulted {line['frozen_faults']} times (safe "
+                      "moves played): these are not the two versions' figures", file=sys.stderr)
+            if first is None:
+                first = (spec, places)
+            else:
+                print(json.dumps(paired(preset, spec, first[0], places, first[1])), flush=True)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ serves this checkout's montecarlo."""
 import sys
 
 from bench.bots import measure
-from bench.frozen import FROZEN, figures, frozen_program, home_of
+from bench.frozen import FROZEN, figures, frozen_program, home_of, paired
 from tests.kit.conftest import ROOT
 
 
@@ -15,12 +15,18 @@ def test_the_frozen_kit_lives_under_the_cache_by_its_commit(tmp_path):
     assert home_of(tmp_path, commit) == tmp_path / "montecarlo-a283b98d8ccd"
 
 
-def test_three_served_seats_play_the_measured_bot_and_the_figures_repeat(tmp_path):
-    president = tmp_path / "president"  # what the frozen kit's venv/bin/president runs
+def stand_in(tmp_path):
+    """A ``president`` that serves this checkout's bots, as the frozen kit's venv/bin/president
+    serves its own."""
+    president = tmp_path / "president"
     president.write_text(f"#!/bin/sh\nPYTHONPATH={ROOT} exec {sys.executable} -m gameplay.kit "
                          '"$@"\n')
     president.chmod(0o755)
-    programs = {FROZEN: frozen_program(president, 4)}
+    return president
+
+
+def test_three_served_seats_play_the_measured_bot_and_the_figures_repeat(tmp_path):
+    programs = {FROZEN: frozen_program(stand_in(tmp_path), 4)}
     assert programs[FROZEN][1:] == ["serve", "montecarlo:playouts=4", "--stdio", "--seed", "0"]
 
     def run():
@@ -40,3 +46,30 @@ def test_three_served_seats_play_the_measured_bot_and_the_figures_repeat(tmp_pat
     same = run()
     assert {k: v for k, v in same.items() if k != "seconds"} == \
         {k: v for k, v in line.items() if k != "seconds"}
+
+
+def test_two_measured_bots_are_paired_game_by_game_on_the_same_games(tmp_path):
+    programs = {FROZEN: frozen_program(stand_in(tmp_path), 4)}
+
+    def places_of(bot):
+        places = []
+        r = measure("classic", [bot, FROZEN, FROZEN], games=6, seed=3, workers=1,
+                    scoring=None, programs=programs, places=places)
+        assert len(places) == r["deals"] == 6 and set(places) <= {1, 2, 3}
+        assert abs(sum(places) / 6 - r["mean_position"]) < 1e-3
+        return places
+
+    fewer, more = places_of("montecarlo:playouts=4"), places_of("montecarlo:playouts=40")
+    line = paired("classic", "montecarlo:playouts=40", "montecarlo:playouts=4", more, fewer)
+    assert line["games"] == 6 and line["base"] == "montecarlo:playouts=4"
+    differences = [a - b for a, b in zip(more, fewer, strict=True)]
+    # the mean of the differences is the difference of the two lines' means
+    assert line["place_difference"] == round(sum(differences) / 6, 4)
+    assert line["same_place"] == differences.count(0)
+    low, high = line["place_difference_ci"]
+    assert low <= line["place_difference"] <= high
+    # the same bot again plays the same games the same way: every pair alike
+    again = paired("classic", "montecarlo:playouts=4", "montecarlo:playouts=4",
+                   places_of("montecarlo:playouts=4"), fewer)
+    assert (again["place_difference"], again["place_difference_ci"], again["same_place"]) == \
+        (0, [0, 0], 6)
