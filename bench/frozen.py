@@ -136,8 +136,10 @@ def main() -> None:
     missing = [p for p in presets if args.playouts is None and p not in PLAYOUTS_50MS]
     if missing:
         parser.error(f"no playouts known for {', '.join(missing)}: give --playouts")
-    if any(not bot.startswith("montecarlo") for bot in bots):
-        parser.error("a measured bot is a montecarlo spec (its playouts are set here)")
+    for bot in bots:
+        if not bot.startswith("montecarlo"):
+            parser.error(f"--bot {bot!r}: the measured bot is a montecarlo spec (its playouts "
+                         "are set here)")
     try:
         commit = commit_of(args.commit)
     except subprocess.CalledProcessError:
