@@ -261,6 +261,7 @@ def _bot_now(request, entry: Entry, versions: dict) -> dict:
     return {"entry": entry, "row": _row(entry), "author": _is_author(request.user, entry),
             "version": versions.get(entry.version),
             "validation": selectors.validation_game(entry=entry),
+            "validation_faults": selectors.validation_faults(entries=[entry]).get(entry.pk, 0),
             "resume_wait": services.resume_wait(entry),
             "pause_faults": settings.LADDER_PAUSE_FAULTS,
             "pause_share": f"{settings.LADDER_PAUSE_FAULT_SHARE:.0%}"}

@@ -10,9 +10,9 @@ from decimal import ROUND_HALF_UP, Decimal
 import pytest
 from django.urls import reverse
 
-from ladder import selectors
+from ladder import selectors, services
 from ladder.models import Entry, Game, RatingPoint, Seat
-from tests.ladder.conftest import faults_of
+from tests.ladder.conftest import faults_of, register
 from tests.ladder.test_api import ladder, pause  # noqa: F401  (the fixture: a played ladder)
 
 pytestmark = pytest.mark.django_db
@@ -80,7 +80,7 @@ def test_a_bots_pages_and_games_read_their_seats_in_a_few_queries(
     entry = ladder["bob-1"]
     game = Game.objects.filter(seats__entry=entry, bot_game__faults__seat__isnull=False).first()
     assert Seat.objects.filter(game__seats__entry=entry).count() > 20
-    for url, most in [(reverse("ladder:bot", args=[entry.pk]), 9),
+    for url, most in [(reverse("ladder:bot", args=[entry.pk]), 10),
                       (reverse("ladder:game", args=[game.pk]), 4),
                       (f"/api/v1/ladder/{entry.pk}/", 10),
                       (f"/api/v1/ladder-games/?entry={entry.pk}", 3),
@@ -127,6 +127,26 @@ def test_a_bots_page_shows_its_faults_and_chart_data(client, ladder):  # noqa: F
     for game in Game.objects.filter(seats__entry=entry).order_by("-id")[:5]:
         assert reverse("ladder:game", args=[game.pk]) in answer.content.decode()
     assert "Start a challenge game" not in page and "Resume" not in page  # not the author
+
+
+def test_a_bots_page_says_its_validation_game_had_faults(
+        client, ladder_settings, servers, author, django_capture_on_commit_callbacks):
+    (server,) = servers(1)
+    server.mode = "junk"
+    bot = register(author, server)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.bots_sync()
+    entry = Entry.objects.get(outside_bot=bot)
+    faults = faults_of(entry).filter(game__ladder_game=entry.validation_game_id).count()
+    assert entry.status == Entry.PAUSED and faults > 1
+
+    bot_page = text(client.get(reverse("ladder:bot", args=[entry.pk])))
+    news = client.get(reverse("ladder:bot_json", args=[entry.pk])).json()["html"]
+    news = re.sub(r" ([,.:;)])", r"\1", " ".join(re.sub(r"<[^>]+>", " ", news).split()))
+    for page in (bot_page, html.unescape(news)):
+        assert (f"validation game: game {entry.validation_game_id}, {faults} faults: "
+                "not passed") in page
+        assert "passed" not in page.replace("not passed", "").replace("last passed", "")
 
 
 def test_only_the_author_sees_the_forms(client, ladder, author, other):  # noqa: F811
