@@ -19,6 +19,7 @@ breaks a game; a built-in bot's failure is a bug and stops the game (``BotError`
 exception). A ``BotFault`` is recorded whoever raises it.
 """
 
+import re
 import time
 from dataclasses import dataclass, field
 
@@ -32,6 +33,8 @@ FAULT_KINDS = ("timeout", "error", "malformed", "oversized", "illegal")
 FAULT_TEXT_MAX = 500  # characters of a fault's message kept
 FAULT_ANSWER_MAX = 200  # characters of the answer kept with a fault
 FAULT_BODY_MAX = 2_000  # characters of an error answer's body (a 500's traceback) kept
+# An answer's "log" and its string, to the closing quote or the end of what was kept
+LOG_IN_ANSWER = re.compile(r'("log"\s*:\s*)"(?:[^"\\]|\\.)*"?')
 
 
 class BotFault(Exception):
@@ -62,6 +65,15 @@ def fault_text(text, limit: int, *, lines: bool = False) -> str:
     text = "".join(c if c.isprintable() or c in kept else repr(c)[1:-1]
                    for c in str(text)[:limit])
     return text[:limit]
+
+
+def fault_answer(answer) -> str:
+    """The start of a faulty answer as its fault keeps it, shown to everyone: its "log" is
+    its author's alone (docs/bots.md "Who sees them"), so the log's text is left out, whether
+    the answer parses or not."""
+    if isinstance(answer, bytes):
+        answer = answer[:FAULT_ANSWER_MAX * 4].decode("utf-8", "replace")
+    return fault_text(LOG_IN_ANSWER.sub(r'\1"…"', str(answer)), FAULT_ANSWER_MAX)
 
 
 class Bot:
@@ -215,7 +227,7 @@ class BotDecider:
             "decision": decision, "kind": kind, "deal": self._deal_number,
             "number": self.stats.decisions,  # the seat's decisions in the game, from 1
             "message": fault_text(problem, FAULT_TEXT_MAX),
-            "answer": None if raw is None else fault_text(raw, FAULT_ANSWER_MAX),
+            "answer": None if raw is None else fault_answer(raw),
             "body": None if body is None else fault_text(body, FAULT_BODY_MAX, lines=True)})
         return fallback()
 

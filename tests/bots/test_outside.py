@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from gameplay.bots import make_bot, signing
+from gameplay.bots import base, make_bot, signing
 from gameplay.bots.outside import HttpBot, ProgramBot
 from gameplay.engine import checker
 from gameplay.engine.options import preset
@@ -65,7 +65,7 @@ class Server:
                         "junk": lambda: "not json {",
                         "huge": lambda: json.dumps({"choice": 0, "pad": "x" * 200_000}),
                         "illegal": lambda: json.dumps({"choice": 999, "cards": ["ZZ"],
-                                                       "ask": "sideways", "leader": 42}),
+                                                       "ask": "sideways", "leader": 42} | log),
                         # bytes no JSON reader takes, NUL and a right-to-left override in them
                         "garbage": lambda: "\x00garbage\u202e {" + "x" * 300,
                         }[mode]().encode()
@@ -215,3 +215,16 @@ def test_a_fault_keeps_its_deal_decision_number_and_the_start_of_the_answer(serv
     # cut to 200 characters; the NUL and the right-to-left override shown escaped
     assert fault["answer"].startswith("\\x00garbage\\u202e {xxx")
     assert len(fault["answer"]) == 200 and "\x00" not in fault["answer"]
+
+
+@pytest.mark.parametrize("answer, kept", [
+    (b'{"choice": 9, "log": "my plan"}', '{"choice": 9, "log": "…"}'),
+    (b'{"log":"a \\"quoted\\" plan","choice":9}', '{"log":"…","choice":9}'),
+    (b'{"choice": 9, "log": "cut off by the limit', '{"choice": 9, "log": "…"'),
+    (b'not json {"log" : "plan"', 'not json {"log" : "…"'),
+    (b'{"choice": 9}', '{"choice": 9}'),
+])
+def test_a_faults_answer_keeps_no_log(answer, kept):
+    """A bot's log is its author's (docs/bots.md "Who sees them"), and a fault's answer is
+    shown to everyone: the log's text is left out of it, parsed or not."""
+    assert base.fault_answer(answer) == kept

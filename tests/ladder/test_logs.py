@@ -170,3 +170,23 @@ def test_an_error_page_is_kept_in_the_fault_for_its_author(
     assert "&lt;b&gt;boom&lt;/b&gt;" in page and "<b>boom</b>" not in page
     client.force_login(other)
     assert "boom" not in client.get(url).content.decode()
+
+
+def test_a_faulty_answers_log_stays_its_authors(
+        ladder_settings, servers, author, other, commit, client):  # noqa: F811
+    """An illegal answer's start is shown with its fault to everyone, and its "log" is the
+    author's alone (docs/bots.md "Who sees them"): the fault keeps the answer without it."""
+    server, game, seat = play_validation(servers, author, commit, mode="illegal")
+    faults = list(bot_games.game_faults(game_id=game.bot_game_id))
+    assert faults and all(f.kind == "illegal" for f in faults)
+    assert all('"choice": 999' in f.answer and '"log": "…"' in f.answer
+               and "pwned" not in f.answer for f in faults)
+    entry = game.seats.get(seat=seat).entry
+
+    client.logout()
+    for url in (reverse("ladder:game", args=[game.pk]), reverse("ladder:bot", args=[entry.pk]),
+                f"/api/v1/ladder/{entry.pk}/", f"/api/v1/ladder-games/{game.pk}/"):
+        answer = client.get(url)
+        assert answer.status_code == 200 and "pwned" not in answer.content.decode(), url
+    client.force_login(author)
+    assert "pwned" in client.get(reverse("ladder:game", args=[game.pk])).content.decode()
