@@ -297,6 +297,17 @@ def in_play(tables: Sequence[tuple[Game, int]]) -> list[tuple[Game, int]]:
     return [(game, number) for game, number in tables if game.status == Game.OPEN]
 
 
+def where_played(games: Sequence[Game]) -> dict[int, str]:
+    """Where each game is played, in the night's words: "round 5, table 2 (game 9)" on its
+    night (a cancelled game has no table), else "game 9"; by game id."""
+    named = {}
+    for season, night in {(g.season, night_of(g.created_at)) for g in games}:
+        for index, tables in enumerate(night_rounds(season, night), 1):
+            named |= {game.pk: f"round {index}, table {number} (game {game.number})"
+                      for game, number in tables}
+    return {g.pk: named.get(g.pk, f"game {g.number}") for g in games}
+
+
 def tables_named(tables: Sequence[tuple[Game, int]]) -> str:
     return ", ".join(f"table {number} (game {game.number})" for game, number in tables)
 

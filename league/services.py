@@ -46,6 +46,7 @@ from league.selectors import (
     may_bring_into_club,
     may_change_player,
     player_clubs,
+    seated_elsewhere,
     undoable_deal,
 )
 
@@ -959,6 +960,7 @@ def seat_change_apply(*, game: Game, leaving: Sequence[Player] = (),
         if seat.joined_before == number:
             raise LeagueError(f"{player} joined before this deal and has not played yet")
     members = set(game.season.club.players.values_list("pk", flat=True))
+    elsewhere = seated_elsewhere(game=game) if joining else {}
     for player in joining:
         if player.pk in seats:
             seat = seats[player.pk]
@@ -967,6 +969,10 @@ def seat_change_apply(*, game: Game, leaving: Sequence[Player] = (),
                 "already played at this table and left"))
         if player.pk not in members:
             raise LeagueError(f"{player} does not play in {game.season.club}")
+        if player.pk in elsewhere:
+            raise LeagueError(f"{player} cannot join: playing at "
+                              f"{_table_named(elsewhere[player.pk], game.season)}, still open; "
+                              "enter their leaving there first")
     players_after = sum(1 for s in seats.values() if s.plays_in(number)) - len(leaving) \
         + len(joining)
     try:
@@ -994,6 +1000,14 @@ def seat_change_apply(*, game: Game, leaving: Sequence[Player] = (),
                     "joining": [p.name for p in joining],
                     "ranking": [[pid, role.value] for pid, role in ranking]})
     return ranking
+
+
+def _table_named(game: Game, season: Season) -> str:
+    """Where ``game`` is played, for a refusal at a game of ``season``."""
+    from league import nights  # nights builds on this module
+
+    where = nights.where_played([game])[game.pk]
+    return where if game.season_id == season.pk else f"{where} of {game.season.name}"
 
 
 def seat_change_preview(*, game: Game, leaving: Sequence[Player] = (),

@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils.text import capfirst
 
 from gameplay.engine.roles import Role, role_names
-from league import selectors
+from league import nights, selectors
 from league.models import Game
 from league.rules import options_of
 from league.selectors import organises
@@ -83,11 +83,15 @@ def names_of(game) -> dict:
 
 
 def seat_form(game, next_deal, data=None) -> SeatChangeForm:
-    """Who may leave (the players at the table) and join (the club's others) before the next
-    deal."""
+    """Who may leave (the players at the table) and join (the club's others who are not at
+    another open table: ``form.elsewhere`` says where those are) before the next deal."""
+    elsewhere = selectors.seated_elsewhere(game=game)
     candidates = list(selectors.club_players(club=game.season.club).exclude(seats__game=game))
-    return SeatChangeForm(data, seated=[s.player for s in next_deal.seats],
-                          candidates=candidates)
+    form = SeatChangeForm(data, seated=[s.player for s in next_deal.seats],
+                          candidates=[p for p in candidates if p.pk not in elsewhere])
+    where = nights.where_played(list({g.pk: g for g in elsewhere.values()}.values()))
+    form.elsewhere = [(p, where[elsewhere[p.pk].pk]) for p in candidates if p.pk in elsewhere]
+    return form
 
 
 def ranked(ranking, names):

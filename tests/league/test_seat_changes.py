@@ -3,11 +3,11 @@
 import pytest
 
 from gameplay.engine.roles import Role
-from league import services
+from league import nights, services
 from league.errors import LeagueError
 from league.models import AuditEntry, Seat, SeatChange
 from league.selectors import game_next_deal, game_next_ranking
-from tests.league.factories import PlayerFactory, make_game, seated_ids
+from tests.league.factories import PlayerFactory, make_game, make_season, seated_ids
 
 pytestmark = pytest.mark.django_db
 
@@ -143,3 +143,35 @@ def test_deleting_the_last_deal_moves_a_pending_seat_change_up():
     assert SeatChange.objects.get().before_deal == 2
     assert game.seats.get(player_id=e).left_before == 2
     assert game_next_ranking(game=game)[0] == (a, Role.PRESIDENT)
+
+
+def test_a_player_seated_at_another_open_table_of_the_club_cannot_join():
+    """One person, one table: Dev, still seated at game 2 (round 1, table 2 tonight), is refused
+    at game 1 in words, and nothing changes; once Dev has left game 2, Dev may join. A table
+    of another season of the club counts too: it is the same room."""
+    first = friday_game()
+    season = first.season
+    club = season.club
+    dev = PlayerFactory(name="Dev", clubs=[club])
+    others = [PlayerFactory(clubs=[club]) for _ in range(3)]
+    (second,) = nights.night_confirm(season=season, tables=[([dev, *others], 0)],
+                                     while_in_play=True)
+    services.deal_record(game=first, finishing_order=seated_ids(first))
+    services.deal_record(game=second, finishing_order=seated_ids(second))
+
+    with pytest.raises(LeagueError, match=r"Dev cannot join: playing at round 1, table 2 "
+                                          rf"\(game {second.number}\)"):
+        services.seat_change_apply(game=first, joining=[dev])
+    with pytest.raises(LeagueError, match="Dev cannot join"):
+        services.seat_change_preview(game=first, joining=[dev])
+    assert not first.seats.filter(player=dev).exists() and not SeatChange.objects.exists()
+
+    services.seat_change_apply(game=second, leaving=[dev])
+    services.seat_change_apply(game=first, joining=[dev])
+    assert first.seats.get(player=dev).joined_before == 2
+
+    elsewhere = make_game(season=make_season(club=club, name="Winter"),
+                          players=[PlayerFactory(name="Ann", clubs=[club]), *others[:3]])
+    with pytest.raises(LeagueError, match=rf"Ann cannot join: playing at round 1, table 1 "
+                                          rf"\(game {elsewhere.number}\) of Winter, still open"):
+        services.seat_change_apply(game=first, joining=[elsewhere.seats.get(number=0).player])

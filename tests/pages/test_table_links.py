@@ -262,3 +262,24 @@ def test_the_night_page_lists_the_links_of_tables_still_playing(client, games, o
     night = client.get(reverse("league:night", args=[season.pk]))
     assert night.text.count("Revoke this link") == 1
     assert "Round 1, table 2" in night.text and "Round 1, table 1" not in night.text
+
+
+def test_a_player_at_the_other_table_is_not_offered_nor_taken_as_a_joiner(
+        client, games, organiser, season):
+    """The audit's case: a table's phone added someone seated at the other open table, and
+    the night page then moved that table to a round of its own."""
+    game, other = games
+    for g in games:
+        services.deal_record(game=g, finishing_order=seated_ids(g))
+    busy = other.seats.get(number=0).player
+    table = phone(link_of(game))
+    page = table.get(at(game))
+    assert f'name="joining" value="{busy.pk}"' not in page.text
+    assert f"<bdi>{busy.name}</bdi> at round 1, table 2 (game {other.number})" in page.text
+
+    refused = table.post(at(game, "seat_change"), {"joining": [busy.pk]})
+
+    assert refused.status_code == 400 and not game.seats.filter(player=busy).exists()
+    client.force_login(organiser)
+    night = client.get(reverse("league:night", args=[season.pk]))
+    assert "Round 1, table 2" in night.text and "Round 2" not in night.text
