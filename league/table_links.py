@@ -53,6 +53,18 @@ def refusal(link: TableLink, game: Game | None = None) -> str | None:
     return None
 
 
+def moved_on_from(link: TableLink, game: Game) -> bool:
+    """Whether ``link`` left ``game`` with its table: its game continues ``game`` ("New game,
+    same table", directly or through the table's games between)."""
+    later, seen = link.game, set()
+    while later.continues_id is not None and later.continues_id not in seen:
+        if later.continues_id == game.pk:
+            return True
+        seen.add(later.continues_id)
+        later = Game.objects.only("continues_id").get(pk=later.continues_id)
+    return False
+
+
 def link_checked(link: TableLink, game: Game) -> None:
     """Refuse (LinkRefused) a write through ``link`` on ``game`` (the locked row)."""
     link = TableLink.objects.get(pk=link.pk)  # as it is now: revoked meanwhile?

@@ -5,6 +5,7 @@ opened the game's table link, for entering deals and seat changes (table_game)."
 
 from functools import wraps
 
+from django.contrib import messages
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -15,6 +16,7 @@ from league import nights, selectors
 from league.models import Game
 from league.rules import options_of
 from league.selectors import organises
+from league.table_links import moved_on_from, refusal
 from league.web import role_words, table_links
 from league.web.forms import DealEntryForm, SeatChangeForm
 from league.web.refused import refuse
@@ -39,6 +41,11 @@ def _entry_view(view, links: bool):
             return view(request, game)
         link, reason = table_links.session_link(request, game) if links else (None, None)
         status = 403
+        if (link is not None and link.game_id != game.pk and request.method == "GET"
+                and moved_on_from(link, game) and refusal(link) is None):
+            messages.info(request, f"This table has moved on from game {game.number} to game "
+                                   f"{link.game.number}: enter its deals here.")
+            return redirect(reverse("league:game_enter", args=[link.game_id]))
         if link is not None and reason is None:
             if not (request.method == "POST" and table_links.throttled(request, link)):
                 request.table_link = link
@@ -52,6 +59,10 @@ def _entry_view(view, links: bool):
             message = f"Sign in as an organiser of {club} to enter its results."
         if request.method == "POST" and wants_json(request):
             return JsonResponse({"error": message}, status=status)
+        if link is not None and link.game_id != game.pk and refusal(link) is None:
+            return refuse(request, message, status, back=(
+                reverse("league:game_enter", args=[link.game_id]),
+                f"Back to your table's game {link.game.number}"))
         return refuse(request, message, status)
     return checked
 

@@ -3,5 +3,7 @@
 from django.shortcuts import render
 
 
-def refuse(request, message, status=403):
-    return render(request, "league/refused.html", {"message": message}, status=status)
+def refuse(request, message, status=403, back=None):
+    """``back``: (address, words) of a page to go on from, if there is one."""
+    return render(request, "league/refused.html", {"message": message, "back": back},
+                  status=status)

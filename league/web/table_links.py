@@ -62,11 +62,16 @@ def table_link_open(request, token):
 
 
 def session_link(request, game: Game) -> tuple[TableLink | None, str | None]:
-    """The table link this phone opened for ``game``, and why it no longer works (or None)."""
+    """The table link this phone opened that bears on ``game``, and why it may not act on
+    ``game`` (or None): its link for ``game``; else one that moved on from ``game`` with its
+    table ("New game, same table"); else the newest it opened ("for another game")."""
     ids = request.session.get(SESSION_KEY) if hasattr(request, "session") else None
     if not ids:
         return None, None
-    link = TableLink.objects.filter(pk__in=ids, game=game).order_by("-pk").first()
+    links = list(TableLink.objects.filter(pk__in=ids).select_related("game").order_by("-pk"))
+    link = (next((link for link in links if link.game_id == game.pk), None)
+            or next((link for link in links if table_links.moved_on_from(link, game)), None)
+            or next(iter(links), None))
     if link is None:
         return None, None
     return link, table_links.refusal(link, game)

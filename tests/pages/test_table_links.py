@@ -80,14 +80,38 @@ def test_the_outbox_sends_through_the_link_once_in_json(games):
     assert game.deal_set.get().source == Deal.TABLE_LINK
 
 
-def test_the_link_opens_nothing_of_another_game(games):
+def test_the_link_opens_nothing_of_another_game_and_says_so(games):
     game, other = games
     table = phone(link_of(game))
-    assert table.get(at(other)).status_code == 403
+    page = table.get(at(other))
+    assert page.status_code == 403 and "This table link is for another game" in page.text
+    assert "Sign in" not in page.text and f'href="{at(game)}"' in page.text  # its own game
     refused = table.post(at(other, "deal_record"), order_data(seated_ids(other)),
                          headers={"Accept": "application/json"})
-    assert refused.status_code == 403 and "Sign in as an organiser" in refused.json()["error"]
+    assert refused.status_code == 403 and "for another game" in refused.json()["error"]
     assert not other.deal_set.exists()
+
+
+def test_after_new_game_same_table_the_ended_games_page_sends_the_phone_on(games, organiser):
+    """The phone still shows the ended game: reloading it lands on the game that continues
+    it, where the table's link now enters (docs/pages.md, Table links)."""
+    game = games[0]
+    table = phone(link_of(game))
+    table.post(at(game, "deal_record"), order_data(seated_ids(game)))
+    game = services.game_time_called(game=game, by=organiser)
+    following = services.game_same_table(game=game, by=organiser)
+
+    again = table.get(at(game))
+
+    assert again.status_code == 302 and again.url == at(following)
+    page = table.get(again.url)
+    assert page.status_code == 200 and (
+        f"This table has moved on from game {game.number} to game {following.number}: enter its "
+        "deals here."
+        in page.text)
+    stale = table.post(at(game, "deal_record"), order_data(seated_ids(game), number=2),
+                       headers={"Accept": "application/json"})
+    assert stale.status_code == 403 and "for another game" in stale.json()["error"]
 
 
 @pytest.mark.parametrize("action", ["correct", "deal_delete", "game_reopen", "same_table"])
