@@ -107,7 +107,7 @@ def table_cards(request, board: nights.NightBoard) -> list[TableCard]:
     links = {link.game_id: link for link in table_links.live_links(games)}
     cards = []
     for round_number, tables in enumerate(board.rounds, 1):
-        for number, state in enumerate(tables, 1):
+        for state in tables:
             link = links.get(state.game.pk)
             if link is None or state.game.status == Game.FINISHED:  # nothing more to enter
                 continue
@@ -115,7 +115,7 @@ def table_cards(request, board: nights.NightBoard) -> list[TableCard]:
             dealer = next((s.player for s in seats if s.number == state.game.dealer),
                           seats[0].player)
             cards.append(TableCard(
-                round=round_number, table=number, game=state.game,
+                round=round_number, table=state.table, game=state.game,
                 seats=[s.player for s in seats], dealer=dealer, link=link,
                 url=request.build_absolute_uri(reverse("league:table_link_open",
                                                        args=[link.token]))))

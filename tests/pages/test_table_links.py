@@ -307,3 +307,27 @@ def test_a_player_at_the_other_table_is_not_offered_nor_taken_as_a_joiner(
     client.force_login(organiser)
     night = client.get(reverse("league:night", args=[season.pk]))
     assert "Round 1, table 2" in night.text and "Round 2" not in night.text
+
+
+def test_after_new_game_same_table_the_links_and_cards_keep_the_tables_number(
+        client, games, organiser, season):
+    """The audit saw "Round 1, Table 1 · game 3" on the board but "table 2" on the links and
+    cards: they counted the tables still playing instead of reading each table's number."""
+    services.season_update(season=season, scoring={"system": "fixed-rounds", "deals": 1})
+    first = games[0]
+    services.deal_record(game=first, finishing_order=seated_ids(first))  # it ends
+    first.refresh_from_db()
+    following = services.game_same_table(game=first, by=organiser)
+    client.force_login(organiser)
+
+    night = client.get(reverse("league:night", args=[season.pk])).text
+    sheet = client.get(reverse("league:table_cards", args=[season.pk])).text
+
+    assert re.search(rf"Round 1, table 1 <span class=\"hint\">game {following.number}</span>",
+                     night)
+    assert re.search(rf"Round 1, table 2 <span class=\"hint\">game {games[1].number}</span>",
+                     night)
+    assert re.search(rf"Table 1 <span class=\"card-round\">round 1 · game {following.number}",
+                     sheet)
+    assert re.search(rf"Table 2 <span class=\"card-round\">round 1 · game {games[1].number}",
+                     sheet)
