@@ -147,6 +147,7 @@ class LadderPointSerializer(serializers.ModelSerializer):
 # A ladder seat's played figures (selectors.seats_played) come from its bot game's seat; each
 # is described as it was when the seat had it as a column, so the schema stays the same.
 INT64 = {"min_value": -2 ** 63, "max_value": 2 ** 63 - 1}
+ID_MAX = 2 ** 63 - 1  # the largest id the databases store
 
 
 class LadderSeatSerializer(serializers.ModelSerializer):
@@ -255,8 +256,11 @@ class LadderEntryDetailSerializer(LadderEntrySerializer):
 
 
 class LadderChallengeSerializer(KnownFields, serializers.Serializer):
-    entry = serializers.IntegerField(help_text="your bot's ladder entry (its id)")
-    opponents = serializers.ListField(child=serializers.IntegerField(), min_length=1,
+    entry = serializers.IntegerField(min_value=1, max_value=ID_MAX,
+                                     help_text="your bot's ladder entry (its id)")
+    opponents = serializers.ListField(child=serializers.IntegerField(min_value=1,
+                                                                     max_value=ID_MAX),
+                                      min_length=1,
                                       max_length=20,
                                       help_text="the opponents' ladder entries, same preset")
 

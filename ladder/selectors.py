@@ -279,9 +279,10 @@ def validation_faults(*, entries) -> dict[int, int]:
 
 
 def challenge_opponents(*, entry: Entry) -> QuerySet:
-    """The bots an author may challenge ``entry`` against: the rest of its ladder, best
-    first (the service checks again when the game is started)."""
-    return ladder_bots(preset=entry.preset).exclude(pk=entry.pk)
+    """The bots an author may challenge ``entry`` against: the rest of its ladder but the
+    paused, best first (the service checks again when the game is started)."""
+    return ladder_bots(preset=entry.preset, statuses=(Entry.ACTIVE, Entry.VALIDATING)).exclude(
+        pk=entry.pk)
 
 
 def challenge_choices(*, entry: Entry) -> list[tuple]:

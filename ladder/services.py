@@ -792,6 +792,9 @@ def challenge_create(*, by, entry: Entry, opponents: list[Entry]) -> Game:
                 raise LadderError(f"{e.name} is on the {e.preset} ladder, not {entry.preset}")
             if e.status == Entry.RETIRED:
                 raise LadderError(f"{e.name} is retired from the {e.preset} ladder")
+            if e.status == Entry.PAUSED:
+                raise LadderError(f"{e.name} is paused: it gets no new games until its author "
+                                  "resumes it")
         try:
             preset_options(entry.preset).validate(len(seated))
         except PresidentError as e:

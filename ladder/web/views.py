@@ -236,7 +236,7 @@ def _bot_page(request, entry: Entry, *, status: int = 200, error: str = "", form
     now = _bot_now(request, entry, versions)
     author = now["author"]
     opponents = []
-    if author and entry.status != Entry.RETIRED:
+    if author and entry.status in (Entry.ACTIVE, Entry.VALIDATING):  # a paused bot: no games
         form = form or ChallengeForm(opponents=selectors.challenge_opponents(entry=entry))
         opponents = [{"pk": str(pk), "label": opponent_label(*rest)}
                      for pk, *rest in selectors.challenge_choices(entry=entry)]

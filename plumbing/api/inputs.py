@@ -76,5 +76,5 @@ def id_param(request, name: str) -> int | None:
     if value is None:
         return None
     if not re.fullmatch(r"[0-9]{1,18}", value):
-        raise ValidationError({name: [f"a {name} is given by its id, a whole number"]})
+        raise ValidationError({name: [f"{name} is given by its id, a whole number"]})
     return int(value)

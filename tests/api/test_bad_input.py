@@ -123,4 +123,4 @@ def test_rating_history_refuses_a_season_that_is_not_an_id_naming_it(game, value
     answer = APIClient().get(f"/api/v1/players/{player}/rating-history/", {"season": value})
 
     assert answer.status_code == 400
-    assert answer.json() == {"season": ["a season is given by its id, a whole number"]}
+    assert answer.json() == {"season": ["season is given by its id, a whole number"]}

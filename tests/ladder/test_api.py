@@ -6,7 +6,9 @@ import random
 
 import pytest
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 
 from ladder import services
 from ladder.models import Entry, Game
@@ -159,8 +161,12 @@ def test_only_the_author_challenges_with_a_bot(ladder, ladder_settings, author, 
     assert client_for().post("/api/v1/ladder-games/", body, format="json").status_code == 401
     refused = client_for(other, token=True).post("/api/v1/ladder-games/", body, format="json")
     assert refused.status_code == 403
+    huge = 99999999999999999999999  # found by hand: past SQLite's integers, it answered 500
     for bad, field in [({"entry": mine.pk, "opponents": [999999]}, "opponents"),
                        ({"entry": 999999, "opponents": [heuristic.pk]}, "entry"),
+                       ({"entry": mine.pk, "opponents": [huge]}, "opponents"),
+                       ({"entry": huge, "opponents": [heuristic.pk]}, "entry"),
+                       ({"entry": mine.pk, "opponents": [-1]}, "opponents"),
                        ({"entry": mine.pk, "opponents": []}, "opponents"),
                        ({"entry": mine.pk}, "opponents")]:
         answer = client_for(author).post("/api/v1/ladder-games/", bad, format="json")
@@ -179,6 +185,26 @@ def test_only_the_author_challenges_with_a_bot(ladder, ladder_settings, author, 
     over = client_for(author).post("/api/v1/ladder-games/", body, format="json")
     assert over.status_code == 400 and "LADDER_CHALLENGES_PER_DAY" in over.json()["detail"]
     assert Game.objects.count() == games + 1
+
+
+def test_a_paused_bot_is_not_challenged(ladder, author, other):
+    """docs/ladder.md "Pausing": a paused bot gets no new games, a challenge's neither, whoever
+    starts it; its page offers no paused opponent."""
+    mine, theirs = ladder["ada-1"], ladder["bob-1"]
+    client_for(other, token=True).post(f"/api/v1/ladder/{theirs.pk}/pause/")
+    assert Entry.objects.get(pk=theirs.pk).status == Entry.PAUSED
+    games = Game.objects.count()
+
+    refused = client_for(author).post("/api/v1/ladder-games/",
+                                      {"entry": mine.pk, "opponents": [theirs.pk]}, format="json")
+
+    assert refused.status_code == 400, refused.json()
+    assert "bob-1 is paused" in refused.json()["detail"]
+    assert Game.objects.count() == games
+    page = Client()
+    page.force_login(author)
+    offered = page.get(reverse("ladder:bot", args=[mine.pk])).context["opponents"]
+    assert offered and str(theirs.pk) not in {o["pk"] for o in offered}
 
 
 @pytest.mark.parametrize("value", ["70540504729549358971748352", "-1", "7x", "²"])

@@ -159,9 +159,12 @@ def test_only_the_author_sees_the_forms(client, ladder, author, other):  # noqa:
     client.force_login(author)
     page = text(client.get(url))
 
-    assert "Resume: play a validation game again" in page
-    assert "Start the challenge game" in page and "paused: faults" in page
-    assert "bob-1" in page  # an opponent to tick
+    assert "Resume: play a validation game again" in page and "paused: faults" in page
+    # a paused bot gets no new games (docs/ladder.md "Pausing"), challenges included
+    assert "Start the challenge game" not in page and "resume it to start one" in page
+    active = text(client.get(reverse("ladder:bot", args=[ladder["ada-2"].pk])))
+    assert "Start the challenge game" in active and "Resume" not in active
+    assert "bob-1" in active  # an opponent to tick
 
 
 def test_only_the_author_resumes(client, ladder, author, other):  # noqa: F811
