@@ -124,8 +124,8 @@ class DealWriteSerializer(KnownFields, serializers.Serializer):
     judge (league.services.deal_record)."""
 
     finishing_order = serializers.ListField(
-        child=serializers.IntegerField(min_value=1), required=False, allow_null=True,
-        max_length=64, help_text="player ids, first out first")
+        child=serializers.IntegerField(min_value=1, max_value=2**63 - 1), required=False,
+        allow_null=True, max_length=64, help_text="player ids, first out first")
     transcript = TranscriptField(required=False, allow_null=True,
                                  help_text="a one-deal transcript (TRANSCRIPT.md)")
 

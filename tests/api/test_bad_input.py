@@ -124,3 +124,26 @@ def test_rating_history_refuses_a_season_that_is_not_an_id_naming_it(game, value
 
     assert answer.status_code == 400
     assert answer.json() == {"season": ["season is given by its id, a whole number"]}
+
+
+@pytest.mark.parametrize("url, body, field", [
+    ("/api/v1/deals/", {"game": "{game}", "number": "{next}", "finishing_order": [10**30, 1, 2, 3]},
+     "finishing_order"),
+    ("/api/v1/deals/", {"game": 10**30, "number": 1, "finishing_order": [1, 2, 3, 4]}, "game"),
+    ("/api/v1/games/", {"season": 10**30, "players": [1, 2, 3, 4]}, "season"),
+    ("/api/v1/games/", {"season": "{season}", "players": [10**30, 1, 2, 3]}, "players"),
+    ("/api/v1/seasons/", {"club": 10**30, "name": "x", "preset": "classic"}, "club"),
+    ("/api/v1/players/", {"club": 10**30, "name": "x"}, "club"),
+], ids=lambda v: v if isinstance(v, str) else "")
+def test_an_id_past_the_databases_integers_is_refused_naming_it(game, organiser_client, url,
+                                                                body, field):
+    """An id past SQLite's and PostgreSQL's integers is a 400 naming its field, not a 500."""
+    before = snapshot(game)
+    known = {"game": game.pk, "season": game.season_id, "next": game.deal_set.count() + 1}
+    body = {k: (int(v.format(**known)) if isinstance(v, str) and v.startswith("{") else v)
+            for k, v in body.items()}
+
+    answer = organiser_client.post(url, body, format="json")
+
+    assert answer.status_code == 400 and field in answer.json(), answer.json()
+    assert snapshot(game) == before
