@@ -165,7 +165,8 @@ def _entry_for(bot: OutsideBot, preset: str) -> int:
     """The id of the bot's new entry on the preset's ladder: the record its author's removed
     bot of the same name left there, which it continues, or else a new one."""
     left = Entry.objects.filter(preset=preset, reference=False, outside_bot=None,
-                                name=bot.name, author=bot.owner).values_list("pk", flat=True)
+                                name__iexact=bot.name, author=bot.owner).values_list("pk",
+                                                                                    flat=True)
     for pk in left[:1]:
         if Entry.objects.filter(pk=pk, outside_bot=None).update(outside_bot=bot):
             return pk
@@ -175,8 +176,9 @@ def _entry_for(bot: OutsideBot, preset: str) -> int:
 
 def bot_name_refusal(name: str, owner) -> str | None:
     """Why ``owner`` (None: an administrator) may not name a bot ``name``: the ladder record
-    of another author's removed bot carries it (outside_bots.services.name_checks)."""
-    held = Entry.objects.filter(reference=False, outside_bot=None, name=name)
+    of another author's removed bot carries it (outside_bots.services.name_checks), in any
+    case: a bot's name is a slug, in which name_key is the lower case."""
+    held = Entry.objects.filter(reference=False, outside_bot=None, name__iexact=name)
     held = held.exclude(author=None) if owner is None else held.exclude(author=owner)
     if held.exists():
         return (f"{name} is the name of a bot of another author on the ladder (removed, its "

@@ -418,10 +418,12 @@ def test_a_fixed_bot_that_resumed_is_judged_by_its_games_since(ladder_settings, 
         entry.seats.filter(game__kind=Game.RATED).order_by("game_id").first().decisions)
 
 
+@pytest.mark.parametrize("spelling", [str, str.upper], ids=["same", "upper case"])
 def test_a_bot_removed_and_registered_again_by_its_author_keeps_its_record(
-        ladder_settings, servers, author, commit):
+        ladder_settings, servers, author, commit, spelling):
     """Issue #26: 61 games and 1,088 faults became 1 game and 0 faults, with a new bot's
-    priority, 25 s after a delete and a registration under the same name."""
+    priority, 25 s after a delete and a registration under the same name (a name is one in
+    any case: outside_bots.models.name_key)."""
     ladder_settings.LADDER_PAUSE_FAULTS = 100_000
     (server,), (bot,) = active_bots(1, ladder_settings, servers, author, commit)
     server.mode = "junk"
@@ -433,12 +435,14 @@ def test_a_bot_removed_and_registered_again_by_its_author_keeps_its_record(
 
     outside_bots.outside_bot_delete(bot=bot)
     commit(services.bots_sync)
-    again = outside_bots.outside_bot_create(name=bot.name, url=server.url, owner=author)
+    again = outside_bots.outside_bot_create(name=spelling(bot.name), url=server.url,
+                                            owner=author)
     server.secrets.append(again.secret)
     commit(services.bots_sync)
 
     entry = entry_of(again)
     assert entry.pk == before.pk and entry.status == Entry.ACTIVE
+    assert entry.name == spelling(bot.name)
     assert (entry.games, entry.faults, entry.faulted_games, entry.fault_kinds, entry.mu,
             entry.started_at) == (before.games, before.faults, before.faulted_games,
                                   before.fault_kinds, before.mu, before.started_at)
@@ -451,8 +455,10 @@ def test_another_author_cannot_take_a_removed_bots_name(ladder_settings, servers
     outside_bots.outside_bot_delete(bot=bot)
     commit(services.bots_sync)
 
-    with pytest.raises(OutsideBotError, match="bot-0 is the name of a bot of another author"):
-        outside_bots.outside_bot_create(name="bot-0", url=server.url, owner=other)
+    for spelling in ("bot-0", "BOT-0", "Bot-0"):  # one name in any case (name_key)
+        with pytest.raises(OutsideBotError,
+                           match=f"{spelling} is the name of a bot of another author"):
+            outside_bots.outside_bot_create(name=spelling, url=server.url, owner=other)
     theirs = outside_bots.outside_bot_create(name="bob-bot", url=server.url, owner=other)
     with pytest.raises(OutsideBotError, match="another author"):
         outside_bots.outside_bot_update(bot=theirs, name="bot-0")
