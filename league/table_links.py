@@ -2,7 +2,8 @@
 table enters the game's deals, its seat changes and undoes its own last deal, without an
 account (issue #28). A link is an unguessable token (TOKEN_BYTES random bytes, more than the
 128 bits asked), works for its one game only, and stops working when time is called on the
-game (until an organiser reopens it) or when an organiser revokes it.
+game (until an organiser reopens it) or when an organiser revokes it; an organiser may then
+make the open game a new link (link_new).
 
 The services that write through a link (league.services deal_record, deal_undo,
 seat_change_apply) ask ``link_checked`` inside their transaction, after locking the game: a
@@ -15,7 +16,7 @@ from collections.abc import Sequence
 from django.db import transaction
 from django.utils import timezone
 
-from league.errors import LeagueError
+from league.errors import Conflict, LeagueError
 from league.models import AuditEntry, Game, TableLink
 
 TOKEN_BYTES = 32  # 256 random bits, as URL-safe text of 43 characters
@@ -78,6 +79,24 @@ def live_links(games) -> list[TableLink]:
     return list(TableLink.objects.filter(game__in=games, revoked_at__isnull=True,
                                          game__time_called_at__isnull=True)
                 .select_related("game").order_by("game__number", "pk"))
+
+
+@transaction.atomic
+def link_new(*, game: Game, by=None) -> TableLink:
+    """A new link for an open game that has no working one (its link was revoked): a fresh
+    token, audited. Refused (Conflict) while a link of the game still works."""
+    game = Game.objects.select_for_update().select_related("season__club").get(pk=game.pk)
+    if game.status == Game.CANCELLED:
+        raise LeagueError(f"game {game.number} was cancelled: it needs no table link")
+    if game.status != Game.OPEN:
+        raise LeagueError(f"game {game.number} has ended: a table link would enter nothing")
+    if live_links([game]):
+        raise Conflict(f"game {game.number} already has a working table link: revoke it first "
+                       "to replace it")
+    (link,) = links_create(games=[game], by=by)
+    AuditEntry.objects.create(actor=by, club=game.season.club, action="table link made",
+                              target=str(game)[:200], details={"link": link.pk})
+    return link
 
 
 @transaction.atomic

@@ -159,6 +159,8 @@ def night(request, season_id):
     context.update({"board": board, "players": list(selectors.club_players(club=season.club)),
                     "ticked": ticked, "round_next": len(board.rounds) + 1,
                     "table_cards": table_links.table_cards(request, board),
+                    "tables_unlinked": table_links.tables_unlinked(board),
+                    "revoke_asked": request.GET.get("revoke"),
                     "cancellable": [i for i, tables in enumerate(board.rounds, 1)
                                     if not any(t.deals for t in tables)]})
     return render(request, "league/night/night.html", context, status=status)

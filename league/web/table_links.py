@@ -1,5 +1,6 @@
 """Table links as pages (league.table_links): opening a link, the links of tonight's tables
-with their QR codes on the night page, the printable sheet of table cards, and revoking one.
+with their QR codes on the night page, the printable sheet of table cards, revoking one (asked
+first) and making a table whose link was revoked a new one.
 
 Opening a link (``/league/t/<token>/``) keeps the link's id in the phone's session and sends it
 to its game's entry page; from then on that session enters that game's deals, seat changes and
@@ -25,6 +26,7 @@ from django_ratelimit.core import is_ratelimited
 from django_ratelimit.decorators import ratelimit
 
 from league import nights, table_links
+from league.errors import Conflict, LeagueError
 from league.models import Game, Player, Season, TableLink
 from league.selectors import organises
 from league.web.refused import refuse
@@ -122,6 +124,23 @@ def table_cards(request, board: nights.NightBoard) -> list[TableCard]:
     return cards
 
 
+@dataclass
+class TableUnlinked:
+    round: int
+    table: int
+    game: Game
+
+
+def tables_unlinked(board: nights.NightBoard) -> list[TableUnlinked]:
+    """The night's tables still playing with no working link (it was revoked): an organiser
+    may make each a new one."""
+    games = [t.game for tables in board.rounds for t in tables if t.game.status == Game.OPEN]
+    linked = {link.game_id for link in table_links.live_links(games)}
+    return [TableUnlinked(round=round_number, table=state.table, game=state.game)
+            for round_number, tables in enumerate(board.rounds, 1) for state in tables
+            if state.game.status == Game.OPEN and state.game.pk not in linked]
+
+
 def _organised_season(request, season_id):
     season = get_object_or_404(Season.objects.select_related("club"), pk=season_id)
     return season, organises(request.user, season.club)
@@ -151,3 +170,25 @@ def table_link_revoke(request, link_id):
     messages.success(request, f"The table link of game {link.game.number} was revoked: the "
                               "phones that used it can no longer enter its deals.")
     return redirect(reverse("league:night", args=[season.pk]))
+
+
+@login_required
+@require_POST
+def table_link_new(request, game_id):
+    """A new link for a table whose link was revoked; back to the night page, where its code
+    is."""
+    game = get_object_or_404(Game.objects.select_related("season__club"), pk=game_id)
+    season = game.season
+    if not organises(request.user, season.club):
+        return refuse(request, f"Only organisers of {season.club} make its table links.")
+    where = nights.where_played([game])[game.pk]
+    try:
+        link = table_links.link_new(game=game, by=request.user)
+    except LeagueError as e:
+        return render(request, "league/night/refused.html", {
+            "message": f"Nothing was changed: {e.message}.",
+            "back": reverse("league:night", args=[season.pk])},
+            status=409 if isinstance(e, Conflict) else 400)
+    messages.success(request, f"A new table link for {where}: its code is below, and the "
+                              "phones at the table open it (or scan it) once.")
+    return redirect(reverse("league:night", args=[season.pk]) + f"#link-{link.pk}")

@@ -47,6 +47,8 @@ urlpatterns = [
          name="table_cards"),
     path("table-links/<int:link_id>/revoke/", table_links.table_link_revoke,
          name="table_link_revoke"),
+    path("games/<int:game_id>/table-link/new/", table_links.table_link_new,
+         name="table_link_new"),
     # A table link (league.web.table_links): its token is the whole of its secret.
     path("t/<str:token>/", table_links.table_link_open, name="table_link_open"),
     path("seasons/<int:season_id>/night/games/<int:game_id>/cancel/",

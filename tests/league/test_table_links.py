@@ -5,7 +5,7 @@ last deal, until it is revoked or time is called on its game."""
 import pytest
 
 from league import nights, services, table_links
-from league.errors import LeagueError
+from league.errors import Conflict, LeagueError
 from league.models import AuditEntry, Deal, IdempotentRequest, TableLink
 from tests.league.factories import PlayerFactory, UserFactory, make_season
 
@@ -163,3 +163,27 @@ def test_new_game_same_table_takes_the_tables_link_along():
     assert deal.table_link == link
     with pytest.raises(table_links.LinkRefused, match="another game"):  # the ended game's undo
         services.deal_undo(game=game, deal_id=first.pk, table_link=link)
+
+
+def test_a_revoked_tables_link_is_replaced_by_a_new_one_and_only_while_it_has_none():
+    """A revoke tapped by mistake need not take the table's phone away for the rest of the
+    game: an organiser makes the table a new link (a new token; the old one stays revoked)."""
+    organiser, (game, other) = confirmed_round()
+    old = game.table_links.get()
+    with pytest.raises(Conflict, match=f"game {game.number} already has a working table link"):
+        table_links.link_new(game=game, by=organiser)
+    table_links.link_revoke(link=old, by=organiser)
+
+    new = table_links.link_new(game=game, by=organiser)
+
+    assert new.token != old.token and table_links.refusal(new) is None
+    assert table_links.live_links([game]) == [new]
+    assert table_links.refusal(TableLink.objects.get(pk=old.pk)) is not None
+    assert AuditEntry.objects.filter(action="table link made", actor=organiser).count() == 1
+    services.deal_record(game=game, finishing_order=order_of(game), table_link=new)
+
+    services.game_time_called(game=game, by=organiser)
+    table_links.link_revoke(link=new, by=organiser)
+    with pytest.raises(LeagueError, match=f"game {game.number} has ended"):
+        table_links.link_new(game=game, by=organiser)
+    assert TableLink.objects.filter(game=game).count() == 2

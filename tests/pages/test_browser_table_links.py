@@ -1,7 +1,8 @@
 """Table links in a real browser (issue #28) at 360 × 740: two phones that never signed in
 open their tables' links (what the QR codes on the night page say), enter deals, one of them
 offline and then back online through its outbox; a link opens nothing of another game, in the
-pages or the API; a link revoked on the night page records no more.
+pages or the API; a link revoked on the night page (asked first) records no more, and the table
+gets a new one.
 
 It counts the taps of "first deal on a fresh phone" (before table links: 8–9 taps to sign in
 with the organiser's account, then the deal) and of "enter one deal", and prints them.
@@ -129,11 +130,19 @@ def test_two_fresh_phones_enter_deals_through_table_links(browser, live_server, 
     no_overflow(small, 360)
     shoot(small, "table-links-night")
     desk.reload()
-    desk.get_by_role("button", name="Revoke this link of round 1, table 2").click()
+    desk.get_by_role("button", name="Revoke this link… of round 1, table 2").click()
+    question = desk.get_by_role("dialog", name="Revoke the link of round 1, table 2?")
+    question.get_by_role("button", name="No, keep it").click()  # a mis-tap costs nothing
+    assert question.is_hidden() and desk.locator(".link-card").count() == 2
+    desk.get_by_role("button", name="Revoke this link… of round 1, table 2").click()
+    question.get_by_role("button", name="Yes, revoke this link").click()
     desk.wait_for_selector("text=was revoked")
     assert desk.locator(".link-card").count() == 1
     b.goto(live_server.url + reverse("league:game_enter", args=[game_b.pk]))
     assert "revoked" in b.locator(".error").inner_text()
+    desk.get_by_role("button", name="New link for round 1, table 2").click()
+    desk.wait_for_selector("text=A new table link for round 1, table 2")
+    assert desk.locator(".link-card").count() == 2
 
     for page in (a, b, desk, small, cards):
         settle(page)

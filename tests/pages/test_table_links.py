@@ -169,11 +169,12 @@ def test_a_revoked_link_is_refused_in_words_and_on_the_night_page_no_more(
     table = phone(link_of(game))
     client.force_login(organiser)
     night = client.get(reverse("league:night", args=[season.pk]))
-    assert night.text.count('<svg viewBox=') == 2 and night.text.count("Revoke this link") == 2
+    assert night.text.count('<svg viewBox=') == 2 and night.text.count("Revoke this link…") == 2
 
     client.post(reverse("league:table_link_revoke", args=[link_of(game).pk]))
 
-    assert client.get(reverse("league:night", args=[season.pk])).text.count("Revoke this link") == 1
+    night = client.get(reverse("league:night", args=[season.pk]))
+    assert night.text.count("Revoke this link…") == 1
     refused = table.post(at(game, "deal_record"), order_data(seated_ids(game)),
                          headers={"Accept": "application/json"})
     assert refused.status_code == 403 and "revoked" in refused.json()["error"]
@@ -284,7 +285,7 @@ def test_the_night_page_lists_the_links_of_tables_still_playing(client, games, o
     services.deal_record(game=games[0], finishing_order=seated_ids(games[0]))  # it ends
     client.force_login(organiser)
     night = client.get(reverse("league:night", args=[season.pk]))
-    assert night.text.count("Revoke this link") == 1
+    assert night.text.count("Revoke this link…") == 1
     assert "Round 1, table 2" in night.text and "Round 1, table 1" not in night.text
 
 
@@ -331,3 +332,51 @@ def test_after_new_game_same_table_the_links_and_cards_keep_the_tables_number(
                      sheet)
     assert re.search(rf"Table 2 <span class=\"card-round\">round 1 · game {games[1].number}",
                      sheet)
+
+
+def test_revoking_asks_first_and_the_question_works_without_script(
+        client, games, organiser, season):
+    client.force_login(organiser)
+    link = link_of(games[0])
+    night_url = reverse("league:night", args=[season.pk])
+    night = client.get(night_url).text
+    # the button asks (a GET the script turns into its dialog); it revokes nothing
+    assert re.search(rf'<form method="get" action="{night_url}#link-{link.pk}"', night)
+    assert f'<dialog id="revoke-dialog-{link.pk}"' in night
+    assert f'action="{reverse("league:table_link_revoke", args=[link.pk])}"' in night  # dialog
+
+    asked = client.get(f"{night_url}?revoke={link.pk}").text
+
+    assert "Revoke the link of round 1, table 1?" in asked
+    assert '<div class="revoke-ask" role="alert">' in asked and "No, keep it</a>" in asked
+    assert TableLink.objects.get(pk=link.pk).revoked_at is None
+    assert client.get(f"{night_url}?revoke=nope").status_code == 200  # asks nothing
+
+
+def test_an_organiser_makes_a_revoked_table_a_new_link(client, games, organiser, season):
+    game = games[0]
+    old = link_of(game)
+    table = phone(old)
+    client.force_login(organiser)
+    client.post(reverse("league:table_link_revoke", args=[old.pk]))
+    night_url = reverse("league:night", args=[season.pk])
+    night = client.get(night_url).text
+    new_url = reverse("league:table_link_new", args=[game.pk])
+    assert "Round 1, table 1 (game 1) has no working link" in night
+    assert f'action="{new_url}"' in night
+    stranger = Client()
+    stranger.force_login(UserFactory(username="stranger"))
+    assert stranger.post(new_url).status_code == 403
+    assert client.get(new_url).status_code == 405
+
+    made = client.post(new_url, follow=True)
+
+    new = game.table_links.get(revoked_at__isnull=True)
+    assert made.redirect_chain[-1][0] == f"{night_url}#link-{new.pk}"  # its code
+    assert "A new table link for round 1, table 1 (game 1)" in made.text
+    assert made.text.count("<svg viewBox=") == 2 and f'action="{new_url}"' not in made.text
+    assert phone(new).get(at(game)).status_code == 200
+    assert table.get(at(game)).status_code == 403  # the revoked one stays revoked
+    again = client.post(new_url)
+    assert again.status_code == 409 and "already has a working table link" in again.text
+    assert game.table_links.count() == 2
