@@ -72,3 +72,29 @@ def test_a_par_figure_on_tonights_screen_leads_to_the_help(browser, live_server,
     page.wait_for_selector("#recap")
     assert page.locator("#recap tbody tr").count() == 5
     page.context.close()
+
+
+TABLE_OVERFLOW = """sel => [...document.querySelectorAll(sel)].map(t => {
+    const box = t.closest('.scroll') || t; return box.scrollWidth - box.clientWidth; })"""
+
+
+def test_tonights_totals_and_the_recap_fit_a_phone_with_a_long_unspaced_name(
+        browser, live_server, night):  # noqa: F811
+    """The audit: at 360 px the night's totals scrolled sideways and cut "over par" off, as a
+    40-letter name without a space did not wrap; the recap as well."""
+    season, people = night
+    long = "Maximiliankarlfriedrichvonundzuhohenberg"
+    people[3].name = long + "s"  # 40 letters
+    people[3].save()
+    for name, url, table in (
+            ("tonight-long-name", reverse("league:tonight", args=[season.pk]), "#night-totals"),
+            ("recap-long-name", reverse("league:night_recap", args=[season.pk]), "#recap")):
+        page, problems = visit(browser, live_server.url + url,
+                               browser.new_context(viewport=PHONE))
+        assert problems == [], name
+        assert page.evaluate(TABLE_OVERFLOW, table) == [0], name
+        assert page.evaluate(BROKEN_NUMBERS) == [], name
+        last = page.locator(f"{table} thead th").last
+        assert last.bounding_box()["x"] + last.bounding_box()["width"] <= 360, name
+        shoot(page, f"{name}-phone")
+        page.context.close()
