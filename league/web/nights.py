@@ -44,21 +44,30 @@ def _not_organiser(request, season):
 
 
 def _ints(values, what):
-    """Whole numbers from a form's texts, or a LeagueError naming the first that is not."""
+    """Whole numbers of 0 or more (at most 9 digits) from a form's texts, or a LeagueError
+    naming the first that is not."""
     numbers = []
     for value in values:
         value = value.strip()
-        if not value.isascii() or not value.isdigit() or len(value) > 9:
-            raise LeagueError(f"{what} must be whole numbers; {value[:20]!r} is not one")
+        if not _digits(value):
+            raise LeagueError(f"{what} must be whole numbers of 0 or more; {value[:20]!r} is "
+                              "not one")
         numbers.append(int(value))
     return numbers
 
 
+def _digits(value):
+    return value.isascii() and value.isdigit() and len(value) <= 9
+
+
 def _one_int(data, name, what, default, low, high):
-    value = data.get(name, "")
+    value = data.get(name, "").strip()
     if value == "":
         return default
-    (number,) = _ints([value], what)
+    if not _digits(value):
+        raise LeagueError(f"{what} must be a whole number from {low} to {high}; "
+                          f"{value[:20]!r} is not one")
+    number = int(value)
     if not low <= number <= high:
         raise LeagueError(f"{what} must be {low} to {high}, not {number}")
     return number

@@ -141,6 +141,21 @@ def test_planning_refuses_bad_choices_in_words_and_keeps_the_ticks(
     assert not Game.objects.exists() and AuditEntry.objects.count() == before
 
 
+@pytest.mark.parametrize(("field", "value", "message"), [
+    ("seed", "-5", "The plan&#x27;s seed must be a whole number from 0 to 2147483647; "
+                   "&#x27;-5&#x27; is not one"),
+    ("round", "x", "The round must be a whole number from 1 to 10000; &#x27;x&#x27; is not one"),
+    ("rounds", "1.5", "The number of rounds must be a whole number from 1 to 10; "
+                      "&#x27;1.5&#x27; is not one"),
+])
+def test_a_number_that_is_not_one_the_plan_takes_says_what_it_must_be(
+        client, season, organiser, people, field, value, message):
+    """Not "must be whole numbers" of one value, nor of -5 (which is a whole number)."""
+    client.force_login(organiser)
+    page = client.get(url("night_plan", season, plan_query(people, **{field: value})))
+    assert page.status_code == 400 and message in page.text
+
+
 def test_the_plan_page_refuses_what_the_form_would_have(client, season, organiser, people):
     client.force_login(organiser)
     page = client.get(url("night_plan", season, plan_query(people[:1] * 2)))
