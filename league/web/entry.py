@@ -56,7 +56,7 @@ def game_enter(request, game):
 def _form_errors(form):
     """A form's errors in one sentence, each field's under its label."""
     parts = [" ".join(form.non_field_errors())]
-    parts += [f"{form.fields[name].label}: {' '.join(errors)}"
+    parts += [f"{form[name].label}: {' '.join(errors)}"
               for name, errors in form.errors.items() if name != "__all__"]
     return "; ".join(p for p in parts if p)
 

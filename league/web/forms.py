@@ -23,7 +23,7 @@ class FinishingOrderForm(forms.Form):
     service takes it (player ids, first out first); whether it lists each seated player once
     is the service's to judge (services.finishing_order_check, deal_record)."""
 
-    token = forms.CharField(widget=forms.HiddenInput, max_length=64)
+    token = forms.CharField(label="The form's token", widget=forms.HiddenInput, max_length=64)
 
     def __init__(self, *args, seats, **kwargs):
         super().__init__(*args, **kwargs)
@@ -51,8 +51,10 @@ class DealEntryForm(FinishingOrderForm):
     another phone meanwhile is refused, not stored twice (services.deal_record).
     ``kept_offline`` marks a deal kept in the phone's outbox while offline."""
 
-    number = forms.IntegerField(widget=forms.HiddenInput, min_value=1, max_value=1_000_000)
-    kept_offline = forms.BooleanField(widget=forms.HiddenInput, required=False)
+    number = forms.IntegerField(label="The deal's number", widget=forms.HiddenInput,
+                                min_value=1, max_value=1_000_000)
+    kept_offline = forms.BooleanField(label="Kept offline", widget=forms.HiddenInput,
+                                      required=False)
 
     def __init__(self, *args, number: int, **kwargs):
         super().__init__(*args, **kwargs)
@@ -64,7 +66,7 @@ class TokenForm(forms.Form):
     """A form with nothing to fill but its token (a deal's deletion): posted twice, it acts
     once."""
 
-    token = forms.CharField(widget=forms.HiddenInput, max_length=64)
+    token = forms.CharField(label="The form's token", widget=forms.HiddenInput, max_length=64)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -210,6 +210,20 @@ def json_post(client, game, data):
                        headers={"Accept": "application/json"})
 
 
+@pytest.mark.parametrize(("field", "value", "said"), [
+    ("number", "abc", "The deal's number: Enter a whole number."),
+    ("token", "", "The form's token: This field is required."),
+    ("token", "x" * 65, "The form's token: Ensure this value has at most 64 characters"),
+])
+def test_a_hidden_field_refused_in_json_is_named_in_words(
+        client, game, organiser, field, value, said):
+    """The outbox shows the answer's words: a hidden field was named "None"."""
+    client.force_login(organiser)
+    refused = json_post(client, game, {**order_data(seated_ids(game)), field: value})
+    assert refused.status_code == 400 and said in refused.json()["error"]
+    assert "None" not in refused.json()["error"] and not game.deal_set.exists()
+
+
 def test_a_deal_sent_by_the_page_script_is_answered_in_json_and_stored_once(
         client, game, organiser):
     client.force_login(organiser)
