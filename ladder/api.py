@@ -110,8 +110,7 @@ class LadderEntrySerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
     def get_owner(self, entry) -> str:
-        bot = entry.outside_bot
-        return bot.owner.get_username() if bot is not None and bot.owner_id else ""
+        return entry.author.get_username() if entry.author_id else ""
 
     @extend_schema_field(serializers.ListField(child=serializers.FloatField(),
                                                min_length=2, max_length=2))
@@ -313,8 +312,8 @@ class LadderViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
             rows = selectors.ladder_rows(preset=preset, statuses=(status,) if status else
                                          selectors.SHOWN, order=order)
             owner = self.request.query_params.get("owner")
-            return rows if owner is None else rows.filter(outside_bot__owner__username=owner)
-        return (Entry.objects.select_related("outside_bot__owner", "validation_game")
+            return rows if owner is None else rows.filter(author__username=owner)
+        return (Entry.objects.select_related("outside_bot", "author", "validation_game")
                 .prefetch_related("versions"))
 
     def get_serializer_class(self):

@@ -61,7 +61,7 @@ def ladder_bots(*, preset: str, statuses=SHOWN, order: str = "rating") -> QueryS
     """The preset's bots, rated or not, best first by ordinal (mu - 3 sigma), then the
     oldest entry; or by another of ``ORDERS``."""
     return (_ordered(Entry.objects.filter(preset=preset, status__in=statuses), order)
-            .select_related("outside_bot__owner")
+            .select_related("outside_bot", "author")
             .defer("decision_times", "outside_bot__description"))
 
 
@@ -96,7 +96,7 @@ def ladder_rows(*, preset: str, statuses=SHOWN, order: str = "rating") -> QueryS
     rated = ExpressionWrapper(Q(rated_deals__gt=0), output_field=BooleanField())
     return (_ordered(Entry.objects.filter(preset=preset, status__in=statuses)
                      .annotate(rated=rated), order, "-rated")
-            .values(*ROW_FIELDS, "rated", owner=F("outside_bot__owner__username")))
+            .values(*ROW_FIELDS, "rated", owner=F("author__username")))
 
 
 def row_figures(row: dict) -> dict:
@@ -122,13 +122,14 @@ def figures(entry: Entry) -> dict:
 
 
 def entry_get(entry_id) -> Entry | None:
-    return (Entry.objects.select_related("outside_bot__owner", "validation_game")
+    return (Entry.objects.select_related("outside_bot", "author", "validation_game")
             .filter(pk=entry_id).first())
 
 
 def author_entries(*, user) -> QuerySet:
-    """An author's bots on every ladder, for the dashboard."""
-    return (Entry.objects.filter(outside_bot__owner=user).select_related("outside_bot")
+    """An author's bots on every ladder, for the dashboard, those they removed included
+    (their records stay theirs)."""
+    return (Entry.objects.filter(author=user).select_related("outside_bot")
             .order_by("name", "preset"))
 
 
@@ -289,7 +290,7 @@ def challenge_choices(*, entry: Entry) -> list[tuple]:
     """The same bots as (id, name, reference, ordinal, author's username) rows, for the form's
     boxes: a ladder of hundreds of bots is read without building its rows as models."""
     return list(challenge_opponents(entry=entry).values_list(
-        "pk", "name", "reference", "ordinal", "outside_bot__owner__username"))
+        "pk", "name", "reference", "ordinal", "author__username"))
 
 
 def author_bot_count(*, user) -> int:

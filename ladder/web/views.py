@@ -89,11 +89,10 @@ def _row(entry: Entry) -> dict:
     decision times in ms."""
     figures = selectors.figures(entry)
     low, high = figures["interval"]
-    bot = entry.outside_bot
     spread = (high - low) / 2
     rate = {k: None if figures[k] is None else 100 * figures[k]
             for k in ("first_out_rate", "last_rate")}
-    return {"entry": entry, "owner": bot.owner.get_username() if bot and bot.owner_id else "",
+    return {"entry": entry, "owner": entry.author.get_username() if entry.author_id else "",
             "url": reverse("ladder:bot", args=[entry.pk]),
             "rating": _fixed(entry.ordinal, 2),
             "interval": f"{_fixed(entry.mu, 1)} ± {_fixed(spread, 1)}",

@@ -32,6 +32,7 @@ def pages(ladder, author):  # noqa: F811
         "table": reverse("ladder:table"),
         "an empty table": reverse("ladder:table") + "?preset=friday",
         "bot (author's, paused)": reverse("ladder:bot", args=[mine.pk]),
+        "bot (author's, playing)": reverse("ladder:bot", args=[ladder["ada-2"].pk]),
         "bot with faults": reverse("ladder:bot", args=[junk.pk]),
         "game with faults": reverse("ladder:game", args=[faulted]),
         "validation game": reverse("ladder:game", args=[mine.validation_game_id]),
@@ -78,15 +79,18 @@ def test_the_bot_page_by_keyboard_and_touch(browser, live_server, client, pages,
                                             author):
     ctx = signed_in(browser, live_server, client, author, viewport=DESKTOP)
     page = ctx.new_page()
-    page.goto(live_server.url + pages["bot (author's, paused)"])
-    page.wait_for_load_state("load")
-    page.evaluate("document.querySelector('details').open = true")  # the chart's figures
-    controls = page.evaluate(FOCUSABLE)
-    assert any("Resume" in c for c in controls) and any('type="checkbox"' in c for c in controls)
-    reached, unseen = tab_through(page, len(controls))
-    assert [c for c in controls if c not in reached] == []
-    assert any(r.startswith("<summary") for r in reached)
-    assert unseen == [], "focused without a visible outline"
+    # paused: its resume form; playing: its challenge form's boxes
+    for name, form in [("bot (author's, paused)", "Resume"),
+                       ("bot (author's, playing)", 'type="checkbox"')]:
+        page.goto(live_server.url + pages[name])
+        page.wait_for_load_state("load")
+        page.evaluate("document.querySelector('details').open = true")  # the chart's figures
+        controls = page.evaluate(FOCUSABLE)
+        assert any(form in c for c in controls), name
+        reached, unseen = tab_through(page, len(controls))
+        assert [c for c in controls if c not in reached] == []
+        assert any(r.startswith("<summary") for r in reached)
+        assert unseen == [], "focused without a visible outline"
     # Buttons, the preset switch and links that stand alone are 44 px targets.
     for url in (pages["bot (author's, paused)"], pages["table"], pages["dashboard"]):
         page.goto(live_server.url + url)

@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from ladder import services
 from ladder.models import Entry, Game
+from outside_bots import services as outside_bots
 from tests.api.conftest import client_for
 from tests.ladder.conftest import register
 
@@ -213,3 +214,24 @@ def test_a_games_entry_filter_that_is_not_an_id_is_refused_by_name(ladder, value
     answer = client_for(None).get("/api/v1/ladder-games/", {"entry": value})
     assert answer.status_code == 400
     assert "entry" in answer.json()
+
+
+def test_a_removed_bots_record_stays_its_authors(ladder, author,
+                                                django_capture_on_commit_callbacks):
+    """docs/ladder.md: a removed bot's record stays with its author: the table, the API, its
+    page and the author's dashboard still name them."""
+    entry = ladder["ada-1"]
+    outside_bots.outside_bot_delete(bot=entry.outside_bot)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.bots_sync()
+    assert Entry.objects.get(pk=entry.pk).status == Entry.RETIRED
+
+    rows = client_for().get("/api/v1/ladder/", {"status": "retired", "owner": "ada"}).json()
+    assert [(r["name"], r["owner"]) for r in rows["results"]] == [("ada-1", "ada")]
+    assert client_for().get(f"/api/v1/ladder/{entry.pk}/").json()["owner"] == "ada"
+    page = Client()
+    bot_page = page.get(reverse("ladder:bot", args=[entry.pk])).content.decode()
+    assert "An outside bot by ada" in bot_page
+    page.force_login(author)
+    dashboard = page.get(reverse("ladder:mine")).content.decode()
+    assert reverse("ladder:bot", args=[entry.pk]) in dashboard and "retired" in dashboard
