@@ -76,6 +76,20 @@ def night_cancel_round(request, season_id, number):
         "action": reverse("league:night_cancel_round", args=[season.pk, number])})
 
 
+def _tables(n: int) -> str:
+    return f"{n} table{'s' if n != 1 else ''}"
+
+
+def _ended_words(ended) -> str:
+    called = sum(not t.cancelled for t in ended)
+    cancelled = len(ended) - called
+    parts = [f"time called on {_tables(called)}"] if called else []
+    if cancelled:
+        parts.append(f"{_tables(cancelled)} with no deal {'was' if cancelled == 1 else 'were'} "
+                     "cancelled")
+    return f"The night has ended: {'; '.join(parts)}."
+
+
 @login_required
 def night_end(request, season_id):
     """The end of the night: GET shows every open table's winners if time is called now,
@@ -87,8 +101,7 @@ def night_end(request, season_id):
     try:
         if request.method == "POST":
             ended = nights.night_end(season=season, night=tonight, by=request.user)
-            messages.success(request, f"The night has ended: time called on "
-                                      f"{sum(not t.cancelled for t in ended)} table(s).")
+            messages.success(request, _ended_words(ended))
             return redirect(reverse("league:tonight", args=[season.pk]))
         preview = nights.night_end_preview(season=season, night=tonight)
     except LeagueError as e:

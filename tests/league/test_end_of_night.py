@@ -60,3 +60,20 @@ def test_the_night_page_offers_the_end_and_ends_after_the_preview(client, night)
     assert not Game.objects.filter(status=Game.OPEN).exists()
     client.force_login(UserFactory(username="stranger"))
     assert client.get(end).status_code == 403
+
+
+@pytest.mark.parametrize(("played", "said"), [
+    (1, "The night has ended: time called on 1 table; 2 tables with no deal were cancelled."),
+    (2, "The night has ended: time called on 2 tables; 1 table with no deal was cancelled."),
+    (3, "The night has ended: time called on 3 tables."),
+    (0, "The night has ended: 3 tables with no deal were cancelled."),
+])
+def test_the_end_of_the_night_counts_its_tables_in_words(client, night, played, said):
+    season, games = night
+    organiser = UserFactory(username="org")
+    season.club.organisers.add(organiser)
+    client.force_login(organiser)
+    for game in games[:played]:
+        services.deal_record(game=game, finishing_order=seated_ids(game))
+    page = client.post(reverse("league:night_end", args=[season.pk]), follow=True)
+    assert said in page.text and "table(s)" not in page.text
