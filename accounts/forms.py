@@ -53,18 +53,23 @@ class BotForm(forms.ModelForm):
             elif not self.instance.pk and not data.get("url"):
                 self.add_error("url", "a URL, or a code file and its runtime")
             return data
+        # The instance the form validates is hosted too (the service makes the real one), so
+        # a refused upload is not also refused as an empty URL.
+        if not self.instance.hosted:
+            self.instance.url = new_version()
         if data.pop("url", ""):
             self.add_error("code", "a URL or a code file, not both")
             return data
         runtime = runtime or self.instance.runtime
+        if not runtime:
+            self.add_error("runtime", "choose what runs its code: "
+                           + " or ".join(label for _, label in RUNTIMES))
+            return data
         try:
             code = hosted_code(upload.read(MAX_ZIP_BYTES + 1), upload.name, runtime)
         except ValidationError as e:
             self.add_error("code" if runtime else "runtime", e.messages)
             return data
-        # The instance the form validates is hosted too (the service makes the real one).
-        if not self.instance.hosted:
-            self.instance.url = new_version()
         self.instance.code, self.instance.runtime = code, runtime
         data.update(code=code, runtime=runtime)
         return data

@@ -73,9 +73,11 @@ def _bot_form(request, bot: OutsideBot | None):
         except OutsideBotError as e:
             form.add_error(None, e.message)
         else:
-            if bot is None:
+            if bot is None and not saved.hosted:  # a hosted bot is never called: no secret
                 return _secret_page(request, saved, "registered")
-            messages.success(request, f"Bot {saved.name} saved.")
+            messages.success(request, f"Bot {saved.name} registered: the site runs its code in "
+                             "a sandbox for each game, its validation game first." if bot is None
+                             else f"Bot {saved.name} saved.")
             return redirect("accounts:bot_list")
     return render(request, "accounts/bot_form.html", {"form": form, "bot": bot},
                   status=400 if form.errors else 200)

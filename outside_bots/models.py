@@ -168,13 +168,21 @@ class OutsideBot(models.Model):
     def clean_fields(self, exclude=None):
         # NFKC first: "ｌｏｗｂａｌｌ" is checked, and refused, as the "lowball" it means.
         self.name = unicodedata.normalize("NFKC", self.name or "")
-        super().clean_fields(exclude=exclude)
+        self._refused = set()
+        try:
+            super().clean_fields(exclude=exclude)
+        except ValidationError as e:
+            self._refused = set(e.error_dict)
+            raise
 
     def clean(self):
-        """Normalise the name and URL, and refuse a name or URL another bot has."""
+        """Normalise the name and URL, and refuse a name or URL another bot has (a field its
+        own validator refused is not refused twice)."""
         self.name_key = name_key(self.name)
         refused = {}
         for field, check in (("name", checked_name), ("url", checked_url)):
+            if field in getattr(self, "_refused", ()):
+                continue
             try:
                 setattr(self, field, check(getattr(self, field) or "", pk=self.pk))
             except ValidationError as e:

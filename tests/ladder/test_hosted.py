@@ -13,6 +13,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
+from accounts.forms import BotForm
 from bot_games.models import BotFault
 from gameplay.bots.sandbox import SandboxedProgram, SandboxUnavailable, available
 from gameplay.bots.sandbox.unpack import MAX_ZIP_BYTES
@@ -211,8 +212,13 @@ def test_the_registration_page_takes_a_code_file_and_a_runtime(client, author):
     assert not OutsideBot.objects.exists()
 
     made = client.post(url, {"name": "py-bot", "presets": ["classic"], "runtime": "python",
-                             "code": SimpleUploadedFile("bot.py", PYTHON)})
-    assert made.status_code == 200, made.content.decode()
+                             "code": SimpleUploadedFile("bot.py", PYTHON)}, follow=True)
+    # no secret to copy into a server it does not have (found by a walk-through: the page said
+    # to, and showed its hosted: id)
+    said = " ".join(made.content.decode().split())
+    assert made.redirect_chain[-1][0] == reverse("accounts:bot_list"), said
+    assert "py-bot registered: the site runs its code in a sandbox" in said
+    assert "PRESIDENT_SECRET" not in said and HOSTED not in said
     bot = OutsideBot.objects.get()
     assert (bot.runtime, bot.url[:len(HOSTED)]) == ("python", HOSTED)
     with zipfile.ZipFile(io.BytesIO(bytes(bot.code))) as archive:
@@ -223,6 +229,8 @@ def test_the_registration_page_takes_a_code_file_and_a_runtime(client, author):
     edit = client.post(reverse("accounts:bot_edit", args=[bot.pk]), {
         "name": "py-bot", "presets": ["classic"], "description": "mine"})
     assert edit.status_code == 302
+    assert "Replace its secret" not in client.get(
+        reverse("accounts:bot_edit", args=[bot.pk])).content.decode()
     bot.refresh_from_db()
     assert bot.description == "mine" and bytes(bot.code) and bot.url.startswith(HOSTED)
 
@@ -238,3 +246,21 @@ def test_a_tournament_seats_a_hosted_bot_in_the_sandbox_for_one_game(author):
         code = Path(bot.jail.code)
         assert (code / "bot.py").read_bytes() == PYTHON
     assert not code.exists()  # its code is removed after the game
+
+
+@pytest.mark.parametrize("data, code, refused", [
+    ({"url": "file:///etc/passwd"}, None,
+     {"url": ["an outside bot's URL must be http(s)://host/…, not 'file:///etc/passwd'"]}),
+    ({"runtime": "python"}, ("bot.zip", b"PK\x03\x04 junk"), {"code": ["bot.zip: not a zip file"]}),
+    ({"runtime": "python", "url": "https://example.org/bot"}, ("bot.py", PYTHON),
+     {"code": ["a URL or a code file, not both"]}),
+    ({}, ("bot.py", PYTHON), {"runtime": ["choose what runs its code: Python 3 or Node.js"]}),
+], ids=["file URL", "not a zip", "both", "no runtime"])
+def test_a_refused_registration_names_only_what_is_wrong(db, data, code, refused):
+    """Found by a walk-through: a refused upload was also refused as an empty URL ("not ''",
+    with the focus there), and a file: URL's refusal was said twice."""
+    files = {"code": SimpleUploadedFile(*code)} if code else {}
+    form = BotForm({"name": "py-bot", "presets": ["classic"], **data}, files)
+
+    assert not form.is_valid()
+    assert dict(form.errors) == refused
