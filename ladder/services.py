@@ -122,7 +122,8 @@ def _validation_start(entry: Entry, opponents: list[Entry], url: str, *,
     Seat.objects.bulk_create(Seat(game=game, entry=e, seat=s, bot=url if e == entry else e.spec)
                              for s, e in enumerate(validation.seated(entry, opponents, rng)))
     if entry.url and entry.url != url:
-        new_version = new_version or f"a new URL: {url}"
+        new_version = new_version or ("new code uploaded" if url.startswith(HOSTED)
+                                      else f"a new URL: {url}")
     if new_version:
         _version_start(entry, url, new_version)
     entry.status, entry.reason, entry.url, entry.validation_game = (

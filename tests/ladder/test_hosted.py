@@ -115,7 +115,9 @@ def test_a_new_upload_is_a_new_version(ladder_settings, author, commit):  # noqa
 
     entry = entry_of(bot)
     assert entry.url != first and (entry.version, entry.status) == (2, Entry.ACTIVE)
-    assert Version.objects.get(entry=entry, number=2).url == entry.url
+    version = Version.objects.get(entry=entry, number=2)
+    # said in words, not as the upload's hosted: id (found by a walk-through)
+    assert (version.url, version.reason) == (entry.url, "new code uploaded")
 
 
 def test_a_worker_without_the_sandbox_refuses_hosted_games_in_words(
