@@ -37,6 +37,7 @@ LIVE_SECONDS = 10  # the table page asks for news this often
 HISTORY_ROWS = 20  # the chart's text alternative: its latest points
 DASHBOARD_FAULTS = 3  # latest faults per bot on the author's dashboard
 FAULTS_PER_KIND = 5  # a bot's page lists this many of each kind's latest faults
+GAME_FAULTS_OPEN = 10  # a game's page lists this many faults open, the rest folded
 
 
 def _refuse(request, message: str, status: int = 403):
@@ -369,9 +370,15 @@ def game(request, game_id):
         names = {s.seat: s.entry.name for s in seats}
         stderr = [(names[seat], text) for seat, text in
                   bot_games.seats_stderr(game_id=game.bot_game_id, log_seats=log_seats)]
+    faults = selectors.game_faults(game=game, seats=seats)
+    seen = set()
+    for fault in faults:  # an error page said again and again is shown once
+        fault.body_again = (fault.seat, fault.body) in seen
+        seen.add((fault.seat, fault.body))
     return render(request, "ladder/game.html", {
         "game": game, "seats": seats, "orders": orders, "stderr": stderr,
-        "faults": selectors.game_faults(game=game, seats=seats), "logs": logs,
+        "faults": faults[:GAME_FAULTS_OPEN], "more_faults": faults[GAME_FAULTS_OPEN:],
+        "logs": logs,
         "log_seats": log_seats,
         "steps": steps, "replay_error": replay_error, "title": f"ladder game {game.pk}"})
 

@@ -8,6 +8,7 @@ from django.urls import reverse
 from bot_games import selectors as bot_games
 from bot_games.models import BotSeat
 from bot_games.services import deal_steps
+from ladder.web.views import GAME_FAULTS_OPEN
 from outside_bots import services as outside_bots
 from tests.ladder.test_bot_games import commit  # noqa: F401 (the fixture)
 from tests.ladder.test_logs import SCRIPT, play_validation
@@ -31,12 +32,13 @@ def test_the_replay_opens_at_a_logs_and_a_faults_step(
     decided = page.locator("#step-decided").inner_text()
     assert log["text"] == f"{SCRIPT} {server.requests[3]['decision']} 4"
     assert log["text"] in decided and "ada-bot: " in decided
+    page.get_by_text("logs, in order").click()  # the list of logs is folded
     page.get_by_role("link", name=f"step {log['step']}").first.click()
     assert page.locator("#step-number").inner_text() == str(log["step"])
     assert dialogs == [] and problems == []
 
     _, junk, _ = play_validation(servers, other, commit, mode="junk", name="bob-bot")
-    fault = next(f for f in bot_games.game_faults(game_id=junk.bot_game_id)
+    fault = next(f for f in bot_games.game_faults(game_id=junk.bot_game_id)[:GAME_FAULTS_OPEN]
                  if f.decision == "play" and f.step > 20)
     page, problems = visit(browser, live_server.url + reverse("ladder:game", args=[junk.pk]))
     page.get_by_role("link", name=f"step {fault.step} of the replay").first.click()

@@ -11,7 +11,7 @@ from django.urls import reverse
 from bot_games import selectors as bot_games
 from bot_games.models import BotSeat
 from ladder import selectors, services
-from ladder.web.views import FAULTS_PER_KIND
+from ladder.web.views import FAULTS_PER_KIND, GAME_FAULTS_OPEN
 from league import replays
 from tests.ladder.conftest import register
 from tests.ladder.test_bot_games import commit  # noqa: F401 (the fixture)
@@ -82,6 +82,8 @@ def test_logs_are_shown_to_their_author_only_as_text(
     mine = client.get(url)
     page = mine.content.decode()
     assert "Your bot's logs" in page
+    # folded: a log a decision stood 6,000 px of the page above the replay
+    assert f"<details><summary>{len(server.requests)} logs, in order</summary>" in page
     assert SCRIPT not in page  # escaped wherever it is shown
     assert "&lt;script&gt;alert(&#x27;pwned&#x27;)&lt;/script&gt; play" in page
     assert page.count('<pre class="log">&lt;script&gt;') >= 2 * len(server.requests) - 1
@@ -168,6 +170,13 @@ def test_an_error_page_is_kept_in_the_fault_for_its_author(
     client.force_login(author)
     page = client.get(url).content.decode()
     assert "&lt;b&gt;boom&lt;/b&gt;" in page and "<b>boom</b>" not in page
+    # the same error page at every request is shown once (a walk-through found 102 copies
+    # above the replay), and past GAME_FAULTS_OPEN faults the rest are folded
+    assert len(faults) > GAME_FAULTS_OPEN
+    assert page.count('<pre class="answer body">') == 1
+    assert page.count("its error page began as the one above") == len(faults) - 1
+    folded = page.split("<details><summary>")[1]
+    assert folded.startswith(f"{len(faults) - GAME_FAULTS_OPEN} more faults</summary>")
     client.force_login(other)
     assert "boom" not in client.get(url).content.decode()
 
