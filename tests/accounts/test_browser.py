@@ -43,7 +43,7 @@ def test_an_author_signs_up_and_registers_a_bot_on_a_phone(browser, live_server)
     page.get_by_role("link", name="My bots").first.click()
     page.get_by_role("link", name="Register a bot").click()
     page.get_by_label("Name").fill("ada-bot")
-    page.get_by_label("URL").fill("https://bots.example.org/play")
+    page.get_by_label("URL").fill("https://bots.example.org/president/first-one/play/v2/decide")
     page.get_by_label("classic").check()
     assert fits()
     page.get_by_role("button", name="Register").click()
@@ -53,6 +53,11 @@ def test_an_author_signs_up_and_registers_a_bot_on_a_phone(browser, live_server)
     page.wait_for_url("**/accounts/bots/")
     assert page.locator("#bots").get_by_text("ada-bot").count() == 1
     assert fits()
+    # the whole table in view, its long URL wrapped (a walk-through found it 882 px wide,
+    # "edit · remove" off the screen)
+    assert page.evaluate("[document.querySelector('#bots').scrollWidth,"
+                         " document.querySelector('#bots').parentElement.clientWidth]"
+                         ".reduce((table, box) => table <= box)")
     shoot(page, "my-bots-phone")
     assert OutsideBot.objects.get().owner.username == "ada"
     for url in ("/accounts/email/", "/accounts/password/change/"):  # allauth's own pages
