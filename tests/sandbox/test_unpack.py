@@ -43,6 +43,10 @@ def test_plain_files_unpack_readable_and_not_executable(tmp_path):
     ((_special("link", stat.S_IFLNK | 0o777), b"/etc/passwd"), "holds a link"),
     ((_special("dev", stat.S_IFCHR | 0o666), b""), "device or special file"),
     ((_special("fifo", stat.S_IFIFO | 0o666), b""), "device or special file"),
+    # found by a walk-through: said "cannot be unpacked (FileExistsError)"
+    (("./bot.py", b"y"), "'./bot.py': the zip holds this path twice"),
+    (("bot.py/", b""), "'bot.py': the zip holds it as a file and as a folder"),
+    (("bot.py/lib.py", b""), "'bot.py': the zip holds it as a file and as a folder"),
 ])
 def test_a_zip_with_a_dangerous_entry_is_refused_before_anything_is_written(tmp_path, entry,
                                                                              words):
@@ -80,5 +84,5 @@ def test_too_many_files_too_big_or_not_a_zip(tmp_path):
         unpack_upload(b"print('hello')", tmp_path / "c")
     with pytest.warns(UserWarning, match="Duplicate name"):
         twice = _zip(("bot.py", b"x"), ("bot.py", b"y"))
-    with pytest.raises(BadUpload, match="'bot.py': cannot be unpacked"):
+    with pytest.raises(BadUpload, match="'bot.py': the zip holds this path twice"):
         unpack_upload(twice, tmp_path / "d")

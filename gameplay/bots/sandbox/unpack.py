@@ -45,6 +45,21 @@ def _path(info: zipfile.ZipInfo) -> PurePosixPath:
     return path
 
 
+def _one_entry_a_path(infos: list[zipfile.ZipInfo], paths: list[PurePosixPath]) -> None:
+    """Refuse a file the zip holds twice, or as a file and as a folder."""
+    files, folders = set(), set()
+    for info, path in zip(infos, paths, strict=True):
+        if info.is_dir():
+            folders.add(path)
+        elif path in files:
+            raise BadUpload(f"{info.filename!r}: the zip holds this path twice")
+        else:
+            files.add(path)
+        folders.update(path.parents)
+    for path in sorted(files & folders):
+        raise BadUpload(f"'{path}': the zip holds it as a file and as a folder")
+
+
 def unpack_upload(data: bytes, dest: str | Path) -> list[str]:
     """Unpack the zip ``data`` into the empty or new directory ``dest``; return the files'
     paths.  Raises BadUpload (and leaves what it unpacked so far for the caller to delete)."""
@@ -58,6 +73,7 @@ def unpack_upload(data: bytes, dest: str | Path) -> list[str]:
     if len(infos) > MAX_FILES:
         raise BadUpload(f"the zip holds {len(infos)} entries, over {MAX_FILES}")
     paths = [_path(info) for info in infos]  # every entry checked before one is written
+    _one_entry_a_path(infos, paths)
     dest = Path(dest)
     dest.mkdir(exist_ok=True)
     dest.chmod(0o755)
