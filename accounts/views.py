@@ -7,7 +7,8 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import Http404
+from django.shortcuts import redirect, render
 from django.utils.cache import add_never_cache_headers
 from django.views.decorators.http import require_POST
 from rest_framework.authtoken.models import Token
@@ -39,7 +40,10 @@ def token_rotate(request):
 
 def _own_bot(request, bot_id) -> OutsideBot:
     # Another author's bot is "not found", not "forbidden": its existence stays private.
-    return get_object_or_404(OutsideBot, pk=bot_id, owner=request.user)
+    bot = OutsideBot.objects.filter(pk=bot_id, owner=request.user).first()
+    if bot is None:
+        raise Http404(f"You have no bot {bot_id}: My bots lists yours.")
+    return bot
 
 
 @login_required

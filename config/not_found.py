@@ -1,14 +1,22 @@
-"""A route that does not exist: JSON in the API's error shape under /api/, the site's page
-elsewhere (config.urls.handler404)."""
+"""A route or a thing that does not exist: JSON in the API's error shape under /api/, the site's
+page elsewhere (config.urls.handler404), saying what is not there in words."""
+
+import re
 
 from django.http import JsonResponse
-from django.views.defaults import page_not_found
+from django.shortcuts import render
 
 API_PREFIX = "/api/"
+# get_object_or_404's own words, in the model's class name: said instead in the page's words
+MODEL_WORDS = re.compile(r"No \w+ matches the given query\.")
 
 
 def not_found(request, exception):
     if request.path.startswith(API_PREFIX):
         return JsonResponse({"detail": f"no such route: {request.path} (the API's routes are "
                                        "listed at /api/v1/ and in /api/docs/)"}, status=404)
-    return page_not_found(request, exception)
+    said = exception.args[0] if exception is not None and exception.args else None
+    if not isinstance(said, str) or MODEL_WORDS.fullmatch(said):  # a route's 404: a dict
+        said = (f"There is nothing at {request.path}: the link may be out of date, or a number "
+                "in it mistyped.")
+    return render(request, "404.html", {"message": said}, status=404)

@@ -71,7 +71,11 @@ def test_another_user_can_neither_see_nor_change_an_authors_bot(client, author, 
     client.force_login(other)
     listing = client.get("/accounts/bots/").content.decode()
     assert f"/accounts/bots/{bot.pk}/" not in listing and "No bot yet." in listing
-    assert client.get(f"/accounts/bots/{bot.pk}/").status_code == 404
+    theirs = client.get(f"/accounts/bots/{bot.pk}/")
+    assert theirs.status_code == 404
+    # in words, and the same as for a bot that is not there (not "No OutsideBot matches")
+    said = " ".join(theirs.content.decode().split())
+    assert f"You have no bot {bot.pk}" in said and "OutsideBot" not in said
     assert client.post(f"/accounts/bots/{bot.pk}/", {
         "name": "mine", "url": URL, "presets": ["classic"]}).status_code == 404
     assert client.post(f"/accounts/bots/{bot.pk}/delete/").status_code == 404

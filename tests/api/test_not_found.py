@@ -48,3 +48,20 @@ def test_a_page_that_is_not_there_stays_a_page():
     answer = client_for().get("/league/no-such-page/")
 
     assert answer.status_code == 404 and answer["Content-Type"].startswith("text/html")
+
+
+@pytest.mark.parametrize("path, said", [
+    ("/no/such/page/", "There is nothing at /no/such/page/"),
+    ("/league/players/999999/", "There is nothing at /league/players/999999/"),
+    ("/accounts/bots/999999/", "You have no bot 999999: My bots lists yours."),
+])
+def test_what_is_not_there_on_the_site_is_the_sites_page_in_words(client, path, said):
+    """Found by a walk-through: Django's bare "Not Found" page, without the site around it, or
+    the model's words ("No OutsideBot matches the given query.") under DEBUG."""
+    client.force_login(UserFactory(username="ada", is_staff=False))
+
+    answer = client.get(path)
+
+    assert answer.status_code == 404
+    page = " ".join(answer.content.decode().split())
+    assert said in page and "President League" in page and "matches the given query" not in page

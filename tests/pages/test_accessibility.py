@@ -78,6 +78,7 @@ def site():
         "night plan (organiser)": reverse("league:night_plan", args=[game.season.pk])
         + "?" + "&".join(f"present={i}" for i in ids) + "&low=2&high=2&rounds=2",
         "tonight": reverse("league:tonight", args=[game.season.pk]),
+        "not found": "/league/players/999999/",
     }
     OutsideBot.objects.create(name="organisers-bot", url="https://bots.example.org/play",
                               owner=organiser)
