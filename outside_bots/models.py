@@ -229,6 +229,12 @@ def hosted_code(data: bytes, filename: str, runtime: str) -> bytes:
     if not zipfile.is_zipfile(io.BytesIO(data)):
         if filename.endswith(".zip"):
             raise ValidationError(f"{filename}: not a zip file")
+        written_for = next((r for r, entry in ENTRY.items()
+                            if filename.endswith(entry[entry.rindex("."):])), runtime)
+        if written_for != runtime:  # it would only fail at its validation game
+            names = dict(RUNTIMES)
+            raise ValidationError(f"{filename}: a {names[written_for]} file, and the runtime "
+                                  f"chosen is {names[runtime]}")
         packed = io.BytesIO()
         with zipfile.ZipFile(packed, "w", zipfile.ZIP_DEFLATED) as archive:
             archive.writestr(ENTRY[runtime], data)

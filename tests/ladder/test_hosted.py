@@ -257,7 +257,11 @@ def test_a_tournament_seats_a_hosted_bot_in_the_sandbox_for_one_game(author):
     ({"runtime": "python", "url": "https://example.org/bot"}, ("bot.py", PYTHON),
      {"code": ["a URL or a code file, not both"]}),
     ({}, ("bot.py", PYTHON), {"runtime": ["choose what runs its code: Python 3 or Node.js"]}),
-], ids=["file URL", "not a zip", "both", "no runtime"])
+    ({"runtime": "python"}, ("bot.js", b"console.log(1)"),
+     {"code": ["bot.js: a Node.js file, and the runtime chosen is Python 3"]}),
+    ({"runtime": "node"}, ("my_bot.py", PYTHON),
+     {"code": ["my_bot.py: a Python 3 file, and the runtime chosen is Node.js"]}),
+], ids=["file URL", "not a zip", "both", "no runtime", "js as python", "py as node"])
 def test_a_refused_registration_names_only_what_is_wrong(db, data, code, refused):
     """Found by a walk-through: a refused upload was also refused as an empty URL ("not ''",
     with the focus there), and a file: URL's refusal was said twice."""
