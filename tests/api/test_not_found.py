@@ -2,6 +2,8 @@
 asked for: a route that does not exist, and an id that is not a number."""
 
 import pytest
+from django.test import RequestFactory
+from django.views.defaults import server_error
 
 from tests.api.conftest import client_for
 from tests.league.factories import UserFactory
@@ -65,3 +67,12 @@ def test_what_is_not_there_on_the_site_is_the_sites_page_in_words(client, path, 
     assert answer.status_code == 404
     page = " ".join(answer.content.decode().split())
     assert said in page and "President League" in page and "matches the given query" not in page
+
+
+def test_a_server_error_is_the_sites_page_in_words():
+    """Django's bare "Server Error (500)" had no menu and no way back."""
+    answer = server_error(RequestFactory().get("/league/"))
+
+    page = " ".join(answer.content.decode().split())
+    assert answer.status_code == 500
+    assert "Something went wrong on our side" in page and "President League" in page
