@@ -443,7 +443,7 @@ class GameAdmin(ClubScopedAdmin):
             "next_error": error,
             "seated": [s.player for s in nxt.seats] if nxt else [],
             "joinable": selectors.club_players(club=game.season.club).exclude(
-                seats__game=game),
+                seats__game=game).exclude(pk__in=selectors.seated_elsewhere(game=game)),
             "options": options_of(game.season),
             "can_change": self.has_change_permission(request, game),
             "entry_url": reverse("league:game_enter", args=[game.pk]),

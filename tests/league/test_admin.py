@@ -102,6 +102,18 @@ def test_joining_through_the_admin(client, organiser, game):
     assert game.seats.filter(player=newcomer, joined_before=2).exists()
 
 
+def test_the_admin_offers_no_joiner_seated_at_another_open_table(client, organiser, game):
+    """One person, one table (services.seat_change_apply refuses them): the admin's join list
+    leaves out who sits at another open game of the club, as the entry page does."""
+    other = make_game(season=game.season, players=4)
+    client.force_login(organiser)
+
+    page = client.get(reverse("admin:league_game_change", args=[game.pk]))
+
+    joinable = page.context["joinable"]
+    assert not set(joinable.values_list("pk", flat=True)) & set(ids(other))
+
+
 def test_a_season_with_impossible_scoring_is_a_form_error(client, organiser, game):
     client.force_login(organiser)
 
