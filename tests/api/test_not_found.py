@@ -2,7 +2,8 @@
 asked for: a route that does not exist, and an id that is not a number."""
 
 import pytest
-from django.test import RequestFactory
+from django.test import Client, RequestFactory
+from django.urls import reverse
 from django.views.defaults import server_error
 
 from tests.api.conftest import client_for
@@ -76,3 +77,14 @@ def test_a_server_error_is_the_sites_page_in_words():
     page = " ".join(answer.content.decode().split())
     assert answer.status_code == 500
     assert "Something went wrong on our side" in page and "President League" in page
+
+
+def test_a_form_sent_without_its_security_check_is_refused_in_words(db):
+    """A phone left open on a form past its session sent a bare "CSRF verification failed"."""
+    answer = Client(enforce_csrf_checks=True).post(reverse("account_login"),
+                                                   {"login": "ada", "password": "x"})
+
+    page = " ".join(answer.content.decode().split())
+    assert answer.status_code == 403
+    assert "The form was not sent" in page and "reload the page" in page
+    assert "President League" in page and "CSRF" not in page
