@@ -346,6 +346,7 @@ def game_create(*, season: Season, players: Sequence[Player], dealer: int = 0,
                 continues: Game | None = None, by=None) -> Game:
     """A new table; ``players`` in seat order (seat 0 first); ``continues``: the game it
     follows at the same table (game_same_table)."""
+    by_hand(season, "starting a game")
     players = list(players)
     names = _table_checked(season, players, dealer)
     game = _game_new(season, dealer=dealer, continues=continues)
@@ -359,6 +360,7 @@ def game_same_table(*, game: Game, by=None) -> Game:
     """A new game of the season for the players at this finished game's table, in their seats,
     dealt by whoever would have dealt next. A second call finds that game (it is still empty)
     instead of creating another."""
+    by_hand(game.season, "a new game at its table", game)
     if game.status != Game.FINISHED:
         raise LeagueError(f"game {game.number} is still being played: end it first")
     next_deal = game_next_deal(game=game)
@@ -382,6 +384,7 @@ def game_cancel(*, game: Game, by=None) -> Game:
     """Cancel a game confirmed by mistake, before any deal: it is kept (and audited) but left
     out of every page, the standings and the seating history. A game with deals, or one that
     has ended, is refused (Conflict): its results stand."""
+    by_hand(game.season, "cancelling it", game)
     game = _locked_game(game)
     if game.status == Game.CANCELLED:
         raise Conflict(f"game {game.number} was already cancelled")
@@ -450,6 +453,7 @@ def game_store_played(*, season: Season, players: Sequence[Player], dealer: int,
 def game_time_called(*, game: Game, by=None) -> Game:
     """End an open game at the end of the night with its scoring system's rule for an
     unfinished game (the engine's ScoreSheet.call_time; docs/league.md "Time called")."""
+    by_hand(game.season, "calling time", game)
     game = _locked_for_deals(game)
     if game.status == Game.FINISHED:
         raise LeagueError(f"{game} has already ended")
@@ -479,6 +483,7 @@ def game_reopen(*, game: Game, by=None) -> Game:
     """Reopen a finished game so that its deals can be undone or corrected: time called is
     taken back (the game goes on and has no winner until it ends again); a game its deals
     decided stays decided, but its deals can be corrected until it ends again."""
+    by_hand(game.season, "reopening it", game)
     game = _locked_for_deals(game)
     if game.status != Game.FINISHED:
         raise LeagueError(f"game {game.number} has not ended: there is nothing to reopen")
@@ -758,6 +763,15 @@ def _number_checked(game: Game, number: int | None, next_number: int) -> None:
                    f"{order}); nothing was recorded, {then}")
 
 
+def by_hand(season: Season, doing: str, game: Game | None = None) -> None:
+    """Refuse ``doing`` by hand in a bot tournament's season: the tournament plays and stores
+    its games (game_store_played), and its page, replays and figures are read from them."""
+    if hasattr(season, "tournament"):
+        what = f"Game {game.number} is a game" if game else f"{season.name} is the season"
+        raise LeagueError(f"{what} of the bot tournament {season.tournament.name}, which plays "
+                          f"and stores its games: {doing} by hand is not done there")
+
+
 def _editable(game: Game, doing: str) -> None:
     """Refuse to undo or correct the deals of a game that has ended, unless an organiser
     reopened it (game_reopen): its winner would change without anyone saying so."""
@@ -776,6 +790,7 @@ def deal_record(*, game: Game, finishing_order: Sequence[int] | None = None,
     order (player ids, first out first), or a transcript the engine checks; rescore the game
     and mark the ratings stale. ``source`` says where it was entered (Deal.SOURCE_CHOICES);
     a deal entered with a ``table_link`` (league.table_links) is that link's."""
+    by_hand(game.season, "recording a deal", game)
     if transcript is not None:
         transcript = transcript_kept(transcript)
     game = _locked_for_deals(game)
@@ -807,6 +822,7 @@ def deal_record(*, game: Game, finishing_order: Sequence[int] | None = None,
 def deal_edit(*, deal: Deal, finishing_order: Sequence[int] | None = None,
               transcript: dict | None = None, by=None) -> Deal:
     """Correct a recorded deal; the game's scores and end are recomputed in this transaction."""
+    by_hand(deal.game.season, "correcting a deal", deal.game)
     if transcript is not None:
         transcript = transcript_kept(transcript)
     game = _locked_for_deals(deal.game)
@@ -864,6 +880,7 @@ def deal_edit_preview(*, deal: Deal, finishing_order: Sequence[int] | None = Non
 def deal_delete(*, deal: Deal, by=None) -> list[str]:
     """Delete a deal; later deals move up one number and the game is rescored. Returns the
     seat changes undone with it, in words (those after the last deal that no deal follows)."""
+    by_hand(deal.game.season, "deleting a deal", deal.game)
     game = _locked_for_deals(deal.game)
     _editable(game, "deleting its deals")
     deal = Deal.objects.get(pk=deal.pk)
@@ -903,6 +920,7 @@ def deal_undo(*, game: Game, deal_id, by=None, table_link=None) -> tuple[int, li
     refused when it is no longer the last one (undone already, or a deal came after it), and,
     through a ``table_link``, unless that link recorded it. Returns its number and the seat
     changes undone with it (deal_delete)."""
+    by_hand(game.season, "undoing a deal", game)
     game = _locked_for_deals(game)
     if table_link is not None:
         table_links.link_checked(table_link, game)
@@ -941,6 +959,7 @@ def seat_change_apply(*, game: Game, leaving: Sequence[Player] = (),
                       table_link=None) -> list[tuple[int, Role]]:
     """Players leave or join before the next deal; returns the shifted ranking the next
     exchange uses, as (player id, Role) best first (the engine's rank_shift)."""
+    by_hand(game.season, "a player leaving or joining", game)
     game = _locked_game(game)
     if table_link is not None:
         table_links.link_checked(table_link, game)

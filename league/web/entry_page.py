@@ -36,6 +36,13 @@ def _entry_view(view, links: bool):
     def checked(request, game_id):
         game = get_object_or_404(Game.objects.select_related("season__club"), pk=game_id)
         club = game.season.club
+        tournament = getattr(game.season, "tournament", None)
+        if tournament is not None:  # its games are played and stored by the tournament
+            return refuse(request, f"Game {game.number} is a game of the bot tournament "
+                                   f"{tournament.name}: the tournament plays and stores its "
+                                   "deals, so none is entered, undone or corrected here.", 400,
+                          back=(reverse("gameplay:tournament", args=[tournament.pk]),
+                                f"The tournament {tournament.name}"))
         request.table_link = None
         if organises(request.user, club):
             return view(request, game)

@@ -30,7 +30,9 @@ def game_detail(request, game_id):
         "sheet": sheet,
         "winners": [seat.player for seat in sheet.seats if seat.is_winner],
         "next": _next_deal(game),
-        "organiser": organises(request.user, game.season.club),
+        # a bot tournament's games are its own to play (services.by_hand)
+        "organiser": (organises(request.user, game.season.club)
+                      and not hasattr(game.season, "tournament")),
         # A tournament game's deals replay from the game's one transcript.
         "tournament_game": tournament_selectors.tournament_game_of(game),
     })
