@@ -74,14 +74,15 @@ LOST_CHECKED = 1000
 # Creating a tournament
 
 
-def _check_bot(spec: str) -> str:
-    """A built-in bot spec, or ``outside:<name>`` of a registered, enabled outside bot. A raw
-    URL is refused: only administrators choose which URLs the site calls (OutsideBot)."""
+def _check_bot(spec: str, by=None) -> str:
+    """A built-in bot spec, or ``outside:<name>`` of a registered, enabled outside bot that
+    ``by`` may enter (_entered_outside_bot). A raw URL is refused: only administrators and
+    bots' authors choose which URLs the site calls (OutsideBot)."""
     spec = (spec or "").strip()
     if not spec:
         raise TournamentError("an entrant needs a bot spec, e.g. \"heuristic\"")
     if spec.startswith(OUTSIDE):
-        _entered_outside_bot(spec.removeprefix(OUTSIDE))
+        _entered_outside_bot(spec.removeprefix(OUTSIDE), by)
         return spec
     if is_url(spec):
         raise TournamentError(f"bot {spec!r}: an outside bot is entered by its registered name, "
@@ -94,11 +95,18 @@ def _check_bot(spec: str) -> str:
     return spec
 
 
-def _entered_outside_bot(name: str) -> OutsideBot:
-    # Locked until the entry commits, so a rename or delete waits and then sees the entry.
-    bot = OutsideBot.objects.select_for_update().filter(name=name).first()
+def _entered_outside_bot(name: str, by=None) -> OutsideBot:
+    """The bot, locked until the entry commits (a rename or delete waits, then sees the entry).
+    An author's bot is entered by its author or an administrator (``by`` None: the site's own
+    commands) alone: an entry locks its name and its removal, and has the site call its URL."""
+    bot = (OutsideBot.objects.select_for_update().select_related("owner")
+           .filter(name=name).first())
     if bot is None:
         raise TournamentError(f"no outside bot is registered as {name!r}")
+    if (bot.owner_id is not None and by is not None and by.pk != bot.owner_id
+            and not by.is_superuser):
+        raise TournamentError(f"outside bot {name} is {bot.owner.get_username()}'s: only its "
+                              "author or an administrator enters it in a tournament")
     if not bot.enabled:
         raise TournamentError(f"outside bot {name!r} is disabled")
     try:
@@ -194,7 +202,7 @@ def tournament_create(*, club: Club, name: str, entrants: Sequence[tuple[str, st
     twice = sorted({n for n in names if folded.count(n.casefold()) > 1})
     if twice:
         raise TournamentError(f"entered twice: {', '.join(twice)}")
-    specs = [_check_bot(spec) for _, spec in entrants]
+    specs = [_check_bot(spec, by) for _, spec in entrants]
     tournament.total_games = _check(tournament, len(entrants))
     rules = _scoring(scoring)
     try:

@@ -13,6 +13,7 @@ from outside_bots import services as outside_bots
 from outside_bots.errors import OutsideBotError
 from outside_bots.models import OutsideBot
 from tests.bots.test_outside import Server
+from tests.league.factories import UserFactory
 from tests.tournaments.helpers import ENTRANTS, small_tournament, tournament_faults
 from tournaments import services
 from tournaments.errors import TournamentError
@@ -266,3 +267,18 @@ def test_an_entrant_whose_settings_are_now_refused_plays_safe_as_faults(
     faults = tournament_faults(tournament)
     assert set(faults.values_list("player_name", "kind")) == {("Rita", "error")}
     assert "montecarlo budget_ms must be from 1 to 2,000" in faults.first().message
+
+
+def test_an_authors_bot_is_entered_by_its_author_or_an_administrator_alone(server):
+    """Found by a security walk-through: any club's organiser entered another author's bot,
+    which locked its name and its removal for its author and had the site call their URL."""
+    author, organiser = UserFactory(username="mal"), UserFactory(username="olga")
+    admin = UserFactory(username="root", is_superuser=True)
+    outside_bots.outside_bot_create(name="mal-bot", url=server.url, owner=author)
+
+    with pytest.raises(TournamentError, match="outside bot mal-bot is mal's: only its author"):
+        small_tournament("Olga cup", entrants=entrants_with("outside:mal-bot"), by=organiser)
+    assert not Tournament.objects.exists()
+    small_tournament("Mal cup", entrants=entrants_with("outside:mal-bot"), by=author)
+    small_tournament("Root cup", entrants=entrants_with("outside:mal-bot"), by=admin)
+    assert Tournament.objects.count() == 2
