@@ -6,6 +6,7 @@ A bot's secret is in the answer that made it (registration, or its replacement) 
 else. The administrators' view of every bot stays /api/v1/outside-bots/.
 """
 
+from django.conf import settings
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import transaction
 from django_filters.rest_framework import DjangoFilterBackend
@@ -14,7 +15,7 @@ from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.decorators import action
-from rest_framework.exceptions import NotAuthenticated
+from rest_framework.exceptions import NotAuthenticated, Throttled
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
@@ -167,12 +168,19 @@ class PasswordSerializer(KnownFields, AuthTokenSerializer):
             400: OpenApiResponse(ErrorSerializer, description="a wrong password, or a field "
                                                               "not taken"),
             401: OpenApiResponse(ErrorSerializer, description="no session, token or password"),
-            429: OpenApiResponse(ErrorSerializer, description="too many tries: wait")},
+            429: OpenApiResponse(ErrorSerializer, description="too many tries, or the login "
+                                                              "locked out: wait")},
         description="Your API token (made if you have none: 201): signed in (session or token), "
                     "or with `username` and `password` in the body. Failed passwords count "
                     "towards the login lockout; a few tries a minute at most."),
     rotate=extend_schema(
-        request=PasswordSerializer, responses={200: TokenSerializer},
+        request=PasswordSerializer, responses={
+            200: TokenSerializer,
+            400: OpenApiResponse(ErrorSerializer, description="a wrong password, or a field "
+                                                              "not taken"),
+            401: OpenApiResponse(ErrorSerializer, description="no session, token or password"),
+            429: OpenApiResponse(ErrorSerializer, description="too many tries, or the login "
+                                                              "locked out: wait")},
         description="Replace your API token: the answer holds the new one, the old one "
                     "stops working at once. Authenticated as for issuing."),
 )
@@ -193,7 +201,14 @@ class TokenViewSet(KnownQueryParameters, viewsets.GenericViewSet):
         if not request.data:
             raise NotAuthenticated("sign in, or give your username and password")
         form = PasswordSerializer(data=request.data, context={"request": request})
-        form.is_valid(raise_exception=True)
+        if not form.is_valid():
+            # django-axes marks the request it was given (this one) when the username is locked
+            # out; DRF would say only that the password is wrong (docs/operations.md: 429)
+            if getattr(request, "axes_locked_out", False):
+                raise Throttled(wait=settings.AXES_COOLOFF_TIME.total_seconds(), detail=(
+                    f"too many wrong passwords for {str(request.data.get('username'))[:150]} from "
+                    "this address: the login is locked"))
+            raise serializers.ValidationError(form.errors)
         return form.validated_data["user"]
 
     def create(self, request):

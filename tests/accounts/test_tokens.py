@@ -87,6 +87,23 @@ def test_issuing_is_throttled_and_told_when_to_come_back(ada, monkeypatch):
     assert 0 < int(codes[-1]["Retry-After"]) <= 60
 
 
+def test_a_locked_out_username_is_told_so_with_429(ada, settings):
+    """docs/operations.md: past AXES_FAILURE_LIMIT wrong passwords the username is refused with
+    429 from that address, even with the right password. The API said "Unable to log in with
+    provided credentials." (400) instead, and never when to come back."""
+    wrong = [APIClient().post("/api/v1/tokens/", {"username": "ada", "password": "guess"},
+                              format="json") for _ in range(settings.AXES_FAILURE_LIMIT)]
+    assert {a.status_code for a in wrong[:-1]} == {400}
+
+    right = APIClient().post("/api/v1/tokens/", {"username": "ada", "password": PASSWORD},
+                             format="json")
+
+    assert right.status_code == 429 and wrong[-1].status_code == 429
+    assert "too many wrong passwords for ada" in right.json()["detail"]
+    assert int(right["Retry-After"]) == settings.AXES_COOLOFF_TIME.total_seconds()
+    assert not Token.objects.exists()
+
+
 # Filters
 
 
