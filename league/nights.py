@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from gameplay.engine.errors import PresidentError, RuleViolation
 from gameplay.engine.scoring import ScoreSheet
-from league import idempotency, services, table_links
+from league import idempotency, selectors, services, table_links
 from league.errors import Conflict, LeagueError
 from league.models import Game, Place, Player, Season, Seat
 from league.par import PlayerPar, games_pars
@@ -218,7 +218,8 @@ def night_confirm(*, season: Season, tables: Sequence[tuple[Sequence[Player], in
                   by=None, round_number: int | None = None,
                   while_in_play: bool = False) -> list[Game]:
     """Create one round's games: ``tables`` holds (players in seat order, dealer's seat) per
-    table. All or nothing; a player may sit at one table only. ``round_number``: the round
+    table. All or nothing; a player may sit at one table only, and not while still seated at
+    an open table of the club (Conflict, even ``while_in_play``). ``round_number``: the round
     of tonight it is meant as, refused once that round exists; refused while tonight's last
     round is in play unless ``while_in_play`` (the organiser was asked).
     Each game gets its table link (league.table_links)."""
@@ -226,9 +227,14 @@ def night_confirm(*, season: Season, tables: Sequence[tuple[Sequence[Player], in
         raise LeagueError("a round has at least one table")
     # Two confirms at once: the second sees the first's round.
     Season.objects.select_for_update(no_key=True).get(pk=season.pk)
-    _round_checked(season, round_number, while_in_play)
+    rounds = _round_checked(season, round_number)
     everyone = [p for players, _ in tables for p in players]
     _club_players(season, everyone)
+    _free_checked(season, everyone)
+    playing = in_play(rounds[-1]) if rounds else []
+    if playing and not while_in_play:
+        raise RoundInPlay(f"round {len(rounds)} is still in play: {tables_named(playing)}; "
+                          "confirm again to start the next round anyway")
     games = [services.game_create(season=season, players=players, dealer=dealer, by=by)
              for players, dealer in tables]
     table_links.links_create(games=games, by=by)
@@ -297,24 +303,27 @@ def in_play(tables: Sequence[tuple[Game, int]]) -> list[tuple[Game, int]]:
     return [(game, number) for game, number in tables if game.status == Game.OPEN]
 
 
-def where_played(games: Sequence[Game]) -> dict[int, str]:
+def where_played(games: Sequence[Game], season: Season | None = None) -> dict[int, str]:
     """Where each game is played, in the night's words: "round 5, table 2 (game 9)" on its
-    night (a cancelled game has no table), else "game 9"; by game id."""
+    night (a cancelled game has no table), else "game 9"; by game id. Said at a page of
+    ``season``, a game of another season names it: "… (game 9) of Winter 2026"."""
     named = {}
-    for season, night in {(g.season, night_of(g.created_at)) for g in games}:
-        for index, tables in enumerate(night_rounds(season, night), 1):
+    for played, night in {(g.season, night_of(g.created_at)) for g in games}:
+        for index, tables in enumerate(night_rounds(played, night), 1):
             named |= {game.pk: f"round {index}, table {number} (game {game.number})"
                       for game, number in tables}
-    return {g.pk: named.get(g.pk, f"game {g.number}") for g in games}
+    return {g.pk: named.get(g.pk, f"game {g.number}")
+            + (f" of {g.season.name}" if season and g.season_id != season.pk else "")
+            for g in games}
 
 
 def tables_named(tables: Sequence[tuple[Game, int]]) -> str:
     return ", ".join(f"table {number} (game {game.number})" for game, number in tables)
 
 
-def _round_checked(season: Season, round_number: int | None, while_in_play: bool) -> None:
-    """Refuse to confirm round ``round_number`` of tonight when it was already confirmed,
-    or, unless ``while_in_play``, while the round before is in play (Conflict)."""
+def _round_checked(season: Season, round_number: int | None) -> list[list[tuple[Game, int]]]:
+    """Tonight's rounds; refused (Conflict) when round ``round_number`` of tonight was already
+    confirmed, or when it is not the next."""
     rounds = night_rounds(season, night_of())
     if round_number is not None and round_number <= len(rounds):
         games = ", ".join(str(game.number) for game, _ in rounds[round_number - 1])
@@ -323,10 +332,33 @@ def _round_checked(season: Season, round_number: int | None, while_in_play: bool
     if round_number is not None and round_number > len(rounds) + 1:
         raise LeagueError(f"tonight has {len(rounds)} round{'s' if len(rounds) != 1 else ''}: "
                           f"the next is round {len(rounds) + 1}, not {round_number}")
-    playing = in_play(rounds[-1]) if rounds else []
-    if playing and not while_in_play:
-        raise RoundInPlay(f"round {len(rounds)} is still in play: {tables_named(playing)}; "
-                       "confirm again to start the next round anyway")
+    return rounds
+
+
+def still_playing(season: Season, players: Sequence[Player]) -> list[tuple[Player, str]]:
+    """Who of ``players`` sits now at an open table of the season's club (any of its seasons,
+    selectors.seated_at_open_tables), with where (where_played)."""
+    seated = selectors.seated_at_open_tables(club=season.club_id)
+    games = {seated[p.pk].pk: seated[p.pk] for p in players if p.pk in seated}
+    where = where_played(list(games.values()), season=season)
+    return [(p, where[seated[p.pk].pk]) for p in players if p.pk in seated]
+
+
+def _free_checked(season: Season, players: Sequence[Player]) -> None:
+    """Refuse (Conflict) to seat someone still seated at an open table: one person sits at
+    one table, so even a round started while the one before is in play leaves them out."""
+    at = {}
+    for player, where in still_playing(season, players):
+        at.setdefault(where, []).append(player.name)
+    if at:
+        said = [f"{_listed(names)} {'is' if len(names) == 1 else 'are'} still playing at {where}"
+                for where, names in at.items()]
+        raise Conflict("; ".join(said) + f": call time on {'it' if len(at) == 1 else 'them'} "
+                       "or enter their leaving there first")
+
+
+def _listed(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 @transaction.atomic

@@ -555,15 +555,20 @@ def club_league_seasons(*, club):
             .annotate(game_count=Count("games")).order_by("-starts_on", "-pk"))
 
 
-def seated_elsewhere(*, game) -> dict[int, Game]:
-    """Who sits now at another open game of ``game``'s club (tonight's tables, as
-    club_open_tables: any season, bot tournaments' left out): player id to that game. One
-    person plays at one table at a time, so they may not join ``game``."""
-    seats = (Seat.objects.filter(game__season__club_id=game.season.club_id,
+def seated_at_open_tables(*, club, but=None) -> dict[int, Game]:
+    """Who sits now at an open game of ``club`` (a club or its id; tonight's tables, as
+    club_open_tables: any season, bot tournaments' left out), the game ``but`` left out:
+    player id to that game. One person plays at one table at a time."""
+    seats = (Seat.objects.filter(game__season__club=club,
                                  game__season__tournament__isnull=True, game__status=Game.OPEN,
                                  left_before__isnull=True)
-             .exclude(game=game).select_related("game__season").order_by("game__number"))
+             .exclude(game=but).select_related("game__season").order_by("game__number"))
     return {seat.player_id: seat.game for seat in seats}
+
+
+def seated_elsewhere(*, game) -> dict[int, Game]:
+    """Who sits now at another open game of ``game``'s club: they may not join ``game``."""
+    return seated_at_open_tables(club=game.season.club_id, but=game)
 
 
 def club_open_tables(*, club, limit=OPEN_TABLES_SHOWN):

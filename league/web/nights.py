@@ -165,7 +165,11 @@ def night(request, season_id):
             context["name_refused"] = action == "add_player"
             status = 400
     board = nights.night_board(season, tonight)
-    context.update({"board": board, "players": list(selectors.club_players(club=season.club)),
+    players = list(selectors.club_players(club=season.club))
+    still_playing = nights.still_playing(season, players)
+    where = {p.pk: w for p, w in still_playing}
+    context.update({"board": board, "players": [(p, where.get(p.pk)) for p in players],
+                    "still_playing": still_playing,
                     "ticked": ticked, "round_next": len(board.rounds) + 1,
                     "table_cards": table_links.table_cards(request, board),
                     "tables_unlinked": table_links.tables_unlinked(board),
@@ -209,6 +213,7 @@ def night_plan(request, season_id):
         "playing": nights.tables_named(nights.in_play(tonight[-1])) if tonight else "",
         "round_playing": len(tonight),
         "repeats": plan.repeats,
+        "still_playing": nights.still_playing(season, asked.present),
         "rounds": [(round_next + i, planned) for i, planned in enumerate(plan.rounds)],
         "confirm": [(",".join(str(p.pk) for p in t.seats), t.dealer.pk)
                     for t in plan.rounds[0].tables],

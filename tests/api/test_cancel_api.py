@@ -40,8 +40,14 @@ def test_api_cancels_a_round_and_ends_the_night(night):
     api = client_for(organiser, token=True)
     assert api.post(f"/api/v1/seasons/{season.pk}/night-cancel-round/", {"round": 2},
                     format="json").status_code == 400
+    seated = api.post(f"/api/v1/seasons/{season.pk}/night-confirm/", {"tables": [
+        {"players": seated_ids(one), "dealer": 0}], "round": 2, "while_in_play": True},
+        format="json")
+    assert seated.status_code == 409
+    assert "P3 are still playing at round 1, table 1 (game 1)" in seated.json()["detail"]
+    newcomers = [PlayerFactory(clubs=[season.club]).pk for _ in range(4)]
     in_play = api.post(f"/api/v1/seasons/{season.pk}/night-confirm/", {"tables": [
-        {"players": seated_ids(one), "dealer": 0}], "round": 2}, format="json")
+        {"players": newcomers, "dealer": 0}], "round": 2}, format="json")
     assert in_play.status_code == 409
     assert "round 1 is still in play" in in_play.json()["detail"]
     cancelled = api.post(f"/api/v1/seasons/{season.pk}/night-cancel-round/", {"round": 1},

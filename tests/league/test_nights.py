@@ -3,8 +3,8 @@ season so far, confirm a round's tables as games."""
 
 import pytest
 
-from league import nights
-from league.errors import LeagueError
+from league import nights, services
+from league.errors import Conflict, LeagueError
 from league.models import Game
 from tests.api.conftest import client_for
 from tests.league.factories import (
@@ -106,6 +106,31 @@ def test_refusals_name_what_is_wrong_and_change_nothing():
     with pytest.raises(LeagueError, match="cannot play"):  # a table of one, after a good one
         nights.night_confirm(season=season, tables=[([tom, ann, bob], 0), ([cid], 0)])
     assert not Game.objects.filter(season=season).exists()
+
+
+def test_confirm_refuses_someone_still_seated_at_an_open_table_naming_where():
+    """One person, one table: a round that seats someone still at an open table of the club
+    is refused naming where, even when the organiser said to start it while the round before
+    is in play, and nothing is created; a table of another season of the club (the same room)
+    counts too, named with its season."""
+    season = make_season()
+    gus, others = PlayerFactory(name="Gus", clubs=[season.club]), club_players(season, 6)
+    (first,) = nights.night_confirm(season=season, tables=[([gus, *others[:3]], 0)])
+    with pytest.raises(Conflict, match=r"^Gus is still playing at round 1, table 1 \(game 1\): "
+                                       "call time on it or enter their leaving there first$"):
+        nights.night_confirm(season=season, tables=[([gus, *others[3:6]], 0)],
+                             while_in_play=True)
+    other = make_season(club=season.club, name="Winter")
+    with pytest.raises(Conflict, match=r"^Gus is still playing at round 1, table 1 \(game 1\) "
+                                       "of Season 1: call time"):
+        nights.night_confirm(season=other, tables=[([gus, *others[3:6]], 0)])
+    assert Game.objects.count() == 1
+
+    services.deal_record(game=first, finishing_order=seated_ids(first))
+    services.seat_change_apply(game=first, leaving=[gus])  # Gus goes to the new table
+    (second,) = nights.night_confirm(season=season, tables=[([gus, *others[3:6]], 0)],
+                                     while_in_play=True)
+    assert seated_ids(second)[0] == gus.pk
 
 
 # The API

@@ -95,8 +95,9 @@ def test_new_game_same_table_stays_in_its_round(client, night):
 
 def test_confirming_while_a_round_is_in_play_asks_first_naming_its_tables(client, night):
     season, people = night
-    table_one_ended(client, season, people)
-    page = client.get(url("night_plan", season, plan_query(people, low=4, high=4, round=2)))
+    first, _ = table_one_ended(client, season, people)
+    table_one = [seat.player for seat in first.seats.order_by("number")]
+    page = client.get(url("night_plan", season, plan_query(table_one, low=4, high=4, round=2)))
     assert "Round 1 is still in play" in page.text
     assert "table 2 (game 2)" in page.text
     fields = confirm_fields(page)
@@ -106,7 +107,28 @@ def test_confirming_while_a_round_is_in_play_asks_first_naming_its_tables(client
     assert Game.objects.count() == 2
     fields["while_in_play"] = ["1"]
     client.post(url("night_confirm", season), fields)
-    assert Game.objects.count() == 4
+    assert Game.objects.count() == 3
+
+
+def test_a_round_that_seats_someone_still_playing_is_refused_not_asked(client, night):
+    """One person, one table: the plan says who still sits at an open table, and confirming
+    it is refused naming where, even after "start it anyway"; nothing is created."""
+    season, people = night
+    _, second = table_one_ended(client, season, people)
+    page = client.get(url("night_plan", season, plan_query(people, low=4, high=4, round=2)))
+    assert re.search(r'id="still-playing"[^>]*>Still at an open table: <bdi>P\d</bdi> at '
+                     r"round 1, table 2 \(game 2\);", page.text)
+    fields = confirm_fields(page)
+    for asked in ([], ["1"]):
+        fields["while_in_play"] = asked
+        refused = client.post(url("night_confirm", season), fields)
+        assert refused.status_code == 409
+        named = re.search(r"Nothing was created: (P\d), (P\d), (P\d) and (P\d) are still "
+                          r"playing at round 1, table 2 \(game 2\): call time on it or enter "
+                          "their leaving there first.", refused.text)
+        assert set(named.groups()) == {seat.player.name for seat in second.seats.all()}
+        assert "anyway" not in refused.text
+    assert Game.objects.count() == 2
 
 
 def test_a_game_with_no_deals_is_cancelled_from_the_night_page_after_a_preview(client, night):

@@ -95,6 +95,22 @@ def test_the_night_page_offers_every_club_player(client, season, organiser, peop
     assert "Who is here for round 1?" in page.text
 
 
+def test_the_night_page_says_who_still_sits_at_an_open_table_and_where(
+        client, season, organiser, people):
+    """Gus still sits at an open table of another season of the club (the same room): the
+    present list marks Gus as playing and says where, naming that season."""
+    client.force_login(organiser)
+    gus = PlayerFactory(name="Gus", clubs=[season.club])
+    other = make_season(club=season.club, name="Winter")
+    nights.night_confirm(season=other, tables=[([gus, *people[:3]], 0)])
+    page = client.get(url("night", season))
+    assert ('<input type="checkbox" aria-describedby="still-playing" name="present" '
+            f'value="{gus.pk}"> Gus <small>(playing)</small></label>') in page.text
+    assert ('<p class="hint" id="still-playing">Still at an open table: <bdi>Gus</bdi> at round 1, '
+            "table 1 (game 1) of Winter; <bdi>P0</bdi> at") in page.text
+    assert f'value="{people[5].pk}"> P5</label>' in page.text
+
+
 def test_a_new_player_is_added_inline_and_ticked_with_those_ticked_before(
         client, season, organiser, people):
     client.force_login(organiser)
@@ -277,7 +293,10 @@ def test_the_next_round_takes_leavers_and_late_arrivals_into_account(
     now = [p for p in people if p.pk != people[3].pk]  # P8 arrives
     second = confirm_fields(client.get(url("night_plan", season,
                                            plan_query(now, low=4, high=4))))
-    second["while_in_play"] = ["1"]  # round 1's tables are still playing
+    for game in Game.objects.all():  # time is called on round 1 (everyone plays round 2)
+        if not game.deal_set.exists():
+            services.deal_record(game=game, finishing_order=seated_ids(game))
+        services.game_time_called(game=game)
     client.post(url("night_confirm", season), second)
     board = nights.night_board(season, nights.night_of())
     assert len(board.rounds) == 2
