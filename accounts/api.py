@@ -9,7 +9,6 @@ else. The administrators' view of every bot stays /api/v1/outside-bots/.
 from django.conf import settings
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import transaction
-from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.authtoken.models import Token
@@ -34,6 +33,7 @@ from outside_bots.models import (
     outside_bot_url,
 )
 from plumbing.api.errors import ErrorSerializer
+from plumbing.api.filters import FilterBackend
 from plumbing.api.inputs import KnownFields, KnownQueryParameters
 
 ERRORS = {
@@ -126,7 +126,7 @@ class BotViewSet(KnownQueryParameters, OutsideBotChanges, mixins.ListModelMixin,
                  mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     serializer_class = BotSerializer
     permission_classes = [IsAuthenticated]
-    filter_backends = [DjangoFilterBackend]
+    filter_backends = [FilterBackend]
     filterset_fields = ["enabled"]
     http_method_names = ["get", "post", "patch", "delete", "head", "options"]
 

@@ -10,6 +10,7 @@ from league.api.permissions import AdministratorsOnly
 from league.api.schema import ERRORS, NOT_FOUND, updates, valid
 from outside_bots import services
 from outside_bots.models import OutsideBot, checked_name, checked_url
+from plumbing.api.filters import FilterSet
 from plumbing.api.inputs import KnownFields, KnownQueryParameters
 
 
@@ -27,7 +28,7 @@ class OutsideBotSerializer(KnownFields, serializers.ModelSerializer):
         return checked_url(value, pk=self.instance and self.instance.pk)
 
 
-class OutsideBotFilter(django_filters.FilterSet):
+class OutsideBotFilter(FilterSet):
     owner = django_filters.CharFilter(field_name="owner__username",
                                       help_text="its author's username")
 

@@ -192,8 +192,8 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": [
-        "django_filters.rest_framework.DjangoFilterBackend",
-        "rest_framework.filters.OrderingFilter",
+        "plumbing.api.filters.FilterBackend",
+        "plumbing.api.filters.KnownOrdering",
     ],
     "EXCEPTION_HANDLER": "league.api.errors.exception_handler",
     # Per client address (anonymous) or per user; counted in the default cache, so shared by

@@ -160,3 +160,20 @@ def test_a_filter_a_list_does_not_take_is_refused_naming_it(two_authors, path, u
     assert answer.status_code == 400
     assert list(answer.json()) == [unknown]
     assert "query parameter not taken here" in answer.json()[unknown][0]
+
+
+@pytest.mark.parametrize("path, parameter, words", [
+    ("/api/v1/bots/?enabled=maybe", "enabled", "true or false, not 'maybe'"),
+    ("/api/v1/outside-bots/?enabled=yes", "enabled", "true or false, not 'yes'"),
+    ("/api/v1/games/?ordering=nosuch", "ordering", "cannot order by 'nosuch'"),
+    ("/api/v1/clubs/?ordering=name,-password", "ordering", "cannot order by '-password'"),
+])
+def test_a_filter_value_it_cannot_read_is_refused_naming_it(two_authors, path, parameter,
+                                                             words):
+    """Found by a security walk-through: these answered 200 as if unfiltered (docs/api.md:
+    input is refused, never ignored)."""
+    admin = UserFactory(username="root", is_staff=True, is_superuser=True)
+    answer = client_for(admin if "outside-bots" in path else two_authors[0]).get(path)
+
+    assert answer.status_code == 400, answer.json()
+    assert words in answer.json()[parameter][0]
