@@ -25,10 +25,11 @@ from league.web.organiser_forms import (
     PlayerNameForm,
     SeasonForm,
 )
+from league.web.refused import refuse
 
 
 def _refuse(request, message, status=403):
-    return render(request, "league/refused.html", {"message": message}, status=status)
+    return refuse(request, message, status)
 
 
 def for_organisers(view):

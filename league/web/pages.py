@@ -15,6 +15,7 @@ from gameplay.engine.options import PRESETS
 from league import par, selectors
 from league.models import Club
 from league.web import explain
+from league.web.refused import refuse
 from tournaments import selectors as tournament_selectors
 
 # The rules as written for players (docs/rules/), one page per file; README.md is the index.
@@ -38,9 +39,8 @@ def home(request):
 def rules(request, page=RULES_INDEX):
     pages = rules_pages()
     if page not in pages:
-        return render(request, "league/refused.html", {
-            "message": f"There is no rules page {page!r}; the pages are "
-                       f"{', '.join(p for p in pages if p != RULES_INDEX)}."}, status=404)
+        return refuse(request, f"There is no rules page {page!r}; the pages are "
+                               f"{', '.join(p for p in pages if p != RULES_INDEX)}.", 404)
     return render(request, "league/rules.html", {
         "title": pages[page],
         "html": rules_html(page),

@@ -2,8 +2,14 @@
 
 from django.shortcuts import render
 
+HEADINGS = {403: "Not allowed", 404: "Not found", 410: "No longer here",
+            429: "Too many tries"}  # any other status: "Not done"
+
 
 def refuse(request, message, status=403, back=None):
-    """``back``: (address, words) of a page to go on from, if there is one."""
-    return render(request, "league/refused.html", {"message": message, "back": back},
-                  status=status)
+    """``back``: (address, words) of a page to go on from, if there is one. A visitor
+    refused (403) is offered the log-in, back to this page; elsewhere signing in cannot
+    help."""
+    return render(request, "league/refused.html", {
+        "message": message, "back": back, "status": status,
+        "heading": HEADINGS.get(status, "Not done")}, status=status)
