@@ -59,8 +59,9 @@ class BotSerializer(KnownFields, serializers.ModelSerializer):
     code = serializers.FileField(write_only=True, required=False,
                                  help_text="a hosted bot's source: bot.py / bot.js, or a zip "
                                            "with it at the top (multipart)")
-    runtime = serializers.ChoiceField(choices=RUNTIMES, required=False,
-                                      help_text="a hosted bot's runtime")
+    # blank for an HTTP bot: it has a URL, no runtime
+    runtime = serializers.ChoiceField(choices=RUNTIMES, required=False, allow_blank=True,
+                                      help_text="a hosted bot's runtime; blank for an HTTP bot")
 
     class Meta:
         model = OutsideBot

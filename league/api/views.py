@@ -361,7 +361,8 @@ class GameViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
         return idempotency.idempotent(request, lambda: self._seat_change_answer(
             game, services.seat_change_apply(game=game, by=request.user, **data)))
 
-    @extend_schema(request=None, responses={200: s.GameDetailSerializer, **ERRORS, **NOT_FOUND},
+    @extend_schema(request=None, responses={200: s.GameDetailSerializer, **ERRORS, **NOT_FOUND,
+                                            **CONFLICT},
                    description="Time called at the end of the night: the open game ends with its "
                                "scoring system's rule for an unfinished game (docs/league.md "
                                "\"Time called\"); answers the finished game with its winners "
@@ -373,7 +374,8 @@ class GameViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
         services.game_time_called(game=game, by=request.user)
         return Response(s.GameDetailSerializer(self.get_queryset().get(pk=game.pk)).data)
 
-    @extend_schema(request=None, responses={200: s.GameDetailSerializer, **ERRORS, **NOT_FOUND},
+    @extend_schema(request=None, responses={200: s.GameDetailSerializer, **ERRORS, **NOT_FOUND,
+                                            **CONFLICT},
                    description="Reopen a game that has ended (league.services.game_reopen) so "
                                "that its deals can be undone or corrected: time called is taken "
                                "back and the game goes on; a game its deals decided can be "
