@@ -7,9 +7,12 @@ cannot take.
   transcript is five).
 - Numbers too large for a float (``1e999`` reads as infinity): an id given so raised
   OverflowError in DRF's related fields.
+- Whole numbers of more digits than Python converts (sys.get_int_max_str_digits): its own
+  error named the interpreter's setting.
 """
 
 import math
+import sys
 
 from rest_framework import parsers
 from rest_framework.exceptions import ParseError
@@ -42,6 +45,11 @@ class JSONParser(parsers.JSONParser):
         except RecursionError:
             raise ParseError(f"JSON parse error - nested more than {MAX_JSON_DEPTH} levels "
                              "deep") from None
+        except ParseError as error:
+            if "integer string conversion" in str(error.detail):
+                raise ParseError("JSON parse error - a number of more than "
+                                 f"{sys.get_int_max_str_digits():,} digits") from None
+            raise
         refusal = json_refusal(data)
         if refusal is not None:
             raise ParseError(f"JSON parse error - {refusal}")

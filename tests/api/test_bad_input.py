@@ -42,6 +42,15 @@ def test_a_transcript_nested_past_the_limit_is_refused_before_any_check(game, or
     assert answer.status_code == 400 and "nested more than" in answer.json()["detail"]
 
 
+def test_a_number_of_thousands_of_digits_is_refused_in_our_words(game, organiser_client):
+    """Found by a security walk-through: the refusal named the interpreter's setting."""
+    answer = organiser_client.post("/api/v1/clubs/", '{"name": ' + "9" * 5000 + "}",
+                                   content_type="application/json")
+
+    assert answer.status_code == 400
+    assert answer.json() == {"detail": "JSON parse error - a number of more than 4,300 digits"}
+
+
 @pytest.mark.parametrize("number", ["1e999", "-1e999"])
 @pytest.mark.parametrize("url, field", [("/api/v1/deals/", "game"), ("/api/v1/games/", "season"),
                                         ("/api/v1/seasons/", "club"), ("/api/v1/players/", "club")])
