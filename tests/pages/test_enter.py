@@ -365,6 +365,19 @@ def test_a_finished_games_entry_page_names_the_winner_and_starts_a_new_game_at_t
     assert new.dealer == (game.deal_set.get().dealer + 1) % len(order)
 
 
+@pytest.mark.parametrize(("deals", "said"), [(1, "over after 1 deal"), (2, "over after 2 deals")])
+def test_a_finished_games_heading_names_no_deal_it_does_not_have(
+        client, organiser, game, deals, said):
+    client.force_login(organiser)
+    services.season_update(season=game.season,
+                           scoring={"system": "fixed-rounds", "deals": deals})
+    for _ in range(deals):
+        services.deal_record(game=game, finishing_order=seated_ids(game))
+    page = client.get(enter_url(game))
+    assert f"<h1>Game {game.number}: {said}</h1>" in page.text
+    assert f"deal {deals + 1}" not in page.text
+
+
 def test_an_open_game_cannot_start_a_new_one_at_its_table(client, organiser, game):
     client.force_login(organiser)
 
