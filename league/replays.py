@@ -40,6 +40,8 @@ def transcript_steps(data, *, names: list[str] | None = None, deal: int | None =
         rules = Rules(transcript.options, players)
         steps = _Steps(rules, names, first=0 if deal is None else deal - 1)
         replay(transcript, watch=steps)
+    except LeagueError:
+        raise  # said whole already (not "cannot be replayed: this transcript is too long")
     except PresidentError as e:
         where = "".join(f" ({k} {getattr(e, k)})" for k in ("deal", "move")
                         if getattr(e, k, None) is not None)

@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.core.exceptions import NON_FIELD_ERRORS
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.text import capfirst
 from django_ratelimit.decorators import ratelimit
 
 from gameplay.engine.errors import RuleViolation
@@ -120,13 +121,17 @@ def _replay_posted(request, form, context) -> int:
         return 413 if form.has_error(NON_FIELD_ERRORS, "too_large") else 400
     try:
         data = json.loads(form.cleaned_data["raw"])
-    except (ValueError, RecursionError) as e:  # RecursionError: absurdly nested JSON
-        context["error"] = f"This transcript is not valid: not JSON: {e}"[:500]
+    except json.JSONDecodeError as e:
+        context["error"] = (f"This is not a transcript: it is not JSON (line {e.lineno}, "
+                            f"column {e.colno}: {e.msg[:100].lower()}).")
+        return 422
+    except (ValueError, RecursionError):  # RecursionError: absurdly nested JSON
+        context["error"] = "This is not a transcript: it is not JSON."
         return 422
     try:
         context["steps"] = replays.transcript_steps(data)
     except LeagueError as e:
-        context["error"] = e.message
+        context["error"] = capfirst(e.message)
         return 422
     context["title"] = "Uploaded transcript"
     return 200
