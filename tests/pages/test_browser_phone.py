@@ -242,6 +242,15 @@ def test_every_player_on_the_season_chart_has_a_colour_of_their_own(
         assert chart["legend"]
         assert len(chart["lines"]) == 10
         assert len({(colour, dash) for _, colour, dash in chart["lines"]}) == 10
+        # a rating moves at a deal: straight lines between deals (curves overshot the points,
+        # found by a walk-through) and whole deals on the axis (it read 1.5 deals)
+        drawn = page.evaluate("""() => {
+            const chart = Chart.getChart(document.getElementById('season-rating-chart'));
+            return {tension: chart.data.datasets.map(d => d.tension),
+                    ticks: chart.scales.x.ticks.map(t => t.value)};
+        }""")
+        assert set(drawn["tension"]) == {0}
+        assert drawn["ticks"] and all(float(t).is_integer() for t in drawn["ticks"])
         if scheme == "dark":
             shoot(page, "season-chart-dark", part=".chart")
         ctx.close()

@@ -34,13 +34,13 @@
     type: "line",
     data: {labels: data.labels, datasets: [
       {label: "rating (μ − 3σ)", data: data.ordinal, borderColor: accent, backgroundColor: accent,
-       borderWidth: 3, tension: 0.2, pointStyle: "rectRot",
+       borderWidth: 3, tension: 0, pointStyle: "rectRot",
        pointRadius: data.ordinal.map(function (_, i) { return marked[i] ? 6 : 0; })},
       {label: "μ", data: data.mu, borderColor: link, backgroundColor: link, borderWidth: 2,
-       pointRadius: 0, tension: 0.2},
+       pointRadius: 0, tension: 0},
       {label: "μ's 95% range", data: data.high, borderColor: "transparent", backgroundColor: band + "33",
-       pointRadius: 0, fill: "+1", tension: 0.2},
-      {label: "low", data: data.low, borderColor: "transparent", pointRadius: 0, tension: 0.2}
+       pointRadius: 0, fill: "+1", tension: 0},
+      {label: "low", data: data.low, borderColor: "transparent", pointRadius: 0, tension: 0}
     ]},
     plugins: [versionLines],
     options: {animation: false, maintainAspectRatio: false, interaction: {mode: "index", intersect: false},

@@ -13,7 +13,7 @@
     var colour = COLOURS[i % COLOURS.length];
     return {label: label, data: data, borderColor: colour, backgroundColor: colour,
             borderDash: DASHES[Math.floor(i / COLOURS.length) % DASHES.length],
-            borderWidth: 2.5, pointRadius: 0, tension: 0.2};
+            borderWidth: 2.5, pointRadius: 0, tension: 0};  // a rating moves at a deal: no curves
   }
   var legend = {position: "bottom", labels: {boxWidth: 24, boxHeight: 3}};
   function data(id) { var el = document.getElementById(id); return el && JSON.parse(el.textContent); }
@@ -33,7 +33,8 @@
       data: {datasets: season.series.map(function (s, i) { return line(i, s.label, s.data); })},
       options: {animation: false, maintainAspectRatio: false, parsing: true,
                 plugins: {legend: legend},
-                scales: {x: {type: "linear", title: {display: true, text: "deal of the season"}}}}
+                scales: {x: {type: "linear", ticks: {precision: 0},
+                             title: {display: true, text: "deal of the season"}}}}
     });
   }
 })();
