@@ -74,7 +74,8 @@ def tournament_progress(*, tournament: Tournament) -> Progress:
         seconds = (row["last"] - row["first"]).total_seconds()
         if seconds > 0:
             rate = (done - 1) / seconds
-            eta = (tournament.total_games - done) / rate
+            if status == Tournament.RUNNING:  # a finished one has no time left to tell
+                eta = (tournament.total_games - done) / rate
     stalled = status == Tournament.RUNNING and done < tournament.total_games and \
         _stalled(tournament, row["last"])
     unplayed = UnplayedGame.objects.filter(tournament_id=tournament.pk).order_by("-id")
