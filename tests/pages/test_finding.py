@@ -10,6 +10,7 @@ from league import services
 from league.models import Player
 from tests.league.factories import ClubFactory, PlayerFactory, make_game, make_season, seated_ids
 from tests.tournaments.helpers import small_tournament
+from tests.tournaments.test_replays import stored_game
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
@@ -33,8 +34,7 @@ def test_the_home_page_shows_clubs_live_tournaments_and_recent_results(client):
     services.deal_record(game=game, finishing_order=ids)  # the last player reaches 4: game over
     open_game = make_game(season=game.season, players=list(Player.objects.filter(pk__in=ids)))
     live = running("Spring Cup")
-    bot_game = make_game(season=live.season)  # a tournament's game: shown on its own page
-    services.deal_record(game=bot_game, finishing_order=seated_ids(bot_game))
+    bot_game = stored_game(live).game  # a tournament's game: shown on its own page
     small_tournament(name="Old Cup")  # scheduled, not live
 
     page = client.get(reverse("home"))
