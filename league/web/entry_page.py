@@ -107,7 +107,8 @@ def seat_form(game, next_deal, data=None) -> SeatChangeForm:
     candidates = list(selectors.club_players(club=game.season.club).exclude(seats__game=game))
     form = SeatChangeForm(data, seated=[s.player for s in next_deal.seats],
                           candidates=[p for p in candidates if p.pk not in elsewhere])
-    where = nights.where_played(list({g.pk: g for g in elsewhere.values()}.values()))
+    where = nights.where_played(list({g.pk: g for g in elsewhere.values()}.values()),
+                                season=game.season)
     form.elsewhere = [(p, where[elsewhere[p.pk].pk]) for p in candidates if p.pk in elsewhere]
     return form
 

@@ -14,7 +14,7 @@ from django.urls import reverse
 from config.log_filters import RedactSecretPaths
 from league import services
 from league.models import AuditEntry, Deal, TableLink
-from tests.league.factories import UserFactory, seated_ids
+from tests.league.factories import PlayerFactory, UserFactory, make_game, make_season, seated_ids
 from tests.league.test_table_links import confirmed_round
 from tests.pages.test_enter import order_data
 
@@ -380,3 +380,17 @@ def test_an_organiser_makes_a_revoked_table_a_new_link(client, games, organiser,
     again = client.post(new_url)
     assert again.status_code == 409 and "already has a working table link" in again.text
     assert game.table_links.count() == 2
+
+
+def test_a_player_at_a_table_of_another_season_is_named_with_that_season(games, season):
+    """The line under the joiners names another season's table with its season: "game 1"
+    alone read as this season's game 1."""
+    game, _ = games
+    services.deal_record(game=game, finishing_order=seated_ids(game))
+    femi = PlayerFactory(name="Femi", clubs=[season.club])
+    other = make_season(club=season.club, name="Winter")
+    elsewhere = make_game(season=other, players=[femi, *[PlayerFactory(clubs=[season.club])
+                                                         for _ in range(3)]])
+    page = phone(link_of(game)).get(at(game))
+    assert (f"<bdi>Femi</bdi> at round 1, table 1 (game {elsewhere.number}) of Winter"
+            in page.text)
