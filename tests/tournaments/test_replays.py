@@ -113,6 +113,9 @@ def test_a_deal_the_game_does_not_have_is_a_404_that_says_so(client):
     page = client.get(reverse("gameplay:deal_replay", args=[missing, 1]))
     assert page.status_code == 404
     assert f"There is no tournament game {missing}." in page.content.decode()
+    # titled as what it is, with no log-in that could not help (a walk-through found both)
+    assert "<title>Not found" in page.content.decode() and "Log in</a></p>" not in (
+        page.content.decode())
 
 
 def test_the_season_export_lists_each_games_whole_transcript(client):

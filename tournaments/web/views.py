@@ -13,6 +13,7 @@ from bot_games.services import deal_steps
 from league import replays
 from league.errors import LeagueError
 from league.selectors import organises
+from league.web.refused import refuse
 from outside_bots.models import OutsideBot
 from tournaments import selectors, services
 from tournaments.errors import TournamentError
@@ -104,4 +105,4 @@ def deal_replay(request, pk, number):
 
 
 def _not_here(request, message, status=404):
-    return render(request, "league/refused.html", {"message": message}, status=status)
+    return refuse(request, message, status)
