@@ -150,10 +150,11 @@ class Scoring:
         return cls(**dict(data))
 
     def words(self) -> str:
-        """The scoring in a line: the system and its parameters as set."""
-        return ", ".join([self.system.name, *(p.words.format(self.values[p.name])
+        """The scoring in a line: the system and the parameters it plays by (a default when
+        none is set, as ``value``)."""
+        return ", ".join([self.system.name, *(p.words.format(self.value(p.name))
                                               for p in self.system.parameters
-                                              if p.name in self.values)])
+                                              if self.value(p.name) is not None)])
 
     def to_dict(self) -> dict[str, Any]:
         return {"system": self.system.name,

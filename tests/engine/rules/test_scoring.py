@@ -26,6 +26,18 @@ def test_penalty_ends_at_the_default_limit_of_four_fewest_wins():
     assert s.finished and s.totals == {0: 0, 1: 3, 2: 4, 3: 5} and s.winners == [0]
 
 
+@pytest.mark.parametrize("scoring, words", [
+    (Scoring("penalty"), "penalty, ends at 4 points"),
+    (Scoring("penalty", limit=6), "penalty, ends at 6 points"),
+    (Scoring("first-to-eleven"), "first-to-eleven, target 11"),
+    (Scoring("fixed-rounds", deals=3), "fixed-rounds, 3 deals"),
+])
+def test_the_scoring_in_words_says_the_default_it_plays_by(scoring, words):
+    """Seed 002's default limit of 4 (and first-to-eleven's 11) is the one the game plays by
+    when none is set, so it is the one said: a season page read "scoring penalty." alone."""
+    assert scoring.words() == words
+
+
 def test_penalty_equal_totals_share_the_win():
     """RULES.md: equal totals share the win."""
     s = sheet(Scoring("penalty", limit=4), [0, 1, 2], [1, 0, 2])
