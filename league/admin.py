@@ -20,6 +20,7 @@ from league import rating_jobs, selectors, services
 from league.errors import LeagueError
 from league.models import AuditEntry, Club, Deal, Game, Player, Season, SeatChange
 from league.rules import options_of, rating_scope
+from league.web import role_words
 
 
 def organised_clubs(user):
@@ -478,10 +479,13 @@ class GameAdmin(ClubScopedAdmin):
             return back
         players = Player.objects.in_bulk([p for p, _ in ranking])
         options = options_of(game.season)
+        after = [(players[p], role) for p, role in ranking]
         return TemplateResponse(request, "admin/league/game/seat_change.html", {
             **self.admin_site.each_context(request), "title": f"Confirm seat change: {game}",
-            "game_obj": game, "leaving": leaving, "joining": joining,
-            "ranking": [(players[p], role) for p, role in ranking],
+            "game_obj": game, "leaving": leaving, "joining": joining, "ranking": after,
+            # in the entry page's words (RULES.md "Players entering and leaving")
+            "words": role_words.shift_words(selectors.game_next_deal(game=game).ranking, after,
+                                            leaving=leaving, joining=joining, options=options),
             "exchanges": selectors.exchanges_of(ranking, players.values())
             if options.has_exchange else [],
             "options": options, "opts": self.model._meta,

@@ -83,6 +83,10 @@ def test_leaving_shows_the_shifted_roles_before_confirming(client, organiser, ga
     names = {s.player_id: s.player.name for s in game.seats.select_related("player")}
     assert f"<li>{names[b]} – President</li>" in preview.text
     assert f"<li>{names[c]} – Vice President</li>" in preview.text
+    # said as the entry page says it, under the admin's one heading (a walk-through found it
+    # twice, and no words)
+    assert f"<bdi>{names[b]}</bdi> moves up from Vice President to President" in preview.text
+    assert preview.text.count("<h1>") == 1
     assert not SeatChange.objects.exists()
 
     client.post(url, {"leaving": a, "confirm": "Confirm"})
