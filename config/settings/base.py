@@ -153,6 +153,7 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "en-us"
+FORMAT_MODULE_PATH = ["config.formats"]  # one way to write a date (config/formats/en)
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

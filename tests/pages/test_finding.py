@@ -93,6 +93,9 @@ def test_a_club_page_has_an_all_time_table_over_its_seasons(client):
     assert f'<a href="{reverse("gameplay:tournament", args=[live.pk])}">Thursday Cup</a>' in text
     assert f'href="{reverse("league:rules", args=["classic"])}"' in text
     assert other.seats.first().player.name not in text
+    # a date written one way on every page (a walk-through found "Jan. 1, 2025" beside
+    # "27 Nov 2026")
+    assert "from 1 Jan 2025" in text and "Jan. 1" not in text
 
 
 def test_a_club_that_does_not_exist_is_a_404(client):
