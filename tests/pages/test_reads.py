@@ -158,7 +158,7 @@ def test_an_uploaded_transcript_replays_and_a_broken_one_is_refused(client):
     broken["deals"][0]["moves"][0]["seat"] = (broken["deals"][0]["moves"][0]["seat"] + 1) % 5
     refused = client.post(reverse("league:replay_upload"), {"text": json.dumps(broken)})
     assert refused.status_code == 422
-    assert "this transcript cannot be replayed (deal 0" in refused.text
+    assert "This transcript cannot be replayed (deal 0" in refused.text
 
     empty = client.post(reverse("league:replay_upload"), {"text": ""})
     assert empty.status_code == 400 and "choose a transcript file or paste one" in empty.text
