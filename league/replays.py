@@ -129,6 +129,12 @@ class _Steps(Watcher):
                        action=action)
 
 
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th … 11th, 12th, 13th, 21st."""
+    end = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{end}"
+
+
 def _events(before, deal, names) -> list[str]:
     reversed_, mode, direction, out = before
     events = []
@@ -140,8 +146,8 @@ def _events(before, deal, names) -> list[str]:
         events.append("direction reversed")
     if deal.last is None and not deal.over:
         events.append("trick ends: pile cleared")
-    for seat in deal.finishing_order[out:]:
-        events.append(f"{names[seat]} is out ({len(deal.finishing_order)})")
+    for place, seat in enumerate(deal.finishing_order[out:], start=out + 1):
+        events.append(f"{names[seat]} goes out {ordinal(place)}")
     if deal.over:
         events.append("deal over")
     return events

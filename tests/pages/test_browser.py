@@ -182,7 +182,11 @@ def test_the_replay_steps_through_a_bot_game_by_keyboard(browser, live_server, c
     for _ in range(total):
         page.keyboard.press("ArrowRight")
     assert page.locator("#step-number").inner_text() == str(total)
-    assert "deal over" in page.locator("#step-events").inner_text()
+    happened = page.locator("#step-events").inner_text()
+    assert "deal over" in happened
+    # said in words (a walk-through read "seat 2 is out (4)" under "Special rules")
+    assert f"{game.seats.get(number=deal.places.order_by('position').last().seat).player.name}" \
+        f" goes out 4th" in happened
     seats = list(deal.places.order_by("position").values_list("seat", flat=True))
     assert [bool(hand) for hand in shown_hands(page)] == [s == seats[-1] for s in range(4)], \
         "only the last player still holds cards"
