@@ -153,6 +153,9 @@ def test_an_uploaded_transcript_replays_and_a_broken_one_is_refused(client):
     good = json.dumps(transcript_for(5, preset="friday"))
     page = client.post(reverse("league:replay_upload"), {"text": good})
     assert page.status_code == 200 and 'id="replay-data"' in page.text
+    # the replay above the form, folded to "Replay another" (a phone saw the empty form)
+    assert page.text.index('id="replay-data"') < page.text.index("<form")
+    assert "<summary>Replay another transcript</summary>" in page.text
 
     broken = json.loads(good)
     broken["deals"][0]["moves"][0]["seat"] = (broken["deals"][0]["moves"][0]["seat"] + 1) % 5
