@@ -36,7 +36,6 @@ from plumbing.queue import queue_names
 logger = logging.getLogger(__name__)
 
 TASK_COUNTS_KEY = "president:metrics:task-outcomes"
-# The model that keeps outside bots' faults in tournament games ("app_label.ModelName").
 # A scrape must answer even when Redis does not.
 REDIS_TIMEOUT_SECONDS = 0.5
 GAMES_WINDOW = timedelta(seconds=60)
