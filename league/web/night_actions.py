@@ -63,7 +63,7 @@ def night_cancel_round(request, season_id, number):
                                         by=request.user)
         except LeagueError as e:
             return _refused(request, season, e)
-        messages.success(request, f"Round {number} cancelled: games "
+        messages.success(request, f"Round {number} cancelled: game{'s' if len(games) > 1 else ''} "
                                   f"{', '.join(str(g.number) for g in games)}.")
         return redirect("league:night", season.pk)
     rounds = nights.night_rounds(season, tonight)

@@ -1,7 +1,8 @@
-"""A round confirmed by mistake and cancelled, in Chromium at 360 × 740 (issue #28): the plan
-link of round 1 opened again says it was confirmed; round 2 confirmed while round 1 still
-plays asks first; then cancelled from the night page after its preview, it leaves tonight's
-screen, and round 2 can be planned again."""
+"""Tables confirmed by mistake, in Chromium at 360 × 740 (issue #28): the plan link of round 1
+opened again says it was confirmed; round 2 confirmed with round 1's players while round 1
+still plays is refused, naming where they sit (one person sits at one table); a table of
+latecomers confirmed while round 1 plays asks first, joins round 1's tables, and is cancelled
+from the night page after its preview; it leaves tonight's screen."""
 
 from django.urls import reverse
 
@@ -19,11 +20,14 @@ def test_a_round_confirmed_by_mistake_is_cancelled(browser, live_server, client)
     season.club.organisers.add(organiser)
     people = [PlayerFactory(name=n, clubs=[season.club]) for n in
               ["Ann", "Ben", "Cai", "Dee", "Eve", "Fay", "Gus", "Hal"]]
+    late = [PlayerFactory(name=n, clubs=[season.club]) for n in ["Ivy", "Jo", "Kim", "Lee"]]
     phone = signed_in(browser, live_server, client, organiser, **PHONE)
     night = live_server.url + reverse("league:night", args=[season.pk])
     page, problems = visit(browser, night, phone)
     for box in page.locator('input[name="present"]').all():
         box.check()
+    for person in late:  # not here yet
+        page.locator(f'input[name="present"][value="{person.pk}"]').uncheck()
     page.get_by_label("Most players at a table").select_option("4")
     page.get_by_role("button", name="Plan the tables").tap()
     page.wait_for_selector("text=Round 1: to confirm now")
@@ -37,27 +41,43 @@ def test_a_round_confirmed_by_mistake_is_cancelled(browser, live_server, client)
     assert "Round 1 was already confirmed" in page.locator("#confirmed").inner_text()
     assert page.get_by_role("button", name="Confirm round 1: start 2 games").count() == 0
 
-    # Round 2 planned and confirmed by mistake while round 1 plays: asked first, then yes.
+    # Round 2 with round 1's players while round 1 plays: refused, naming where they sit.
     page.goto(night)
+    for person in late:
+        page.locator(f'input[name="present"][value="{person.pk}"]').uncheck()
+    page.get_by_role("button", name="Plan the tables").tap()
+    page.wait_for_selector("text=Round 2: to confirm now")
+    page.get_by_role("button", name="Confirm round 2: start 2 games").tap()
+    page.wait_for_selector("text=still playing at round 1")
+    assert Game.objects.count() == 2
+
+    # A table of the late four while round 1 plays: asked first, then yes.
+    page.goto(night)
+    for box in page.locator('input[name="present"]').all():
+        box.uncheck()
+    for person in late:
+        page.locator(f'input[name="present"][value="{person.pk}"]').check()
     page.get_by_role("button", name="Plan the tables").tap()
     page.wait_for_selector("text=Round 2: to confirm now")
     assert "Round 1 is still in play: table 1 (game 1), table 2 (game 2)" in (
         page.locator("#in-play").inner_text())
-    page.get_by_role("button", name="Confirm round 2: start 2 games").tap()
+    page.get_by_role("button", name="Confirm round 2: start 1 game").tap()
     page.wait_for_selector("text=Start round 2 now?")
     assert Game.objects.count() == 2
     page.get_by_role("button", name="Yes, start round 2 anyway").tap()
     page.wait_for_selector("text=Round confirmed")
-    assert Game.objects.count() == 4
+    assert Game.objects.count() == 3
     no_overflow(page)
 
-    page.get_by_role("link", name="Cancel round 2…").tap()
-    page.wait_for_selector("text=Cancel round 2?")
+    # played beside round 1's tables, it is round 1's third
+    assert "Table 3 · game 3" in page.locator(".night-tables").first.inner_text()
+    page.get_by_role("link", name="Cancel game 3…").tap()
+    page.wait_for_selector("text=Cancel game 3?")
     no_overflow(page)
-    page.get_by_role("button", name="Cancel round 2").tap()
-    page.wait_for_selector("text=Round 2 cancelled: games 3, 4.")
-    assert sorted(Game.objects.filter(status=Game.CANCELLED).values_list("number", flat=True)
-                  ) == [3, 4]
+    page.get_by_role("button", name="Cancel game 3").tap()
+    page.wait_for_selector("text=Game 3 cancelled.")
+    assert list(Game.objects.filter(status=Game.CANCELLED).values_list("number", flat=True)
+                ) == [3]
     assert "Who is here for round 2?" in page.content()
     assert page.locator(".night-tables li").count() == 2
     # An empty table of round 1 goes the same way, one game at a time.
