@@ -266,11 +266,11 @@ CELERY_TIMEZONE = TIME_ZONE
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Workers count their tasks' outcomes for /metrics (config/metrics.py).
 CELERY_IMPORTS = ["config.metrics"]
-# Three queues, so club work never waits behind the ladder's games, which an author's slow bots
+# Four queues, so club work never waits behind the ladder's games, which an author's slow bots
 # can make last a minute each: the default queue for the short tasks (rating recomputes, the
-# periodic reconcilers and the ladder's tick), one for tournament batches and one for ladder
-# games. Run a worker for each (docs/operations.md, "Workers, queues and their
-# supervision"); `make worker` consumes all three.
+# periodic reconcilers and the ladder's tick), one for tournament batches, one for ladder
+# games and one for hosted bots' games (CELERY_HOSTED_QUEUE). Run a worker for each
+# (docs/operations.md, "Workers, queues and their supervision"); `make worker` consumes all.
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_TASK_DEFAULT_QUEUE", default="celery")
 
 

@@ -94,6 +94,18 @@ def test_an_organiser_creates_a_tournament_with_its_entrants(club_organiser):
     assert started.status_code == 200 and started.json()["status"] == "running"
 
 
+@pytest.mark.django_db(transaction=True)  # the batches are sent at a real commit
+def test_a_tournament_played_before_start_answers_says_finished(club_organiser):
+    """With no broker the games are played before start answers (docs/api.md): the answer
+    said "running" all the same (found by a docs walk-through)."""
+    club, client = club_organiser
+    made = client.post("/api/v1/tournaments/", cup(club), format="json").json()
+
+    started = client.post(f"/api/v1/tournaments/{made['id']}/start/")
+
+    assert started.status_code == 200 and started.json()["status"] == "finished"
+
+
 @pytest.mark.parametrize(("fields", "answer"), [
     ({"entrants": []}, "entrants"),
     ({"entrants": [{"name": "Rita"}]}, "entrants"),

@@ -105,6 +105,7 @@ class TournamentCreateSerializer(KnownFields, serializers.ModelSerializer):
 def _tournament_action(name, operation, doc):
     def act(self, request, pk=None):
         tournament = operation(tournament=self.get_object(), by=request.user)
+        tournament.refresh_from_db()  # as it is now: with no broker its games ran at commit
         return Response(TournamentSerializer(tournament).data)
 
     act.__name__ = name
