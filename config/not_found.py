@@ -1,14 +1,12 @@
 """A route or a thing that does not exist: JSON in the API's error shape under /api/, the site's
 page elsewhere (config.urls.handler404), saying what is not there in words."""
 
-import re
-
 from django.http import JsonResponse
 from django.shortcuts import render
 
+from plumbing.api.errors import MODEL_WORDS
+
 API_PREFIX = "/api/"
-# get_object_or_404's own words, in the model's class name: said instead in the page's words
-MODEL_WORDS = re.compile(r"No \w+ matches the given query\.")
 
 
 def not_found(request, exception):

@@ -8,14 +8,18 @@ answers 409 with its message as ``detail``. Anything else
 is DRF's own answer, or a bug left to raise.
 """
 
+from django.http import Http404
 from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from league.errors import Conflict, LeagueError, TranscriptRefused
+from plumbing.api.errors import MODEL_WORDS
 
 
 def exception_handler(exc, context):
+    if isinstance(exc, Http404) and MODEL_WORDS.fullmatch(str(exc)):
+        return Response({"detail": _missing(context)}, status=status.HTTP_404_NOT_FOUND)
     if isinstance(exc, TranscriptRefused):
         return Response({"transcript": exc.verdict}, status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, Conflict):
@@ -23,3 +27,12 @@ def exception_handler(exc, context):
     if isinstance(exc, LeagueError):
         return Response({"detail": exc.message}, status=status.HTTP_400_BAD_REQUEST)
     return drf_exception_handler(exc, context)
+
+
+def _missing(context) -> str:
+    """What a view looked for and did not find, in words: "there is no entry 12"."""
+    view = context.get("view")
+    model = getattr(getattr(view, "queryset", None), "model", None)
+    what = model._meta.verbose_name if model is not None else "such row"
+    pk = (context.get("kwargs") or {}).get("pk")
+    return f"there is no {what} {pk}" if pk is not None else f"there is no {what}"

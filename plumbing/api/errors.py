@@ -2,9 +2,15 @@
 message}`` (a transcript the checker refuses names its fault under ``transcript``). Each app's
 exception handler answers in it (league/api/errors.py)."""
 
+import re
+
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.exceptions import APIException
+
+# get_object_or_404's own words, in the model's class name: the API and the pages say instead
+# what is missing in theirs (league/api/errors.py, config/not_found.py)
+MODEL_WORDS = re.compile(r"No \w+ matches the given query\.")
 
 
 @extend_schema_field({"oneOf": [

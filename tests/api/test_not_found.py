@@ -43,8 +43,20 @@ def test_a_route_miss_names_the_path_and_where_the_routes_are():
 def test_an_id_past_any_column_is_no_such_row():
     answer = client_for().get(f"/api/v1/clubs/{10**30}/")
 
-    assert answer.status_code == 404 and answer.json() == {"detail": "No Club matches the "
-                                                                     "given query."}
+    assert answer.status_code == 404 and answer.json() == {"detail": f"there is no club {10**30}"}
+
+
+@pytest.mark.parametrize("path, said", [
+    ("/api/v1/ladder/999999/", "there is no entry 999999"),
+    ("/api/v1/games/999999/", "there is no game 999999"),
+    ("/api/v1/deals/999999/", "there is no deal 999999"),
+])
+def test_a_row_that_is_not_there_is_said_in_words(path, said):
+    """Not in the model's class name ("No Entry matches the given query.", found by a docs
+    walk-through)."""
+    answer = client_for().get(path)
+
+    assert answer.status_code == 404 and answer.json() == {"detail": said}
 
 
 def test_a_page_that_is_not_there_stays_a_page():
