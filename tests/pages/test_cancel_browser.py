@@ -63,6 +63,7 @@ def test_a_round_confirmed_by_mistake_is_cancelled(browser, live_server, client)
         page.locator("#in-play").inner_text())
     page.get_by_role("button", name="Confirm round 2: start 1 game").tap()
     page.wait_for_selector("text=Start round 2 now?")
+    assert "as more tables of round 1" in page.content()  # as tonight's tables will show it
     assert Game.objects.count() == 2
     page.get_by_role("button", name="Yes, start round 2 anyway").tap()
     page.wait_for_selector("text=Round confirmed")
