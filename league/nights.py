@@ -5,11 +5,8 @@ the season's preset can play, and plans the night; it writes nothing. ``night_co
 one round's games, all or nothing (the organiser plays round by round: plan, confirm the first
 round, and plan again before the next with whoever is then present).
 
-The season's rounds, as the planner needs them, are not stored: games are taken in order of
-their numbers, and consecutive games whose players do not overlap form one round (the tables a
-confirm creates together have consecutive numbers and no one twice). A game's seats in seat
-order, everyone who ever sat there (joiners too), make its table; its first dealer is the player
-in the seat ``Game.dealer``.
+The season's rounds, as the planner needs them, are not stored: league.rounds reads them from
+the games.
 """
 
 import datetime
@@ -17,7 +14,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from django.db import transaction
-from django.utils import timezone
 
 from gameplay.engine.errors import PresidentError, RuleViolation
 from gameplay.engine.scoring import ScoreSheet
@@ -25,6 +21,16 @@ from league import idempotency, selectors, services, table_links
 from league.errors import Conflict, LeagueError
 from league.models import Game, Place, Player, Season, Seat
 from league.par import PlayerPar, games_pars
+from league.rounds import (
+    game_rounds,
+    in_play,
+    night_games,
+    night_of,
+    night_rounds,
+    season_rounds,
+    tables_named,
+    where_played,
+)
 from league.rules import options_of, scoring_of
 from league.seating import (
     History,
@@ -44,9 +50,6 @@ PEOPLE_MAX = 100  # people planned at once: bounds the planner's work (the API's
 ROUNDS_MAX = 10
 DEFAULT_PREFERRED = (4, 5)  # players per table a club night starts from (within the preset's)
 NIGHT_TABLES_MAX = 200  # tables a night's pages read, at most
-# A club night runs past midnight: its games are those created from this hour (local time)
-# until the same hour the next day.
-NIGHT_TURNS_AT = datetime.time(6)
 
 
 class RoundInPlay(Conflict):
@@ -76,48 +79,6 @@ class NightPlan:
     sizes: TableSizes
     repeats: list[MeetAgain] = field(default_factory=list)
     fewest_repeats: int = 0  # no plan of these people and rounds has fewer (docs/seating.md)
-
-
-def season_rounds(season: Season) -> list[Round]:
-    """The season's games so far as the planner's rounds of tables of player ids (module
-    docstring); a table's later games ("New game, same table") are the same table."""
-    return [Round(number=number, tables=tuple(
-        table for game, table, _ in tables if game.continues_id is None))
-        for number, tables in enumerate(_rounds(Game.objects.filter(season=season)))]
-
-
-def _rounds(games) -> list[list[tuple[Game, Table, int]]]:
-    """``games`` in rounds (module docstring), cancelled ones left out: each game with its
-    table of player ids and its table's number in the round (from 1). A game that continues
-    another at the same table is in that game's round, at its table."""
-    games = games.exclude(status=Game.CANCELLED)
-    seats = {}
-    for seat in Seat.objects.filter(game__in=games.values("pk")).order_by("number"):
-        seats.setdefault(seat.game_id, []).append(seat)
-    rounds, tables, seated = [], [], set()
-    at = {}  # game id: (its round's index, its table's number)
-    for game in games.order_by("number"):
-        players = [seat.player_id for seat in seats.get(game.pk, [])]
-        if not players:
-            continue
-        dealer = next((s.player_id for s in seats[game.pk] if s.number == game.dealer),
-                      players[0])
-        table = Table(seats=tuple(players), dealer=dealer)
-        if game.continues_id in at:
-            index, number = at[game.continues_id]
-            (rounds[index] if index < len(rounds) else tables).append((game, table, number))
-            at[game.pk] = index, number
-            continue
-        if seated & set(players):
-            rounds.append(tables)
-            tables, seated = [], set()
-        number = 1 + sum(g.continues_id not in at for g, _, _ in tables)
-        tables.append((game, table, number))
-        at[game.pk] = len(rounds), number
-        seated |= set(players)
-    if tables:
-        rounds.append(tables)
-    return [sorted(tables, key=lambda t: (t[2], t[0].number)) for tables in rounds]
 
 
 def table_sizes(season: Season, preferred: Sequence[int] | None = None) -> TableSizes:
@@ -266,59 +227,15 @@ def night_confirm_once(*, season: Season, tables: Sequence[tuple[Sequence[Player
 # Tonight: the games of one club night, and how they stand.
 
 
-def night_of(when: datetime.datetime | None = None) -> datetime.date:
-    """The club night a moment belongs to, named by the day it started (NIGHT_TURNS_AT)."""
-    local = timezone.localtime(when)
-    turn = datetime.timedelta(hours=NIGHT_TURNS_AT.hour, minutes=NIGHT_TURNS_AT.minute)
-    return (local - turn).date()
-
-
-def night_games(season: Season, night: datetime.date):
-    """The season's games created on the club night ``night`` (night_of)."""
-    start = timezone.make_aware(datetime.datetime.combine(night, NIGHT_TURNS_AT))
-    return Game.objects.filter(season=season, created_at__gte=start,
-                               created_at__lt=start + datetime.timedelta(days=1))
-
-
 def present_last(season: Season, night: datetime.date) -> list[int]:
     """Who is still seated in the night's last round (joiners in, leavers out), at each
     table's latest game: whom the next round's planning starts from."""
-    rounds = _rounds(night_games(season, night))
+    rounds = game_rounds(night_games(season, night))
     if not rounds:
         return []
     latest = {number: game.pk for game, _, number in rounds[-1]}
     return list(Seat.objects.filter(game__in=latest.values(), left_before__isnull=True)
                 .order_by("game__number", "number").values_list("player_id", flat=True))
-
-
-def night_rounds(season: Season, night: datetime.date) -> list[list[tuple[Game, int]]]:
-    """The night's rounds (cancelled games left out): each game with its table's number."""
-    return [[(game, number) for game, _, number in tables]
-            for tables in _rounds(night_games(season, night))]
-
-
-def in_play(tables: Sequence[tuple[Game, int]]) -> list[tuple[Game, int]]:
-    """A round's tables still playing: a round is in play until every game in it is finished
-    or cancelled."""
-    return [(game, number) for game, number in tables if game.status == Game.OPEN]
-
-
-def where_played(games: Sequence[Game], season: Season | None = None) -> dict[int, str]:
-    """Where each game is played, in the night's words: "round 5, table 2 (game 9)" on its
-    night (a cancelled game has no table), else "game 9"; by game id. Said at a page of
-    ``season``, a game of another season names it: "… (game 9) of Winter 2026"."""
-    named = {}
-    for played, night in {(g.season, night_of(g.created_at)) for g in games}:
-        for index, tables in enumerate(night_rounds(played, night), 1):
-            named |= {game.pk: f"round {index}, table {number} (game {game.number})"
-                      for game, number in tables}
-    return {g.pk: named.get(g.pk, f"game {g.number}")
-            + (f" of {g.season.name}" if season and g.season_id != season.pk else "")
-            for g in games}
-
-
-def tables_named(tables: Sequence[tuple[Game, int]]) -> str:
-    return ", ".join(f"table {number} (game {game.number})" for game, number in tables)
 
 
 def _round_checked(season: Season, round_number: int | None) -> list[list[tuple[Game, int]]]:
@@ -470,7 +387,7 @@ def night_board(season: Season, night: datetime.date) -> NightBoard:
     tables)."""
     ids = list(night_games(season, night).exclude(status=Game.CANCELLED).order_by("number")
                .values_list("pk", flat=True)[:NIGHT_TABLES_MAX])
-    rounds = _rounds(Game.objects.filter(pk__in=ids))
+    rounds = game_rounds(Game.objects.filter(pk__in=ids))
     seats = {}
     for seat in (Seat.objects.filter(game__in=ids).select_related("player")
                  .order_by("number")):

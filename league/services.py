@@ -21,7 +21,7 @@ from gameplay.engine.options import from_ruleset
 from gameplay.engine.roles import Role, roles_by_position, roles_of
 from gameplay.engine.rules.leading import next_dealer
 from gameplay.engine.scoring import ScoreSheet
-from league import idempotency, rating_jobs, table_links
+from league import idempotency, rating_jobs, rounds, table_links
 from league.errors import Conflict, LeagueError, TranscriptRefused
 from league.models import (
     AuditEntry,
@@ -1023,9 +1023,7 @@ def seat_change_apply(*, game: Game, leaving: Sequence[Player] = (),
 
 def _table_named(game: Game, season: Season) -> str:
     """Where ``game`` is played, for a refusal at a game of ``season``."""
-    from league import nights  # nights builds on this module
-
-    where = nights.where_played([game])[game.pk]
+    where = rounds.where_played([game])[game.pk]
     return where if game.season_id == season.pk else f"{where} of {game.season.name}"
 
 

@@ -19,7 +19,7 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
-from league import nights, selectors, services
+from league import nights, rounds, selectors, services
 from league.api import filters, idempotency
 from league.api import serializers as s
 from league.api.permissions import StaffOpensClubs
@@ -242,7 +242,7 @@ class SeasonViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
     def night_cancel_round(self, request, pk=None):
         season = self.get_object()
         number = valid(s.RoundCancelSerializer, request)["round"]
-        games = nights.round_cancel(season=season, night=nights.night_of(), number=number,
+        games = nights.round_cancel(season=season, night=rounds.night_of(), number=number,
                                     by=request.user)
         return Response(s.GameSerializer(games, many=True).data)
 
@@ -257,7 +257,7 @@ class SeasonViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
             pagination_class=None)
     def night_end(self, request, pk=None):
         season = self.get_object()
-        ended = nights.night_end(season=season, night=nights.night_of(), by=request.user)
+        ended = nights.night_end(season=season, night=rounds.night_of(), by=request.user)
         return Response(s.NightEndSerializer([
             {"round": t.round, "table": t.table, "game": t.game.pk, "number": t.game.number,
              "cancelled": t.cancelled, "winners": t.winners} for t in ended], many=True).data)

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils.text import capfirst
 
 from gameplay.engine.roles import Role, role_names
-from league import nights, selectors
+from league import rounds, selectors
 from league.models import Game
 from league.rules import options_of
 from league.selectors import organises
@@ -107,7 +107,7 @@ def seat_form(game, next_deal, data=None) -> SeatChangeForm:
     candidates = list(selectors.club_players(club=game.season.club).exclude(seats__game=game))
     form = SeatChangeForm(data, seated=[s.player for s in next_deal.seats],
                           candidates=[p for p in candidates if p.pk not in elsewhere])
-    where = nights.where_played(list({g.pk: g for g in elsewhere.values()}.values()),
+    where = rounds.where_played(list({g.pk: g for g in elsewhere.values()}.values()),
                                 season=game.season)
     form.elsewhere = [(p, where[elsewhere[p.pk].pk]) for p in candidates if p.pk in elsewhere]
     return form

@@ -9,7 +9,7 @@ from django.db.models import prefetch_related_objects
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 
-from league import nights, services
+from league import nights, rounds, services
 from league.api.permissions import organises
 from league.errors import Conflict, LeagueError
 from league.models import Game
@@ -56,7 +56,7 @@ def night_cancel_round(request, season_id, number):
     season, refused = _organised(request, season_id)
     if refused:
         return refused
-    tonight = nights.night_of()
+    tonight = rounds.night_of()
     if request.method == "POST":
         try:
             games = nights.round_cancel(season=season, night=tonight, number=number,
@@ -66,10 +66,10 @@ def night_cancel_round(request, season_id, number):
         messages.success(request, f"Round {number} cancelled: game{'s' if len(games) > 1 else ''} "
                                   f"{', '.join(str(g.number) for g in games)}.")
         return redirect("league:night", season.pk)
-    rounds = nights.night_rounds(season, tonight)
-    if not 1 <= number <= len(rounds):
+    played = rounds.night_rounds(season, tonight)
+    if not 1 <= number <= len(played):
         return _refused(request, season, LeagueError(f"there is no round {number} tonight"))
-    games = [g for g, _ in rounds[number - 1]]
+    games = [g for g, _ in played[number - 1]]
     prefetch_related_objects(games, "seats__player")
     return render(request, "league/night/cancel.html", {
         "season": season, "what": f"round {number}", "games": games,
@@ -97,7 +97,7 @@ def night_end(request, season_id):
     season, refused = _organised(request, season_id)
     if refused:
         return refused
-    tonight = nights.night_of()
+    tonight = rounds.night_of()
     try:
         if request.method == "POST":
             ended = nights.night_end(season=season, night=tonight, by=request.user)

@@ -19,7 +19,7 @@ from django.urls import reverse
 from django.utils.http import urlencode
 from django.views.decorators.http import require_POST
 
-from league import nights, selectors, services
+from league import nights, rounds, selectors, services
 from league.api.permissions import organises
 from league.errors import Conflict, LeagueError
 from league.models import Season
@@ -129,7 +129,7 @@ def night(request, season_id):
     season = _season(season_id)
     if not organises(request.user, season.club):
         return _not_organiser(request, season)
-    tonight = nights.night_of()
+    tonight = rounds.night_of()
     sizes = _size_choices(season)
     default = nights.preferred_default(nights.table_sizes(season))
     data = request.POST if request.method == "POST" else request.GET
@@ -157,7 +157,7 @@ def night(request, season_id):
             asked = Asked(season, request.POST)
             # Too few or too many people for the tables: said here, the ticks kept.
             nights.table_sizes(season, (asked.low, asked.high)).split(len(asked.present))
-            round_next = len(nights.night_rounds(season, tonight)) + 1
+            round_next = len(rounds.night_rounds(season, tonight)) + 1
             return redirect(reverse("league:night_plan", args=[season.pk]) + "?"
                             + asked.query(round=round_next))
         except LeagueError as e:
@@ -204,13 +204,13 @@ def night_plan(request, season_id):
                                  swaps=asked.swaps)
     except LeagueError as e:
         return _refuse(request, f"No plan: {e.message.rstrip('.')}.", status=400, back=back)
-    tonight = nights.night_rounds(season, nights.night_of())
+    tonight = rounds.night_rounds(season, rounds.night_of())
     round_next = asked.round or len(tonight) + 1
     return render(request, "league/night/plan.html", {
         "season": season, "asked": asked, "plan": plan, "back": back,
         "round_next": round_next,
         "confirmed": tonight[round_next - 1] if round_next <= len(tonight) else None,
-        "playing": nights.tables_named(nights.in_play(tonight[-1])) if tonight else "",
+        "playing": rounds.tables_named(rounds.in_play(tonight[-1])) if tonight else "",
         "round_playing": len(tonight),
         "repeats": plan.repeats,
         "still_playing": nights.still_playing(season, asked.present),
@@ -293,7 +293,7 @@ def _night_asked(request):
     """The night asked for (?night=YYYY-MM-DD), tonight by default."""
     text = request.GET.get("night", "")
     if not text:
-        return nights.night_of()
+        return rounds.night_of()
     try:
         night = datetime.date.fromisoformat(text)
     except ValueError:
@@ -308,7 +308,7 @@ def _night_asked(request):
 def _board_context(season, night):
     board = nights.night_board(season, night)
     return {"season": season, "board": board,
-            "today": night == nights.night_of(),
+            "today": night == rounds.night_of(),
             "points_hint": "fewest points lead" if board.fewer_points_first
             else "most points lead"}
 

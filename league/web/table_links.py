@@ -25,7 +25,7 @@ from django.views.decorators.http import require_POST, require_safe
 from django_ratelimit.core import is_ratelimited
 from django_ratelimit.decorators import ratelimit
 
-from league import nights, table_links
+from league import nights, rounds, table_links
 from league.errors import Conflict, LeagueError
 from league.models import Game, Player, Season, TableLink
 from league.selectors import organises
@@ -153,7 +153,7 @@ def table_cards_sheet(request, season_id):
     season, allowed = _organised_season(request, season_id)
     if not allowed:
         return refuse(request, f"Only organisers of {season.club} print its table cards.")
-    board = nights.night_board(season, nights.night_of())
+    board = nights.night_board(season, rounds.night_of())
     return render(request, "league/night/table_cards.html",
                   {"season": season, "cards": table_cards(request, board)})
 
@@ -181,7 +181,7 @@ def table_link_new(request, game_id):
     season = game.season
     if not organises(request.user, season.club):
         return refuse(request, f"Only organisers of {season.club} make its table links.")
-    where = nights.where_played([game])[game.pk]
+    where = rounds.where_played([game])[game.pk]
     try:
         link = table_links.link_new(game=game, by=request.user)
     except LeagueError as e:

@@ -5,7 +5,7 @@ with each game's own scoring system's rule (docs/league.md "Time called")."""
 import pytest
 from django.urls import reverse
 
-from league import nights, selectors, services
+from league import nights, rounds, selectors, services
 from league.errors import Conflict, LeagueError
 from league.models import AuditEntry, Game
 from tests.league.factories import PlayerFactory, UserFactory, make_season, seated_ids
@@ -32,10 +32,10 @@ def test_a_cancelled_game_vanishes_from_every_list_of_games(client, season, peop
     first, second = confirm(season, people)
     services.deal_record(game=first, finishing_order=seated_ids(first))
     services.game_cancel(game=second, by=UserFactory())
-    tonight = nights.night_of()
+    tonight = rounds.night_of()
     assert [t.game for t in nights.night_board(season, tonight).rounds[0]] == [first]
-    assert nights.season_rounds(season)[0].tables == (
-        nights.season_rounds(season)[0].tables[0],)
+    assert rounds.season_rounds(season)[0].tables == (
+        rounds.season_rounds(season)[0].tables[0],)
     assert list(selectors.season_games(season=season)) == [first]
     assert [g.pk for g in selectors.recent_games()] == [first.pk]
     assert selectors.player_seats(player=people[5]) == []
@@ -68,10 +68,10 @@ def test_a_round_is_cancelled_all_or_nothing(season, people):
     first, second = confirm(season, people)
     services.deal_record(game=second, finishing_order=seated_ids(second))
     with pytest.raises(Conflict, match="game 2 has 1 deal"):
-        nights.round_cancel(season=season, night=nights.night_of(), number=1)
+        nights.round_cancel(season=season, night=rounds.night_of(), number=1)
     assert not Game.objects.filter(status=Game.CANCELLED).exists()  # game 1 neither
     with pytest.raises(LeagueError, match="there is no round 2 that night"):
-        nights.round_cancel(season=season, night=nights.night_of(), number=2)
+        nights.round_cancel(season=season, night=rounds.night_of(), number=2)
 
 
 def test_a_round_confirmed_by_mistake_is_cancelled_and_the_next_plan_forgets_it(
@@ -80,12 +80,12 @@ def test_a_round_confirmed_by_mistake_is_cancelled_and_the_next_plan_forgets_it(
         services.deal_record(game=game, finishing_order=seated_ids(game))
         services.game_time_called(game=game)
     mistaken = confirm(season, people, round_number=2)  # the same tables again
-    nights.round_cancel(season=season, night=nights.night_of(), number=2)
+    nights.round_cancel(season=season, night=rounds.night_of(), number=2)
     assert {g.status for g in Game.objects.filter(pk__in=[g.pk for g in mistaken])} == {
         Game.CANCELLED}
-    assert len(nights.season_rounds(season)) == 1
+    assert len(rounds.season_rounds(season)) == 1
     again = confirm(season, people, round_number=2)  # round 2 can be confirmed again
-    assert len(nights.night_rounds(season, nights.night_of())) == 2
+    assert len(rounds.night_rounds(season, rounds.night_of())) == 2
     assert [g.number for g in again] == [5, 6]
 
 
@@ -117,6 +117,6 @@ def test_same_table_continues_its_round_and_its_table(season, people):
     again = services.game_same_table(game=first)
     assert again.continues == first
     assert services.game_same_table(game=first) == again  # found, not made twice
-    (tables,) = nights.night_rounds(season, nights.night_of())
+    (tables,) = rounds.night_rounds(season, rounds.night_of())
     assert [(g.number, t) for g, t in tables] == [(1, 1), (3, 1), (2, 2)]
-    assert [(g.number, t) for g, t in nights.in_play(tables)] == [(3, 1), (2, 2)]
+    assert [(g.number, t) for g, t in rounds.in_play(tables)] == [(3, 1), (2, 2)]

@@ -5,7 +5,7 @@ preview of all the winners; a table that played no deal is cancelled."""
 import pytest
 from django.urls import reverse
 
-from league import nights, services
+from league import nights, rounds, services
 from league.errors import LeagueError
 from league.models import Game
 from tests.league.factories import PlayerFactory, UserFactory, make_season, seated_ids
@@ -28,20 +28,20 @@ def test_the_preview_names_each_tables_winners_and_writes_nothing(night):
     services.deal_record(game=one, finishing_order=[a, b, c, d])
     services.deal_record(game=one, finishing_order=[b, a, c, d])  # first to eleven: b leads
     services.deal_record(game=two, finishing_order=seated_ids(two))
-    preview = nights.night_end_preview(season=season, night=nights.night_of())
+    preview = nights.night_end_preview(season=season, night=rounds.night_of())
     assert [(t.round, t.table, t.game.number, t.cancelled) for t in preview] == [
         (1, 1, 1, False), (1, 2, 2, False), (1, 3, 3, True)]
     assert preview[0].winners == ["P1"]
     assert set(Game.objects.values_list("status", flat=True)) == {Game.OPEN}
 
-    ended = nights.night_end(season=season, night=nights.night_of(), by=UserFactory())
+    ended = nights.night_end(season=season, night=rounds.night_of(), by=UserFactory())
     assert [(t.winners, t.cancelled) for t in ended] == [(t.winners, t.cancelled)
                                                           for t in preview]
     statuses = dict(Game.objects.values_list("number", "status"))
     assert statuses == {1: Game.FINISHED, 2: Game.FINISHED, 3: Game.CANCELLED}
-    assert nights.night_board(season, nights.night_of()).done
+    assert nights.night_board(season, rounds.night_of()).done
     with pytest.raises(LeagueError, match="no table is playing"):
-        nights.night_end(season=season, night=nights.night_of())
+        nights.night_end(season=season, night=rounds.night_of())
 
 
 def test_the_night_page_offers_the_end_and_ends_after_the_preview(client, night):

@@ -3,7 +3,7 @@ season so far, confirm a round's tables as games."""
 
 import pytest
 
-from league import nights, services
+from league import nights, rounds, services
 from league.errors import Conflict, LeagueError
 from league.models import Game
 from tests.api.conftest import client_for
@@ -49,10 +49,10 @@ def test_season_rounds_group_consecutive_games_with_no_one_twice():
     b = make_game(season=season)  # other players: the same round
     c = make_game(season=season, players=[s.player for s in a.seats.order_by("number")[:2]]
                   + [s.player for s in b.seats.order_by("number")[:2]])
-    rounds = nights.season_rounds(season)
-    assert [[list(t.seats) for t in r.tables] for r in rounds] == [
+    played = rounds.season_rounds(season)
+    assert [[list(t.seats) for t in r.tables] for r in played] == [
         [seated_ids(a), seated_ids(b)], [seated_ids(c)]]
-    assert rounds[0].tables[0].dealer == seated_ids(a)[1]
+    assert played[0].tables[0].dealer == seated_ids(a)[1]
 
 
 def test_plan_splits_two_players_who_met_in_every_earlier_game():
@@ -88,7 +88,7 @@ def test_confirm_creates_the_round_with_its_seat_order_and_first_dealer():
     for game, (players, dealer) in zip(games, tables, strict=True):
         assert seated_ids(game) == [p.pk for p in players]
         assert game.dealer == dealer
-    assert len(nights.season_rounds(season)) == 1  # one round, as confirmed
+    assert len(rounds.season_rounds(season)) == 1  # one round, as confirmed
 
 
 def test_refusals_name_what_is_wrong_and_change_nothing():

@@ -10,7 +10,7 @@ import datetime
 
 from django.urls import reverse
 
-from league import nights
+from league import nights, rounds
 from league.models import Club, Game, Player, Season, Seat
 from tests.league.factories import UserFactory, seated_ids
 from tests.pages.test_browser import browser, pytestmark, shoot, signed_in, visit  # noqa: F401
@@ -158,7 +158,7 @@ def test_a_whole_club_night(browser, live_server, client):  # noqa: F811
         cells = row.locator("td, th").all_inner_texts()
         shown[cells[1]] = (int(cells[2]), int(cells[3]), int(cells[5]))
     assert shown == expected
-    totals = nights.night_board(season, nights.night_of()).totals
+    totals = nights.night_board(season, rounds.night_of()).totals
     assert [row.locator("th").inner_text() for row in rows] == [t.player.name for t in totals]
     # Penalty points: a1 b1 c3 d3 at the table of four (time called: a and b share the win);
     # 0+1, 1+0, 1+1, 1 and 2+2 at the table of five (the last of both deals reached 4).

@@ -6,7 +6,7 @@ from the night page after its preview; it leaves tonight's screen."""
 
 from django.urls import reverse
 
-from league import nights, services
+from league import rounds, services
 from league.models import Game
 from tests.league.factories import PlayerFactory, UserFactory, make_season, seated_ids
 from tests.pages.test_browser import browser, pytestmark, signed_in, visit  # noqa: F401
@@ -88,7 +88,7 @@ def test_a_round_confirmed_by_mistake_is_cancelled(browser, live_server, client)
     screen, screen_problems = visit(browser, live_server.url + reverse(
         "league:tonight", args=[season.pk]), browser.new_context(**PHONE))
     assert screen.locator(".board-table").count() == 1
-    assert [len(r) for r in nights.night_rounds(season, nights.night_of())] == [1]
+    assert [len(r) for r in rounds.night_rounds(season, rounds.night_of())] == [1]
     # the one error the console saw: the question's own answer, 409 (nothing created yet)
     assert [p for p in problems if "409 (Conflict)" not in p] == [] and screen_problems == []
     del people

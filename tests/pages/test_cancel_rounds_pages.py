@@ -7,7 +7,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from league import nights, services
+from league import nights, rounds, services
 from league.models import AuditEntry, Game
 from tests.league.factories import PlayerFactory, UserFactory, make_season, seated_ids
 from tests.pages.test_night_pages import confirm_fields, plan_query, url
@@ -79,13 +79,13 @@ def test_new_game_same_table_stays_in_its_round(client, night):
     client.post(reverse("league:same_table", args=[first.pk]))
     again = Game.objects.get(number=3)
     assert seated_ids(again) == seated_ids(first)
-    board = nights.night_board(season, nights.night_of())
+    board = nights.night_board(season, rounds.night_of())
     assert len(board.rounds) == 1
     # the new game at table 1, listed with it
     assert [(t.game.number, t.table) for t in board.rounds[0]] == [(1, 1), (3, 1), (2, 2)]
-    assert sorted(nights.present_last(season, nights.night_of())) == sorted(
+    assert sorted(nights.present_last(season, rounds.night_of())) == sorted(
         p.pk for p in people)
-    assert len(nights.season_rounds(season)) == 1
+    assert len(rounds.season_rounds(season)) == 1
     screen = client.get(url("tonight", season)).text  # the new game is table 1's too
     assert screen.count('-h">Table 1 <span') == 2 and screen.count('-h">Table 2 <span') == 1
     night_page = client.get(url("night", season))
@@ -144,7 +144,7 @@ def test_a_game_with_no_deals_is_cancelled_from_the_night_page_after_a_preview(c
     answer = client.post(cancel)
     assert answer.status_code == 302
     assert Game.objects.get(pk=second.pk).status == Game.CANCELLED
-    board = nights.night_board(season, nights.night_of())
+    board = nights.night_board(season, rounds.night_of())
     assert [t.game.number for t in board.rounds[0]] == [1]
     assert AuditEntry.objects.filter(action="game cancelled").count() == 1
     tonight = client.get(url("tonight", season))
@@ -179,7 +179,7 @@ def test_a_round_confirmed_by_mistake_is_cancelled_whole(client, night):
                 .order_by("number")) == [3, 4]
     night_page = client.get(url("night", season))
     assert "Who is here for round 2?" in night_page.text
-    assert len(nights.season_rounds(season)) == 1
+    assert len(rounds.season_rounds(season)) == 1
 
 
 def test_only_the_clubs_organisers_cancel(client, night):

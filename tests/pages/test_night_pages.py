@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from league import nights, services
+from league import nights, rounds, services
 from league.models import AuditEntry, Game, Player
 from tests.league.factories import PlayerFactory, UserFactory, make_season, seated_ids
 
@@ -298,7 +298,7 @@ def test_the_next_round_takes_leavers_and_late_arrivals_into_account(
             services.deal_record(game=game, finishing_order=seated_ids(game))
         services.game_time_called(game=game)
     client.post(url("night_confirm", season), second)
-    board = nights.night_board(season, nights.night_of())
+    board = nights.night_board(season, rounds.night_of())
     assert len(board.rounds) == 2
     seated = [s.player_id for t in board.rounds[1] for s in t.seats]
     assert sorted(seated) == sorted(p.pk for p in now)
@@ -306,7 +306,7 @@ def test_the_next_round_takes_leavers_and_late_arrivals_into_account(
     # at best 3 pairs sit together again (one from each old table split 2 + 1 or 2 + 2, and
     # one more either way), and the plan finds that.
     met = {}
-    for number, played in enumerate(nights.season_rounds(season)):
+    for number, played in enumerate(rounds.season_rounds(season)):
         for table in played.tables:
             for i, x in enumerate(table.seats):
                 for y in table.seats[i + 1:]:
@@ -350,7 +350,7 @@ def test_tonight_names_a_past_night_and_refuses_a_bad_date(client, season, peopl
     yesterday = timezone.now() - datetime.timedelta(days=1)
     Game.objects.filter(pk=game.pk).update(created_at=yesterday)
     assert client.get(url("tonight_json", season)).json()["tables"] == []
-    night = nights.night_of(yesterday).isoformat()
+    night = rounds.night_of(yesterday).isoformat()
     past = client.get(url("tonight_json", season, f"?night={night}")).json()
     assert [t["game"] for t in past["tables"]] == [game.number]
     bad = client.get(url("tonight", season, "?night=yesterday"))
@@ -360,8 +360,8 @@ def test_tonight_names_a_past_night_and_refuses_a_bad_date(client, season, peopl
 def test_a_night_runs_past_midnight():
     late = timezone.make_aware(datetime.datetime(2026, 3, 6, 1, 30))
     early = timezone.make_aware(datetime.datetime(2026, 3, 6, 7, 0))
-    assert nights.night_of(late) == datetime.date(2026, 3, 5)
-    assert nights.night_of(early) == datetime.date(2026, 3, 6)
+    assert rounds.night_of(late) == datetime.date(2026, 3, 5)
+    assert rounds.night_of(early) == datetime.date(2026, 3, 6)
 
 
 def test_tonight_reads_the_same_number_of_rows_for_two_tables_or_six(client, season):
