@@ -74,6 +74,14 @@ def test_a_par_figure_on_tonights_screen_leads_to_the_help(browser, live_server,
     page.context.close()
 
 
+# Names of the table whose words (9 letters or fewer) are broken across lines: a visual check
+# found "Chlo / é" when the name column shrank to a letter's width.
+BROKEN_NAMES = """sel => [...document.querySelectorAll(sel + ' tbody th')]
+    .filter(th => th.textContent.trim().split(/\\s+/).every(w => w.length <= 9))
+    .filter(th => { const r = document.createRange(); r.selectNodeContents(th);
+                    const tops = new Set([...r.getClientRects()].map(c => Math.round(c.top)));
+                    return tops.size > th.textContent.trim().split(/\\s+/).length; })
+    .map(th => th.textContent.trim())"""
 TABLE_OVERFLOW = """sel => [...document.querySelectorAll(sel)].map(t => {
     const box = t.closest('.scroll') || t; return box.scrollWidth - box.clientWidth; })"""
 
@@ -94,6 +102,9 @@ def test_tonights_totals_and_the_recap_fit_a_phone_with_a_long_unspaced_name(
         assert problems == [], name
         assert page.evaluate(TABLE_OVERFLOW, table) == [0], name
         assert page.evaluate(BROKEN_NUMBERS) == [], name
+        assert page.evaluate(BROKEN_NAMES, table) == [], name
+        page.set_viewport_size({"width": 320, "height": 640})  # the narrowest phones
+        assert page.evaluate(BROKEN_NAMES, table) == [], name
         last = page.locator(f"{table} thead th").last
         assert last.bounding_box()["x"] + last.bounding_box()["width"] <= 360, name
         shoot(page, f"{name}-phone")
