@@ -91,7 +91,7 @@ def test_the_night_page_offers_every_club_player(client, season, organiser, peop
     page = client.get(url("night", season))
     assert page.status_code == 200
     for player in people:
-        assert f'value="{player.pk}"> {player.name}</label>' in page.text
+        assert f'value="{player.pk}"> <span>{player.name}</span></label>' in page.text
     assert "Who is here for round 1?" in page.text
 
 
@@ -105,10 +105,10 @@ def test_the_night_page_says_who_still_sits_at_an_open_table_and_where(
     nights.night_confirm(season=other, tables=[([gus, *people[:3]], 0)])
     page = client.get(url("night", season))
     assert ('<input type="checkbox" aria-describedby="still-playing" name="present" '
-            f'value="{gus.pk}"> Gus <small>(playing)</small></label>') in page.text
+            f'value="{gus.pk}"> <span>Gus <small>(playing)</small></span></label>') in page.text
     assert ('<p class="hint" id="still-playing">Still at an open table: <bdi>Gus</bdi> at round 1, '
             "table 1 (game 1) of Winter; <bdi>P0</bdi> at") in page.text
-    assert f'value="{people[5].pk}"> P5</label>' in page.text
+    assert f'value="{people[5].pk}"> <span>P5</span></label>' in page.text
 
 
 def test_a_new_player_is_added_inline_and_ticked_with_those_ticked_before(
@@ -121,7 +121,7 @@ def test_a_new_player_is_added_inline_and_ticked_with_those_ticked_before(
     assert list(zoe.clubs.all()) == [season.club]
     assert "Zoë added to" in page.text
     for player in (people[0], people[1], zoe):
-        assert f'value="{player.pk}" checked> {player.name}' in page.text
+        assert f'value="{player.pk}" checked> <span>{player.name}</span>' in page.text
     assert f'value="{people[2].pk}"> ' in page.text
     assert 'value="2" aria-describedby="rounds-hint"' in page.text
 
