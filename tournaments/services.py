@@ -99,8 +99,8 @@ def _entered_outside_bot(name: str, by=None) -> OutsideBot:
     """The bot, locked until the entry commits (a rename or delete waits, then sees the entry).
     An author's bot is entered by its author or an administrator (``by`` None: the site's own
     commands) alone: an entry locks its name and its removal, and has the site call its URL."""
-    bot = (OutsideBot.objects.select_for_update().select_related("owner")
-           .filter(name=name).first())
+    # (not joined to its owner: PostgreSQL locks no row on the nullable side of a join)
+    bot = OutsideBot.objects.select_for_update().filter(name=name).first()
     if bot is None:
         raise TournamentError(f"no outside bot is registered as {name!r}")
     if (bot.owner_id is not None and by is not None and by.pk != bot.owner_id
