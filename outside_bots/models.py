@@ -7,6 +7,7 @@ import secrets
 import tempfile
 import unicodedata
 import zipfile
+from pathlib import PurePath
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -229,8 +230,8 @@ def hosted_code(data: bytes, filename: str, runtime: str) -> bytes:
     if not zipfile.is_zipfile(io.BytesIO(data)):
         if filename.endswith(".zip"):
             raise ValidationError(f"{filename}: not a zip file")
-        written_for = next((r for r, entry in ENTRY.items()
-                            if filename.endswith(entry[entry.rindex("."):])), runtime)
+        by_suffix = {PurePath(entry).suffix: r for r, entry in ENTRY.items()}
+        written_for = by_suffix.get(PurePath(filename).suffix, runtime)
         if written_for != runtime:  # it would only fail at its validation game
             names = dict(RUNTIMES)
             raise ValidationError(f"{filename}: a {names[written_for]} file, and the runtime "
