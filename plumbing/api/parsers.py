@@ -1,5 +1,5 @@
-"""The API's JSON body parser: DRF's, refusing what no request needs and the code after it
-cannot take.
+"""The API's JSON body parser: DRF's, refusing what no request needs, what is ambiguous, and
+what the code after it cannot take.
 
 - Nesting deeper than MAX_JSON_DEPTH: Python's decoder recurses once per level, so 100,000
   brackets raised RecursionError (a 500), and data a little less deep would fail the
@@ -9,13 +9,20 @@ cannot take.
   OverflowError in DRF's related fields.
 - Whole numbers of more digits than Python converts (sys.get_int_max_str_digits): its own
   error named the interpreter's setting.
+- A key given twice in one object: Python's decoder kept the last, so a body with two
+  ``finishing_order`` was recorded by the second alone.
+- A charset other than UTF-8, JSON's own (RFC 8259): Django reads a charset Python does not
+  know as UTF-8 without a word, and one it knows (latin-1) as what the client did not mean.
 """
 
+import codecs
 import math
 import sys
 
+from django.utils.http import parse_header_parameters
 from rest_framework import parsers
-from rest_framework.exceptions import ParseError
+from rest_framework.exceptions import ParseError, UnsupportedMediaType
+from rest_framework.utils import json
 
 MAX_JSON_DEPTH = 64
 
@@ -38,18 +45,34 @@ def json_refusal(data, max_depth: int = MAX_JSON_DEPTH) -> str | None:
     return None
 
 
+def unique_keys(pairs: list[tuple]) -> dict:
+    """An object's pairs as a dict, refusing a key given twice (ValueError, as the decoder's
+    own faults)."""
+    data = dict(pairs)
+    if len(data) < len(pairs):
+        seen = set()
+        twice = next(key for key, _ in pairs if key in seen or seen.add(key))
+        raise ValueError(f"the key {twice[:40]!r} is given twice in one object")
+    return data
+
+
 class JSONParser(parsers.JSONParser):
     def parse(self, stream, media_type=None, parser_context=None):
+        charset = parse_header_parameters(media_type or "")[1].get("charset")
+        if charset is not None and charset.lower() not in ("utf-8", "utf8"):
+            raise UnsupportedMediaType(media_type, detail=(
+                "the body is read as UTF-8 (JSON's own encoding), not "
+                f"charset={charset[:40]}"))
         try:
-            data = super().parse(stream, media_type, parser_context)
+            data = json.load(codecs.getreader("utf-8")(stream), object_pairs_hook=unique_keys)
         except RecursionError:
             raise ParseError(f"JSON parse error - nested more than {MAX_JSON_DEPTH} levels "
                              "deep") from None
-        except ParseError as error:
-            if "integer string conversion" in str(error.detail):
+        except ValueError as error:
+            if "integer string conversion" in str(error):
                 raise ParseError("JSON parse error - a number of more than "
                                  f"{sys.get_int_max_str_digits():,} digits") from None
-            raise
+            raise ParseError(f"JSON parse error - {error}") from None
         refusal = json_refusal(data)
         if refusal is not None:
             raise ParseError(f"JSON parse error - {refusal}")

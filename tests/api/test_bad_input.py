@@ -5,6 +5,7 @@ import json
 import pytest
 from rest_framework.test import APIClient
 
+from league.models import Club
 from plumbing.api.parsers import MAX_JSON_DEPTH
 from tests.api.test_deals import snapshot
 from tests.league.factories import seated_ids
@@ -156,3 +157,46 @@ def test_an_id_past_the_databases_integers_is_refused_naming_it(game, organiser_
 
     assert answer.status_code == 400 and field in answer.json(), answer.json()
     assert snapshot(game) == before
+
+
+@pytest.mark.parametrize("body, key", [
+    ('{"game": {game}, "number": {next}, "finishing_order": {order}, '
+     '"finishing_order": {reversed}}', "finishing_order"),
+    ('{"game": {game}, "number": {next}, "transcript": {{"a": 1, "a": 2}}}', "a"),
+])
+def test_a_key_given_twice_in_one_object_is_refused_naming_it(game, organiser_client, body, key):
+    """Which of the two was meant is ambiguous (Python's decoder kept the last one)."""
+    before = snapshot(game)
+    order = seated_ids(game)
+    body = (body.replace("{game}", str(game.pk))
+            .replace("{next}", str(game.deal_set.count() + 1))
+            .replace("{order}", json.dumps(order)).replace("{reversed}", json.dumps(order[::-1]))
+            .replace("{{", "{").replace("}}", "}"))
+
+    answer = organiser_client.post("/api/v1/deals/", body, content_type="application/json")
+
+    assert answer.status_code == 400
+    assert answer.json() == {"detail": f"JSON parse error - the key {key!r} is given twice in "
+                                       "one object"}
+    assert snapshot(game) == before
+
+
+@pytest.mark.parametrize("charset", ["nosuch", "latin-1", "utf-16", "bz2_codec"])
+def test_a_json_body_in_a_charset_other_than_utf8_is_refused_naming_it(game, organiser_client,
+                                                                       charset):
+    """JSON is UTF-8 (RFC 8259); a charset Python does not know was read as UTF-8 unsaid."""
+    answer = organiser_client.post("/api/v1/clubs/", '{"name": "Charset"}',
+                                   content_type=f"application/json; charset={charset}")
+
+    assert answer.status_code == 415
+    assert answer.json() == {"detail": f"the body is read as UTF-8 (JSON's own encoding), "
+                                       f"not charset={charset}"}
+    assert not Club.objects.filter(name="Charset").exists()
+
+
+@pytest.mark.parametrize("charset", ["utf-8", "UTF-8", "utf8"])
+def test_a_json_body_may_say_it_is_utf8(game, organiser_client, charset):
+    answer = organiser_client.post("/api/v1/clubs/", '{"name": "Café"}',
+                                   content_type=f"application/json; charset={charset}")
+
+    assert answer.status_code == 201 and answer.json()["name"] == "Café"
