@@ -237,7 +237,7 @@ def running_tournaments(*, club=None):
 def tournament_game_of(game) -> TournamentGame | None:
     """The tournament game a league game was stored from, without its transcript; None for a
     game of the league's own (entered by its organisers)."""
-    return TournamentGame.objects.filter(game=game).first()
+    return TournamentGame.objects.select_related("tournament").filter(game=game).first()
 
 
 def tournament_game_with_transcript(*, pk: int) -> TournamentGame | None:

@@ -225,3 +225,23 @@ def test_a_late_deal_of_a_game_too_long_to_replay_whole_replays_alone(client, se
     assert refused.status_code == 422
     assert (f"too long to replay here: {steps[-1]:,} steps in 1 deal, over the "
             f"{steps[-1] - 1:,} shown at most") in refused.content.decode()
+
+
+def test_a_tournament_games_page_is_headed_once_by_its_tournament_linked(client):
+    """A walk-through read "Demo Club: Tournament: Spring cup, game 1", the tournament not
+    linked (its season is named "Tournament: Spring cup"); the replay likewise."""
+    tournament = small_tournament(name="Spring cup", seats=4,
+                                  scoring={"system": "fixed-rounds", "deals": 2})
+    stored = stored_game(tournament)
+    link = f'<a href="{tournament.get_absolute_url()}">Spring cup</a>'
+
+    page = client.get(reverse("league:game_detail", args=[stored.game_id])).text
+    replay = client.get(replay_url(stored, 2)).text
+
+    heading = page.split("<h1>")[1].split("</h1>")[0]
+    assert heading == f"Bot club: {link}, game {stored.game.number}"
+    assert "<title>Bot club: Spring cup, game 1 – President League</title>" in page
+    assert page.count("Tournament:") == 0
+    heading = replay.split("<h1>")[1].split("</h1>")[0]
+    assert heading == f"Replay: Bot club: {link}, game {stored.game.number}, deal 2 of 2"
+    assert "Tournament:" not in replay

@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.html import format_html
 from django.views.decorators.http import require_POST
 
 from bot_games import selectors as bot_games
@@ -98,8 +99,13 @@ def deal_replay(request, pk, number):
     def deal_url(n):
         return reverse("gameplay:deal_replay", args=[stored.pk, n]) if 1 <= n <= deals else None
 
+    tournament = stored.tournament
     return render(request, "league/replay.html", {
-        "steps": steps, "title": f"{game}, deal {number} of {deals}",
+        "steps": steps,
+        "title": f"{game.season.club}: {tournament}, game {game.number}, deal {number} of {deals}",
+        "heading": format_html('{}: <a href="{}">{}</a>, game {}, deal {} of {}',
+                               game.season.club, tournament.get_absolute_url(), tournament,
+                               game.number, number, deals),
         "back": reverse("league:game_detail", args=[game.pk]),
         "previous": deal_url(number - 1), "next": deal_url(number + 1)})
 
