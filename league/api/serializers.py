@@ -5,7 +5,7 @@ from rest_framework import serializers
 
 from gameplay.engine.scoring import parameters, systems
 from league.models import ROLE_CHOICES, Club, Deal, Game, Place, Player, Rating, Season, Seat
-from plumbing.api.inputs import KnownFields
+from plumbing.api.inputs import IdField, KnownFields
 
 
 class ClubSerializer(serializers.ModelSerializer):
@@ -131,7 +131,7 @@ class DealWriteSerializer(KnownFields, serializers.Serializer):
 
 
 class DealRecordSerializer(DealWriteSerializer):
-    game = serializers.PrimaryKeyRelatedField(queryset=Game.objects.select_related(
+    game = IdField(queryset=Game.objects.select_related(
         "season__club"), help_text="the game the deal is recorded in")
     number = serializers.IntegerField(
         min_value=1, max_value=1_000_000,
@@ -220,7 +220,7 @@ class ClubWriteSerializer(KnownFields, serializers.Serializer):
 class PlayerCreateSerializer(KnownFields, serializers.Serializer):
     name = serializers.CharField(max_length=100)
     kind = serializers.ChoiceField(Player.KIND_CHOICES, default=Player.PERSON)
-    club = serializers.PrimaryKeyRelatedField(
+    club = IdField(
         queryset=Club.objects.all(), help_text="a club you organise; the player plays in it")
 
 
@@ -230,11 +230,13 @@ class PlayerUpdateSerializer(KnownFields, serializers.Serializer):
 
 
 class PlayerJoinClubSerializer(KnownFields, serializers.Serializer):
-    club = serializers.PrimaryKeyRelatedField(
+    club = IdField(
         queryset=Club.objects.all(), help_text="a club you organise")
 
 
 class SeasonUpdateSerializer(KnownFields, ScoringFieldsMixin, serializers.ModelSerializer):
+    serializer_related_field = IdField
+
     class Meta:
         model = Season
         fields = ["name", "preset", "options", "scoring", "starts_on", "ends_on"]
@@ -247,7 +249,7 @@ class SeasonCreateSerializer(SeasonUpdateSerializer):
 
 
 class GameCreateSerializer(KnownFields, serializers.Serializer):
-    season = serializers.PrimaryKeyRelatedField(queryset=Season.objects.select_related("club"))
+    season = IdField(queryset=Season.objects.select_related("club"))
     players = PlayerListField(help_text="player ids in seat order, seat 0 first")
     dealer = serializers.IntegerField(min_value=0, max_value=TABLE_MAX, default=0,
                                       help_text="seat number of the first deal's dealer")

@@ -1,6 +1,7 @@
 """Input the API does not take is refused with 400 naming it, never silently ignored: every
-viewset takes only the query parameters it documents (KnownQueryParameters) and every write
-serializer only its writable fields (KnownFields). docs/api.md "Errors".
+viewset takes only the query parameters it documents (KnownQueryParameters), every write
+serializer only its writable fields (KnownFields), and an id only as a whole number (IdField,
+id_param). docs/api.md "Errors".
 
 The mixins explain themselves in comments: drf-spectacular would show a docstring as the
 description of every operation and shape that inherits it."""
@@ -9,6 +10,7 @@ import re
 from collections.abc import Mapping
 
 from django_filters.rest_framework import DjangoFilterBackend
+from rest_framework import serializers
 from rest_framework.exceptions import ValidationError
 
 # Django's CSRF token, which a form posted by the browsable API carries beside the fields.
@@ -78,3 +80,18 @@ def id_param(request, name: str) -> int | None:
     if not re.fullmatch(r"[0-9]{1,18}", value):
         raise ValidationError({name: [f"{name} is given by its id, a whole number"]})
     return int(value)
+
+
+class IdField(serializers.PrimaryKeyRelatedField):
+    # A row named by its id in a body: a whole number (1, or 1.0 as JSON Schema's "integer"
+    # takes it) or its ASCII digits, as a form sends it. DRF's field left the conversion to the
+    # database's, which read 1.5 as 1 and "١" (an Arabic-Indic one) as 1.
+
+    def to_internal_value(self, data):
+        if isinstance(data, float) and data.is_integer():
+            data = int(data)
+        elif isinstance(data, str) and re.fullmatch(r"[0-9]{1,20}", data):
+            data = int(data)
+        if not isinstance(data, int) or isinstance(data, bool):
+            raise ValidationError(f"an id is a whole number, not {repr(data)[:40]}")
+        return super().to_internal_value(data)

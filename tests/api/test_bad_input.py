@@ -200,3 +200,53 @@ def test_a_json_body_may_say_it_is_utf8(game, organiser_client, charset):
                                    content_type=f"application/json; charset={charset}")
 
     assert answer.status_code == 201 and answer.json()["name"] == "Café"
+
+
+ARABIC_INDIC = str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")
+
+
+@pytest.mark.parametrize("shape", ["and a half", "in Arabic-Indic digits"])
+@pytest.mark.parametrize("url, body, field", [
+    ("/api/v1/deals/", {"game": "{game}", "number": "{next}", "finishing_order": "{order}"},
+     "game"),
+    ("/api/v1/games/", {"season": "{season}", "players": "{order}"}, "season"),
+    ("/api/v1/players/", {"club": "{club}", "name": "Newcomer"}, "club"),
+    ("/api/v1/players/{visitor}/join-club/", {"club": "{club}"}, "club"),
+    ("/api/v1/seasons/", {"club": "{club}", "name": "Summer", "starts_on": "2025-06-01"},
+     "club"),
+    ("/api/v1/tournaments/", {"club": "{club}", "name": "Cup", "seats": 3,
+                              "games_per_table": 1, "entrants": [
+                                  {"name": n, "bot": "random"} for n in ("R1", "R2", "R3")]},
+     "club"),
+])
+def test_an_id_that_is_not_a_whole_number_is_refused_naming_it(game, organiser_client, url,
+                                                               body, field, shape):
+    """``{"season": 1.5}`` was season 1, and ``"١"`` (an Arabic-Indic one) too: the
+    database's integer conversion read them so. An id is a whole number in ASCII digits."""
+    from tests.api.test_write_permissions import snapshot as every_row
+    from tests.league.factories import PlayerFactory
+
+    known = {"game": game.pk, "season": game.season_id, "club": game.season.club_id,
+             "next": game.deal_set.count() + 1, "order": seated_ids(game),
+             "visitor": PlayerFactory(name="Visitor").pk}
+    body = {k: known[v[1:-1]] if isinstance(v, str) and v.startswith("{") else v
+            for k, v in body.items()}
+    body[field] = (body[field] + 0.5 if shape == "and a half"
+                   else str(body[field]).translate(ARABIC_INDIC))
+    before = every_row(), snapshot(game)
+
+    answer = organiser_client.post(url.format(**known), body, format="json")
+
+    assert answer.status_code == 400, answer.json()
+    assert answer.json() == {field: [f"an id is a whole number, not {body[field]!r}"]}
+    assert (every_row(), snapshot(game)) == before
+
+
+@pytest.mark.parametrize("shape", [int, float, str])
+def test_an_id_may_be_a_number_or_its_digits(game, organiser_client, shape):
+    """1.0 is a whole number to JSON Schema's "integer"; forms send ids as digits."""
+    answer = organiser_client.post("/api/v1/players/", {"club": shape(game.season.club_id),
+                                                        "name": "Newcomer"}, format="json")
+
+    assert answer.status_code == 201, answer.json()
+    assert answer.json()["clubs"] == [game.season.club_id]
