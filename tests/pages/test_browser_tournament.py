@@ -65,7 +65,7 @@ def live_tournament(name):
 
 def read_progress(page) -> dict:
     return page.evaluate("""() => ({
-        status: document.getElementById('progress-status').textContent,
+        status: document.getElementById('progress').dataset.status,
         done: Number(document.getElementById('progress-done').textContent),
         total: Number(document.getElementById('progress-total').textContent),
         bar: document.getElementById('progress-bar').value,
@@ -142,9 +142,12 @@ def test_the_live_page_advances_while_a_worker_plays(browser, live_server, clien
         assert name in last["standings"]
     assert "[" in last["standings"], "standings show their 95% intervals"
     assert all(s["marker"] for s in samples), "the page was reloaded or left"
-    # A finished tournament can no longer be cancelled, and the buttons say so without reload.
-    assert cancel.is_disabled()
-    assert page.get_by_role("button", name="Resume tournament").is_disabled()
+    # A finished tournament can no longer be cancelled nor resumed: its buttons go, and the
+    # page says it is finished, without reload.
+    assert cancel.is_hidden()
+    assert page.get_by_role("button", name="Resume tournament").is_hidden()
+    assert page.locator("#progress-status").inner_text() == "Finished"
+    assert "This tournament is finished" in page.locator("#progress-said").inner_text()
     page.context.close()
 
 
@@ -159,9 +162,9 @@ def test_the_organiser_cancels_from_the_live_page(browser, live_server, client, 
 
     page.get_by_role("button", name="Cancel tournament").click()
     page.wait_for_selector("text=Stopped cup cancelled.")
-    assert page.locator("#progress-status").inner_text() == "cancelled"
-    assert page.get_by_role("button", name="Cancel tournament").is_disabled()
-    assert page.get_by_role("button", name="Resume tournament").is_enabled()
+    assert page.locator("#progress-status").inner_text() == "Cancelled"
+    assert page.get_by_role("button", name="Cancel tournament").count() == 0
+    assert page.get_by_role("button", name="Resume tournament").is_visible()
 
     # The worker stops before its next game: at most the game it was playing still lands.
     # A solo-pool worker answers a ping only between tasks, so once it answers, that game is in.

@@ -17,12 +17,15 @@ def test_progress_json_and_page(client, django_capture_on_commit_callbacks):
     data = client.get(f"/tournaments/{tournament.pk}/progress.json").json()
     assert data == {"status": "scheduled", "done": 0, "total": 16, "games_per_second": None,
                     "eta_seconds": None, "fraction": 0.0, "stalled": False, "may_resume": False,
-                    "unplayed": 0, "unplayed_reason": "", "standings": []}
+                    "unplayed": 0, "unplayed_reason": "", "standings": [],
+                    "said": "Not started yet: 16 games to play."}
 
     with django_capture_on_commit_callbacks(execute=True):
         services.tournament_start(tournament=tournament)
     data = client.get(f"/tournaments/{tournament.pk}/progress.json").json()
     assert (data["status"], data["done"], data["fraction"]) == ("finished", 16, 1.0)
+    assert data["said"] == ("This tournament is finished: all 16 games were played. "
+                            "The standings below are final.")
 
     page = client.get(tournament.get_absolute_url()).content.decode()
     assert '<progress id="progress-bar" max="16" value="16"' in page

@@ -1,5 +1,5 @@
 """The public progress page of a tournament, the JSON it refreshes from, and its organisers'
-cancel and resume buttons; an outside bot's page of its faults; the replay of each deal of a
+start, cancel and resume buttons; an outside bot's page of its faults; the replay of each deal of a
 tournament game."""
 
 from django.contrib import messages
@@ -23,14 +23,34 @@ from tournaments.models import Tournament
 
 def tournament_detail(request, pk):
     tournament = get_object_or_404(Tournament.objects.select_related("club", "season"), pk=pk)
+    progress = selectors.tournament_progress(tournament=tournament)
+    may_resume = selectors.may_resume(tournament=tournament)
     return render(request, "tournaments/tournament.html", {
         "tournament": tournament,
-        "progress": selectors.tournament_progress(tournament=tournament),
+        "progress": progress,
+        "said": _said(tournament, progress),
         "standings": selectors.tournament_standings(tournament=tournament),
         "entrants": selectors.with_fault_counts(tournament.entrants.select_related("player")),
         "organiser": organises(request.user, tournament.club),
-        "may_resume": selectors.may_resume(tournament=tournament),
+        "may_resume": may_resume,
+        "left": progress.total - progress.done - progress.unplayed,
     })
+
+
+def _said(tournament, progress) -> str:
+    """The tournament's state in a sentence, for the page and its refreshes."""
+    if progress.status == Tournament.SCHEDULED:
+        return f"Not started yet: {progress.total} games to play."
+    if progress.status == Tournament.FINISHED:
+        played = (f"all {progress.done} games were played" if progress.done == progress.total
+                  else f"{progress.done} of {progress.total} games were played")
+        return f"This tournament is finished: {played}. The standings below are final."
+    if progress.status == Tournament.CANCELLED:
+        if not tournament.tables:
+            return "This tournament was cancelled before it started."
+        return (f"This tournament was cancelled after {progress.done} of {progress.total} "
+                "games.")
+    return ""
 
 
 def outside_bot_detail(request, name):
@@ -42,9 +62,15 @@ def outside_bot_detail(request, name):
 
 def tournament_progress(request, pk):
     tournament = get_object_or_404(Tournament, pk=pk)
-    return JsonResponse({**selectors.tournament_progress(tournament=tournament).to_dict(),
+    progress = selectors.tournament_progress(tournament=tournament)
+    return JsonResponse({**progress.to_dict(), "said": _said(tournament, progress),
                          "may_resume": selectors.may_resume(tournament=tournament),
                          "standings": selectors.tournament_standings(tournament=tournament)})
+
+
+@require_POST
+def tournament_start(request, pk):
+    return _organiser_action(request, pk, services.tournament_start, "started")
 
 
 @require_POST
@@ -61,7 +87,7 @@ def _organiser_action(request, pk, service, done: str):
     tournament = get_object_or_404(Tournament.objects.select_related("club"), pk=pk)
     if not organises(request.user, tournament.club):
         return render(request, "tournaments/refused.html", {
-            "message": f"Only organisers of {tournament.club} may stop or resume its "
+            "message": f"Only organisers of {tournament.club} may start, stop or resume its "
                        "tournaments."}, status=403)
     try:
         service(tournament=tournament, by=request.user)
