@@ -127,12 +127,15 @@ def _rating_columns(rating):
 
 
 def export_results(request, season_id):
-    """One row per place; ``points`` is what the place scored in its deal under the season's
-    scoring, ``game_winner`` says whether the player won the game (empty while it is open)."""
+    """One row per place; ``role`` is the engine's key (the same for every preset, for
+    scripts) and ``role_name`` the role as the season's preset names it (for people);
+    ``points`` is what the place scored in its deal under the season's scoring, ``game_winner``
+    says whether the player won the game (empty while it is open)."""
     season = _season_or_404(season_id)
     scoring = scoring_of(season)
-    header = ["game", "deal", "dealer_seat", "position", "seat", "player", "role", "points",
-              "game_winner", "recorded_at"]
+    names = {role.value: name for role, name in role_names(options_of(season)).items()}
+    header = ["game", "deal", "dealer_seat", "position", "seat", "player", "role", "role_name",
+              "points", "game_winner", "recorded_at"]
     places = selectors.season_results(season=season).iterator(chunk_size=2000)
 
     def rows():
@@ -140,7 +143,7 @@ def export_results(request, season_id):
             deal = list(deal)
             points = deal_points(scoring, [row[5] for row in deal])
             for g, d, dealer, pos, seat, name, role, at, won, status in deal:
-                yield [g, d, dealer, pos, seat, name, role, points[name],
+                yield [g, d, dealer, pos, seat, name, role, names[role], points[name],
                        ("yes" if won else "no") if status == Game.FINISHED else "",
                        at.isoformat()]
 
@@ -155,7 +158,9 @@ def export_transcripts(request, season_id):
     games = tournament_selectors.season_game_transcripts(season=season)
     if games.exists():
         # A game's transcript is up to ~0.5 MB (100 deals of 8 seats): few rows a fetch.
-        lines = (_json_line({"game": g, "round": r, "table": t, "number": n, "transcript": tr})
+        # Round, table and game at the table are stored from 0; said from 1, as games are.
+        lines = (_json_line({"game": g, "round": r + 1, "table": t + 1, "number": n + 1,
+                             "transcript": tr})
                  for g, r, t, n, tr in games.iterator(chunk_size=20))
     elif selectors.season_transcripts(season=season).exists():
         lines = (_json_line({"game": g, "deal": d, "transcript": t}) for g, d, t in

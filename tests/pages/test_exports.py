@@ -81,6 +81,26 @@ def test_the_results_csv_scores_role_points_under_first_to_eleven(client):
     assert [r["points"] for r in rows] == ["2", "1", "0", "0", "0"]
 
 
+@pytest.mark.parametrize(("preset", "names"), [
+    ("presidents-deck", ["President", "Vice President", "Citizen", "Couch Potato", "Turd"]),
+    ("friday", ["President", "Vice President", "Citizen", "Vice Idiot", "Idiot"]),
+    ("classic", ["President", "Vice President", "Citizen", "Vice-Scum", "Scum"]),
+])
+def test_the_results_csv_names_each_role_in_the_presets_words_beside_its_key(
+        client, preset, names):
+    """A walk-through found every preset's roles exported as the engine's keys ("vice-scum"
+    for a Couch Potato); the key stays for the scripts that read it."""
+    game = make_game(players=5, season_kwargs={"preset": preset})
+    services.deal_record(game=game, finishing_order=seated_ids(game))
+
+    rows = rows_of(client, "league:export_results", game.season)
+
+    assert [r["role"] for r in rows] == [
+        "president", "vice-president", "citizen", "vice-scum", "scum"]
+    assert [r["role_name"] for r in rows] == names
+    assert list(rows[0])[6:9] == ["role", "role_name", "points"]
+
+
 def test_the_transcripts_export_says_when_a_season_has_none(client):
     game = make_game()
     services.deal_record(game=game, finishing_order=seated_ids(game))

@@ -1,6 +1,8 @@
 """A stored tournament game replays deal by deal from its one transcript, its league game page
 links each deal's replay, and its season's transcripts export lists each game's transcript."""
 
+import csv
+import io
 import json
 
 import pytest
@@ -128,9 +130,12 @@ def test_the_season_export_lists_each_games_whole_transcript(client):
     assert response.status_code == 200 and response.streaming
     lines = b"".join(response.streaming_content).decode().splitlines()
     records = [json.loads(line) for line in lines]
-    assert [(r["round"], r["table"], r["number"]) for r in records] == keys  # the key's order
+    # In the key's order, each part counted from 1 as the league's games and deals are (a
+    # walk-through read round 0, table 0, game 0 beside game 1).
+    assert [(r["round"], r["table"], r["number"]) for r in records] == [
+        (1, 1, 1), (1, 1, 2), (1, 2, 1)]
     for record in records:
-        game = stored[(record["round"], record["table"], record["number"])]
+        game = stored[(record["round"] - 1, record["table"] - 1, record["number"] - 1)]
         assert record["game"] == game.game.number
         assert record["transcript"] == game.bot_game.transcript
         status, verdict = check(record["transcript"])
@@ -245,3 +250,17 @@ def test_a_tournament_games_page_is_headed_once_by_its_tournament_linked(client)
     heading = replay.split("<h1>")[1].split("</h1>")[0]
     assert heading == f"Replay: Bot club: {link}, game {stored.game.number}, deal 2 of 2"
     assert "Tournament:" not in replay
+
+
+def test_a_bot_named_like_a_formula_is_quoted_in_the_season_exports(client):
+    """OWASP "CSV Injection": a bot player's name a spreadsheet would run stays text."""
+    names = ['=HYPERLINK("http://x","y")', "+1", "@SUM(A1)"]
+    tournament = small_tournament(entrants=[(n, "random") for n in names], seats=3,
+                                  games_per_table=1)
+    stored_game(tournament)
+
+    for export in ("league:export_standings", "league:export_results"):
+        text = b"".join(client.get(reverse(export, args=[tournament.season.pk]))
+                        .streaming_content).decode()
+        assert {row["player"] for row in csv.DictReader(io.StringIO(text))} == {
+            "'" + n for n in names}, export
