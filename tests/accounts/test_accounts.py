@@ -247,3 +247,31 @@ def test_the_admin_refuses_an_address_another_account_has(client):
         changed.content.decode()
     eve.refresh_from_db()
     assert eve.email == "" and not EmailAddress.objects.filter(user=eve).exists()
+
+
+@pytest.mark.parametrize("look_alike", ["ＡＤＡ", "ａda"])
+def test_a_user_name_that_is_anothers_in_another_spelling_is_refused_as_taken(client,
+                                                                              look_alike):
+    """Fullwidth letters are the same name (Unicode NFKC), as they are in bot names: "ａda"
+    was a second author shown as "ａda" beside ada's bots on the ladder."""
+    UserFactory(username="ada", is_staff=False)
+
+    page = sign_up(client, username=look_alike, email="mallory@example.org")
+
+    assert page.status_code == 200
+    assert "A user with that username already exists." in page.content.decode()
+    assert list(User.objects.values_list("username", flat=True)) == ["ada"]
+
+
+@pytest.mark.parametrize("look_alike", ["\u0430da", "\u0391da", "Zoë"])
+def test_a_user_name_is_in_latin_letters_so_none_looks_like_anothers(client, look_alike):
+    """Cyrillic "а" (U+0430) and Greek "Α" look like Latin "a" and "A": an author named
+    "аda" would pass for ada on the ladder. Bot names are ASCII for the same reason."""
+    UserFactory(username="ada", is_staff=False)
+
+    page = sign_up(client, username=look_alike, email="mallory@example.org")
+
+    assert page.status_code == 200
+    assert ("a user name is in the letters a to z, digits and @ . + - _ alone: letters of "
+            "other alphabets can look like another user&#x27;s") in page.content.decode()
+    assert list(User.objects.values_list("username", flat=True)) == ["ada"]
