@@ -14,16 +14,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from django.db import transaction
+from django.db.models import Count
 
 from gameplay.engine.errors import PresidentError, RuleViolation
 from gameplay.engine.scoring import ScoreSheet
 from league import idempotency, selectors, services, table_links
 from league.errors import Conflict, LeagueError
-from league.models import Game, Place, Player, Season, Seat
+from league.models import Deal, Game, Place, Player, Season, Seat
 from league.par import PlayerPar, games_pars
 from league.rounds import (
     game_rounds,
     in_play,
+    new_tables_at,
     night_games,
     night_of,
     night_rounds,
@@ -194,8 +196,11 @@ def night_confirm(*, season: Season, tables: Sequence[tuple[Sequence[Player], in
     _free_checked(season, everyone)
     playing = in_play(rounds[-1]) if rounds else []
     if playing and not while_in_play:
+        joined, _ = new_tables_at(season, night_of(), everyone)
         raise RoundInPlay(f"round {len(rounds)} is still in play: {tables_named(playing)}; "
-                          "confirm again to start the next round anyway")
+                          "confirm again to start "
+                          f"{'more tables of it' if joined == len(rounds) else 'the next round'}"
+                          " anyway")
     games = [services.game_create(season=season, players=players, dealer=dealer, by=by)
              for players, dealer in tables]
     table_links.links_create(games=games, by=by)
@@ -252,25 +257,43 @@ def _round_checked(season: Season, round_number: int | None) -> list[list[tuple[
     return rounds
 
 
-def still_playing(season: Season, players: Sequence[Player]) -> list[tuple[Player, str]]:
+@dataclass(frozen=True)
+class StillPlaying:
+    """An open table of the club where some of the people asked for still sit."""
+
+    game: Game
+    where: str  # in the night's words (where_played)
+    players: list[Player]  # in the order asked
+    deals: int  # played there so far: with none, time cannot be called, only the game cancelled
+
+
+def still_playing(season: Season, players: Sequence[Player]) -> list[StillPlaying]:
     """Who of ``players`` sits now at an open table of the season's club (any of its seasons,
-    selectors.seated_at_open_tables), with where (where_played)."""
+    selectors.seated_at_open_tables), one entry per table, the season's tables first in the
+    order of their games; each table named as where_played names it."""
     seated = selectors.seated_at_open_tables(club=season.club_id)
-    games = {seated[p.pk].pk: seated[p.pk] for p in players if p.pk in seated}
-    where = where_played(list(games.values()), season=season)
-    return [(p, where[seated[p.pk].pk]) for p in players if p.pk in seated]
+    at = {}
+    for player in players:
+        if player.pk in seated:
+            at.setdefault(seated[player.pk], []).append(player)
+    where = where_played(list(at), season=season)
+    deals = dict(Deal.objects.filter(game__in=list(at)).order_by().values("game")
+                 .annotate(n=Count("id")).values_list("game", "n"))
+    return [StillPlaying(game=game, where=where[game.pk], players=people,
+                         deals=deals.get(game.pk, 0))
+            for game, people in sorted(at.items(), key=lambda item: (
+                item[0].season_id != season.pk, item[0].season_id, item[0].number))]
 
 
 def _free_checked(season: Season, players: Sequence[Player]) -> None:
     """Refuse (Conflict) to seat someone still seated at an open table: one person sits at
     one table, so even a round started while the one before is in play leaves them out."""
-    at = {}
-    for player, where in still_playing(season, players):
-        at.setdefault(where, []).append(player.name)
-    if at:
-        said = [f"{_listed(names)} {'is' if len(names) == 1 else 'are'} still playing at {where}"
-                for where, names in at.items()]
-        raise Conflict("; ".join(said) + f": call time on {'it' if len(at) == 1 else 'them'} "
+    still = still_playing(season, players)
+    if still:
+        said = [f"{_listed([p.name for p in s.players])} "
+                f"{'is' if len(s.players) == 1 else 'are'} still playing at {s.where}"
+                for s in still]
+        raise Conflict("; ".join(said) + f": call time on {'it' if len(still) == 1 else 'them'} "
                        "or enter their leaving there first")
 
 

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from django.utils import timezone
 
-from league.models import Game, Season, Seat
+from league.models import Game, Player, Season, Seat
 from league.seating import Round, Table
 
 # A club night runs past midnight: its games are those created from this hour (local time)
@@ -33,6 +33,24 @@ def game_rounds(games) -> list[list[tuple[Game, Table, int]]]:
     """``games`` in rounds (module docstring), cancelled ones left out: each game with its
     table of player ids and its table's number in the round (from 1). A game that continues
     another at the same table is in that game's round, at its table."""
+    return _rounds_read(games)[0]
+
+
+def new_tables_at(season: Season, night: datetime.date,
+                  players: Sequence[Player]) -> tuple[int, int]:
+    """Where new tables of ``players`` confirmed now are read (module docstring): the round of
+    the night and the first new table's number. That is the night's last round, after its
+    tables, when none of them sat at its tables (latecomers while it plays show as more of
+    its tables), else the round after it, from table 1."""
+    rounds, seated = _rounds_read(night_games(season, night))
+    if rounds and not seated & {p.pk for p in players}:
+        return len(rounds), 1 + max(number for _, _, number in rounds[-1])
+    return len(rounds) + 1, 1
+
+
+def _rounds_read(games) -> tuple[list[list[tuple[Game, Table, int]]], set[int]]:
+    """game_rounds, and who sat at the last round's tables (player ids): new tables without
+    them join that round."""
     games = games.exclude(status=Game.CANCELLED)
     seats = {}
     for seat in Seat.objects.filter(game__in=games.values("pk")).order_by("number"):
@@ -60,7 +78,7 @@ def game_rounds(games) -> list[list[tuple[Game, Table, int]]]:
         seated |= set(players)
     if tables:
         rounds.append(tables)
-    return [sorted(tables, key=lambda t: (t[2], t[0].number)) for tables in rounds]
+    return [sorted(tables, key=lambda t: (t[2], t[0].number)) for tables in rounds], seated
 
 
 def night_of(when: datetime.datetime | None = None) -> datetime.date:

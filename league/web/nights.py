@@ -6,6 +6,7 @@ are public, as every number on them already is on the season and game pages, and
 the room should not need an organiser's session that could change results.
 """
 
+import dataclasses
 import datetime
 import hashlib
 import uuid
@@ -167,7 +168,7 @@ def night(request, season_id):
     board = nights.night_board(season, tonight)
     players = list(selectors.club_players(club=season.club))
     still_playing = nights.still_playing(season, players)
-    where = {p.pk: w for p, w in still_playing}
+    where = {p.pk: s.where for s in still_playing for p in s.players}
     context.update({"board": board, "players": [(p, where.get(p.pk)) for p in players],
                     "still_playing": still_playing,
                     "ticked": ticked, "round_next": len(board.rounds) + 1,
@@ -206,15 +207,30 @@ def night_plan(request, season_id):
         return _refuse(request, f"No plan: {e.message.rstrip('.')}.", status=400, back=back)
     tonight = rounds.night_rounds(season, rounds.night_of())
     round_next = asked.round or len(tonight) + 1
+    confirmed = tonight[round_next - 1] if round_next <= len(tonight) else None
+    # Where its first round's tables will show once confirmed: latecomers while a round plays
+    # are more tables of it (league.rounds), and the page says so.
+    first, table_first = rounds.new_tables_at(season, rounds.night_of(), asked.present)
+    if confirmed:
+        first, table_first = round_next, 1
+    more_tables = first <= len(tonight) and not confirmed
+    still_playing = nights.still_playing(season, asked.present)
+    repeats = plan.repeats
+    if more_tables:  # the plan's rounds counted from the next round: said where they will be
+        repeats = [dataclasses.replace(
+            r, round=r.round - 1, table=r.table + (table_first - 1) * (r.round == len(tonight) + 1))
+            for r in repeats]
     return render(request, "league/night/plan.html", {
         "season": season, "asked": asked, "plan": plan, "back": back,
-        "round_next": round_next,
-        "confirmed": tonight[round_next - 1] if round_next <= len(tonight) else None,
+        "round_next": round_next, "confirmed": confirmed,
+        "more_tables": more_tables,
         "playing": rounds.tables_named(rounds.in_play(tonight[-1])) if tonight else "",
         "round_playing": len(tonight),
-        "repeats": plan.repeats,
-        "still_playing": nights.still_playing(season, asked.present),
-        "rounds": [(round_next + i, planned) for i, planned in enumerate(plan.rounds)],
+        "repeats": repeats,
+        "still_playing": still_playing,
+        "still_seated": sum(len(s.players) for s in still_playing),
+        "rounds": [(first + i, planned, table_first if i == 0 else 1)
+                   for i, planned in enumerate(plan.rounds)],
         "confirm": [(",".join(str(p.pk) for p in t.seats), t.dealer.pk)
                     for t in plan.rounds[0].tables],
         "swaps": [f"{i}-{a.pk}-{b.pk}" for i, a, b in asked.swaps],
@@ -259,13 +275,18 @@ def night_confirm(request, season_id):
     back = reverse("league:night", args=[season.pk])
     try:
         round_number = _one_int(request.POST, "round", "The round", None, 1, 10_000)
+        tables = _posted_tables(request, season)
         games, created = nights.night_confirm_once(
-            season=season, tables=_posted_tables(request, season), by=request.user,
+            season=season, tables=tables, by=request.user,
             token=request.POST.get("token", "")[:64], round_number=round_number,
             while_in_play=request.POST.get("while_in_play") == "1")
     except nights.RoundInPlay as e:
+        joined, table_first = rounds.new_tables_at(season, rounds.night_of(),
+                                                   [p for players, _ in tables for p in players])
         return render(request, "league/night/confirm_in_play.html", {
-            "season": season, "message": e.message, "round": round_number,
+            "season": season, "message": e.message, "round": joined,
+            "more_tables": table_first > 1,  # beside the tables of a round already there
+            "new_tables": range(table_first, table_first + len(tables)),
             "fields": [(k, v) for k in request.POST if k != "csrfmiddlewaretoken"
                        for v in request.POST.getlist(k)], "back": back}, status=409)
     except Conflict as e:
@@ -280,8 +301,8 @@ def night_confirm(request, season_id):
     else:
         messages.info(request, f"This round was already confirmed (games {numbers}): "
                                "nothing more was created.")
-    rounds = min(max(_int_or(request.POST.get("rounds"), 1), 1), nights.ROUNDS_MAX)
-    query = {"rounds": max(1, rounds - 1), "low": request.POST.get("low", ""),
+    planned = min(max(_int_or(request.POST.get("rounds"), 1), 1), nights.ROUNDS_MAX)
+    query = {"rounds": max(1, planned - 1), "low": request.POST.get("low", ""),
              "high": request.POST.get("high", "")}
     return redirect(back + "?" + urlencode({k: v for k, v in query.items() if v}))
 

@@ -133,6 +133,51 @@ def test_confirm_refuses_someone_still_seated_at_an_open_table_naming_where():
     assert seated_ids(second)[0] == gus.pk
 
 
+def test_who_still_plays_is_told_once_per_table():
+    """Issue (a plan of eight still seated): "P0 is still playing at round 1, table 1 …; P1 is
+    still playing at round 1, table 1 …" named each place once per person."""
+    season = make_season()
+    people = club_players(season, 8)
+    first, second = nights.night_confirm(season=season, tables=[(people[:4], 0),
+                                                                (people[4:], 0)])
+    services.deal_record(game=second, finishing_order=seated_ids(second))
+    still = nights.still_playing(season, [people[5], people[0], people[1]])
+    assert [(s.game, s.where, [p.name for p in s.players], s.deals) for s in still] == [
+        (first, "round 1, table 1 (game 1)", ["P0", "P1"], 0),
+        (second, "round 1, table 2 (game 2)", ["P5"], 1)]
+    with pytest.raises(Conflict, match=r"^P0 and P1 are still playing at round 1, table 1 "
+                                       r"\(game 1\); P5 is still playing at round 1, table 2 "
+                                       r"\(game 2\): call time on them or enter their leaving "
+                                       "there first$"):
+        nights.night_confirm(season=season, tables=[([people[5], people[0], people[1]], 0)],
+                             while_in_play=True)
+
+
+def test_new_tables_are_more_of_the_round_in_play_unless_they_seat_its_players():
+    """Rounds are read from the games: a table of latecomers started while round 1 plays is
+    round 1's third table; a table with someone who played round 1 is round 2."""
+    season = make_season()
+    people = club_players(season, 12)
+    tonight = rounds.night_of()
+    assert rounds.new_tables_at(season, tonight, people[:4]) == (1, 1)
+    first, _ = nights.night_confirm(season=season, tables=[(people[:4], 0), (people[4:8], 0)])
+    assert rounds.new_tables_at(season, tonight, people[8:]) == (1, 3)
+    services.deal_record(game=first, finishing_order=seated_ids(first))
+    services.game_time_called(game=first)
+    assert rounds.new_tables_at(season, tonight, people[:4]) == (2, 1)
+    assert rounds.new_tables_at(season, tonight, [*people[9:], people[0]]) == (2, 1)
+    with pytest.raises(nights.RoundInPlay, match=r"round 1 is still in play: table 2 \(game 2\); "
+                                                 "confirm again to start the next round anyway"):
+        nights.night_confirm(season=season, tables=[(people[:4], 0)])
+    with pytest.raises(nights.RoundInPlay, match=r"round 1 is still in play: table 2 \(game 2\); "
+                                                 "confirm again to start more tables of it "
+                                                 "anyway"):
+        nights.night_confirm(season=season, tables=[(people[8:], 0)])
+    nights.night_confirm(season=season, tables=[(people[8:], 0)], while_in_play=True)
+    assert [[t for _, t in tables] for tables in rounds.night_rounds(season, tonight)] == [
+        [1, 2, 3]]
+
+
 # The API
 
 

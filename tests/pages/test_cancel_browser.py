@@ -1,8 +1,9 @@
 """Tables confirmed by mistake, in Chromium at 360 × 740 (issue #28): the plan link of round 1
-opened again says it was confirmed; round 2 confirmed with round 1's players while round 1
-still plays is refused, naming where they sit (one person sits at one table); a table of
-latecomers confirmed while round 1 plays asks first, joins round 1's tables, and is cancelled
-from the night page after its preview; it leaves tonight's screen."""
+opened again says it was confirmed; round 2 planned with round 1's players while round 1
+still plays offers no confirm but names where they sit, each table once, with what frees
+them (one person sits at one table); a table of latecomers planned while round 1 plays is
+called more tables of round 1, asks first, joins round 1's tables, and is cancelled from the
+night page after its preview; it leaves tonight's screen."""
 
 from django.urls import reverse
 
@@ -53,16 +54,38 @@ def test_a_round_confirmed_by_mistake_is_cancelled(browser, live_server, client)
     assert "Round 1 was already confirmed" in page.locator("#confirmed").inner_text()
     assert page.get_by_role("button", name="Confirm round 1: start 2 games").count() == 0
 
-    # Round 2 with round 1's players while round 1 plays: refused, naming where they sit.
+    # Round 2 with round 1's players while round 1 plays: no confirm to be refused, but each
+    # table where they sit, once, with what frees them; a notice that looks like one.
     page.goto(night)
     # each name marked "(playing)" stays whole (a visual check found "Ad / a (playin / g)")
     assert page.evaluate(BROKEN_LABELS) == []
     for person in late:
         page.locator(f'input[name="present"][value="{person.pk}"]').uncheck()
     page.get_by_role("button", name="Plan the tables").tap()
-    page.wait_for_selector("text=Round 2: to confirm now")
-    page.get_by_role("button", name="Confirm round 2: start 2 games").tap()
-    page.wait_for_selector("text=still playing at round 1")
+    page.wait_for_selector("text=Round 2: to confirm once its people are free")
+    assert page.get_by_role("button", name="Confirm round 2: start 2 games").count() == 0
+    still = page.locator("#still-playing")
+    one, two = (sorted(game.seats.values_list("player__name", flat=True))
+                for game in Game.objects.order_by("number"))
+    assert still.locator("li").all_inner_texts() == [
+        f"Round 1, table 1 (game 1): {', '.join(one[:3])} and {one[3]}: call time on it or "
+        "enter their leaving there first.\nCall time on game 1…\nEnter who leaves at game 1",
+        f"Round 1, table 2 (game 2): {', '.join(two[:3])} and {two[3]}: no deal has been "
+        "played there yet: cancel the game, or play and enter a deal there first.\n"
+        "Cancel game 2…\nIts entry page"]
+    no_overflow(page)
+    looks = {}
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        looks[scheme] = still.evaluate("e => [getComputedStyle(e).backgroundColor, "
+                                       "getComputedStyle(e).borderTopStyle, "
+                                       "getComputedStyle(document.body).backgroundColor]")
+        assert looks[scheme][0] not in ("rgba(0, 0, 0, 0)", looks[scheme][2])
+        assert looks[scheme][1] == "solid"
+    assert looks["light"][0] != looks["dark"][0]
+    page.emulate_media(color_scheme="light")
+    page.get_by_role("link", name="Not ready to confirm").tap()  # the top says so, and where
+    assert page.evaluate("location.hash") == "#still-playing"
     assert Game.objects.count() == 2
 
     # A table of the late four while round 1 plays: asked first, then yes.
@@ -72,14 +95,16 @@ def test_a_round_confirmed_by_mistake_is_cancelled(browser, live_server, client)
     for person in late:
         page.locator(f'input[name="present"][value="{person.pk}"]').check()
     page.get_by_role("button", name="Plan the tables").tap()
-    page.wait_for_selector("text=Round 2: to confirm now")
+    page.wait_for_selector("text=More tables of round 1: to confirm now")  # as they will show
+    assert page.locator("h1").inner_text() == "Plan: more tables of round 1"
+    assert page.locator(".plan-table h3").all_inner_texts() == ["Table 3"]
     assert "Round 1 is still in play: table 1 (game 1), table 2 (game 2)" in (
         page.locator("#in-play").inner_text())
-    page.get_by_role("button", name="Confirm round 2: start 1 game").tap()
-    page.wait_for_selector("text=Start round 2 now?")
-    assert "as more tables of round 1" in page.content()  # as tonight's tables will show it
+    page.get_by_role("button", name="Confirm: start 1 more table of round 1").tap()
+    page.wait_for_selector("text=Start 1 more table of round 1 now?")
+    assert "as more tables of round 1: table 3." in page.content()
     assert Game.objects.count() == 2
-    page.get_by_role("button", name="Yes, start round 2 anyway").tap()
+    page.get_by_role("button", name="Yes, start it anyway").tap()
     page.wait_for_selector("text=Round confirmed")
     assert Game.objects.count() == 3
     no_overflow(page)

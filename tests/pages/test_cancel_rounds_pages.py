@@ -43,7 +43,8 @@ def test_a_plan_link_confirmed_already_says_so_and_cannot_confirm_again(client, 
     created a second round over the one being played."""
     season, people = night
     link = url("night_plan", season, plan_query(people, low=4, high=4, round=1))
-    client.post(url("night_confirm", season), confirm_fields(client.get(link)))
+    first = confirm_fields(client.get(link))
+    client.post(url("night_confirm", season), first)
     assert Game.objects.count() == 2
     again = client.get(link)  # the same link, opened again
     if "/night/confirm/" in again.text:  # on the old page: a fresh form, pressed
@@ -51,9 +52,7 @@ def test_a_plan_link_confirmed_already_says_so_and_cannot_confirm_again(client, 
     assert Game.objects.count() == 2
     assert "Round 1 was already confirmed" in again.text
     assert "/night/confirm/" not in again.text
-    fields = confirm_fields(client.get(url("night_plan", season, plan_query(
-        people, low=4, high=4, round=2))))
-    fields["round"] = ["1"]  # a copy of round 1's page, posted again
+    fields = {**first, "token": ["another"]}  # a copy of round 1's page, posted again
     answer = client.post(url("night_confirm", season), fields)
     assert answer.status_code == 409
     assert "round 1 was already confirmed" in answer.text
@@ -100,25 +99,59 @@ def test_confirming_while_a_round_is_in_play_asks_first_naming_its_tables(client
     page = client.get(url("night_plan", season, plan_query(table_one, low=4, high=4, round=2)))
     assert "Round 1 is still in play" in page.text
     assert "table 2 (game 2)" in page.text
+    assert "<h1>Plan: round 2</h1>" in page.text and 'id="more-tables"' not in page.text
     fields = confirm_fields(page)
     refused = client.post(url("night_confirm", season), fields)
     assert refused.status_code == 409
     assert "round 1 is still in play: table 2 (game 2)" in refused.text
+    # table 1's people play on: their table is round 2, not more tables of round 1
+    assert "<h1>Start round 2 now?</h1>" in refused.text
+    assert "Tonight's tables list the new ones as round 2." in refused.text
+    assert "more tables" not in refused.text
     assert Game.objects.count() == 2
     fields["while_in_play"] = ["1"]
     client.post(url("night_confirm", season), fields)
     assert Game.objects.count() == 3
 
 
-def test_a_round_that_seats_someone_still_playing_is_refused_not_asked(client, night):
-    """One person, one table: the plan says who still sits at an open table, and confirming
-    it is refused naming where, even after "start it anyway"; nothing is created."""
+def test_a_round_that_seats_someone_still_playing_offers_the_way_not_a_confirm(client, night):
+    """One person, one table: a plan seating people still at an open table offered "Confirm",
+    which was then refused in words, and named the table once per person ("P4 at round 1,
+    table 2 (game 2); P5 at round 1, table 2 (game 2); …"). The page names each table once
+    with its people and offers what frees them (cancel an unplayed game, call time, enter
+    who leaves) instead of a confirm; a confirm posted anyway is refused, naming each
+    table once."""
     season, people = night
     _, second = table_one_ended(client, season, people)
-    page = client.get(url("night_plan", season, plan_query(people, low=4, high=4, round=2)))
-    assert re.search(r'id="still-playing"[^>]*>Still at an open table: <bdi>P\d</bdi> at '
-                     r"round 1, table 2 \(game 2\);", page.text)
-    fields = confirm_fields(page)
+    link = url("night_plan", season, plan_query(people, low=4, high=4, round=2))
+    page = client.get(link)
+    assert "/night/confirm/" not in page.text
+    assert ('<a href="#still-playing">Not ready to confirm: 4 of these people are still at an '
+            "open table.") in page.text  # said at the top of a long page too
+    assert ">Round 2: to confirm once its people are free</h2>" in page.text
+    notice = re.search(r'<div class="notice" id="still-playing">(.*?)</div>', page.text,
+                       re.S).group(1)
+    at_two = sorted(seat.player.name for seat in second.seats.select_related("player"))
+    assert ("<strong>Round 2 cannot start yet:</strong> some of its players are still at an "
+            "open table") in notice
+    assert (f"<li><strong>Round 1, table 2 (game 2):</strong> <bdi>{at_two[0]}</bdi>, "
+            f"<bdi>{at_two[1]}</bdi>, <bdi>{at_two[2]}</bdi> and <bdi>{at_two[3]}</bdi>: no "
+            "deal has been played there yet") in notice
+    assert notice.count("table 2 (game 2)") == 1 and "(game 1)" not in notice
+    cancel = reverse("league:night_cancel_game", args=[season.pk, second.pk])
+    assert f'href="{cancel}">Cancel game 2…</a>' in notice
+    assert 'id="in-play"' not in page.text  # no question will be asked: no confirm to press
+
+    services.deal_record(game=second, finishing_order=seated_ids(second))
+    notice = client.get(link).text
+    assert (reverse("league:game_time_called", args=[second.pk]) + '">Call time on game 2…'
+            ) in notice
+    assert reverse("league:game_enter", args=[second.pk]) + '">Enter who leaves at game 2' in notice
+    assert "call time on it or enter their leaving there first." in notice
+
+    ids = [str(p.pk) for p in people]
+    fields = {"token": "t1", "round": ["2"], "table": [",".join(ids[:4]), ",".join(ids[4:])],
+              "dealer": [ids[0], ids[4]]}
     for asked in ([], ["1"]):
         fields["while_in_play"] = asked
         refused = client.post(url("night_confirm", season), fields)
@@ -126,9 +159,37 @@ def test_a_round_that_seats_someone_still_playing_is_refused_not_asked(client, n
         named = re.search(r"Nothing was created: (P\d), (P\d), (P\d) and (P\d) are still "
                           r"playing at round 1, table 2 \(game 2\): call time on it or enter "
                           "their leaving there first.", refused.text)
-        assert set(named.groups()) == {seat.player.name for seat in second.seats.all()}
+        assert set(named.groups()) == set(at_two)
         assert "anyway" not in refused.text
     assert Game.objects.count() == 2
+
+
+def test_latecomers_while_a_round_plays_are_planned_as_more_of_its_tables(client, night):
+    """Rounds are read from the games: latecomers' table started while round 1 plays is round
+    1's table 3. The plan called it "Round 2"; it says what tonight's tables will show, and so
+    does the question before it starts."""
+    season, people = night
+    confirm_round(client, season, people, round=1)
+    late = [PlayerFactory(name=f"L{i}", clubs=[season.club]) for i in range(4)]
+    page = client.get(url("night_plan", season, plan_query(late, low=4, high=4, round=2)))
+    assert "<h1>Plan: more tables of round 1</h1>" in page.text
+    assert "the new tables join round 1: tonight's tables will list them after its tables, " \
+           "from table 3, not as round 2." in page.text
+    assert ">More tables of round 1: to confirm now</h2>" in page.text
+    assert "<h3>Table 3</h3>" in page.text and "<h3>Table 1</h3>" not in page.text
+    assert "You will be asked before these tables start beside them." in page.text
+    assert ">Confirm: start 1 more table of round 1</button>" in page.text
+    fields = confirm_fields(page)
+    asked = client.post(url("night_confirm", season), fields)
+    assert asked.status_code == 409
+    assert "<h1>Start 1 more table of round 1 now?</h1>" in asked.text
+    assert "confirm again to start more tables of it anyway" in asked.text
+    assert "as more tables of round 1: table 3." in asked.text
+    assert ">Yes, start it anyway</button>" in asked.text
+    fields["while_in_play"] = ["1"]
+    client.post(url("night_confirm", season), fields)
+    assert [[t for _, t in tables] for tables in rounds.night_rounds(
+        season, rounds.night_of())] == [[1, 2, 3]]
 
 
 def test_a_game_with_no_deals_is_cancelled_from_the_night_page_after_a_preview(client, night):
