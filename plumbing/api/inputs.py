@@ -15,17 +15,29 @@ from rest_framework.exceptions import ValidationError
 
 # Django's CSRF token, which a form posted by the browsable API carries beside the fields.
 FORM_EXTRAS = frozenset({"csrfmiddlewaretoken"})
+# The fields a form gives once per value.
+TAKES_MANY = (serializers.ListField, serializers.MultipleChoiceField,
+              serializers.ManyRelatedField)
 
 
 class KnownFields:
     # A serializer mixin: a body field that is not one of the serializer's fields, or only
     # shows one (read-only), is refused naming it.
 
+    # A form's field given twice (``name=A&name=B``) is refused as a JSON key given twice is
+    # (plumbing/api/parsers.py): which was meant? A list's field comes once per value.
+
     def to_internal_value(self, data):
         if isinstance(data, Mapping):
             writable = {name for name, field in self.fields.items() if not field.read_only}
             refused = {name: [self._refusal(name, writable)] for name in data
                        if name not in writable | FORM_EXTRAS}
+            if hasattr(data, "getlist"):  # a form's fields
+                refused.update(
+                    {name: [f"{name} is given {len(data.getlist(name))} times; it takes one "
+                            "value"] for name in data
+                     if name in writable and len(data.getlist(name)) > 1
+                     and not isinstance(self.fields[name], TAKES_MANY)})
             if refused:
                 raise ValidationError(refused)
         return super().to_internal_value(data)

@@ -250,3 +250,38 @@ def test_an_id_may_be_a_number_or_its_digits(game, organiser_client, shape):
 
     assert answer.status_code == 201, answer.json()
     assert answer.json()["clubs"] == [game.season.club_id]
+
+
+@pytest.mark.parametrize("content_type", ["application/x-www-form-urlencoded",
+                                          "multipart/form-data"])
+def test_a_form_field_given_twice_is_refused_naming_it_as_in_json(game, organiser_client,
+                                                                  content_type):
+    """``name=A&name=B`` made a club called B, as a JSON key given twice kept its last."""
+    from tests.api.test_write_permissions import snapshot as every_row
+
+    before = every_row()
+    if content_type == "multipart/form-data":
+        answer = organiser_client.post("/api/v1/clubs/", {"name": ["Ann's", "Bob's"]},
+                                       format="multipart")
+    else:
+        answer = organiser_client.post("/api/v1/clubs/", "name=Ann%27s&name=Bob%27s",
+                                       content_type=content_type)
+
+    assert answer.status_code == 400
+    assert answer.json() == {"name": ["name is given 2 times; it takes one value"]}
+    assert every_row() == before
+
+
+def test_a_form_list_takes_its_field_once_per_value(game, organiser_client):
+    players = seated_ids(game)
+    form = "&".join([f"season={game.season_id}", *(f"players={p}" for p in players)])
+
+    answer = organiser_client.post("/api/v1/games/", form,
+                                   content_type="application/x-www-form-urlencoded")
+    twice = organiser_client.post("/api/v1/games/", f"{form}&season={game.season_id}",
+                                  content_type="application/x-www-form-urlencoded")
+
+    assert answer.status_code == 201, answer.json()
+    assert [s["player"] for s in answer.json()["seats"]] == players
+    assert twice.status_code == 400
+    assert twice.json() == {"season": ["season is given 2 times; it takes one value"]}
