@@ -57,6 +57,61 @@ def _up_to(data, deal: int):
     return data
 
 
+# Cards as players say them, from the transcript's notation (TRANSCRIPT.md) as cards.js draws
+# them: "5♥" shown and "the 5 of hearts" said; a group by its rank, "two 10s" ("two tens").
+SUITS = {"C": ("♣", "clubs"), "S": ("♠", "spades"), "D": ("♦", "diamonds"), "H": ("♥", "hearts")}
+FACE_NAMES = {"J": "jack", "Q": "queen", "K": "king", "A": "ace"}
+FACES_SAID = {"2": "twos", "3": "threes", "4": "fours", "5": "fives", "6": "sixes",
+              "7": "sevens", "8": "eights", "9": "nines", "10": "tens", "1": "ones",
+              "11": "elevens", "12": "twelves"}
+# The cards that are not a rank of their own: RULES.md, presidents-deck, and jokers.
+SPECIALS = {"JK": "joker", "B": "Bomb", "BR": "Bomb Reverse", "DG": "Doppelgänger"}
+COUNTS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+          "eleven", "twelve"]
+
+
+def cards_shown(cards: list[str], *, presidents: bool) -> str:
+    """Cards for the eye, with the suit symbols the pile draws: "5♥", "two 10s and a joker"."""
+    return _cards_words(cards, presidents, said=False)
+
+
+def cards_said(cards: list[str], *, presidents: bool) -> str:
+    """The same cards in words for a screen reader: "the 5 of hearts", "two tens"."""
+    return _cards_words(cards, presidents, said=True)
+
+
+def _cards_words(cards, presidents, said):
+    groups: dict[str, list[str]] = {}  # by rank, or by special card, in the order played
+    for card in cards:
+        rank = card if presidents or card in SPECIALS else card[:-1]
+        groups.setdefault(rank, []).append(card)
+    parts = []
+    for rank, group in groups.items():
+        if rank in SPECIALS:
+            name = SPECIALS[rank]
+            parts.append(f"{_article(name)} {name}" if len(group) == 1
+                         else f"{_count(len(group))} {name}s")
+        elif len(group) > 1:
+            plural = (FACES_SAID[rank] if said and rank in FACES_SAID
+                      else f"{FACE_NAMES[rank]}s" if rank in FACE_NAMES else f"{rank}s")
+            parts.append(f"{_count(len(group))} {plural}")
+        elif presidents:
+            parts.append(f"{_article(rank)} {rank}")
+        else:
+            suit = SUITS[group[0][-1]]
+            parts.append(f"the {FACE_NAMES.get(rank, rank)} of {suit[1]}" if said
+                         else rank + suit[0])
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _article(word: str) -> str:
+    return "an" if word in ("8", "11") or word[0] in "AEIOU" else "a"
+
+
+def _count(n: int) -> str:
+    return COUNTS[n] if n < len(COUNTS) else str(n)
+
+
 class _Steps(Watcher):
     """Every hand, the pile, whose turn it is and which special rules fired, after each step
     of the checker's replay."""
@@ -72,13 +127,23 @@ class _Steps(Watcher):
     def _cards(self, mask) -> list[str]:
         return self.rules.cards_text(C.mask_cards(mask))
 
+    def _text(self, words: str, cards) -> tuple[str, str]:
+        """A step's text shown and said: ``words`` followed by ``cards``."""
+        tokens = self.rules.cards_text(cards)
+        presidents = self.rules.presidents
+        return (words + cards_shown(tokens, presidents=presidents),
+                words + cards_said(tokens, presidents=presidents))
+
     @property
     def unseen(self) -> bool:
         return self.index < self.first
 
     def _snapshot(self, deal, hands, text, events, seat=None, action="deal"):
+        if isinstance(text, str):
+            text = (text, text)
         self.steps.append({
-            "deal": self.index + 1, "text": text, "events": events, "seat": seat,
+            "deal": self.index + 1, "text": text[0], "said": text[1], "events": events,
+            "seat": seat,
             "action": action,
             "hands": [self._cards(h) for h in (deal.hands if deal else hands)],
             "pile": self.rules.cards_text(deal.last.cards) if deal and deal.last else [],
@@ -101,9 +166,8 @@ class _Steps(Watcher):
         if self.unseen:
             return
         names = self.names
-        self._snapshot(None, hands, f"{names[entry.giver]} gives {names[entry.receiver]} "
-                                    f"{' '.join(self.rules.cards_text(entry.cards))}",
-                       ["exchange"], seat=entry.giver, action="exchange")
+        text = self._text(f"{names[entry.giver]} gives {names[entry.receiver]} ", entry.cards)
+        self._snapshot(None, hands, text, ["exchange"], seat=entry.giver, action="exchange")
 
     def led(self, deal):
         if self.unseen:
@@ -122,7 +186,7 @@ class _Steps(Watcher):
         elif move is BLIND:
             text, action = f"{name} turns a blind card", "blind"
         else:
-            text, action = f"{name} plays {' '.join(self.rules.cards_text(move.cards))}", "play"
+            text, action = self._text(f"{name} plays ", move.cards), "play"
         if deal.last is None:
             self.passed.clear()
         self._snapshot(deal, None, text, _events(self.before, deal, self.names), seat=seat,

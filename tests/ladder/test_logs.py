@@ -146,7 +146,8 @@ def test_a_fault_links_to_its_step_in_the_replay(
             f'href="#step-{fault.step}">step {fault.step} of the replay</a>)')
     assert link in page
     # the anchor is the replay's own step (its list without JavaScript)
-    item = re.search(rf'<li id="step-{fault.step}">([^<]*)', page).group(1)
+    item = re.search(rf'<li id="step-{fault.step}"><span aria-hidden="true">([^<]*)',
+                     page).group(1)
     assert item.startswith(f"Deal {fault.deal + 1} · ada-bot ")
     # the bot's page and its author's dashboard link each fault to its step too
     entry = game.seats.get(seat=seat).entry

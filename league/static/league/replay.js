@@ -13,7 +13,8 @@
     at = Math.max(0, Math.min(steps.length - 1, i));
     var s = steps[at];
     text("step-number", at + 1);
-    text("step-text", "Deal " + s.deal + " · " + s.text);
+    text("step-shown", "Deal " + s.deal + " · " + s.text);
+    text("step-said", "Deal " + s.deal + ": " + s.said);
     text("step-events", s.events.length ? s.events.join("; ") : "–");
     Cards.render(document.getElementById("step-pile"), s.pile, data.presidents, "empty");
     text("step-out", s.out.length ? s.out.join(", ") : "–");
