@@ -4,6 +4,7 @@ import re
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.urls import reverse
 
 from tests.tournaments.helpers import bot_club, small_tournament
 from tournaments import services
@@ -103,3 +104,18 @@ def test_admin_refuses_numbers_the_engine_cannot_play_naming_them(client, field,
     page = response.content.decode()
     assert message in page and "added successfully" not in page
     assert not Tournament.objects.exists()
+
+
+def test_the_page_says_the_tournaments_format_in_a_sentence(client):
+    """A walk-through read "round robin, tables of 4, 1 games per table; presidents-deck."
+    (no capital, "1 games", the preset not linked to its rules, nothing of how long a game
+    is) and "Live, per deal" above a finished tournament's standings."""
+    tournament = small_tournament(games_per_table=1, preset="presidents-deck",
+                                  scoring={"system": "fixed-rounds", "deals": 3})
+
+    page = client.get(tournament.get_absolute_url()).content.decode()
+
+    rules = reverse("league:rules", args=["presidents-deck"])
+    assert ("<p>Round robin, tables of 3, 1 game per table, each game of 3 deals; "
+            f'<a href="{rules}">presidents-deck rules</a>.') in page
+    assert "Live, per deal" not in page
