@@ -12,6 +12,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from itertools import groupby
 
+from django.core.cache import cache
 from django.db.models import QuerySet
 
 from gameplay.engine.options import Options, preset
@@ -24,6 +25,9 @@ from league.rules import options_of, scoring_of
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
 # Below this, a sum of deals' figures is said to be on par (the figures have two decimals).
 ON_PAR = 0.05
+# A player's par in a season is cached under the season's results version (player_pars), so
+# no change is missed however long it is kept.
+PAR_CACHE_SECONDS = 24 * 60 * 60
 
 
 def times(n: int) -> str:
@@ -148,17 +152,25 @@ def games_pars(season, game_ids) -> Pars:
 
 def player_pars(player) -> list[tuple]:
     """(season, the player's PlayerPar or None, why none) for each season the player played a
-    deal in, newest first: two queries, whatever the number of seasons."""
+    deal in, newest first: two queries, whatever the number of seasons, and one while no
+    result of theirs changed. Each season's is cached under its results version, which every
+    change to its deals moves on: a regular's ten seasons of deals are read again only for the
+    season that changed."""
     seasons = list(Season.objects.filter(games__seats__player=player, games__seats__deals__gt=0)
                    .select_related("club").distinct().order_by("-starts_on", "-pk"))
+    keys = {s.pk: f"league:player-par:{player.pk}:{s.pk}:{s.results_version}" for s in seasons}
+    known = cache.get_many(keys.values())
+    missing = [s for s in seasons if keys[s.pk] not in known]
     rows = _rows(Place.objects.filter(deal__game__seats__player=player,
-                                      deal__game__season__in=seasons))
+                                      deal__game__season__in=missing)) if missing else []
     by_season = {pk: list(group) for pk, group in groupby(rows, key=lambda r: r[0])}
-    found = []
-    for season in seasons:
+    found = {}
+    for season in missing:
         pars = _pars(season, by_season.get(season.pk, []))
-        found.append((season, pars.get(player.pk), pars.why))
-    return found
+        found[keys[season.pk]] = (pars.get(player.pk), pars.why)
+    cache.set_many(found, PAR_CACHE_SECONDS)
+    known |= found
+    return [(season, *known[keys[season.pk]]) for season in seasons]
 
 
 def _rows(places):

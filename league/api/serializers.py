@@ -184,6 +184,8 @@ class RatingHistorySerializer(serializers.Serializer):
     season = serializers.IntegerField(allow_null=True, help_text="null: all-time")
     updating = serializers.BooleanField(help_text="ratings are being recomputed")
     points = RatingPointSerializer(many=True)
+    next = serializers.URLField(allow_null=True, help_text="the points after these; null: "
+                                                           "these are the last")
 
 
 # Writes of clubs, players, seasons, games and seat changes: shapes

@@ -1,17 +1,22 @@
 """A player's pages: finding a player by name, and a player's page (rating, seasons, places,
 head-to-head)."""
 
+from django.core.paginator import Paginator
 from django.shortcuts import get_object_or_404, render
 
 from league import par, selectors
 from league.models import Player
+from league.web.seasons import GAMES_PER_PAGE
 
 MAX_QUERY = Player._meta.get_field("name").max_length  # no longer search can match a name
 
 
 def player_detail(request, player_id):
+    """One page of the player's games at a time (a regular of ten seasons has thousands):
+    past the last page, the last; a page that is no number, the first."""
     player = get_object_or_404(Player, pk=player_id)
-    seats = selectors.player_seats(player=player)
+    seats = Paginator(selectors.player_seats(player=player), GAMES_PER_PAGE).get_page(
+        request.GET.get("page"))
     for seat in seats:
         seat.mean_position = seat.position_sum / seat.deals if seat.deals else None
     return render(request, "league/player_detail.html", {

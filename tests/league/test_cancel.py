@@ -38,7 +38,7 @@ def test_a_cancelled_game_vanishes_from_every_list_of_games(client, season, peop
         rounds.season_rounds(season)[0].tables[0],)
     assert list(selectors.season_games(season=season)) == [first]
     assert [g.pk for g in selectors.recent_games()] == [first.pk]
-    assert selectors.player_seats(player=people[5]) == []
+    assert list(selectors.player_seats(player=people[5])) == []
     assert {row["name"] for row in selectors.season_standings(season=season)} == {
         p.name for p in people[:4]}
     shown, cancelled = (reverse("league:game_detail", args=[g.pk]) for g in (first, second))

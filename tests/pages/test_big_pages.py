@@ -1,0 +1,113 @@
+"""A player of many games and deals: their page and their rating history in the API stay the
+same size whatever they played (a page of games with older ones linked, a chart of at most
+CHART_POINTS points, the history a page of points at a time), and their par is read once per
+change of a season's results. bench/pages.py measures the same on a club of 400 players and
+18,000 deals."""
+
+import re
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from league import par, selectors, services
+from league.models import Deal, Game, RatingHistory, Seat
+from league.web.seasons import GAMES_PER_PAGE
+from tests.league.factories import make_game, make_season, seated_ids
+
+pytestmark = pytest.mark.django_db
+
+
+def regular_of(games):
+    """A player seated at ``games`` games of one season (rows written directly: no deals)."""
+    first = make_game(season=make_season(scoring_system="fixed-rounds", scoring_deals=4))
+    people = [seat.player for seat in first.seats.order_by("number")]
+    rows = Game.objects.bulk_create(Game(season=first.season, number=n, dealer=0)
+                                    for n in range(2, games + 1))
+    Seat.objects.bulk_create(Seat(game=g, number=i, player=p)
+                             for g in rows for i, p in enumerate(people))
+    return people[0]
+
+
+def game_links(html):
+    return re.findall(r'href="/league/games/(\d+)/"', html)
+
+
+def test_a_players_page_lists_one_page_of_games_newest_first_with_older_ones_linked(client):
+    player = regular_of(GAMES_PER_PAGE + 5)
+    url = reverse("league:player_detail", args=[player.pk])
+
+    first = client.get(url).text
+    older = client.get(url + "?page=2").text
+
+    assert len(game_links(first)) == GAMES_PER_PAGE
+    assert '<a href="?page=2" rel="next">older games</a>' in first
+    assert f"{GAMES_PER_PAGE + 5} games, newest first" in first
+    assert len(game_links(older)) == 5
+    assert '<a href="?page=1" rel="prev">newer games</a>' in older
+    newest = Seat.objects.filter(player=player).order_by("-game__created_at", "-pk")
+    assert game_links(first)[0] == str(newest[0].game_id)
+    assert set(game_links(first)).isdisjoint(game_links(older))
+
+
+def test_a_page_past_the_last_shows_the_last_and_a_page_that_is_no_number_the_first(client):
+    player = regular_of(GAMES_PER_PAGE + 5)
+    url = reverse("league:player_detail", args=[player.pk])
+
+    assert len(game_links(client.get(url + "?page=99").text)) == 5
+    assert len(game_links(client.get(url + "?page=x").text)) == GAMES_PER_PAGE
+
+
+def test_a_players_rating_chart_has_at_most_chart_points_and_ends_at_their_last_deal():
+    game = make_game(season=make_season())
+    player = seated_ids(game)[0]
+    deals = Deal.objects.bulk_create(Deal(game=game, number=n, dealer=0) for n in range(1, 451))
+    RatingHistory.objects.bulk_create(
+        RatingHistory(player_id=player, deal=d, mu=25 + i / 100, sigma=8, ordinal=i / 100)
+        for i, d in enumerate(deals))
+
+    chart = selectors.rating_chart(player=game.seats.get(player_id=player).player)
+
+    assert len(chart["labels"]) <= selectors.CHART_POINTS
+    assert chart["labels"][-1] == 450 and chart["ordinal"][-1] == 4.49
+    assert chart["labels"] == sorted(chart["labels"])
+    assert len(chart["ordinal"]) == len(chart["labels"])
+
+
+def test_a_players_par_is_read_once_until_a_result_of_the_season_changes():
+    season = make_season(preset="presidents-deck", scoring_system="fixed-rounds",
+                         scoring_deals=10)
+    game = make_game(season=season, players=4)
+    ids = seated_ids(game)
+    services.deal_record(game=game, finishing_order=ids, transcript=None)
+    player = game.seats.get(player_id=ids[3]).player
+    before = par.player_pars(player)
+
+    with CaptureQueriesContext(connection) as again:
+        assert [(s.pk, p.over, why) for s, p, why in par.player_pars(player)] == [
+            (s.pk, p.over, why) for s, p, why in before]
+    services.deal_record(game=game, finishing_order=ids[::-1], transcript=None)
+    (after,) = par.player_pars(player)
+
+    assert not [q for q in again.captured_queries if "league_place" in q["sql"]]
+    assert after[1].deals == 2 and after[1].over != before[0][1].over
+
+
+def test_the_rating_history_api_answers_a_page_of_points_with_the_next_linked(client):
+    game = make_game(season=make_season())
+    player = seated_ids(game)[0]
+    deals = Deal.objects.bulk_create(Deal(game=game, number=n, dealer=0) for n in range(1, 2511))
+    RatingHistory.objects.bulk_create(
+        RatingHistory(player_id=player, deal=d, mu=25, sigma=8, ordinal=i)
+        for i, d in enumerate(deals))
+    url = reverse("api:player-rating-history", args=[player])
+
+    pages = [client.get(url).json()]
+    while pages[-1]["next"] and len(pages) < 10:
+        pages.append(client.get(pages[-1]["next"]).json())
+
+    assert 1 < len(pages) < 10
+    assert max(len(page["points"]) for page in pages) <= 1000
+    assert [p["deal"] for page in pages for p in page["points"]] == [d.pk for d in deals]
+    assert [p["ordinal"] for p in pages[-1]["points"]][-1] == 2509
