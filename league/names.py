@@ -1,6 +1,7 @@
 """When two names look the same: a player's name clashes with another's in the club when they
 look alike (league.services.player_name_check; docs/league.md "Player names")."""
 
+import re
 import unicodedata
 from functools import cache
 
@@ -12,12 +13,18 @@ def look_alike(name: str, other: str) -> bool:
     return any(a == b for a, b in zip(_skeletons(name), _skeletons(other), strict=True))
 
 
+# Variation selectors (and Mongolian's): after a letter they show as nothing, so "Tom" with one
+# is "Tom"; after an emoji or a kanji they choose its form, which names keep.
+SELECTORS = re.compile("[\u180b-\u180d\u180f\ufe00-\ufe0f\U000e0100-\U000e01ef]")
+
+
 def _skeletons(name: str) -> tuple[str, str]:
-    """The name NFKC-normalised (fullwidth "Ａ" is "A"), case-folded and in capitals, each
-    character replaced by its look-alike of the lowest code point in Unicode's confusables
-    table: Cyrillic "а" is Latin "a", Armenian "ո" is "n", Cyrillic "Н" is "H". Both cases,
-    since letters may look alike in one case only (Cyrillic "н" is not "h")."""
-    name = unicodedata.normalize("NFKC", name)
+    """The name NFKC-normalised (fullwidth "Ａ" is "A") without variation selectors,
+    case-folded and in capitals, each character replaced by its look-alike of the lowest code
+    point in Unicode's confusables table: Cyrillic "а" is Latin "a", Armenian "ո" is "n",
+    Cyrillic "Н" is "H". Both cases, since letters may look alike in one case only (Cyrillic
+    "н" is not "h")."""
+    name = SELECTORS.sub("", unicodedata.normalize("NFKC", name))
     return _look_alikes(name.casefold()), _look_alikes(name.upper())
 
 

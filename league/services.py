@@ -83,6 +83,11 @@ def audit_record(*, by, club, action: str, target, details: dict[str, Any] | Non
 # (Cc), format characters such as zero-width spaces and right-to-left overrides (Cf), line and
 # paragraph separators. "\u202eevil\u202c Ada" shows as "live Ada".
 HIDDEN_CATEGORIES = {"Cc", "Cf", "Zl", "Zp"}
+# And characters of other categories that show as nothing in any text: Hangul fillers and the
+# blank Braille cell (a name of one looks empty), the combining grapheme joiner, Khmer's
+# deprecated inherent vowels. (Variation selectors show the character before them in another
+# form, so names keep them and league.names compares names without them.)
+HIDDEN_CHARACTERS = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0")
 NAME_LONGEST = 100  # the name fields of Club, Season and Player
 
 
@@ -96,7 +101,8 @@ def name_checked(name: str, what: str) -> str:
         raise LeagueError(f"{what} needs a name")
     if len(name) > NAME_LONGEST:
         raise LeagueError(f"{what}'s name is at most {NAME_LONGEST} characters, not {len(name)}")
-    hidden = [c for c in dict.fromkeys(name) if unicodedata.category(c) in HIDDEN_CATEGORIES]
+    hidden = [c for c in dict.fromkeys(name)
+              if unicodedata.category(c) in HIDDEN_CATEGORIES or c in HIDDEN_CHARACTERS]
     if hidden:
         listed = ", ".join(f"U+{ord(c):04X} {unicodedata.name(c, 'control character')}"
                            for c in hidden)

@@ -12,7 +12,12 @@ from tests.league.factories import ClubFactory, PlayerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 
-LOOK_ALIKES = ["\u202eevil\u202c Ada", "Ada\u200b", "Ad\u200da", "\u2067Bob", "Bo\u0007b"]
+LOOK_ALIKES = ["\u202eevil\u202c Ada", "Ada\u200b", "Ad\u200da", "\u2067Bob", "Bo\u0007b",
+               # Not format characters, yet they show as nothing (found by a security
+               # walk-through): a name of a Hangul filler or a blank Braille cell looks empty,
+               # and Ada with a combining grapheme joiner or a deprecated Khmer vowel is a second
+               # "Ada".
+               "\u3164", "\u2800", "Ad\u034fa", "\uffa0Ada", "Ada\u17b4"]
 
 
 @pytest.fixture
@@ -58,6 +63,10 @@ def test_the_message_names_the_character():
 
 def test_names_in_other_scripts_and_emoji_stay_welcome():
     assert services.player_create(name="  Zoë Ωμέγα 李 🂡 ").name == "Zoë Ωμέγα 李 🂡"
+    # a variation selector picks how the character before it shows: the red heart, a kanji's
+    # form in a Japanese name
+    assert services.player_create(name="Ann \u2764\ufe0f").name == "Ann \u2764\ufe0f"
+    assert services.player_create(name="\u845b\U000e0100").name == "\u845b\U000e0100"
 
 
 def test_the_admin_refuses_them_too(client, organiser):

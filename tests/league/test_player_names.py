@@ -225,3 +225,18 @@ def test_capitals_that_look_alike_clash_too(clubs):
 
     with pytest.raises(LeagueError, match="'Hanna', which looks the same as '\u041danna'"):
         services.player_create(name="\u041danna", clubs=[north])  # Cyrillic capital En
+
+
+@pytest.mark.parametrize("selector", ["\ufe0e", "\ufe0f", "\U000e0100", "\u180b"])
+def test_a_name_with_a_variation_selector_looks_like_the_name_without(clubs, selector):
+    """Found by a security walk-through: "Tom" and "Tom" with a variation selector, which shows
+    as nothing after a letter, were two players of one club."""
+    north, _ = clubs
+    services.player_create(name="Tom", clubs=[north])
+
+    with pytest.raises(LeagueError) as refused:
+        services.player_create(name=f"To{selector}m", clubs=[north])
+
+    assert refused.value.message == ("Northside already has a player called 'Tom', which looks "
+                                     f"the same as 'To{selector}m'")
+    assert Player.objects.count() == 1
