@@ -216,10 +216,11 @@ def night_plan(request, season_id):
     more_tables = first <= len(tonight) and not confirmed
     still_playing = nights.still_playing(season, asked.present)
     repeats = plan.repeats
-    if more_tables:  # the plan's rounds counted from the next round: said where they will be
+    if more_tables:  # the plan counts its rounds from the next round: said where they will be
+        planned = len(tonight) + 1  # the plan's first round, as night_plan numbers it
         repeats = [dataclasses.replace(
-            r, round=r.round - 1, table=r.table + (table_first - 1) * (r.round == len(tonight) + 1))
-            for r in repeats]
+            r, round=r.round - 1, table=r.table + (table_first - 1) * (r.round == planned),
+            earlier=[n - (n >= planned) for n in r.earlier]) for r in repeats]
     return render(request, "league/night/plan.html", {
         "season": season, "asked": asked, "plan": plan, "back": back,
         "round_next": round_next, "confirmed": confirmed,
@@ -296,8 +297,8 @@ def night_confirm(request, season_id):
                        back=back)
     numbers = ", ".join(str(n) for n in games)
     if created:
-        messages.success(request, f"Round confirmed: game{'s' if len(games) > 1 else ''} "
-                                  f"{numbers} created. Each table enters its deals on a phone.")
+        messages.success(request, f"{_confirmed_words(season, games)}. Each table enters its "
+                                  "deals on a phone.")
     else:
         messages.info(request, f"This round was already confirmed (games {numbers}): "
                                "nothing more was created.")
@@ -305,6 +306,18 @@ def night_confirm(request, season_id):
     query = {"rounds": max(1, planned - 1), "low": request.POST.get("low", ""),
              "high": request.POST.get("high", "")}
     return redirect(back + "?" + urlencode({k: v for k, v in query.items() if v}))
+
+
+def _confirmed_words(season, numbers):
+    """What a confirm created, as tonight's tables show it: "Round 2 confirmed: table 1
+    (game 5), table 2 (game 6)", or "1 more table of round 1 confirmed: table 3 (game 7)"."""
+    for index, tables in enumerate(rounds.night_rounds(season, rounds.night_of()), 1):
+        created = [(game, table) for game, table in tables if game.number in numbers]
+        if created:
+            what = (f"Round {index}" if len(created) == len(tables) else
+                    f"{len(created)} more table{'s' if len(created) > 1 else ''} of round {index}")
+            return f"{what} confirmed: {rounds.tables_named(created)}"
+    return f"Confirmed: game{'s' if len(numbers) > 1 else ''} {', '.join(map(str, numbers))}"
 
 
 # Tonight's standings: public, read-only

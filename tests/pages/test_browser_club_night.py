@@ -92,7 +92,7 @@ def test_a_whole_club_night(browser, live_server, client):  # noqa: F811
                          "li:first-child").all_inner_texts()
     assert [t.replace("deals first", "").strip() for t in after] == [b, a]
     page.get_by_role("button", name="Confirm round 1: start 2 games").tap()
-    page.wait_for_selector("text=Round confirmed")
+    page.wait_for_selector("text=Round 1 confirmed: table 1 (game 1), table 2 (game 2).")
     four, five = sorted(Game.objects.filter(season=season), key=lambda g: g.seats.count())
     assert (four.seats.count(), five.seats.count()) == (4, 5)
     assert Seat.objects.get(game=four, number=0).player.name == b  # the swap was kept
@@ -180,7 +180,7 @@ def test_a_whole_club_night(browser, live_server, client):  # noqa: F811
     assert sorted(ticked) == sorted(set(p4 + p5) - {leaver})
     page.get_by_role("button", name="Plan the tables").tap()
     page.get_by_role("button", name="Confirm round 2: start 2 games").tap()
-    page.wait_for_selector("text=Round confirmed")
+    page.wait_for_selector("text=Round 2 confirmed: table 1 (game 3), table 2 (game 4).")
     second = Game.objects.filter(season=season).exclude(pk__in=[four.pk, five.pk])
     assert sorted(p for g in second for p in seated_ids(g)) == sorted(ticked)
     assert page.locator(".night-tables").count() == 2

@@ -46,7 +46,7 @@ def test_a_round_confirmed_by_mistake_is_cancelled(browser, live_server, client)
     page.wait_for_selector("text=Round 1: to confirm now")
     round_one_link = page.url
     page.get_by_role("button", name="Confirm round 1: start 2 games").tap()
-    page.wait_for_selector("text=Round confirmed")
+    page.wait_for_selector("text=Round 1 confirmed")
     first = Game.objects.order_by("number").first()
     services.deal_record(game=first, finishing_order=seated_ids(first))
 
@@ -105,7 +105,7 @@ def test_a_round_confirmed_by_mistake_is_cancelled(browser, live_server, client)
     assert "as more tables of round 1: table 3." in page.content()
     assert Game.objects.count() == 2
     page.get_by_role("button", name="Yes, start it anyway").tap()
-    page.wait_for_selector("text=Round confirmed")
+    page.wait_for_selector("text=1 more table of round 1 confirmed: table 3 (game 3).")
     assert Game.objects.count() == 3
     no_overflow(page)
 

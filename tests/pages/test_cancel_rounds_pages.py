@@ -186,10 +186,20 @@ def test_latecomers_while_a_round_plays_are_planned_as_more_of_its_tables(client
     assert "confirm again to start more tables of it anyway" in asked.text
     assert "as more tables of round 1: table 3." in asked.text
     assert ">Yes, start it anyway</button>" in asked.text
+    assert 'class="error"' not in asked.text  # a question, not a fault
     fields["while_in_play"] = ["1"]
-    client.post(url("night_confirm", season), fields)
+    night_page = client.post(url("night_confirm", season), fields, follow=True)
     assert [[t for _, t in tables] for tables in rounds.night_rounds(
         season, rounds.night_of())] == [[1, 2, 3]]
+    assert "1 more table of round 1 confirmed: table 3 (game 3)." in night_page.text
+
+    # Planned with a round after it: the pairs who meet again there met in round 1, not 2.
+    later = client.get(url("night_plan", season, plan_query(
+        [PlayerFactory(name=f"M{i}", clubs=[season.club]) for i in range(4)],
+        low=4, high=4, round=2, rounds=2)))
+    assert "<h1>Plan: more tables of round 1, then round 2</h1>" in later.text
+    assert ("<bdi>M0</bdi> and <bdi>M1</bdi>: round 2, table 1; met before in round 1 "
+            in later.text)
 
 
 def test_a_game_with_no_deals_is_cancelled_from_the_night_page_after_a_preview(client, night):

@@ -244,6 +244,7 @@ def test_confirm_creates_the_round_once_and_lists_its_tables(client, season, org
         assert str(seated_ids(game)[game.dealer]) == dealer
     night = client.get(answer["Location"])
     assert "already confirmed" in night.text
+    assert "Round 1 confirmed: table 1 (game 1), table 2 (game 2)." in night.text
     for i, game in enumerate(games, 1):
         assert (f'href="{reverse("league:game_enter", args=[game.pk])}">Enter results: '
                 f"round 1, table {i}</a>") in night.text
