@@ -258,12 +258,18 @@ def entry_resume(*, entry: Entry, by=None, now=None) -> Entry:
 def entry_new_version(*, entry: Entry, by=None, now=None) -> Entry:
     """Its author says the bot at the same URL is a new version: it starts the next version
     (mu kept, sigma reset, figures afresh) and plays a validation game. A paused bot does so
-    only once it may resume."""
+    only once it may resume, a bot being validated once its validation game is over (its game
+    goes to the workers at once, past the games in flight: one at a time)."""
     now = now or timezone.now()
     with transaction.atomic():
         entry, opponents = _locked_for_validation(entry.preset, entry.pk)
         if entry.status == Entry.RETIRED:
             raise LadderError(f"{entry.name} is retired from the {entry.preset} ladder")
+        if (entry.status == Entry.VALIDATING
+                and Game.objects.filter(pk=entry.validation_game_id, status__in=OPEN).exists()):
+            raise LadderError(f"{entry.name} is being validated (game "
+                              f"{entry.validation_game_id}): a new version starts once that "
+                              "game is over")
         if entry.status == Entry.PAUSED and entry.resume_after and now < entry.resume_after:
             raise LadderError(f"{entry.name} may start a new version when it may resume, in "
                               f"{resume_wait(entry, now)}")

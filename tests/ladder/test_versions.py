@@ -215,3 +215,27 @@ def test_a_bots_page_refreshes_its_status_and_figures_live(client):
     assert 'id="games">3<' in later["html"]
     missing = client.get(reverse("ladder:bot_json", args=[999999]))
     assert missing.status_code == 404 and "There is no bot 999999" in missing.json()["error"]
+
+
+def test_a_bot_being_validated_starts_no_new_version_until_its_game_is_over(
+        ladder_settings, author):
+    """Found by a security walk-through: each new version sends a validation game to the
+    workers at once, so an author posting new-version in a loop queued a game a request (600 a
+    minute under the API's throttle) past the ladder's games in flight, and a version each."""
+    ladder_settings.OUTSIDE_BOT_ALLOWED_HOSTS = ["bots.example.org"]
+    bot = outside_bots.outside_bot_create(name="ada-bot", url="https://bots.example.org/ada",
+                                          owner=author, by=author)
+    services.bots_sync()  # validating: its game would be sent on commit, never reached here
+    entry = Entry.objects.get(outside_bot=bot)
+    assert entry.status == Entry.VALIDATING
+    before = (Game.objects.count(), Version.objects.count())
+
+    answers = [client_for(author, token=True).post(f"/api/v1/ladder/{entry.pk}/new-version/")
+               for _ in range(3)]
+
+    assert {a.status_code for a in answers} == {400}
+    assert answers[0].json() == {"detail": (
+        f"ada-bot is being validated (game {entry.validation_game_id}): a new version starts "
+        "once that game is over")}
+    assert (Game.objects.count(), Version.objects.count()) == before
+    assert Entry.objects.get(pk=entry.pk).version == 1
