@@ -9,7 +9,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.db.models import Count
+from django.db.models import Count, Prefetch
 from django.http import HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
@@ -18,7 +18,7 @@ from django.urls import path, reverse
 from gameplay.engine.scoring import systems
 from league import rating_jobs, selectors, services
 from league.errors import LeagueError
-from league.models import AuditEntry, Club, Deal, Game, Player, Season, SeatChange
+from league.models import AuditEntry, Club, Deal, Game, Place, Player, Season, Seat, SeatChange
 from league.rules import options_of, rating_scope
 from league.web import role_words
 
@@ -64,6 +64,14 @@ class ClubScopedAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False  # deletions go through services (deal_delete) or are refused (PROTECT)
+
+
+class SeasonFilter(admin.RelatedFieldListFilter):
+    """The seasons to filter by, each named with its club: read with their clubs, not a
+    query a season."""
+
+    def field_choices(self, field, request, model_admin):
+        return [(season.pk, str(season)) for season in Season.objects.select_related("club")]
 
 
 class ClubsFieldMixin:
@@ -291,9 +299,13 @@ class SeasonAdmin(ClubsFieldMixin, ClubScopedAdmin):
     def scoring(self, season):
         return ", ".join(f"{k} {v}" for k, v in season.scoring.items())
 
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("club", "rating_job")
+
     @admin.display(description="ratings")
     def ratings(self, season):
-        return "updating…" if selectors.ratings_updating(season=season) else "up to date"
+        job = getattr(season, "rating_job", None)  # read with the season, not a query a row
+        return "updating…" if job and job.dirty_from is not None else "up to date"
 
     def save_model(self, request, obj, form, change):
         data = {k: form.cleaned_data[k] for k in form.Meta.fields if k != "club"}
@@ -340,7 +352,7 @@ class SeatChangeInline(admin.TabularInline):
 class GameAdmin(ClubScopedAdmin):
     club_path = "season__club"
     list_display = ["__str__", "status", "player_names", "deal_count", "created_at"]
-    list_filter = ["status", "season__club", "season"]
+    list_filter = ["status", "season__club", ("season", SeasonFilter)]
     search_fields = ["season__name", "season__club__name", "seats__player__name"]
     readonly_fields = ["season", "number", "dealer", "status"]
     inlines = [SeatChangeInline]
@@ -360,7 +372,8 @@ class GameAdmin(ClubScopedAdmin):
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("season__club").annotate(
-            deal_count=Count("deal_set", distinct=True))
+            deal_count=Count("deal_set", distinct=True)).prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("number")))
 
     @admin.display(description="deals", ordering="deal_count")
     def deal_count(self, game):
@@ -368,7 +381,7 @@ class GameAdmin(ClubScopedAdmin):
 
     @admin.display(description="players")
     def player_names(self, game):
-        return ", ".join(s.player.name for s in game.seats.select_related("player"))
+        return ", ".join(s.player.name for s in game.seats.all())
 
     def get_form(self, request, obj=None, **kwargs):
         if obj is None:
@@ -504,18 +517,20 @@ class DealAdmin(ClubScopedAdmin):
 
     club_path = "game__season__club"
     list_display = ["__str__", "finishing_order", "dealer", "recorded_by", "recorded_at"]
-    list_filter = ["game__season__club", "game__season"]
+    list_filter = ["game__season__club", ("game__season", SeasonFilter)]
     search_fields = ["places__player__name", "game__season__name"]
     readonly_fields = ["game", "number", "dealer", "transcript", "recorded_by", "recorded_at"]
     fields = readonly_fields
 
     def get_queryset(self, request):
-        return super().get_queryset(request).select_related("game__season__club", "recorded_by")
+        return super().get_queryset(request).select_related(
+            "game__season__club", "recorded_by").prefetch_related(
+            Prefetch("places", queryset=Place.objects.select_related("player")
+                     .order_by("position")))
 
     @admin.display(description="finishing order")
     def finishing_order(self, deal):
-        return ", ".join(p.player.name for p in deal.places.select_related("player")
-                         .order_by("position"))
+        return ", ".join(p.player.name for p in deal.places.all())
 
     def has_add_permission(self, request):
         return False

@@ -28,6 +28,7 @@ class OutsideBotAdmin(admin.ModelAdmin):
     so only superusers manage them."""
 
     list_display = ["name", "url", "owner", "enabled", "created_at"]
+    list_select_related = ["owner"]
     list_filter = ["enabled"]
     search_fields = ["name", "url", "description", "owner__username"]
     fields = ["name", "url", "presets", "description", "enabled", "owner"]

@@ -111,3 +111,36 @@ def test_the_rating_history_api_answers_a_page_of_points_with_the_next_linked(cl
     assert max(len(page["points"]) for page in pages) <= 1000
     assert [p["deal"] for page in pages for p in page["points"]] == [d.pk for d in deals]
     assert [p["ordinal"] for p in pages[-1]["points"]][-1] == 2509
+
+
+def admin_rows(games):
+    """A superuser, and a season of ``games`` games of four players with a deal each, and as
+    many outside bots, for the admin's lists."""
+    from django.contrib.auth import get_user_model
+
+    from outside_bots.models import OutsideBot, name_key
+
+    season = make_season()
+    owner = get_user_model().objects.create_user(f"owner{games}")
+    for n in range(games):
+        game = make_game(season=season)
+        services.deal_record(game=game, finishing_order=seated_ids(game), transcript=None)
+        name = f"bot{games}-{n}"
+        OutsideBot.objects.create(name=name, name_key=name_key(name), owner=owner,
+                                  url=f"https://bots.example.org/{name}", presets=["classic"])
+    return get_user_model().objects.create_superuser(f"root{games}")
+
+
+@pytest.mark.parametrize("changelist", ["admin:league_game_changelist",
+                                        "admin:league_deal_changelist",
+                                        "admin:league_season_changelist",
+                                        "admin:outside_bots_outsidebot_changelist"])
+def test_the_admins_lists_run_the_same_queries_for_two_rows_as_for_six(client, changelist):
+    counts = []
+    for games in (2, 6):
+        client.force_login(admin_rows(games))
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(reverse(changelist)).status_code == 200
+        counts.append(len(queries))
+
+    assert counts[0] == counts[1]
