@@ -109,8 +109,8 @@ def test_a_deal_the_game_does_not_have_is_a_404_that_says_so(client):
     for number in (0, 4):
         page = client.get(replay_url(stored, number))
         assert page.status_code == 404
-        assert (f"{stored.game} has 3 deals: there is no deal {number} to replay."
-                in page.content.decode())
+        assert (f"Bot club: Cup, game {stored.game.number} has 3 deals: there is no deal "
+                f"{number} to replay." in page.content.decode())  # not "Tournament: Cup"
     missing = TournamentGame.objects.order_by("-pk").first().pk + 1
     page = client.get(reverse("gameplay:deal_replay", args=[missing, 1]))
     assert page.status_code == 404

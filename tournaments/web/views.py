@@ -104,10 +104,12 @@ def deal_replay(request, pk, number):
     stored = selectors.tournament_game_with_transcript(pk=pk)
     if stored is None:
         return _not_here(request, f"There is no tournament game {pk}.")
-    game = stored.game
+    game, tournament = stored.game, stored.tournament
     deals = len(stored.bot_game.transcript["deals"])
+    # the tournament's own name: its season's is "Tournament: NAME"
+    named = f"{game.season.club}: {tournament}, game {game.number}"
     if not 1 <= number <= deals:
-        return _not_here(request, f"{game} has {deals} deal{'s' if deals != 1 else ''}: "
+        return _not_here(request, f"{named} has {deals} deal{'s' if deals != 1 else ''}: "
                                   f"there is no deal {number} to replay.")
     names = [seat.player.name for seat in game.seats.all()]
     try:
@@ -125,10 +127,8 @@ def deal_replay(request, pk, number):
     def deal_url(n):
         return reverse("gameplay:deal_replay", args=[stored.pk, n]) if 1 <= n <= deals else None
 
-    tournament = stored.tournament
     return render(request, "league/replay.html", {
-        "steps": steps,
-        "title": f"{game.season.club}: {tournament}, game {game.number}, deal {number} of {deals}",
+        "steps": steps, "title": f"{named}, deal {number} of {deals}",
         "heading": format_html('{}: <a href="{}">{}</a>, game {}, deal {} of {}',
                                game.season.club, tournament.get_absolute_url(), tournament,
                                game.number, number, deals),
