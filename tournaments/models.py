@@ -113,7 +113,9 @@ class TournamentGame(KeyedGame):
         ]
 
     def __str__(self):
-        return f"{self.tournament} r{self.round} t{self.table} g{self.number}"
+        # stored from 0 (the seeds' and the pairing's), said from 1
+        return (f"{self.tournament}, round {self.round + 1}, table {self.table + 1}, "
+                f"game {self.number + 1}")
 
 
 class TournamentBatch(models.Model):

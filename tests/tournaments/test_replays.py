@@ -184,6 +184,8 @@ def test_an_outside_bots_faults_link_the_replay_of_their_deal(client, faulty_gam
         url = replay_url(stored, deal + 1)
         assert f'href="{url}"' in page
         assert client.get(url).status_code == 200
+    # each game named in words counted from 1, not "Cup r0 t0 g0"
+    assert ">Cup, round 1, table 1, game 1</a>" in page and "r0 t0 g0" not in page
 
 
 def test_an_outside_bots_faults_link_their_decision_in_the_replay_of_their_deal(
