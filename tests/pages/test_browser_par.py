@@ -109,3 +109,29 @@ def test_tonights_totals_and_the_recap_fit_a_phone_with_a_long_unspaced_name(
         assert last.bounding_box()["x"] + last.bounding_box()["width"] <= 360, name
         shoot(page, f"{name}-phone")
         page.context.close()
+
+
+def test_tonights_totals_of_twelve_keep_their_last_column_on_a_phone(
+        browser, live_server):  # noqa: F811
+    """A walk through a club night of twelve: at 360 px the totals' last column ("over par",
+    "-3.23") was cut off by 6 px, with two-digit ranks, points and deals."""
+    club = ClubFactory(name="Demo Club")
+    people = [PlayerFactory(name=name, clubs=[club]) for name in (
+        "Ada", "Ben", "Chloé", "Dev", "Elif", "Femi", "Gus", "Hana", "Ivy", "Jo", "Kim", "Lee")]
+    season = make_season(club=club, preset="presidents-deck", scoring_system="fixed-rounds",
+                         scoring_deals=12)
+    for table in range(3):
+        seated = people[table * 4:table * 4 + 4]
+        game = make_game(season=season, players=seated)
+        for deal in range(11):
+            order = ORDERS[deal % len(ORDERS)]
+            services.deal_record(game=game, finishing_order=[
+                seated[i].pk for i in order if i < 4])
+    page, problems = visit(browser, live_server.url + reverse("league:tonight",
+                                                              args=[season.pk]),
+                           browser.new_context(viewport=PHONE))
+    assert problems == []
+    assert page.locator("#night-totals tbody tr").count() == 12
+    assert page.evaluate(TABLE_OVERFLOW, "#night-totals") == [0]
+    assert page.evaluate(BROKEN_NUMBERS) == []
+    assert page.evaluate(BROKEN_NAMES, "#night-totals") == []
