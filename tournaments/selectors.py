@@ -234,6 +234,15 @@ def running_tournaments(*, club=None):
     return tournaments.filter(club=club) if club is not None else tournaments
 
 
+CLUB_TOURNAMENTS_SHOWN = 20
+
+
+def club_tournaments(*, club):
+    """A club's tournaments, newest first, the latest ``CLUB_TOURNAMENTS_SHOWN`` (running,
+    scheduled, finished or cancelled alike: a finished one's page keeps its final standings)."""
+    return Tournament.objects.filter(club=club)[:CLUB_TOURNAMENTS_SHOWN]
+
+
 def tournament_game_of(game) -> TournamentGame | None:
     """The tournament game a league game was stored from, without its transcript; None for a
     game of the league's own (entered by its organisers)."""

@@ -1,4 +1,4 @@
-"""A club's pages: the list of clubs, and a club's page with its seasons, running tournaments,
+"""A club's pages: the list of clubs, and a club's page with its seasons, bot tournaments,
 all-time table and recent games."""
 
 from django.shortcuts import get_object_or_404, render
@@ -19,7 +19,7 @@ def club_detail(request, club_id):
     return render(request, "league/club_detail.html", {
         "club": club,
         "seasons": club.seasons.all(),
-        "tournaments": tournament_selectors.running_tournaments(club=club),
+        "tournaments": tournament_selectors.club_tournaments(club=club),
         "table": selectors.club_all_time(club=club),
         "recent_games": selectors.recent_games(club=club),
         "order": selectors.ALL_TIME_ORDER,

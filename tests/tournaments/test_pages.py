@@ -119,3 +119,20 @@ def test_the_page_says_the_tournaments_format_in_a_sentence(client):
     assert ("<p>Round robin, tables of 3, 1 game per table, each game of 3 deals; "
             f'<a href="{rules}">presidents-deck rules</a>.') in page
     assert "Live, per deal" not in page
+
+
+def test_the_clubs_page_lists_its_tournaments_finished_ones_too(
+        client, django_capture_on_commit_callbacks):
+    """A walk-through found a finished tournament's page (its final standings, its bots'
+    faults) linked from nowhere: the club's page listed running tournaments only."""
+    finished = small_tournament("Spring cup")
+    with django_capture_on_commit_callbacks(execute=True):
+        services.tournament_start(tournament=finished)
+    scheduled = small_tournament("Summer cup")
+
+    page = client.get(reverse("league:club_detail", args=[bot_club().pk])).content.decode()
+
+    assert "<h2>Bot tournaments</h2>" in page
+    assert f'<a href="{finished.get_absolute_url()}">Spring cup</a> · finished' in page
+    assert f'<a href="{scheduled.get_absolute_url()}">Summer cup</a> · scheduled' in page
+    assert page.index("Summer cup") < page.index("Spring cup")  # newest first
