@@ -20,6 +20,7 @@ from gameplay.bots.policy import Refused, normal_url
 from gameplay.bots.sandbox import BadUpload, SandboxedProgram, unpack_upload
 from gameplay.bots.sandbox.unpack import MAX_ZIP_BYTES
 from gameplay.engine.options import PRESETS
+from league.names import look_alike
 
 
 def outside_bot_url(url: str) -> None:
@@ -55,17 +56,26 @@ def name_key(name: str) -> str:
 
 def checked_name(name: str, *, pk=None) -> str:
     """``name`` in Unicode NFKC, or ValidationError: not a slug, a built-in bot's name, or
-    another bot's (other than bot ``pk``) in some case or spelling."""
+    another bot's (other than bot ``pk``) in some case, spelling or look-alike letters
+    ("Iowball" with a capital i would pose as lowball on the ladder; league.names)."""
     name = unicodedata.normalize("NFKC", name)
     validate_slug(name)
     key = name_key(name)
-    if key in BUILT_IN:
-        raise ValidationError(f"{name} is a built-in bot's name; the built-in bots are "
+    built_in = next((b for b in BUILT_IN if b == key or look_alike(name, b)), None)
+    if built_in is not None:
+        said = "" if built_in == key else f" looks like {built_in}, which"
+        raise ValidationError(f"{name}{said} is a built-in bot's name; the built-in bots are "
                               f"{', '.join(BUILT_IN)}")
-    held = OutsideBot.objects.exclude(pk=pk).filter(name_key=key).values_list("name", flat=True)
-    for other in held[:1]:
+    others = OutsideBot.objects.exclude(pk=pk)
+    for other in others.filter(name_key=key).values_list("name", flat=True)[:1]:
         raise ValidationError(f"{name} is taken: a bot named {other} is registered (a name is "
                               "one name in any case or spelling)")
+    # Every name, compared in Python: look-alikes have no index (a few bots an author).
+    for other in others.values_list("name", flat=True).iterator():
+        if look_alike(name, other):
+            raise ValidationError(f"{name} is taken: a bot named {other} is registered, which "
+                                  "looks the same (a name is one name in any case, spelling "
+                                  "or look-alike letters)")
     return name
 
 

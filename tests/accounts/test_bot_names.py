@@ -104,3 +104,34 @@ def test_the_migration_renames_duplicates_and_disables_a_second_bot_at_one_url()
     assert {b.name for b in after.values() if not b.secret_given} == {
         "LOWBALL-3", "montecarlo-2", "lowball-2", "spy"}
     assert after[later].secret_given and after[ids[0]].secret_given
+
+
+@pytest.mark.parametrize("name", ["Iowball", "l0wball", "1owball", "lowbaIl"])
+def test_a_name_that_looks_like_a_registered_one_is_refused(lowball, name):
+    """Found by a security walk-through: "Iowball" (a capital i) showed on the ladder as
+    lowball, a second bot posing as the first."""
+    bob = UserFactory(username="bob", is_staff=False)
+    answer = client_for(bob).post("/api/v1/bots/", {
+        "name": name, "url": "https://bots.example.org/b"}, format="json")
+    assert answer.status_code == 400
+    assert answer.json() == {"name": [
+        f"{name} is taken: a bot named lowball is registered, which looks the same (a name is "
+        "one name in any case, spelling or look-alike letters)"]}
+    assert OutsideBot.objects.count() == 1
+
+
+@pytest.mark.parametrize("name", ["rand0m", "Greedy", "heurIstic"])
+def test_a_name_that_looks_like_a_built_in_bots_is_refused(name, settings):
+    settings.OUTSIDE_BOT_ALLOWED_HOSTS = ["bots.example.org"]
+    ada = UserFactory(username="ada", is_staff=False)
+    with pytest.raises(OutsideBotError, match="is a built-in bot's name"):
+        services.outside_bot_create(name=name, url="https://bots.example.org/a", owner=ada)
+    assert not OutsideBot.objects.exists()
+
+
+def test_names_that_only_share_letters_stay_apart(lowball):
+    bob = UserFactory(username="bob", is_staff=False)
+    for number, name in enumerate(["lowball-2", "highball", "lowbal", "owball"]):
+        services.outside_bot_create(name=name, url=f"https://bots.example.org/{number}",
+                                    owner=bob)
+    assert OutsideBot.objects.count() == 5

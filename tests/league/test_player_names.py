@@ -240,3 +240,13 @@ def test_a_name_with_a_variation_selector_looks_like_the_name_without(clubs, sel
     assert refused.value.message == ("Northside already has a player called 'Tom', which looks "
                                      f"the same as 'To{selector}m'")
     assert Player.objects.count() == 1
+
+
+def test_a_capital_i_and_a_small_l_look_alike(clubs):
+    """Found by a security walk-through: "Al" and "AI" (a capital i) were two players of one
+    club, the same on a sans-serif standings page."""
+    north, _ = clubs
+    services.player_create(name="Al", clubs=[north])
+
+    with pytest.raises(LeagueError, match="'Al', which looks the same as 'AI'"):
+        services.player_create(name="AI", clubs=[north])
