@@ -272,8 +272,9 @@
   // Deals sent in the background: show the page as the server now has it, unless the
   // organiser is in the middle of tapping an order (the taps would survive, a check not).
   function busy() {
-    return Boolean(confirmForm || document.getElementById("correct") ||
-                   (check && !check.hidden) ||
+    // The confirm form is gone once its deal was kept to send later.
+    return Boolean((confirmForm && confirmForm.isConnected) ||
+                   document.getElementById("correct") || (check && !check.hidden) ||
                    selects.some(function (s) { return s.value !== ""; }));
   }
   Outbox.onChange(function (event) {
