@@ -63,7 +63,9 @@ def _entry_view(view, links: bool):
         elif request.user.is_authenticated:
             message = f"Only organisers of {club} enter its results."
         else:
-            message = f"Sign in as an organiser of {club} to enter its results."
+            # A table's phone whose session lapsed is anonymous too: it scans its code again.
+            message = (f"Scan the code on the table card again, or sign in as an organiser "
+                       f"of {club}, to enter its results.")
         if request.method == "POST" and wants_json(request):
             return JsonResponse({"error": message}, status=status)
         if link is not None and link.game_id != game.pk and refusal(link) is None:

@@ -1,9 +1,14 @@
 """Phones at a club night on a bad network, in Chromium at 360 × 740, each a browser context
 that opened its table's link (the address of the QR code on the night page): a deal whose
-answer was lost on the way back."""
+answer was lost on the way back, and a deal kept on a phone that may not enter deals when the
+connection returns (its session lapsed overnight, its cookies were cleared, its link was
+revoked) and is sent once the phone scans the table's code again."""
 
+import pytest
+from django.contrib.sessions.models import Session
 from django.urls import reverse
 
+from league import table_links
 from league.models import Deal
 from tests.pages.test_browser import browser, pytestmark  # noqa: F401
 from tests.pages.test_browser_entry import PHONE, kept_offline, settle, tap_order
@@ -49,5 +54,52 @@ def test_a_deal_whose_answer_was_lost_is_shown_as_stored_once_it_is_sent_again(
     assert page.locator("text=Deal 1 is kept on this phone").count() == 0
     assert page.locator("#outbox").is_hidden()
     assert stored(game) == [order]
+    settle(page)
+    ctx.close()
+
+
+@pytest.mark.parametrize(("lapse", "words"), [
+    ("session ended", "Scan the code on the table card again, or sign in as an organiser of "),
+    ("cookies cleared", "This phone's session has ended: scan the code on the table card "
+                        "again, or sign in again."),
+    ("link revoked", "This table link was revoked by an organiser. Ask the organiser. It "
+                     "stays on this phone"),
+])
+def test_a_deal_kept_on_a_phone_that_may_no_longer_enter_is_sent_after_scanning_again(
+        browser, live_server, night, lapse, words):  # noqa: F811
+    _, (game, _), organiser = night
+    link = game.table_links.get()
+    ctx = browser.new_context(**PHONE)
+    page = ctx.new_page()
+    scan(page, live_server, link)
+    kept_offline(page)
+    ctx.set_offline(True)
+    order = order_of(game)
+    tap_order(page, order)
+    page.get_by_role("button", name="Show roles and exchange").tap()
+    page.get_by_role("button", name="Keep deal 1 to send").tap()
+    if lapse == "session ended":  # left open overnight
+        Session.objects.all().delete()
+    elif lapse == "cookies cleared":
+        ctx.clear_cookies()
+    else:
+        table_links.link_revoke(link=link, by=organiser)
+        link = table_links.link_new(game=game, by=organiser)
+
+    ctx.set_offline(False)
+    page.evaluate("Outbox.flush()")  # as "Send now" does, or the "online" event
+
+    held = page.locator("#outbox-list li.held")
+    held.wait_for()
+    said = held.inner_text()
+    assert f"Game {game.number}, deal 1: " in said and "Not sent yet: " in said
+    assert words in said and "403" not in said and ".." not in said
+    assert stored(game) == []
+
+    scan(page, live_server, link)  # the table's code, scanned again
+    page.wait_for_selector("h1:text('deal 2')")
+    assert page.locator("#outbox").is_hidden()
+    assert stored(game) == [order]
+    assert Deal.objects.get(game=game).source == Deal.TABLE_LINK
     settle(page)
     ctx.close()

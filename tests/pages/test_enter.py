@@ -199,7 +199,8 @@ def test_only_the_clubs_organisers_enter_results(client, game, who):
 
     assert page.status_code == 403 and post.status_code == 403
     club = game.season.club
-    said = (f"Sign in as an organiser of {club} to enter its results." if who == "anonymous"
+    said = (f"Scan the code on the table card again, or sign in as an organiser of {club}, "
+            "to enter its results." if who == "anonymous"
             else f"Only organisers of {club} enter its results.")
     assert said in page.text and said in post.content.decode()
     assert not Deal.objects.exists()

@@ -4,6 +4,9 @@
 // The server stays the judge: a deal it refuses stays listed with its reason until dismissed.
 // Each deal names its number; one the server already has (entered on another phone: 409) is a
 // conflict for the organiser to resolve, kept with the server's words, never sent again.
+// A deal this phone may not send now (403: its session lapsed, its cookies were cleared, its
+// table link was revoked) was not judged: it is held with the reason, and sent again when an
+// entry page next loads from the server, which it does once the phone may enter deals again.
 (function () {
   var STORE = "league-outbox";
   var sending = null;  // the flush under way
@@ -60,11 +63,29 @@
 
   // One deal to the server: {sent: answer}, {refused: reason}, {conflict: reason}, or
   // {retry: true} when the server could not judge it (no connection, a server fault).
+  // The phone's security token as it is now (Django's CSRF cookie): the one in a deal's form
+  // is stale once the cookie was cleared or renewed while the deal waited.
+  function csrfToken() {
+    var found = document.cookie.split("; ").find(function (c) {
+      return c.indexOf("csrftoken=") === 0;
+    });
+    return found ? found.slice("csrftoken=".length) : null;
+  }
+
+  // One deal to the server: {sent: answer}, {refused: reason}, {conflict: reason}, {held:
+  // reason} when this phone may not enter deals now, or {retry: true} when the server could
+  // not judge it (no connection, a server fault).
   function send(item) {
     var body = new URLSearchParams(item.fields);
+    var headers = {"Accept": "application/json", "Idempotency-Key": item.key};
+    var token = csrfToken();
+    if (token) {
+      body.delete("csrfmiddlewaretoken");
+      headers["X-CSRFToken"] = token;
+    }
     return fetch(item.url, {
       method: "POST", body: body, credentials: "same-origin", redirect: "manual",
-      headers: {"Accept": "application/json", "Idempotency-Key": item.key}
+      headers: headers
     }).then(function (response) {
       // 429: too many from this table link for now (league.web.table_links): sent later.
       if (response.status >= 500 || response.status === 429 ||
@@ -72,12 +93,12 @@
       return response.json().catch(function () { return null; }).then(function (data) {
         if (response.ok) return {sent: data};
         if (response.status === 409 && data && data.error) return {conflict: data.error};
-        if (data && data.error) return {refused: data.error};
-        if (response.status === 403) {
-          return {refused: "the server refused it (403): sign in again, open this page " +
-                           "while online, and enter the deal again"};
+        if (response.status === 403) {  // our own words when the security check failed
+          return {held: data && data.error ? data.error : "this phone's session has ended: " +
+                        "scan the code on the table card again, or sign in again"};
         }
-        return {refused: "the server refused it (" + response.status + ")"};
+        if (data && data.error) return {refused: data.error};
+        return {refused: "the server could not read it (error " + response.status + ")"};
       });
     }, function () { return {retry: true}; });
   }
@@ -92,8 +113,8 @@
       save(items);
       changed({sent: item, answer: result.sent});
     } else {
-      item.state = result.conflict ? "conflict" : "refused";
-      item.reason = result.conflict || result.refused;
+      item.state = result.conflict ? "conflict" : result.held ? "held" : "refused";
+      item.reason = result.conflict || result.held || result.refused;
       save(items);
       changed({refused: item});
     }
@@ -114,6 +135,14 @@
     }
     sending = next().then(function () { sending = null; }, function () { sending = null; });
     return sending;
+  }
+
+  // The deals held because this phone could not enter deals, to send again: this page came
+  // from the server, so the phone may enter deals here now.
+  function release() {
+    var items = load();
+    items.forEach(function (i) { if (i.state === "held") i.state = "waiting"; });
+    save(items);
   }
 
   function dismiss(key) {
@@ -140,10 +169,16 @@
       } else {
         li.textContent = item.game + ", deal " + item.number + ": " + item.order + ". ";
         var state = document.createElement("strong");
-        state.textContent = item.state === "refused"
-          ? "Refused by the server: " + item.reason + "." : "Waiting to send.";
+        if (item.state === "refused") {
+          state.textContent = "Refused by the server: " + sentence(item.reason);
+        } else if (item.state === "held") {
+          state.textContent = "Not sent yet: " + sentence(item.reason) + " It stays on this " +
+            "phone and is sent by itself once this phone may enter deals again.";
+        } else {
+          state.textContent = "Waiting to send.";
+        }
         li.appendChild(state);
-        if (item.state === "refused") li.appendChild(discardButton(item, "Dismiss"));
+        if (item.state !== "waiting") li.appendChild(discardButton(item, "Dismiss"));
       }
       list.appendChild(li);
     });
@@ -156,11 +191,17 @@
     head.textContent = "Conflict: " + item.game + ", deal " + item.number + " from this " +
       "phone was not stored.";
     var server = document.createElement("p");
-    server.textContent = item.reason.charAt(0).toUpperCase() + item.reason.slice(1) + ".";
+    server.textContent = sentence(item.reason);
     var mine = document.createElement("p");
     mine.textContent = "This phone had: " + item.order + ". If it is another deal, enter " +
       "it again as the next deal.";
     li.append(head, server, mine, discardButton(item, "Discard this phone's copy"));
+  }
+
+  // The server's words as a sentence: a capital first, one full stop at the end.
+  function sentence(words) {
+    var said = words.charAt(0).toUpperCase() + words.slice(1);
+    return /[.!?]$/.test(said) ? said : said + ".";
   }
 
   function discardButton(item, text) {
@@ -180,6 +221,8 @@
   document.addEventListener("DOMContentLoaded", function () {
     var button = document.getElementById("outbox-send");
     if (button) button.addEventListener("click", flush);
+    var entry = document.getElementById("entry");
+    if (entry && entry.dataset.offline !== "1") release();
     render();
     flush();
   });
