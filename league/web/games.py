@@ -17,6 +17,7 @@ from league.errors import LeagueError
 from league.models import Deal, Game
 from league.rules import options_of
 from league.selectors import organises
+from league.web.came_from import came_from
 from league.web.forms import TranscriptUploadForm
 from league.web.refused import refuse
 from tournaments import selectors as tournament_selectors
@@ -46,21 +47,25 @@ def game_time_called(request, game_id):
     club = game.season.club
     if not organises(request.user, club):
         return refuse(request, f"Only organisers of {club} may call time on its games.")
+    origin = came_from(request)
+    back = origin or reverse("league:game_detail", args=[game.pk])
     if request.method == "POST":
         try:
             services.game_time_called(game=game, by=request.user)
         except LeagueError as e:
-            return refuse(request, e.message, status=400)
+            return refuse(request, e.message, status=400, back=(back, "Go back"))
         messages.success(request, f"Time called: game {game.number} has ended.")
-        return redirect("league:game_detail", game.pk)
+        return redirect(back)
     sheet = selectors.game_sheet(game=game)
     try:
         sheet.score.call_time()
     except RuleViolation as e:
-        return refuse(request, f"Time cannot be called on {game}: {e.message}.", status=400)
+        return refuse(request, f"Time cannot be called on {game}: {e.message}.", status=400,
+                      back=(back, "Go back"))
     return render(request, "league/game_time_called.html", {
-        "game": game, "sheet": sheet,
+        "game": game, "sheet": sheet, "origin": origin, "back": back,
         "winners": [s.player for s in sheet.seats if s.player_id in sheet.score.winners]})
+
 
 
 def _next_deal(game):

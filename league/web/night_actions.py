@@ -13,6 +13,7 @@ from league import nights, rounds, services
 from league.api.permissions import organises
 from league.errors import Conflict, LeagueError
 from league.models import Game
+from league.web.came_from import came_from
 from league.web.nights import _not_organiser, _refuse, _season
 
 
@@ -37,15 +38,16 @@ def night_cancel_game(request, season_id, game_id):
     if refused:
         return refused
     game = get_object_or_404(Game, pk=game_id, season=season)
+    origin = came_from(request)  # the plan waiting for this table's people, say
     if request.method == "POST":
         try:
             services.game_cancel(game=game, by=request.user)
         except LeagueError as e:
             return _refused(request, season, e)
         messages.success(request, f"Game {game.number} cancelled.")
-        return redirect("league:night", season.pk)
+        return redirect(origin or reverse("league:night", args=[season.pk]))
     return render(request, "league/night/cancel.html", {
-        "season": season, "what": f"game {game.number}", "games": [game],
+        "season": season, "what": f"game {game.number}", "games": [game], "origin": origin,
         "action": reverse("league:night_cancel_game", args=[season.pk, game.pk])})
 
 

@@ -162,3 +162,50 @@ def test_deleting_every_deal_of_a_reopened_game_leaves_it_open(game):
 
     game.refresh_from_db()
     assert game.status == Game.OPEN and game.time_called_at is None and winners(game) == []
+
+
+def _from_the_page(client, page, game):
+    """The "Call time…" link of ``page`` for ``game``, as the organiser's browser follows it."""
+    import html
+    import re
+
+    confirm = reverse("league:game_time_called", args=[game.pk])
+    links = re.findall(rf'href="({re.escape(confirm)}[^"]*)"', client.get(page).text)
+    assert links, f"no call time link on {page}"
+    return html.unescape(links[0])
+
+
+@pytest.mark.parametrize("where", ["night", "plan"])
+def test_time_called_from_the_club_night_goes_back_there(client, game, organiser, where):
+    """Called from the night page or its plan, the organiser lands back where they were, not
+    on the game's page with no way back."""
+    client.force_login(organiser)
+    season = game.season
+    page = reverse("league:night", args=[season.pk])
+    if where == "plan":
+        present = "&".join(f"present={i}" for i in seated_ids(game))
+        page = reverse("league:night_plan", args=[season.pk]) + f"?{present}&round=2"
+    link = _from_the_page(client, page, game)
+
+    asked = client.get(link)
+    assert asked.status_code == 200
+    assert f'href="{page}"'.replace("&", "&amp;") in asked.text  # the way back, not yet called
+    done = client.post(link, follow=True)
+
+    assert done.redirect_chain[-1][0] == page
+    assert Game.objects.get(pk=game.pk).status == Game.FINISHED
+    assert f"Time called: game {game.number} has ended." in done.text
+
+
+@pytest.mark.parametrize("elsewhere", [
+    "https://evil.example/league/", "//evil.example/league/", "/\\evil.example/",
+    "javascript:alert(1)", " /league/"])
+def test_time_called_goes_back_only_to_the_sites_own_pages(client, game, organiser, elsewhere):
+    client.force_login(organiser)
+    confirm = reverse("league:game_time_called", args=[game.pk])
+
+    asked = client.get(confirm, {"next": elsewhere})
+    assert "evil" not in asked.text and "javascript" not in asked.text
+    done = client.post(confirm, {"next": elsewhere})
+
+    assert done["Location"] == reverse("league:game_detail", args=[game.pk])

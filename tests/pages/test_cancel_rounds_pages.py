@@ -2,7 +2,9 @@
 cannot confirm again, "New game, same table" stays in its round, a round in play is named
 before the next is confirmed, and a game or round confirmed by mistake is cancelled."""
 
+import html
 import re
+from urllib.parse import quote
 
 import pytest
 from django.urls import reverse
@@ -139,13 +141,13 @@ def test_a_round_that_seats_someone_still_playing_offers_the_way_not_a_confirm(c
             "deal has been played there yet") in notice
     assert notice.count("table 2 (game 2)") == 1 and "(game 1)" not in notice
     cancel = reverse("league:night_cancel_game", args=[season.pk, second.pk])
-    assert f'href="{cancel}">Cancel game 2…</a>' in notice
+    assert f'href="{cancel}?next={quote(link, safe="")}">Cancel game 2…</a>' in notice
     assert 'id="in-play"' not in page.text  # no question will be asked: no confirm to press
 
     services.deal_record(game=second, finishing_order=seated_ids(second))
     notice = client.get(link).text
-    assert (reverse("league:game_time_called", args=[second.pk]) + '">Call time on game 2…'
-            ) in notice
+    assert (reverse("league:game_time_called", args=[second.pk]) + "?next="
+            + quote(link, safe="") + '">Call time on game 2…') in notice
     assert reverse("league:game_enter", args=[second.pk]) + '">Enter who leaves at game 2' in notice
     assert "call time on it or enter their leaving there first." in notice
 
@@ -221,6 +223,27 @@ def test_a_game_with_no_deals_is_cancelled_from_the_night_page_after_a_preview(c
     tonight = client.get(url("tonight", season))
     for seat in second.seats.select_related("player"):
         assert seat.player.name not in tonight.text
+
+
+def test_a_game_cancelled_from_the_plan_goes_back_to_the_plan(client, night):
+    """"Cancel game 2…" offered on a plan that waits for its people went back to the night
+    page, the plan and its swaps lost; it goes back to the plan, which can now confirm."""
+    season, people = night
+    _, second = table_one_ended(client, season, people)
+    link = url("night_plan", season, plan_query(people, low=4, high=4, round=2))
+    cancel = re.search(r'href="([^"]*)">Cancel game 2…</a>', client.get(link).text).group(1)
+    cancel = html.unescape(cancel)
+    assert cancel.startswith(reverse("league:night_cancel_game", args=[season.pk, second.pk]))
+    asked = client.get(cancel)
+    assert f'href="{html.escape(link)}">Keep it: go back</a>' in asked.text
+    done = client.post(cancel, follow=True)
+    assert done.redirect_chain[-1][0] == link
+    assert Game.objects.get(pk=second.pk).status == Game.CANCELLED
+    assert "/night/confirm/" in done.text and "Game 2 cancelled." in done.text
+    for number, elsewhere in enumerate(("https://evil.example/", "//evil.example/"), 9):
+        game = Game.objects.create(season=season, number=number, dealer=1)
+        to = reverse("league:night_cancel_game", args=[season.pk, game.pk])
+        assert client.post(to, {"next": elsewhere})["Location"] == url("night", season)
 
 
 def test_a_game_with_deals_is_refused_with_a_conflict(client, night):
