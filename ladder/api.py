@@ -14,6 +14,8 @@ Everyone reads; only a bot's author pauses, resumes or challenges with it. Views
 selectors read, ``ladder.services`` writes, a LadderError answers 400.
 """
 
+import re
+
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -271,6 +273,24 @@ class LadderPagination(PageNumberPagination):
     page_size = 100
     page_size_query_param = "page_size"
     max_page_size = 500
+
+    def get_page_size(self, request):
+        # A size out of bounds is refused naming them (DRF's took 1000000 as 500, "abc" as
+        # 100); none, or an empty one, is the default.
+        size = request.query_params.get(self.page_size_query_param, "")
+        if not size:
+            return self.page_size
+        if not re.fullmatch(r"[0-9]{1,6}", size) or not 1 <= int(size) <= self.max_page_size:
+            raise ValidationError({self.page_size_query_param: [
+                f"a whole number from 1 to {self.max_page_size}, not {size[:40]!r}"]})
+        return int(size)
+
+    def get_schema_operation_parameters(self, view):
+        parameters = super().get_schema_operation_parameters(view)
+        for parameter in parameters:
+            if parameter["name"] == self.page_size_query_param:
+                parameter["schema"].update(minimum=1, maximum=self.max_page_size)
+        return parameters
 
 
 @extend_schema_view(

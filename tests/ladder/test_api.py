@@ -235,3 +235,23 @@ def test_a_removed_bots_record_stays_its_authors(ladder, author,
     page.force_login(author)
     dashboard = page.get(reverse("ladder:mine")).content.decode()
     assert reverse("ladder:bot", args=[entry.pk]) in dashboard and "retired" in dashboard
+
+
+@pytest.mark.parametrize("size", ["abc", "0", "-5", "501", "1000000", "²", "1.5"])
+def test_a_page_size_out_of_bounds_is_refused_naming_the_bounds(size):
+    """Found by a security walk-through: ?page_size=1000000 answered 500 rows and
+    ?page_size=abc 100, as if the parameter had not been sent."""
+    answer = client_for().get("/api/v1/ladder/", {"preset": "classic", "page_size": size})
+
+    assert answer.status_code == 400
+    assert answer.json() == {"page_size": [f"a whole number from 1 to 500, not {size!r}"]}
+
+
+def test_a_page_size_within_bounds_is_taken():
+    Entry.objects.bulk_create(Entry(preset="classic", name=f"bot-{i}", status=Entry.ACTIVE)
+                              for i in range(3))
+
+    answer = client_for().get("/api/v1/ladder/", {"preset": "classic", "page_size": "2"})
+
+    assert answer.status_code == 200
+    assert len(answer.json()["results"]) == 2 and answer.json()["count"] == 3
