@@ -14,13 +14,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from django.db import transaction
-from django.db.models import Count
+from django.db.models import Count, Max
 
 from gameplay.engine.errors import PresidentError, RuleViolation
 from gameplay.engine.scoring import ScoreSheet
 from league import idempotency, selectors, services, table_links
 from league.errors import Conflict, LeagueError
-from league.models import Deal, Game, Place, Player, Season, Seat
+from league.models import AuditEntry, Deal, Game, Place, Player, Season, Seat
 from league.par import PlayerPar, games_pars
 from league.rounds import (
     game_rounds,
@@ -338,7 +338,28 @@ def night_end(*, season: Season, night: datetime.date, by=None) -> list[TableEnd
                 cancelled=game.status == Game.CANCELLED))
     if not ended:
         raise LeagueError("no table is playing: the night has already ended")
+    # What tells the night page the organiser ended the night, not just a round that finished.
+    services.audit_record(by=by, club=season.club, action=NIGHT_ENDED, target=season,
+                          details={"season": season.pk, "night": night.isoformat(),
+                                   "tables": len(ended)})
     return ended
+
+
+NIGHT_ENDED = "night ended"
+
+
+def night_ended(season: Season, night: datetime.date) -> AuditEntry | None:
+    """The organiser's "End of the night" (its audit row: when, by whom), if the night is
+    still ended: no game of it open (one reopened to correct it is, until time is called on
+    it again) and none started since (a round played after all)."""
+    games = night_games(season, night)
+    if games.filter(status=Game.OPEN).exists():
+        return None
+    last = games.aggregate(last=Max("created_at"))["last"]
+    ends = AuditEntry.objects.filter(club=season.club, action=NIGHT_ENDED,
+                                     details__season=season.pk,
+                                     details__night=night.isoformat())
+    return (ends.filter(at__gte=last) if last else ends).select_related("actor").first()
 
 
 def night_end_preview(*, season: Season, night: datetime.date) -> list[TableEnd]:

@@ -77,3 +77,62 @@ def test_the_end_of_the_night_counts_its_tables_in_words(client, night, played, 
         services.deal_record(game=game, finishing_order=seated_ids(game))
     page = client.post(reverse("league:night_end", args=[season.pk]), follow=True)
     assert said in page.text and "table(s)" not in page.text
+
+
+def _night_page(client, season):
+    return client.get(reverse("league:night", args=[season.pk])).text
+
+
+def test_the_night_page_says_the_night_has_ended_and_offers_playing_on_only_if_asked(client,
+                                                                                  night):
+    """After "End of the night" the page still asked "Who is here for round 2?" as if the
+    night went on, with no word that every table had ended. It says the night has ended,
+    links its results, tells how a result is still corrected, and keeps planning another
+    round behind "Play on" (the night is the evening's games: a round confirmed after the end
+    is tonight's next round, and the night goes on)."""
+    season, (one, two, three) = night
+    organiser = UserFactory(username="org")
+    season.club.organisers.add(organiser)
+    client.force_login(organiser)
+    services.deal_record(game=one, finishing_order=seated_ids(one))
+    services.deal_record(game=two, finishing_order=seated_ids(two))
+    assert "The night has ended" not in _night_page(client, season)
+
+    client.post(reverse("league:night_end", args=[season.pk]))
+    page = _night_page(client, season)
+
+    assert '<h2 id="ended-h">The night has ended</h2>' in page
+    assert "time was called on every table" in page
+    assert f'href="{reverse("league:tonight", args=[season.pk])}">The night\'s results' in page
+    assert reverse("league:night_recap", args=[season.pk]) in page
+    assert f'href="{reverse("league:game_enter", args=[one.pk])}">Correct or reopen' in page
+    play_on = page.index('<details class="play-on"')
+    assert page.index("<summary>Play on after all: plan round 2</summary>") > play_on
+    assert page.index('<h2 id="present-h">Who is here for round 2?</h2>') > play_on
+
+
+def test_a_round_that_finished_by_itself_is_not_the_end_of_the_night(client, night):
+    """Every table finishing by its own rule between rounds is not the end: the next round is
+    asked for as before. A game reopened after the end goes on until its time is called again;
+    a round played after all takes the night up again."""
+    season, (one, two, three) = night
+    organiser = UserFactory(username="org")
+    season.club.organisers.add(organiser)
+    client.force_login(organiser)
+    for game in (one, two, three):
+        services.game_time_called(
+            game=services.deal_record(game=game, finishing_order=seated_ids(game)).game)
+    page = _night_page(client, season)
+    assert "The night has ended" not in page and '<details class="play-on"' not in page
+    assert '<h2 id="present-h">Who is here for round 2?</h2>' in page
+
+    services.game_reopen(game=one)
+    services.deal_record(game=one, finishing_order=seated_ids(one))
+    client.post(reverse("league:night_end", args=[season.pk]))
+    assert "The night has ended" in _night_page(client, season)
+    services.game_reopen(game=one)
+    assert "The night has ended" not in _night_page(client, season)
+    services.game_time_called(game=one)  # a result corrected: the night is still over
+    assert "The night has ended" in _night_page(client, season)
+    nights.night_confirm(season=season, tables=[([s.player for s in one.seats.all()], 0)])
+    assert "The night has ended" not in _night_page(client, season)  # played on after all
