@@ -5,6 +5,7 @@ from rest_framework import serializers
 
 from gameplay.engine.scoring import parameters, systems
 from league.models import ROLE_CHOICES, Club, Deal, Game, Place, Player, Rating, Season, Seat
+from plumbing.api import inputs
 from plumbing.api.inputs import IdField, KnownFields
 
 
@@ -107,7 +108,7 @@ class GameDetailSerializer(GameSerializer):
         fields = [*GameSerializer.Meta.fields, "seats", "deals"]
 
 
-class TranscriptField(serializers.JSONField):
+class TranscriptField(inputs.JSONField):
     """A one-deal transcript (TRANSCRIPT.md), a JSON object; the service has the engine's
     checker judge it, once (a fault answers 400 naming its deal and move, league/api/errors.py)."""
 
@@ -236,9 +237,7 @@ class PlayerJoinClubSerializer(KnownFields, serializers.Serializer):
         queryset=Club.objects.all(), help_text="a club you organise")
 
 
-class SeasonUpdateSerializer(KnownFields, ScoringFieldsMixin, serializers.ModelSerializer):
-    serializer_related_field = IdField
-
+class SeasonUpdateSerializer(KnownFields, ScoringFieldsMixin, inputs.ModelSerializer):
     class Meta:
         model = Season
         fields = ["name", "preset", "options", "scoring", "starts_on", "ends_on"]

@@ -56,6 +56,24 @@ def unique_keys(pairs: list[tuple]) -> dict:
     return data
 
 
+def json_loads(text: str):
+    """``text`` read as the API reads JSON, or ValueError saying why it is refused: a body,
+    and a form's JSON field (plumbing.api.inputs.JSONField)."""
+    try:
+        data = json.loads(text, object_pairs_hook=unique_keys)
+    except RecursionError:
+        raise ValueError(f"nested more than {MAX_JSON_DEPTH} levels deep") from None
+    except ValueError as error:
+        if "integer string conversion" in str(error):
+            raise ValueError(f"a number of more than {sys.get_int_max_str_digits():,} "
+                             "digits") from None
+        raise
+    refusal = json_refusal(data)
+    if refusal is not None:
+        raise ValueError(refusal)
+    return data
+
+
 class JSONParser(parsers.JSONParser):
     def parse(self, stream, media_type=None, parser_context=None):
         charset = parse_header_parameters(media_type or "")[1].get("charset")
@@ -64,16 +82,6 @@ class JSONParser(parsers.JSONParser):
                 "the body is read as UTF-8 (JSON's own encoding), not "
                 f"charset={charset[:40]}"))
         try:
-            data = json.load(codecs.getreader("utf-8")(stream), object_pairs_hook=unique_keys)
-        except RecursionError:
-            raise ParseError(f"JSON parse error - nested more than {MAX_JSON_DEPTH} levels "
-                             "deep") from None
-        except ValueError as error:
-            if "integer string conversion" in str(error):
-                raise ParseError("JSON parse error - a number of more than "
-                                 f"{sys.get_int_max_str_digits():,} digits") from None
+            return json_loads(codecs.getreader("utf-8")(stream).read())
+        except ValueError as error:  # UnicodeDecodeError too
             raise ParseError(f"JSON parse error - {error}") from None
-        refusal = json_refusal(data)
-        if refusal is not None:
-            raise ParseError(f"JSON parse error - {refusal}")
-        return data

@@ -285,3 +285,33 @@ def test_a_form_list_takes_its_field_once_per_value(game, organiser_client):
     assert [s["player"] for s in answer.json()["seats"]] == players
     assert twice.status_code == 400
     assert twice.json() == {"season": ["season is given 2 times; it takes one value"]}
+
+
+@pytest.mark.parametrize("url, field", [("/api/v1/seasons/", "options"),
+                                        ("/api/v1/deals/", "transcript")])
+@pytest.mark.parametrize("text, refusal", [
+    ("[" * 100_000 + "]" * 100_000, f"nested more than {MAX_JSON_DEPTH} levels deep"),
+    ('{"jokers": 1, "jokers": 2}', "the key 'jokers' is given twice in one object"),
+    ('{"jokers": 1e999}', "a number out of range"),
+], ids=["deep", "twice", "infinite"])
+def test_json_in_a_form_field_is_read_as_a_json_body_is(game, organiser_client, url, field,
+                                                        text, refusal):
+    """Found by a security walk-through: a form's JSON field 100,000 brackets deep answered
+    500 (RecursionError), where the same body as JSON is refused (plumbing.api.parsers)."""
+    from urllib.parse import urlencode
+
+    from tests.api.test_write_permissions import snapshot as every_row
+
+    before = every_row(), snapshot(game)
+    form = {"club": game.season.club_id, "name": "Deep", "starts_on": "2025-06-01",
+            "game": game.pk, "number": game.deal_set.count() + 1, field: text}
+    form = {k: v for k, v in form.items()
+            if k == field or k in (("game", "number") if field == "transcript"
+                                   else ("club", "name", "starts_on"))}
+
+    answer = organiser_client.post(url, urlencode(form),
+                                   content_type="application/x-www-form-urlencoded")
+
+    assert answer.status_code == 400
+    assert answer.json() == {field: [f"JSON parse error - {refusal}"]}
+    assert (every_row(), snapshot(game)) == before

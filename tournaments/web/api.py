@@ -9,7 +9,8 @@ from rest_framework.response import Response
 from league.api import idempotency
 from league.api.schema import ERRORS, NOT_FOUND, creates, valid
 from league.api.serializers import SEASON_NAME_MAX, SMALL_MAX, TABLE_MAX
-from plumbing.api.inputs import IdField, KnownFields, KnownQueryParameters
+from plumbing.api import inputs
+from plumbing.api.inputs import KnownFields, KnownQueryParameters
 from tournaments import selectors as tournament_selectors
 from tournaments import services as tournament_services
 from tournaments.models import Entrant, Tournament
@@ -75,8 +76,7 @@ class EntrantWriteSerializer(KnownFields, serializers.Serializer):
         "outside bot an administrator registered"))
 
 
-class TournamentCreateSerializer(KnownFields, serializers.ModelSerializer):
-    serializer_related_field = IdField
+class TournamentCreateSerializer(KnownFields, inputs.ModelSerializer):
     entrants = EntrantWriteSerializer(many=True, allow_empty=False, max_length=TABLE_MAX)
 
     class Meta:
