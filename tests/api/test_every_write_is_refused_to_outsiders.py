@@ -1,6 +1,6 @@
 """Every write operation of the schema, walked: whoever the data is not theirs is refused (401,
 403 or 404 with a "detail") and nothing changes. A club's data is its organisers' (docs/api.md
-"Who may do what"), a bot its author's, a table link writes its own game's deals alone.
+"Who may do what"), a bot its author's, a table link records its own game's deals alone.
 
 A new write operation fails test_every_write_operation_is_walked until it has a request here.
 The league's writes by each kind of outsider, one by one, are in test_write_permissions.py;
@@ -50,7 +50,8 @@ def world(game, organiser, settings):
         "tournament": tournaments.tournament_create(
             club=game.season.club, name="Cup", seats=3, games_per_table=1,
             entrants=[(n, "random") for n in ("R1", "R2", "R3")], by=organiser).pk,
-        "link": table_links.links_create(games=[game], by=organiser)[0].pk,
+        "link": (link := table_links.links_create(games=[game], by=organiser)[0]).pk,
+        "own_link": link.token,
         "bot": bots["ada"].pk, "entry": entries["ada"].pk, "their_entry": entries["bob"].pk,
         "ada": ada, "bob": bob, "other_organiser": other_organiser,
         "other_link": table_links.links_create(games=[other_game], by=other_organiser)[0].token,
@@ -60,14 +61,17 @@ def world(game, organiser, settings):
 def outsiders(world):
     """Everyone who must be refused, by what they are."""
     stranger = UserFactory(username="stranger", is_staff=False)
-    linked = APIClient()
+    linked, own_linked = APIClient(), APIClient()
     linked.credentials(HTTP_AUTHORIZATION=f"TableLink {world['other_link']}")
+    own_linked.credentials(HTTP_AUTHORIZATION=f"TableLink {world['own_link']}")
     return {
         "anonymous": APIClient(),
         "signed-in stranger (session)": client_for(stranger),
         "organiser of another club (token)": client_for(world["other_organiser"], token=True),
         "author of another bot (token)": client_for(world["bob"], token=True),
         "table link of another game": linked,
+        # A table's link records its game's deals, and does nothing else (docs/api.md).
+        "table link of this game": own_linked,
     }
 
 
@@ -131,6 +135,7 @@ THEIR_OWN = {
                                 "author of another bot (token)"},
     # staff status opens a club (docs/api.md "Who may do what")
     ("post", "/api/v1/clubs/"): {"organiser of another club (token)"},
+    ("post", "/api/v1/deals/"): {"table link of this game"},
 }
 WRITE_METHODS = {"post", "put", "patch", "delete"}
 
