@@ -68,11 +68,12 @@ def _entry_view(view, links: bool):
                        f"of {club}, to enter its results.")
         if request.method == "POST" and wants_json(request):
             return JsonResponse({"error": message}, status=status)
+        # The deals this phone keeps stay in sight (held until it may enter them again).
         if link is not None and link.game_id != game.pk and refusal(link) is None:
             return refuse(request, message, status, back=(
                 reverse("league:game_enter", args=[link.game_id]),
-                f"Back to your table's game {link.game.number}"))
-        return refuse(request, message, status)
+                f"Back to your table's game {link.game.number}"), outbox=True)
+        return refuse(request, message, status, outbox=True)
     return checked
 
 

@@ -57,7 +57,7 @@ def table_link_open(request, token):
                                "card again, or ask the organiser for the table's link.", 404)
     reason = table_links.refusal(link)
     if reason is not None:
-        return refuse(request, f"{capfirst(reason)}. Ask the organiser.", 410)
+        return refuse(request, f"{capfirst(reason)}. Ask the organiser.", 410, outbox=True)
     kept = [pk for pk in request.session.get(SESSION_KEY, []) if pk != link.pk]
     request.session[SESSION_KEY] = [*kept[-(LINKS_KEPT - 1):], link.pk]
     return redirect(reverse("league:game_enter", args=[link.game_id]))

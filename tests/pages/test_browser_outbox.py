@@ -8,7 +8,7 @@ import pytest
 from django.contrib.sessions.models import Session
 from django.urls import reverse
 
-from league import table_links
+from league import services, table_links
 from league.models import Deal
 from tests.pages.test_browser import browser, pytestmark  # noqa: F401
 from tests.pages.test_browser_entry import PHONE, kept_offline, settle, tap_order
@@ -101,5 +101,42 @@ def test_a_deal_kept_on_a_phone_that_may_no_longer_enter_is_sent_after_scanning_
     assert page.locator("#outbox").is_hidden()
     assert stored(game) == [order]
     assert Deal.objects.get(game=game).source == Deal.TABLE_LINK
+    settle(page)
+    ctx.close()
+
+
+def test_time_called_while_a_phone_was_offline_keeps_its_deal_in_sight_until_reopened(
+        browser, live_server, night):  # noqa: F811
+    _, (game, _), organiser = night
+    ctx = browser.new_context(**PHONE)
+    page = ctx.new_page()
+    scan(page, live_server, game.table_links.get())
+    kept_offline(page)
+    order = order_of(game)
+    tap_order(page, order)
+    page.get_by_role("button", name="Show roles and exchange").tap()
+    page.get_by_role("button", name="Confirm deal 1").tap()
+    page.wait_for_selector("text=Deal 1 recorded.")
+    ctx.set_offline(True)
+    tap_order(page, order[::-1])
+    page.get_by_role("button", name="Show roles and exchange").tap()
+    page.get_by_role("button", name="Keep deal 2 to send").tap()
+    services.game_time_called(game=game, by=organiser)  # the organiser calls time meanwhile
+
+    ctx.set_offline(False)
+    page.evaluate("Outbox.flush()")
+    page.locator("#outbox-list li.held").wait_for()
+    page.reload()  # the phone's page is refused now: its kept deal is still shown
+
+    assert page.locator("h1").inner_text() == "Not allowed"
+    kept = page.locator("#outbox-list li.held")
+    assert f"Game {game.number}, deal 2: " in kept.inner_text()
+    assert f"Not sent yet: Time was called on game {game.number}" in kept.inner_text()
+    assert stored(game) == [order]
+
+    services.game_reopen(game=game, by=organiser)  # the deal was played: it counts
+    page.reload()
+    page.wait_for_selector("h1:text('deal 3')")
+    assert stored(game) == [order, order[::-1]]
     settle(page)
     ctx.close()
