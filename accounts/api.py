@@ -129,6 +129,7 @@ class BotViewSet(KnownQueryParameters, OutsideBotChanges, mixins.ListModelMixin,
     permission_classes = [IsAuthenticated]
     filter_backends = [FilterBackend]
     filterset_fields = ["enabled"]
+    row_words = "bot of yours"  # another author's bot is not there, as one that never was
     http_method_names = ["get", "post", "patch", "delete", "head", "options"]
 
     def get_queryset(self):

@@ -30,9 +30,11 @@ def exception_handler(exc, context):
 
 
 def _missing(context) -> str:
-    """What a view looked for and did not find, in words: "there is no entry 12"."""
+    """What a view looked for and did not find, in words: "there is no entry 12", or in the
+    view's own ``row_words`` ("bot of yours")."""
     view = context.get("view")
     model = getattr(getattr(view, "queryset", None), "model", None)
-    what = model._meta.verbose_name if model is not None else "such row"
+    what = (getattr(view, "row_words", None)
+            or (model._meta.verbose_name if model is not None else "such row"))
     pk = (context.get("kwargs") or {}).get("pk")
     return f"there is no {what} {pk}" if pk is not None else f"there is no {what}"

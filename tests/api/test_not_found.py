@@ -100,3 +100,16 @@ def test_a_form_sent_without_its_security_check_is_refused_in_words(db):
     assert answer.status_code == 403
     assert "The form was not sent" in page and "reload the page" in page
     assert "President League" in page and "CSRF" not in page
+
+
+@pytest.mark.parametrize("method", ["get", "patch", "delete"])
+def test_a_bot_that_is_not_yours_or_not_there_is_said_in_words(method):
+    """An author's bots are read through their own list: "there is no such row 999999" spoke
+    the database's words (found by a security walk-through), the same for a bot that is
+    another author's, which the answer does not tell apart."""
+    client = client_for(UserFactory(username="ada", is_staff=False), token=True)
+
+    answer = getattr(client, method)("/api/v1/bots/999999/")
+
+    assert answer.status_code == 404
+    assert answer.json() == {"detail": "there is no bot of yours 999999"}
