@@ -16,7 +16,7 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 
 from gameplay.engine.scoring import systems
-from league import rating_jobs, selectors, services
+from league import nights, rating_jobs, selectors, services
 from league.errors import LeagueError
 from league.models import AuditEntry, Club, Deal, Game, Place, Player, Season, Seat, SeatChange
 from league.rules import options_of, rating_scope
@@ -66,12 +66,23 @@ class ClubScopedAdmin(admin.ModelAdmin):
         return False  # deletions go through services (deal_delete) or are refused (PROTECT)
 
 
-class SeasonFilter(admin.RelatedFieldListFilter):
-    """The seasons to filter by, each named with its club: read with their clubs, not a
-    query a season."""
+class ClubFilter(admin.RelatedFieldListFilter):
+    """The clubs to filter by: the organiser's own (every club for a superuser)."""
 
     def field_choices(self, field, request, model_admin):
-        return [(season.pk, str(season)) for season in Season.objects.select_related("club")]
+        clubs = Club.objects.all() if request.user.is_superuser else organised_clubs(request.user)
+        return [(club.pk, str(club)) for club in clubs.order_by("name")]
+
+
+class SeasonFilter(admin.RelatedFieldListFilter):
+    """The seasons to filter by, each named with its club: the organiser's clubs' seasons,
+    read with their clubs, not a query a season."""
+
+    def field_choices(self, field, request, model_admin):
+        seasons = Season.objects.select_related("club")
+        if not request.user.is_superuser:
+            seasons = seasons.filter(club__organisers=request.user)
+        return [(season.pk, str(season)) for season in seasons]
 
 
 class ClubsFieldMixin:
@@ -215,7 +226,7 @@ class PlayerAdmin(ServiceSaved, ClubsFieldMixin, ClubScopedAdmin):
     form = PlayerForm
     club_path = "clubs"
     list_display = ["name", "kind", "club_names"]
-    list_filter = ["kind", "clubs"]
+    list_filter = ["kind", ("clubs", ClubFilter)]
     search_fields = ["name"]
     fields = ["name", "kind", "clubs"]
 
@@ -288,10 +299,10 @@ class ScoringSystemFilter(admin.SimpleListFilter):
 
 
 @admin.register(Season)
-class SeasonAdmin(ClubsFieldMixin, ClubScopedAdmin):
+class SeasonAdmin(ServiceSaved, ClubsFieldMixin, ClubScopedAdmin):
     form = SeasonForm
     list_display = ["name", "club", "preset", "scoring", "starts_on", "ends_on", "ratings"]
-    list_filter = ["club", "preset", ScoringSystemFilter]
+    list_filter = [("club", ClubFilter), "preset", ScoringSystemFilter]
     search_fields = ["name", "club__name"]
     actions = ["recompute_ratings"]
 
@@ -307,19 +318,30 @@ class SeasonAdmin(ClubsFieldMixin, ClubScopedAdmin):
         job = getattr(season, "rating_job", None)  # read with the season, not a query a row
         return "updating…" if job and job.dirty_from is not None else "up to date"
 
-    def save_model(self, request, obj, form, change):
+    def has_change_permission(self, request, obj=None):
+        # a bot tournament's season is its own: its rules are the tournament's (as the
+        # organiser's season page refuses)
+        return super().has_change_permission(request, obj) and not (
+            obj is not None and hasattr(obj, "tournament"))
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        season = self.get_object(request, object_id)
+        if season is not None and hasattr(season, "tournament"):
+            self.message_user(request, f"{season.name} is the season of the tournament "
+                                       f"{season.tournament.name}: its rules are the "
+                                       "tournament's, and it is not changed here.",
+                              messages.WARNING)
+        return super().change_view(request, object_id, form_url, extra_context)
+
+    def service_save(self, request, obj, form, change):
         data = {k: form.cleaned_data[k] for k in form.Meta.fields if k != "club"}
         data["options"] = data["options"] or {}
-        try:
-            if change:
-                services.season_update(season=Season.objects.get(pk=obj.pk), by=request.user,
-                                       **data)
-            else:
-                obj.pk = services.season_create(club=form.cleaned_data["club"], by=request.user,
-                                                **data).pk
-        except LeagueError as e:
-            # The form checked the same rules; this is a change that raced it.
-            self.message_user(request, e.message, messages.ERROR)
+        if change:
+            services.season_update(season=Season.objects.get(pk=obj.pk), by=request.user,
+                                   **data)
+        else:
+            obj.pk = services.season_create(club=form.cleaned_data["club"], by=request.user,
+                                            **data).pk
 
     @admin.action(description="Recompute ratings from the first deal")
     def recompute_ratings(self, request, queryset):
@@ -352,7 +374,7 @@ class SeatChangeInline(admin.TabularInline):
 class GameAdmin(ClubScopedAdmin):
     club_path = "season__club"
     list_display = ["__str__", "status", "player_names", "deal_count", "created_at"]
-    list_filter = ["status", "season__club", ("season", SeasonFilter)]
+    list_filter = ["status", ("season__club", ClubFilter), ("season", SeasonFilter)]
     search_fields = ["season__name", "season__club__name", "seats__player__name"]
     readonly_fields = ["season", "number", "dealer", "status"]
     inlines = [SeatChangeInline]
@@ -386,7 +408,17 @@ class GameAdmin(ClubScopedAdmin):
     def get_form(self, request, obj=None, **kwargs):
         if obj is None:
             kwargs["form"] = GameAddForm
-        return super().get_form(request, obj, **kwargs)
+        form = super().get_form(request, obj, **kwargs)
+        if obj is not None or request.user.is_superuser:
+            return form
+        players = Player.objects.filter(clubs__organisers=request.user).distinct()
+
+        class OwnPlayersForm(form):  # the organiser's clubs' players, no one else's
+            def __init__(self, *args, **kwargs):
+                super().__init__(*args, **kwargs)
+                self.fields["players"].queryset = players
+
+        return OwnPlayersForm
 
     def get_readonly_fields(self, request, obj=None):
         return self.readonly_fields if obj else []
@@ -407,11 +439,14 @@ class GameAdmin(ClubScopedAdmin):
         if change:
             return  # a game's fields are read-only; deals and seats change through services
         players = sorted(form.cleaned_data["players"], key=lambda p: p.name)
+        season = form.cleaned_data["season"]
         try:
-            game = services.game_create(season=form.cleaned_data["season"], players=players,
+            services.by_hand(season, "starting a game")
+            nights.free_checked(season, players)  # one person sits at one table
+            game = services.game_create(season=season, players=players,
                                         dealer=form.cleaned_data["dealer"], by=request.user)
         except LeagueError as e:
-            self._refusal = e.message
+            request.league_refusal = e.message
             return
         obj.pk = game.pk
 
@@ -421,7 +456,8 @@ class GameAdmin(ClubScopedAdmin):
 
     def response_add(self, request, obj, post_url_continue=None):
         if obj.pk is None:
-            self.message_user(request, getattr(self, "_refusal", "not created"), messages.ERROR)
+            self.message_user(request, getattr(request, "league_refusal", "not created"),
+                              messages.ERROR)
             return HttpResponseRedirect(reverse("admin:league_game_add"))
         return HttpResponseRedirect(reverse("admin:league_game_change", args=[obj.pk]))
 
@@ -517,7 +553,7 @@ class DealAdmin(ClubScopedAdmin):
 
     club_path = "game__season__club"
     list_display = ["__str__", "finishing_order", "dealer", "recorded_by", "recorded_at"]
-    list_filter = ["game__season__club", ("game__season", SeasonFilter)]
+    list_filter = [("game__season__club", ClubFilter), ("game__season", SeasonFilter)]
     search_fields = ["places__player__name", "game__season__name"]
     readonly_fields = ["game", "number", "dealer", "transcript", "recorded_by", "recorded_at"]
     fields = readonly_fields
@@ -542,7 +578,7 @@ class DealAdmin(ClubScopedAdmin):
 @admin.register(AuditEntry)
 class AuditEntryAdmin(ClubScopedAdmin):
     list_display = ["at", "actor", "club", "action", "target"]
-    list_filter = ["action", "club"]
+    list_filter = ["action", ("club", ClubFilter)]
     search_fields = ["target", "actor__username", "action"]
     readonly_fields = ["at", "actor", "club", "action", "target", "details"]
     fields = readonly_fields

@@ -193,7 +193,7 @@ def night_confirm(*, season: Season, tables: Sequence[tuple[Sequence[Player], in
     rounds = _round_checked(season, round_number)
     everyone = [p for players, _ in tables for p in players]
     _club_players(season, everyone)
-    _free_checked(season, everyone)
+    free_checked(season, everyone)
     playing = in_play(rounds[-1]) if rounds else []
     if playing and not while_in_play:
         joined, _ = new_tables_at(season, night_of(), everyone)
@@ -285,7 +285,7 @@ def still_playing(season: Season, players: Sequence[Player]) -> list[StillPlayin
                 item[0].season_id != season.pk, item[0].season_id, item[0].number))]
 
 
-def _free_checked(season: Season, players: Sequence[Player]) -> None:
+def free_checked(season: Season, players: Sequence[Player]) -> None:
     """Refuse (Conflict) to seat someone still seated at an open table: one person sits at
     one table, so even a round started while the one before is in play leaves them out."""
     still = still_playing(season, players)

@@ -249,3 +249,79 @@ def test_the_seat_change_form_as_sent_with_one_choice_left_blank(client, organis
     assert preview.status_code == 200
     assert "<li>Nina – Citizen</li>" in preview.text
     assert "Exchanges:" not in preview.text
+
+
+# Found walking the admin as a club's organiser (staff, not a superuser).
+
+
+def test_an_organiser_sees_no_other_clubs_names_in_the_admin(client, organiser, game):
+    """The lists' filters offered every club and every season of the site, and adding a game
+    offered every club's players: an organiser sees only their own clubs' names."""
+    theirs = make_game(season=make_season(club=ClubFactory(name="Theirs"), name="Their winter"),
+                       players=4)
+    hidden = ["Theirs", "Their winter"] + [s.player.name for s in theirs.seats.all()]
+    client.force_login(organiser)
+
+    for page in ("game_changelist", "deal_changelist", "season_changelist",
+                 "player_changelist", "auditentry_changelist", "game_add"):
+        text = client.get(reverse(f"admin:league_{page}")).text
+        assert [name for name in hidden if name in text] == [], page
+    players = client.get(reverse("admin:league_game_add")).text
+    assert all(s.player.name in players for s in game.seats.all())
+
+
+def test_a_game_added_in_the_admin_seats_no_one_still_at_an_open_table(client, organiser, game):
+    """One person sits at one table: the night's confirm and a joiner are refused while
+    they sit at an open game, but the admin's "Add game" seated them at a second one."""
+    client.force_login(organiser)
+    newcomers = [PlayerFactory(clubs=[game.season.club]) for _ in range(3)]
+    seated = game.seats.get(number=0).player
+
+    answer = client.post(reverse("admin:league_game_add"), {
+        "season": game.season.pk, "dealer": 0,
+        "players": [seated.pk] + [p.pk for p in newcomers]}, follow=True)
+
+    assert game.season.games.count() == 1
+    assert (f"{seated.name} is still playing at round 1, table 1 (game 1): call time on it "
+            "or enter their leaving there first") in answer.text
+
+
+def test_a_season_change_the_service_refuses_is_not_said_to_be_saved(client, organiser, game):
+    """Changing the scoring of a season with deals showed the refusal and, below it, "was
+    changed successfully"; the refusal alone is shown and nothing is changed."""
+    services.deal_record(game=game, finishing_order=ids(game))
+    season = game.season
+    client.force_login(organiser)
+
+    answer = client.post(reverse("admin:league_season_change", args=[season.pk]), {
+        "club": season.club.pk, "name": "Renamed", "preset": season.preset, "options": "{}",
+        "scoring": '{"system": "penalty", "limit": 9}', "starts_on": "2025-01-01",
+        "ends_on": ""}, follow=True)
+
+    assert "season with recorded deals cannot change" in answer.text
+    assert "successfully" not in answer.text
+    season.refresh_from_db()
+    assert season.name != "Renamed" and season.scoring["limit"] == 6
+
+
+def test_a_tournaments_season_is_not_changed_by_hand_in_the_admin(client, organiser):
+    """The organiser's pages refuse to edit a bot tournament's season (its rules are the
+    tournament's); the admin renamed it."""
+    from tests.tournaments.helpers import small_tournament
+
+    season = small_tournament(scoring={"system": "fixed-rounds", "deals": 2}).season
+    season.club.organisers.add(organiser)
+    client.force_login(organiser)
+    change = reverse("admin:league_season_change", args=[season.pk])
+
+    page = client.get(change)
+    answer = client.post(change, {
+        "club": season.club.pk, "name": "Renamed", "preset": season.preset, "options": "{}",
+        "scoring": '{"system": "fixed-rounds", "deals": 2}', "starts_on": "2025-01-01",
+        "ends_on": ""})
+
+    assert page.status_code == 200
+    assert "its rules are the tournament&#x27;s" in page.text and 'name="name"' not in page.text
+    assert answer.status_code == 403
+    season.refresh_from_db()
+    assert season.name != "Renamed"
