@@ -140,3 +140,38 @@ def test_time_called_while_a_phone_was_offline_keeps_its_deal_in_sight_until_reo
     assert stored(game) == [order, order[::-1]]
     settle(page)
     ctx.close()
+
+
+def test_a_phone_back_online_after_an_undo_elsewhere_shows_the_deal_to_enter_now(
+        browser, live_server, night):  # noqa: F811
+    _, (game, _), _ = night
+    link = game.table_links.get()
+    (a_ctx, a), (b_ctx, b) = [(ctx, ctx.new_page()) for ctx in
+                              (browser.new_context(**PHONE), browser.new_context(**PHONE))]
+    for page in (a, b):
+        scan(page, live_server, link)
+    kept_offline(b)
+    order = order_of(game)
+    tap_order(a, order)
+    a.get_by_role("button", name="Show roles and exchange").tap()
+    a.get_by_role("button", name="Confirm deal 1").tap()
+    a.wait_for_selector("text=Deal 1 recorded.")
+    b.reload()
+    b_ctx.set_offline(True)
+    tap_order(b, order[::-1])
+    b.get_by_role("button", name="Show roles and exchange").tap()
+    b.get_by_role("button", name="Keep deal 2 to send").tap()
+    a.get_by_role("button", name="Undo deal 1…").tap()  # the other phone undoes meanwhile
+    a.get_by_role("button", name="Yes, undo").tap()
+    a.wait_for_selector("text=Deal 1 undone.")
+
+    b_ctx.set_offline(False)
+    b.evaluate("Outbox.flush()")
+
+    b.wait_for_selector("h1:text('deal 1')")  # the page as the server has it now
+    said = b.locator("#outbox-list li.conflict").inner_text()
+    assert "Deal 2 cannot be recorded: the next deal is deal 1" in said
+    assert stored(game) == []
+    for page, ctx in ((a, a_ctx), (b, b_ctx)):
+        settle(page)
+        ctx.close()

@@ -269,8 +269,10 @@
     });
   }
 
-  // Deals sent in the background: show the page as the server now has it, unless the
-  // organiser is in the middle of tapping an order (the taps would survive, a check not).
+  // Deals sent or refused in the background: show the page as the server now has it (a deal
+  // refused as a conflict leaves its next deal elsewhere), unless the organiser is in the
+  // middle of tapping an order (the taps would survive, a check not). A deal held (this phone
+  // may not enter deals now) leaves the page be: reloaded, it would be refused.
   function busy() {
     // The confirm form is gone once its deal was kept to send later.
     return Boolean((confirmForm && confirmForm.isConnected) ||
@@ -278,7 +280,8 @@
                    selects.some(function (s) { return s.value !== ""; }));
   }
   Outbox.onChange(function (event) {
-    if (!event.sent || event.sent.page !== here) return;
+    var judged = event.sent || (event.refused && event.refused.state !== "held" && event.refused);
+    if (!judged || judged.page !== here) return;
     Outbox.flush().then(function () {  // once the other waiting deals have gone too
       if (!busy()) location.replace(here);
     });
