@@ -1,9 +1,17 @@
 """Query filters for the list endpoints (django-filter)."""
 
 import django_filters
+from django import forms
 
 from gameplay.engine.scoring import systems
 from league.models import Club, Deal, Game, Player, Season
+
+
+def by_id(field_name, queryset):
+    """A filter by a row's id, typed as a number in the browsable API's form: a list to choose
+    from would hold every game (or player, season, club) of the site, a query or two each."""
+    return django_filters.ModelChoiceFilter(field_name=field_name, queryset=queryset,
+                                            widget=forms.NumberInput)
 
 
 class ClubFilter(django_filters.FilterSet):
@@ -16,7 +24,7 @@ class ClubFilter(django_filters.FilterSet):
 
 class PlayerFilter(django_filters.FilterSet):
     name = django_filters.CharFilter(lookup_expr="icontains")
-    club = django_filters.ModelChoiceFilter(field_name="clubs", queryset=Club.objects.all())
+    club = by_id("clubs", Club.objects.all())
 
     class Meta:
         model = Player
@@ -32,6 +40,7 @@ class SystemChoices:
 
 
 class SeasonFilter(django_filters.FilterSet):
+    club = by_id("club", Club.objects.all())
     scoring_system = django_filters.ChoiceFilter(field_name="scoring__system",
                                                  choices=SystemChoices())
 
@@ -41,10 +50,9 @@ class SeasonFilter(django_filters.FilterSet):
 
 
 class GameFilter(django_filters.FilterSet):
-    club = django_filters.ModelChoiceFilter(field_name="season__club",
-                                            queryset=Club.objects.all())
-    player = django_filters.ModelChoiceFilter(field_name="seats__player",
-                                              queryset=Player.objects.all())
+    season = by_id("season", Season.objects.all())
+    club = by_id("season__club", Club.objects.all())
+    player = by_id("seats__player", Player.objects.all())
 
     class Meta:
         model = Game
@@ -52,8 +60,8 @@ class GameFilter(django_filters.FilterSet):
 
 
 class DealFilter(django_filters.FilterSet):
-    season = django_filters.ModelChoiceFilter(field_name="game__season",
-                                              queryset=Season.objects.all())
+    game = by_id("game", Game.objects.all())
+    season = by_id("game__season", Season.objects.all())
 
     class Meta:
         model = Deal

@@ -53,10 +53,14 @@ def scoring_sent(data: dict, base: dict) -> dict:
     return {**data, "scoring": {k: v for k, v in scoring.items() if v is not None}}
 
 
+# The shapes read back (writes have their own serializers below) show their relations as
+# read-only ids: the browsable API's form would offer a writable one as a list of every club,
+# season or game of the site, a query or two each (5 s for /api/v1/deals/ on 3,000 games).
 class SeasonSerializer(ScoringFieldsMixin, serializers.ModelSerializer):
     class Meta:
         model = Season
         fields = ["id", "club", "name", "preset", "options", "scoring", "starts_on", "ends_on"]
+        read_only_fields = ["club"]
 
 
 class PlaceSerializer(serializers.ModelSerializer):
@@ -76,6 +80,7 @@ class DealSerializer(serializers.ModelSerializer):
         model = Deal
         fields = ["id", "game", "number", "dealer", "places", "transcript", "recorded_by",
                   "recorded_at", "source", "table_link"]
+        read_only_fields = ["game", "table_link"]
 
 
 class SeatSerializer(serializers.ModelSerializer):
@@ -97,7 +102,7 @@ class GameSerializer(serializers.ModelSerializer):
         model = Game
         fields = ["id", "season", "club", "number", "dealer", "status", "time_called_at",
                   "reopened_at", "created_at"]
-        read_only_fields = ["time_called_at", "reopened_at"]
+        read_only_fields = ["season", "time_called_at", "reopened_at"]
 
 
 class GameDetailSerializer(GameSerializer):
