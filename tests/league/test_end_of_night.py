@@ -102,7 +102,7 @@ def test_the_night_page_says_the_night_has_ended_and_offers_playing_on_only_if_a
     page = _night_page(client, season)
 
     assert '<h2 id="ended-h">The night has ended</h2>' in page
-    assert "time was called on every table" in page
+    assert "Time was called on every table at " in page
     assert f'href="{reverse("league:tonight", args=[season.pk])}">The night\'s results' in page
     assert reverse("league:night_recap", args=[season.pk]) in page
     assert f'href="{reverse("league:game_enter", args=[one.pk])}">Correct or reopen' in page
