@@ -228,6 +228,21 @@ def outside_bot_faults(*, bot: OutsideBot) -> dict:
     return {"entries": list(entries), "latest": list(latest)}
 
 
+def enters(by) -> Q:
+    """The outside bots ``by`` may enter in a tournament: an author's bot its author or an
+    administrator alone (an entry locks its name and its removal, and has the site call its
+    URL); those an administrator registered (no owner), anyone. ``by`` None: the site's own
+    commands, any bot."""
+    if by is None or by.is_superuser:
+        return Q()
+    return Q(owner=None) | Q(owner=by.pk)
+
+
+def enterable_outside_bots(*, by):
+    """The enabled outside bots ``by`` may enter, by name, with their authors."""
+    return OutsideBot.objects.filter(enters(by), enabled=True).select_related("owner")
+
+
 def running_tournaments(*, club=None):
     """Bot tournaments being played now, newest first; of one club when given."""
     tournaments = Tournament.objects.filter(status=Tournament.RUNNING).select_related("club")

@@ -49,7 +49,7 @@ from tournaments.models import (
     TournamentGame,
     UnplayedGame,
 )
-from tournaments.selectors import resume_refusal, tournament_ratings
+from tournaments.selectors import enters, resume_refusal, tournament_ratings
 
 # Sent after each stored game, with ``tournament_id``: the CLI's progress bar listens to it
 # when tasks run in its own process (no broker configured).
@@ -103,8 +103,7 @@ def _entered_outside_bot(name: str, by=None) -> OutsideBot:
     bot = OutsideBot.objects.select_for_update().filter(name=name).first()
     if bot is None:
         raise TournamentError(f"no outside bot is registered as {name!r}")
-    if (bot.owner_id is not None and by is not None and by.pk != bot.owner_id
-            and not by.is_superuser):
+    if not OutsideBot.objects.filter(enters(by), pk=bot.pk).exists():
         raise TournamentError(f"outside bot {name} is {bot.owner.get_username()}'s: only its "
                               "author or an administrator enters it in a tournament")
     if not bot.enabled:
@@ -158,24 +157,30 @@ def _check(tournament: Tournament, entrants: int) -> int:
     for name in ("games_per_table", "rounds", "batch_size"):
         if getattr(tournament, name) < 1:
             raise TournamentError(f"{name.replace('_', ' ')} must be at least 1")
-    if entrants < tournament.seats:
-        raise TournamentError(f"{entrants} entrants cannot fill a table of {tournament.seats}")
-    try:
-        if tournament.format == Tournament.ROUND_ROBIN:
-            tables = len(pairing.round_robin(range(entrants), tournament.seats))
-            games = tables * tournament.games_per_table
-        else:
-            tables = len(pairing.rating_round(dict.fromkeys(range(entrants), 0.0),
-                                              tournament.seats, 0))
-            games = tables * tournament.games_per_table * tournament.rounds
-    except pairing.PairingError as e:
-        raise TournamentError(str(e)) from e
+    games = tournament_games(format=tournament.format, seats=tournament.seats,
+                             entrants=entrants, games_per_table=tournament.games_per_table,
+                             rounds=tournament.rounds)
     if games > settings.TOURNAMENT_MAX_GAMES:
         raise TournamentError(f"the tournament would play {games:,} games; a tournament plays "
                               f"at most {settings.TOURNAMENT_MAX_GAMES:,} "
                               "(TOURNAMENT_MAX_GAMES): fewer games per table, rounds or "
                               "entrants")
     return games
+
+
+def tournament_games(*, format: str, seats: int, entrants: int, games_per_table: int,
+                     rounds: int) -> int:
+    """The number of games a tournament of ``entrants`` bots plays (its cost, as the
+    organiser's page shows it before creating); TournamentError if they cannot be seated."""
+    if entrants < seats:
+        raise TournamentError(f"{entrants} entrants cannot fill a table of {seats}")
+    try:
+        if format == Tournament.ROUND_ROBIN:
+            return len(pairing.round_robin(range(entrants), seats)) * games_per_table
+        tables = len(pairing.rating_round(dict.fromkeys(range(entrants), 0.0), seats, 0))
+    except pairing.PairingError as e:
+        raise TournamentError(str(e)) from e
+    return tables * games_per_table * rounds
 
 
 @transaction.atomic

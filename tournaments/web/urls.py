@@ -5,6 +5,7 @@ from tournaments.web import views
 app_name = "gameplay"  # the URL names pages and links were written with
 
 urlpatterns = [
+    path("clubs/<int:club_id>/new/", views.tournament_create, name="tournament_create"),
     path("<int:pk>/", views.tournament_detail, name="tournament"),
     path("<int:pk>/progress.json", views.tournament_progress, name="tournament_progress"),
     path("<int:pk>/start/", views.tournament_start, name="tournament_start"),

@@ -1,6 +1,6 @@
-"""The public progress page of a tournament, the JSON it refreshes from, and its organisers'
-start, cancel and resume buttons; an outside bot's page of its faults; the replay of each deal of a
-tournament game."""
+"""The organisers' page that creates a tournament; the public progress page of a tournament,
+the JSON it refreshes from, and its organisers' start, cancel and resume buttons; an outside
+bot's page of its faults; the replay of each deal of a tournament game."""
 
 from django.contrib import messages
 from django.http import JsonResponse
@@ -14,11 +14,78 @@ from bot_games.services import deal_steps
 from league import replays
 from league.errors import LeagueError
 from league.selectors import organises
+from league.web.organiser import for_organisers
 from league.web.refused import refuse
 from outside_bots.models import OutsideBot
 from tournaments import selectors, services
 from tournaments.errors import TournamentError
 from tournaments.models import Tournament
+from tournaments.web.api import TournamentCreateSerializer
+from tournaments.web.forms import (
+    DEFAULT_BOTS,
+    EMPTY_ROWS,
+    MORE_ROWS,
+    TournamentForm,
+    cost_words,
+)
+
+
+@for_organisers
+def tournament_create(request, club):
+    """A new tournament of ``club``: judged by the API's serializer, then created by the
+    service the API uses (tournaments.services.tournament_create). "Count the games" and "More
+    bot rows" show the form again, nothing created."""
+    bots = list(selectors.enterable_outside_bots(by=request.user))
+    if request.method != "POST":
+        form = TournamentForm(initial=TournamentForm.defaults(), by=request.user, bots=bots,
+                              rows=len(DEFAULT_BOTS) + EMPTY_ROWS)
+        return _create_page(request, club, form)
+    form = TournamentForm(request.POST, by=request.user, bots=bots)
+    then = request.POST.get("then")
+    if then == "more":
+        return _create_page(request, club, form.with_more_rows())
+    if not form.is_valid():
+        return _create_page(request, club, form, status=400)
+    fields = form.tournament_fields()
+    if then == "count" or form.errors:
+        return _create_page(request, club, form, status=400 if form.errors else 200)
+    checked = TournamentCreateSerializer(data={"club": club.pk, **fields})
+    if not checked.is_valid():
+        form.refuse_fields(checked.errors)
+        return _create_page(request, club, form, status=400)
+    data = dict(checked.validated_data)
+    data["entrants"] = [(e["name"], e["bot"]) for e in data["entrants"]]
+    try:
+        tournament = services.tournament_create(by=request.user, **data)
+    except LeagueError as e:  # a TournamentError, or a bot player's name the league refused
+        form.refuse(e.message)
+        return _create_page(request, club, form, status=400)
+    messages.success(request, f"{tournament} created: {tournament.total_games:,} games to "
+                              "play. Start it when you are ready.")
+    return redirect(tournament.get_absolute_url())
+
+
+def _create_page(request, club, form, status=200):
+    return render(request, "tournaments/create.html", {
+        "club": club, "form": form, "cost": _cost(form), "more_rows": MORE_ROWS}, status=status)
+
+
+def _cost(form) -> str:
+    """What the form's tournament would take, or why it cannot be counted yet."""
+    if form.is_bound and not form.is_valid():
+        return "Correct the numbers above to see what it would take."
+    values = form.cleaned_data if form.is_bound else form.initial
+    entered = [values.get(f"bot-{i}-bot") or "" for i in range(form.row_count)
+               if (values.get(f"bot-{i}-name") or "").strip()]
+    try:
+        games = services.tournament_games(
+            format=values["format"], seats=values["seats"], entrants=len(entered),
+            games_per_table=values["games_per_table"], rounds=values["rounds"])
+    except TournamentError as e:
+        return f"It cannot be counted yet: {e.message}."
+    scoring = {"system": values["scoring_system"],
+               "deals": values.get("scoring_deals")}
+    return cost_words(games, scoring, any(b.startswith("montecarlo") for b in entered))
 
 
 def tournament_detail(request, pk):

@@ -1,0 +1,269 @@
+"""The form of the organisers' page that creates a bot tournament: its controls, what the page
+shows of each choice, and where a refusal is shown. It only reads what was posted (whole
+numbers as numbers); the API's serializer (tournaments.web.api.TournamentCreateSerializer)
+and then tournaments.services.tournament_create judge it, as they judge the API's posts."""
+
+import re
+
+from django import forms
+
+from gameplay.bots import BUILT_IN, SETTINGS
+from gameplay.engine.options import PRESETS
+from gameplay.engine.scoring import parameters, system_named, systems
+from league.web.organiser_forms import PRESET_LINES, SeasonForm, fields_named
+from outside_bots.models import OUTSIDE
+from tournaments.models import Tournament, default_scoring
+
+# The site's own bots in a line each (docs/bots.md "The built-in bots"): change them together.
+BOT_LINES = {
+    "random": "a random legal choice at every turn: the weakest, a baseline",
+    "greedy": "always plays when it can, its lowest play",
+    "heuristic": "plays as the seeds' strategy advice says: keeps its 2s and jokers for "
+                 "taking tricks, leads low groups",
+    "spender": "the heuristic that never passes while it can beat the pile",
+    "hoarder": "the heuristic that never breaks a group and keeps its high cards to the end",
+    "montecarlo": "plays out guessed hands before each move: the strongest and the slowest "
+                  "(50 ms a decision unless told otherwise)",
+}
+# The entrants the page starts with: a name and Create plays these.
+DEFAULT_BOTS = [("Random", "random"), ("Greedy", "greedy"), ("Heuristic", "heuristic"),
+                ("Spender", "spender"), ("Hoarder", "hoarder")]
+EMPTY_ROWS = 3  # rows left empty below them for more bots
+MORE_ROWS = 8  # rows "More bot rows" adds
+MOST_ROWS = 200  # the API's most entrants (league.api.serializers.TABLE_MAX)
+
+FORMAT_LINES = {
+    Tournament.ROUND_ROBIN: "every group of bots that can make a table plays: each meets "
+                            "each other bot as often",
+    Tournament.RATING: "rounds of tables of neighbours in the standings so far: for many "
+                       "bots",
+}
+
+
+def settings_words(name: str) -> str:
+    """What a built-in bot's settings field takes, from its bounds (gameplay.bots.SETTINGS)."""
+    taken = SETTINGS[name]
+    if not taken:
+        return ""
+    said = [f"{key} {bounds[1]:,}–{bounds[2]:,}" if bounds else key
+            for key, bounds in taken.items()]
+    return ", ".join(said)
+
+
+def _whose(bot, by) -> str:
+    if bot.owner_id is None:
+        return "registered by the site"
+    return "yours" if by is not None and bot.owner_id == by.pk else f"by {bot.owner}"
+
+
+class TournamentForm(forms.Form):
+    """A tournament's name, preset, format, tables, scoring and entrants (``rows`` of a
+    player name, a bot and its settings; a row without a name is left out)."""
+
+    name = forms.CharField(label="Name", required=False)
+    preset = forms.ChoiceField(label="Rules preset", widget=forms.RadioSelect,
+                               choices=[(name, name) for name in PRESETS])
+    format = forms.ChoiceField(label="Format", widget=forms.RadioSelect,
+                               choices=Tournament.FORMAT_CHOICES)
+    seats = forms.IntegerField(label="Bots at each table")
+    games_per_table = forms.IntegerField(label="Games at each table")
+    rounds = forms.IntegerField(label="Rounds (rounds paired by rating only)")
+    duplicate = forms.BooleanField(
+        label="Duplicate: each block of games at a table replays the same deals with the "
+              "bots moved one seat on, so luck evens out", required=False)
+    seed = forms.IntegerField(label="Seed")
+    scoring_system = forms.ChoiceField(label="Scoring", widget=forms.RadioSelect,
+                                       choices=[(s.name, s.name) for s in systems()])
+    rows = forms.IntegerField(widget=forms.HiddenInput, required=False)
+
+    error_summary = SeasonForm.error_summary  # each refusal once, with the fields it names
+
+    def __init__(self, *args, by=None, bots=(), rows=None, **kwargs):
+        """``bots``: the outside bots the organiser ``by`` may enter
+        (tournaments.selectors.enterable_outside_bots)."""
+        super().__init__(*args, **kwargs)
+        self.by, self.bots = by, bots
+        for name, parameter in parameters().items():
+            self.fields[f"scoring_{name}"] = forms.IntegerField(label=parameter.label,
+                                                                required=False)
+        self.bot_choices = [("The site's bots", [(b, b) for b in BUILT_IN])]
+        if bots:
+            self.bot_choices.append(("Outside bots", [
+                (OUTSIDE + bot.name, f"{bot.name} ({_whose(bot, by)})") for bot in bots]))
+        self.row_count = rows if rows is not None else self._posted_rows()
+        for i in range(self.row_count):
+            self.fields[f"bot-{i}-name"] = forms.CharField(
+                label=f"Bot {i + 1}: player name", required=False)
+            # The service judges the bot: a forged choice is refused in its words.
+            self.fields[f"bot-{i}-bot"] = forms.CharField(
+                label=f"Bot {i + 1}: bot", required=False,
+                widget=forms.Select(choices=self.bot_choices))
+            self.fields[f"bot-{i}-settings"] = forms.CharField(
+                label=f"Bot {i + 1}: settings", required=False)
+        self.fields["rows"].initial = self.row_count
+
+    def _posted_rows(self) -> int:
+        value = str(self.data.get("rows", "")) if self.is_bound else ""
+        count = int(value) if value.isascii() and value.isdigit() and len(value) < 4 else 0
+        return min(max(count, 1), MOST_ROWS)
+
+    @classmethod
+    def defaults(cls) -> dict:
+        """The controls' values on a new page: a round robin of the site's five quick bots
+        at tables of four, games of one deal."""
+        scoring = default_scoring()
+        initial = {"preset": "classic", "format": Tournament.ROUND_ROBIN, "seats": 4,
+                   "games_per_table": 4, "rounds": 1, "seed": 0,
+                   "scoring_system": scoring["system"],
+                   **{f"scoring_{name}": value for name, value in scoring.items()
+                      if name != "system"}}
+        for i, (name, bot) in enumerate(DEFAULT_BOTS):
+            initial.update({f"bot-{i}-name": name, f"bot-{i}-bot": bot})
+        for i in range(len(DEFAULT_BOTS), len(DEFAULT_BOTS) + EMPTY_ROWS):
+            initial[f"bot-{i}-bot"] = "montecarlo"
+        return initial
+
+    def with_more_rows(self):
+        """This post again, unsaved, with MORE_ROWS more rows for bots."""
+        return type(self)(self.data, by=self.by, bots=self.bots,
+                          rows=min(self.row_count + MORE_ROWS, MOST_ROWS))
+
+    # What the page shows
+
+    def preset_choices(self):
+        """Each preset's radio button with its line of words."""
+        return [(radio, PRESET_LINES[radio.data["value"]]) for radio in self["preset"]]
+
+    def format_choices(self):
+        return [(radio, FORMAT_LINES[radio.data["value"]]) for radio in self["format"]]
+
+    def scoring_choices(self):
+        """Each scoring system's radio button with its words and its parameters."""
+        return [(radio, system_named(radio.data["value"]).description,
+                 system_named(radio.data["value"]).parameters) for radio in self["scoring_system"]]
+
+    def scoring_bound_fields(self):
+        return [self[f"scoring_{name}"] for name in parameters()]
+
+    def bot_rows(self):
+        """Each row's name, bot and settings fields."""
+        return [(i + 1, self[f"bot-{i}-name"], self[f"bot-{i}-bot"], self[f"bot-{i}-settings"])
+                for i in range(self.row_count)]
+
+    @staticmethod
+    def bot_lines():
+        """Each of the site's bots with its line of words and the settings it takes."""
+        return [(name, BOT_LINES[name], settings_words(name)) for name in BUILT_IN]
+
+    # What the serializer and the service take
+
+    def _entered(self) -> list[tuple[int, str, str]]:
+        """(row, player name, bot spec) of each row with a name."""
+        data, entered = self.cleaned_data, []
+        for i in range(self.row_count):
+            name = data.get(f"bot-{i}-name") or ""
+            bot, settings = data.get(f"bot-{i}-bot") or "", data.get(f"bot-{i}-settings") or ""
+            if not name.strip():
+                continue
+            if settings and bot.startswith(OUTSIDE):
+                self.add_error(f"bot-{i}-settings",
+                               "an outside bot takes no settings here: its author sets it up")
+            entered.append((i, name, f"{bot}:{settings}" if settings else bot))
+        return entered
+
+    def tournament_fields(self) -> dict:
+        """The post as the API's serializer takes it (its ``club`` added by the page)."""
+        data = self.cleaned_data
+        system = system_named(data["scoring_system"])
+        scoring = {"system": system.name, **{
+            p.name: data[f"scoring_{p.name}"] for p in system.parameters
+            if data.get(f"scoring_{p.name}") is not None}}
+        self.entered_rows = self._entered()
+        return {"name": data["name"], "preset": data["preset"], "format": data["format"],
+                "seats": data["seats"], "games_per_table": data["games_per_table"],
+                "rounds": data["rounds"], "duplicate": data["duplicate"], "seed": data["seed"],
+                "scoring": scoring,
+                "entrants": [{"name": name, "bot": spec}
+                             for _, name, spec in self.entered_rows]}
+
+    def refuse_fields(self, errors: dict) -> None:
+        """The serializer's refusals at the fields they are about."""
+        fields = {"name": "name", "preset": "preset", "format": "format", "seats": "seats",
+                  "games_per_table": "games_per_table", "rounds": "rounds", "seed": "seed",
+                  "duplicate": "duplicate", "scoring": "scoring_system"}
+        for key, messages in errors.items():
+            if key == "entrants" and isinstance(messages, list) and messages \
+                    and isinstance(messages[0], dict):
+                for (row, _, _), entrant in zip(self.entered_rows, messages, strict=True):
+                    for part, said in entrant.items():
+                        self.add_error(f"bot-{row}-{part if part == 'name' else 'bot'}",
+                                       " ".join(map(str, said)))
+                continue
+            said = " ".join(map(str, messages)) if isinstance(messages, list) else str(messages)
+            self.add_error(fields.get(key), f"bots: {said}" if key == "entrants" else said)
+
+    def refuse(self, message: str) -> None:
+        """The service's refusal at the fields its words name, or above the form."""
+        names = [name for name in self._named(message) if name in self.fields]
+        for name in dict.fromkeys(names):
+            self.add_error(name, message)
+        if not names:
+            self.add_error(None, message)
+
+    def _named(self, message: str) -> list[str]:
+        rows = getattr(self, "entered_rows", [])
+        twice = message.removeprefix("entered twice: ") if message.startswith("entered twice") \
+            else None
+        named = []
+        for row, name, spec in rows:
+            quoted = (f"'{name.strip()}'", f'"{name.strip()}"')
+            if twice is not None and name.strip() in twice.split(", "):
+                named.append(f"bot-{row}-name")
+            elif message.startswith(f"{name.strip()} is a person") or any(
+                    q in message for q in quoted):
+                named.append(f"bot-{row}-name")
+            elif message.startswith((f"bot {spec!r}", f"outside bot {spec.removeprefix(OUTSIDE)} ",
+                                     f"outside bot {spec.removeprefix(OUTSIDE)!r}")) \
+                    or message == f"no outside bot is registered as {spec.removeprefix(OUTSIDE)!r}":
+                has_settings = self.cleaned_data.get(f"bot-{row}-settings")
+                named.append(f"bot-{row}-settings" if has_settings else f"bot-{row}-bot")
+        if named:
+            return named
+        for pattern, field in _FIELD_WORDS:
+            if pattern.search(message):
+                return [field]
+        if message.startswith("tournament scoring"):
+            return fields_named(message) or ["scoring_system"]
+        return []
+
+
+# Words in the service's refusals that name a field of the form.
+_FIELD_WORDS = [
+    (re.compile(r"needs a name|already has a tournament called|season called|season's name"),
+     "name"),
+    (re.compile(r"^tables of \d+ cannot play|cannot fill a table of"), "seats"),
+    (re.compile(r"^games per table\b|would play [\d,]+ games"), "games_per_table"),
+    (re.compile(r"^rounds must\b"), "rounds"),
+    (re.compile(r"^unknown format|^a round robin of"), "format"),
+    (re.compile(r"^tournament options"), "preset"),
+]
+
+
+def cost_words(games: int, scoring: dict, montecarlo: bool) -> str:
+    """What a tournament of ``games`` games will take, in a sentence or two."""
+    deals = scoring.get("deals")
+    if scoring.get("system") == "fixed-rounds" and deals:
+        said = (f"{games:,} game{'s' if games != 1 else ''} of {deals} "
+                f"deal{'s' if deals != 1 else ''}: {games * deals:,} "
+                f"deal{'s' if games * deals != 1 else ''} in all.")
+    else:
+        most = f", at most {deals} deals" if deals else ""
+        said = (f"{games:,} game{'s' if games != 1 else ''}, each played until its scoring "
+                f"ends it{most}.")
+    if montecarlo:
+        said += (" Montecarlo bots take nearly all the time: each of their decisions thinks "
+                 "for its budget (50 ms unless budget_ms or playouts says otherwise); the "
+                 "others decide in well under a millisecond.")
+    else:
+        said += " The site's quick bots play hundreds of deals a second."
+    return said
