@@ -167,7 +167,8 @@ STATIC_ROOT = env.path("STATIC_ROOT", default=BASE_DIR / "staticfiles")
 REPLAY_UPLOAD_MAX_BYTES = env.int("REPLAY_UPLOAD_MAX_BYTES", default=1_000_000)
 REPLAY_MAX_STEPS = env.int("REPLAY_MAX_STEPS", default=5_000)
 REPLAY_UPLOAD_RATE = env.str("REPLAY_UPLOAD_RATE", default="10/m")
-# Table links (league.web.table_links): links opened per client address, and changes (posts)
+# Table links (league.web.table_links): unknown tokens opened per client address (real links are
+# not counted: a club night's phones share one address), and changes (posts)
 # per link, each as django-ratelimit's "count/period".
 TABLE_LINK_OPEN_RATE = env.str("TABLE_LINK_OPEN_RATE", default="30/m")
 TABLE_LINK_RATE = env.str("TABLE_LINK_RATE", default="60/m")

@@ -22,8 +22,7 @@ from django.utils.safestring import mark_safe
 from django.utils.text import capfirst
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
-from django_ratelimit.core import is_ratelimited
-from django_ratelimit.decorators import ratelimit
+from django_ratelimit.core import get_usage, is_ratelimited
 
 from league import nights, rounds, table_links
 from league.errors import Conflict, LeagueError
@@ -43,16 +42,25 @@ def _write_rate(group, request):
     return settings.TABLE_LINK_RATE
 
 
+def guesses(request, increment: bool = False) -> bool:
+    """Whether this address opened TABLE_LINK_OPEN_RATE's count of tokens that are no link
+    (counting one more if ``increment``). Real links are not counted: a club night's phones
+    share its Wi-Fi's one address."""
+    usage = get_usage(request, group="table-link-open", key="ip", rate=_open_rate,
+                      increment=increment)
+    return usage is not None and usage["count"] >= usage["limit"]
+
+
 @never_cache
 @require_safe
-@ratelimit(key="ip", rate=_open_rate, block=False)
 def table_link_open(request, token):
     """Open a table link: its game's entry page, for this phone's session."""
-    if getattr(request, "limited", False):
-        return refuse(request, "Too many table links opened from your address: wait a minute "
-                               "and scan the code again.", status=429)
+    if guesses(request):
+        return refuse(request, "Too many unknown table links opened from your address: wait "
+                               "a minute and scan the code again.", status=429)
     link = table_links.link_of_token(token)
     if link is None:
+        guesses(request, increment=True)
         return refuse(request, "This table link does not exist: scan the code on the table "
                                "card again, or ask the organiser for the table's link.", 404)
     reason = table_links.refusal(link)

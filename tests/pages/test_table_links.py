@@ -220,6 +220,21 @@ def test_an_unknown_token_is_a_404_and_opening_links_is_throttled(games, setting
     assert answers == [404, 404, 404, 429]
 
 
+def test_a_club_nights_phones_behind_one_address_all_open_their_links(games, settings):
+    """Every phone on a club's Wi-Fi shares one address: opening real links is not counted,
+    only tokens that are no link (someone guessing), and once those are over the rate even a
+    real link waits (else guessing would go on, told apart by its answers)."""
+    settings.TABLE_LINK_OPEN_RATE = "3/m"
+    tokens = [link_of(game).token for game in games]
+    opened = [Client().get(reverse("league:table_link_open", args=[tokens[i % len(tokens)]]))
+              for i in range(10)]
+    assert [answer.status_code for answer in opened] == [302] * 10
+    guesses = [Client().get(reverse("league:table_link_open", args=["nope" * 11])).status_code
+               for _ in range(4)]
+    assert guesses == [404, 404, 404, 429]
+    assert Client().get(reverse("league:table_link_open", args=[tokens[0]])).status_code == 429
+
+
 def test_changes_through_one_link_are_throttled(games, settings):
     settings.TABLE_LINK_RATE = "2/m"
     game = games[0]
@@ -261,6 +276,7 @@ def test_opening_a_link_sends_no_token_away_and_logs_none(games, settings):
     try:
         client = Client()
         opened = client.get(reverse("league:table_link_open", args=[token]))
+        client.get(reverse("league:table_link_open", args=["nope" * 11]))  # the one guess
         throttled = client.get(reverse("league:table_link_open", args=[token]))
         written = console.stream.getvalue()
     finally:
