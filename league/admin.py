@@ -280,7 +280,9 @@ class SeasonForm(forms.ModelForm):
         season = Season(pk=self.instance.pk, **{k: v for k, v in data.items()
                                                 if k in self.Meta.fields})
         season.options = data.get("options") or {}
-        if "club" in data and "starts_on" in data:
+        if self.instance.pk:  # a season stays in its club (its club is shown, not offered)
+            season.club = self.instance.club
+        if (self.instance.pk or "club" in data) and "starts_on" in data:
             try:
                 services.season_check(season=season)
             except LeagueError as e:
@@ -317,6 +319,9 @@ class SeasonAdmin(ServiceSaved, ClubsFieldMixin, ClubScopedAdmin):
     def ratings(self, season):
         job = getattr(season, "rating_job", None)  # read with the season, not a query a row
         return "updating…" if job and job.dirty_from is not None else "up to date"
+
+    def get_readonly_fields(self, request, obj=None):
+        return ["club"] if obj else []
 
     def has_change_permission(self, request, obj=None):
         # a bot tournament's season is its own: its rules are the tournament's (as the

@@ -325,3 +325,23 @@ def test_a_tournaments_season_is_not_changed_by_hand_in_the_admin(client, organi
     assert answer.status_code == 403
     season.refresh_from_db()
     assert season.name != "Renamed"
+
+
+def test_a_seasons_club_is_not_offered_as_changeable(client, organiser, game):
+    """A season's club could be chosen again on its admin page, and "changed successfully"
+    said while the season stayed where it was (no service moves a season): its club is
+    shown, not offered."""
+    second = ClubFactory(name="Second")
+    second.organisers.add(organiser)
+    season = game.season
+    client.force_login(organiser)
+    change = reverse("admin:league_season_change", args=[season.pk])
+
+    assert 'name="club"' not in client.get(change).text
+    client.post(change, {
+        "club": second.pk, "name": "Moved", "preset": season.preset, "options": "{}",
+        "scoring": '{"system": "penalty", "limit": 6}', "starts_on": "2025-01-01",
+        "ends_on": ""})
+
+    season.refresh_from_db()
+    assert season.club.name == "Mine" and season.name == "Moved"
