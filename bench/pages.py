@@ -295,6 +295,10 @@ def pages():
         ("api_season_ratings", f"/api/v1/seasons/{last.pk}/ratings/"),
         ("api_games", "/api/v1/games/"), ("api_game", f"/api/v1/games/{finished.pk}/"),
         ("api_deals", "/api/v1/deals/"), ("api_deal", f"/api/v1/deals/{deal.pk}/"),
+        # The browsable API: the same reads as a browser gets them, with their forms.
+        ("api_deals_browser", "/api/v1/deals/?format=api"),
+        ("api_deal_browser", f"/api/v1/deals/{deal.pk}/?format=api"),
+        ("api_games_browser", "/api/v1/games/?format=api"),
         ("api_ladder", "/api/v1/ladder/"), ("api_ladder_entry", f"/api/v1/ladder/{star.pk}/"),
         ("api_ladder_games", "/api/v1/ladder-games/"),
         ("api_ladder_game", f"/api/v1/ladder-games/{ladder_game.pk}/"),
