@@ -478,7 +478,9 @@ class GameAdmin(ClubScopedAdmin):
 
     def change_view(self, request, object_id, form_url="", extra_context=None):
         game = self.get_object(request, object_id)
-        extra = dict(extra_context or {})
+        # its fields are read-only: nothing for a save button to save
+        extra = {**(extra_context or {}), "show_save": False, "show_save_and_continue": False,
+                 "show_save_and_add_another": False}
         if game is not None:
             extra.update(self._game_context(request, game))
         return super().change_view(request, object_id, form_url, extra_context=extra)

@@ -345,3 +345,17 @@ def test_a_seasons_club_is_not_offered_as_changeable(client, organiser, game):
 
     season.refresh_from_db()
     assert season.club.name == "Mine" and season.name == "Moved"
+
+
+def test_a_games_admin_page_offers_no_save_for_what_cannot_change(client, organiser, game):
+    """Every field of a game's admin page is read-only (deals and seats change through the
+    entry page and the seat change), yet it offered three save buttons and, pressed, said
+    "changed successfully"."""
+    client.force_login(organiser)
+    change = reverse("admin:league_game_change", args=[game.pk])
+
+    page = client.get(change).text
+
+    assert 'name="_save"' not in page and 'name="_continue"' not in page
+    assert 'name="_addanother"' not in page
+    assert 'id="seat-change"' in page or "Enter deal 1 on the entry page" in page
