@@ -11,6 +11,7 @@ from django import forms
 from django.conf import settings
 
 ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
+ID_MAX = 2**63 - 1
 
 
 def ordinal(n: int) -> str:
@@ -29,9 +30,12 @@ class FinishingOrderForm(forms.Form):
         super().__init__(*args, **kwargs)
         choices = [("", "—")] + [(s.player_id, s.player.name) for s in seats]
         for position in range(1, len(seats) + 1):
+            # An id within the database's integers (past them a query fails, not refuses).
             self.fields[f"place_{position}"] = forms.IntegerField(
                 label=f"{ordinal(position)} out", required=False,
-                widget=forms.Select(choices=choices))
+                widget=forms.Select(choices=choices), min_value=1, max_value=ID_MAX,
+                error_messages={"min_value": "no player has this id",
+                                "max_value": "no player has this id"})
         if not self.is_bound:
             self.initial["token"] = uuid.uuid4().hex
 

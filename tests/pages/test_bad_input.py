@@ -220,3 +220,24 @@ def test_the_upload_limit_counts_the_address_the_proxy_saw(client, settings):
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": 1}
     assert [post(f"198.51.100.{n}, 192.0.2.9") for n in range(3)] == [200, 200, 429]
     assert post("192.0.2.10") == 200
+
+
+@pytest.mark.parametrize("action", ["deal_preview", "deal_record"])
+@pytest.mark.parametrize("junk", [str(10**30), "9999999999999999999", "-1", "0"])
+def test_a_place_given_as_an_id_past_any_player_is_refused_in_words(client, action, junk):
+    """Found by a security walk-through: a posted place of 10**30 answered 500 (past
+    SQLite's integers, OverflowError), as a finishing order's id past the database's does not
+    in the API."""
+    game = make_game()
+    organiser = UserFactory(username="org")
+    game.season.club.organisers.add(organiser)
+    client.force_login(organiser)
+    ids = seated_ids(game)
+
+    answer = client.post(reverse(f"league:{action}", args=[game.pk]), {
+        "token": "t" * 32, "number": 1, "place_1": junk,
+        **{f"place_{i}": p for i, p in enumerate(ids[1:], start=2)}})
+
+    assert answer.status_code == 400
+    assert "1st out" in answer.text
+    assert not game.deal_set.exists()
