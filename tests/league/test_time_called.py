@@ -175,13 +175,15 @@ def _from_the_page(client, page, game):
     return html.unescape(links[0])
 
 
-@pytest.mark.parametrize("where", ["night", "plan"])
+@pytest.mark.parametrize("where", ["night", "plan", "club"])
 def test_time_called_from_the_club_night_goes_back_there(client, game, organiser, where):
-    """Called from the night page or its plan, the organiser lands back where they were, not
-    on the game's page with no way back."""
+    """Called from the night page, its plan or the club's tonight's tables, the organiser
+    lands back where they were, not on the game's page with no way back."""
     client.force_login(organiser)
     season = game.season
     page = reverse("league:night", args=[season.pk])
+    if where == "club":
+        page = reverse("league:organise_club", args=[season.club.pk])
     if where == "plan":
         present = "&".join(f"present={i}" for i in seated_ids(game))
         page = reverse("league:night_plan", args=[season.pk]) + f"?{present}&round=2"
