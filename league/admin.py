@@ -363,6 +363,15 @@ class GameAddForm(forms.ModelForm):
         model = Game
         fields = ["season", "dealer"]
 
+    def clean(self):
+        """Refused at the form, its choices kept: a bot tournament's season, and someone
+        still at an open table of the club (one person sits at one table)."""
+        data = super().clean()
+        if "season" in data and "players" in data:
+            _as_form_error(lambda: services.by_hand(data["season"], "starting a game"))
+            _as_form_error(lambda: nights.free_checked(data["season"], list(data["players"])))
+        return data
+
 
 class SeatChangeInline(admin.TabularInline):
     model = SeatChange
@@ -446,8 +455,6 @@ class GameAdmin(ClubScopedAdmin):
         players = sorted(form.cleaned_data["players"], key=lambda p: p.name)
         season = form.cleaned_data["season"]
         try:
-            services.by_hand(season, "starting a game")
-            nights.free_checked(season, players)  # one person sits at one table
             game = services.game_create(season=season, players=players,
                                         dealer=form.cleaned_data["dealer"], by=request.user)
         except LeagueError as e:

@@ -279,8 +279,10 @@ def test_a_game_added_in_the_admin_seats_no_one_still_at_an_open_table(client, o
 
     answer = client.post(reverse("admin:league_game_add"), {
         "season": game.season.pk, "dealer": 0,
-        "players": [seated.pk] + [p.pk for p in newcomers]}, follow=True)
+        "players": [seated.pk] + [p.pk for p in newcomers]})
 
+    assert answer.status_code == 200  # the form again, its choices kept, the refusal at it
+    assert f'<option value="{seated.pk}" selected>' in answer.text
     assert game.season.games.count() == 1
     assert (f"{seated.name} is still playing at round 1, table 1 (game 1): call time on it "
             "or enter their leaving there first") in answer.text
