@@ -14,6 +14,7 @@ from django.http import HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils.html import format_html
 
 from gameplay.engine.scoring import systems
 from league import nights, rating_jobs, selectors, services
@@ -569,7 +570,8 @@ class DealAdmin(ClubScopedAdmin):
     list_display = ["__str__", "finishing_order", "dealer", "recorded_by", "recorded_at"]
     list_filter = [("game__season__club", ClubFilter), ("game__season", SeasonFilter)]
     search_fields = ["places__player__name", "game__season__name"]
-    readonly_fields = ["game", "number", "dealer", "transcript", "recorded_by", "recorded_at"]
+    readonly_fields = ["game", "number", "dealer", "finishing_order", "correct", "transcript",
+                       "recorded_by", "recorded_at"]
     fields = readonly_fields
 
     def get_queryset(self, request):
@@ -582,8 +584,21 @@ class DealAdmin(ClubScopedAdmin):
     def finishing_order(self, deal):
         return ", ".join(p.player.name for p in deal.places.all())
 
+    @admin.display(description="correct or delete")
+    def correct(self, deal):
+        if hasattr(deal.game.season, "tournament"):
+            return "A bot tournament's deal: its tournament played and stored it."
+        return format_html('<a href="{}?correct={}">Correct or delete deal {} on the entry '
+                           'page</a>', reverse("league:game_enter", args=[deal.game_id]),
+                           deal.pk, deal.number)
+
     def has_add_permission(self, request):
         return False
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        # every field is read-only: nothing for a save button to save
+        return super().change_view(request, object_id, form_url, {
+            **(extra_context or {}), "show_save": False, "show_save_and_continue": False})
 
     def response_change(self, request, obj):
         return HttpResponseRedirect(reverse("admin:league_game_change", args=[obj.game_id]))

@@ -361,3 +361,20 @@ def test_a_games_admin_page_offers_no_save_for_what_cannot_change(client, organi
     assert 'name="_save"' not in page and 'name="_continue"' not in page
     assert 'name="_addanother"' not in page
     assert 'id="seat-change"' in page or "Enter deal 1 on the entry page" in page
+
+
+def test_a_deals_admin_page_shows_its_finishing_order_and_where_to_correct_it(client, organiser,
+                                                                             game):
+    """A deal's admin page showed its game, number and dealer but not who finished where,
+    and offered save buttons for fields that are all read-only; it shows the finishing
+    order with roles and links the entry page's correction of that deal."""
+    deal = services.deal_record(game=game, finishing_order=ids(game)[::-1])
+    names = [game.seats.get(player_id=i).player.name for i in ids(game)[::-1]]
+    client.force_login(organiser)
+
+    page = client.get(reverse("admin:league_deal_change", args=[deal.pk])).text
+
+    assert ", ".join(names) in page
+    assert 'name="_save"' not in page and 'name="_continue"' not in page
+    correct = reverse("league:game_enter", args=[game.pk]) + f"?correct={deal.pk}"
+    assert f'href="{correct}"' in page
