@@ -162,3 +162,46 @@ def test_the_api_in_a_browser_runs_the_same_queries_for_two_games_as_for_six(cli
         counts.append(len(queries))
 
     assert counts[0] == counts[1]
+
+
+def club_of(seasons, games):
+    """A club of ``seasons`` seasons of ``games`` games tonight, four players each with a deal
+    recorded, and its organiser."""
+    from tests.league.factories import ClubFactory, UserFactory
+
+    club = ClubFactory()
+    organiser = UserFactory()
+    club.organisers.add(organiser)
+    for _ in range(seasons):
+        season = make_season(club=club)
+        for _ in range(games):
+            game = make_game(season=season)
+            services.deal_record(game=game, finishing_order=seated_ids(game), transcript=None)
+    return season, organiser
+
+
+NIGHT_AND_CLUB_PAGES = [
+    ("league:night", "season"), ("league:tonight", "season"), ("league:tonight_json", "season"),
+    ("league:night_recap", "season"), ("league:table_cards", "season"),
+    ("league:club_detail", "club"), ("league:organise_club", "club"),
+    ("league:season_detail", "season"), ("league:player_detail", "player"),
+]
+
+
+@pytest.mark.parametrize("name,of", NIGHT_AND_CLUB_PAGES, ids=[p[0] for p in NIGHT_AND_CLUB_PAGES])
+def test_the_night_and_club_pages_run_the_same_queries_for_a_bigger_club(client, name, of):
+    """tests/pages/test_query_counts.py grows one game's deals; here the club grows: more
+    seasons, more games tonight, more players. (The night page reads the rounds of each other
+    season with tables tonight too, so the seasons stay two there.)"""
+    night = name in ("league:night", "league:table_cards")
+    counts = []
+    for seasons, games in ((2, 2), (2, 6)) if night else ((1, 2), (3, 6)):
+        season, organiser = club_of(seasons, games)
+        player = Seat.objects.filter(game__season=season).first().player
+        args = {"season": season.pk, "club": season.club_id, "player": player.pk}[of]
+        client.force_login(organiser)
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(reverse(name, args=[args])).status_code == 200
+        counts.append(len(queries))
+
+    assert counts[0] == counts[1]
