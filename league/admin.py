@@ -358,11 +358,17 @@ class SeasonAdmin(ServiceSaved, ClubsFieldMixin, ClubScopedAdmin):
 
 class GameAddForm(forms.ModelForm):
     players = forms.ModelMultipleChoiceField(
-        queryset=Player.objects.all(), help_text="seated in name order, seat 0 first")
+        queryset=Player.objects.all(), help_text="seated in name order, seat 1 first")
+    dealer = forms.IntegerField(min_value=1, max_value=services.TABLE_MAX,
+                                label="First dealer's seat",
+                                help_text="seat 1 is the first player in name order")
 
     class Meta:
         model = Game
         fields = ["season", "dealer"]
+
+    def clean_dealer(self):
+        return self.cleaned_data["dealer"] - 1  # the game counts seats from 0
 
     def clean(self):
         """Refused at the form, its choices kept: a bot tournament's season, and someone
@@ -391,7 +397,7 @@ class GameAdmin(ClubScopedAdmin):
     list_display = ["__str__", "status", "player_names", "deal_count", "created_at"]
     list_filter = ["status", ("season__club", ClubFilter), ("season", SeasonFilter)]
     search_fields = ["season__name", "season__club__name", "seats__player__name"]
-    readonly_fields = ["season", "number", "dealer", "status"]
+    readonly_fields = ["season", "number", "first_dealer", "status"]
     inlines = [SeatChangeInline]
     change_form_template = "admin/league/game/change_form.html"
     actions = ["cancel_games"]
@@ -416,6 +422,11 @@ class GameAdmin(ClubScopedAdmin):
     def deal_count(self, game):
         return game.deal_count
 
+    @admin.display(description="first dealer")
+    def first_dealer(self, game):
+        seat = next((s for s in game.seats.all() if s.number == game.dealer), None)
+        return _seat_words(seat.player if seat else None, game.dealer)
+
     @admin.display(description="players")
     def player_names(self, game):
         return ", ".join(s.player.name for s in game.seats.all())
@@ -439,8 +450,8 @@ class GameAdmin(ClubScopedAdmin):
         return self.readonly_fields if obj else []
 
     def get_fields(self, request, obj=None):
-        return ["season", "number", "dealer", "status"] if obj else ["season", "players",
-                                                                     "dealer"]
+        return ["season", "number", "first_dealer", "status"] if obj else [
+            "season", "players", "dealer"]
 
     def get_inlines(self, request, obj):
         return self.inlines if obj else []
@@ -503,7 +514,7 @@ class GameAdmin(ClubScopedAdmin):
         return {
             "game_obj": game,
             "scoreboard": selectors.game_scoreboard(game=game),
-            "deals": list(selectors.game_deals(game=game)),
+            "deals": [(deal, _dealer_words(deal)) for deal in selectors.game_deals(game=game)],
             "next_deal": nxt,
             "next_error": error,
             "seated": [s.player for s in nxt.seats] if nxt else [],
@@ -556,6 +567,17 @@ class GameAdmin(ClubScopedAdmin):
         })
 
 
+def _seat_words(player, number: int) -> str:
+    """A seat as the pages count seats, from 1: "Ada (seat 1)"."""
+    return f"{player} (seat {number + 1})" if player else f"seat {number + 1}"
+
+
+def _dealer_words(deal) -> str:
+    """The deal's dealer by name and seat, from its places (read with the deal)."""
+    place = next((p for p in deal.places.all() if p.seat == deal.dealer), None)
+    return _seat_words(place.player if place else None, deal.dealer)
+
+
 def _ids(values) -> list[int]:
     """The player ids posted; anything else is no one (the service says who is missing)."""
     return [int(v) for v in values if v.isascii() and v.isdigit()]
@@ -567,11 +589,11 @@ class DealAdmin(ClubScopedAdmin):
     game's page) or through the API; this is the searchable list."""
 
     club_path = "game__season__club"
-    list_display = ["__str__", "finishing_order", "dealer", "recorded_by", "recorded_at"]
+    list_display = ["__str__", "finishing_order", "dealer_seat", "recorded_by", "recorded_at"]
     list_filter = [("game__season__club", ClubFilter), ("game__season", SeasonFilter)]
     search_fields = ["places__player__name", "game__season__name"]
-    readonly_fields = ["game", "number", "dealer", "finishing_order", "correct", "transcript",
-                       "recorded_by", "recorded_at"]
+    readonly_fields = ["game", "number", "dealer_seat", "finishing_order", "correct",
+                       "transcript", "recorded_by", "recorded_at"]
     fields = readonly_fields
 
     def get_queryset(self, request):
@@ -583,6 +605,10 @@ class DealAdmin(ClubScopedAdmin):
     @admin.display(description="finishing order")
     def finishing_order(self, deal):
         return ", ".join(p.player.name for p in deal.places.all())
+
+    @admin.display(description="dealer")
+    def dealer_seat(self, deal):
+        return _dealer_words(deal)
 
     @admin.display(description="correct or delete")
     def correct(self, deal):

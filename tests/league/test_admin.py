@@ -278,7 +278,7 @@ def test_a_game_added_in_the_admin_seats_no_one_still_at_an_open_table(client, o
     seated = game.seats.get(number=0).player
 
     answer = client.post(reverse("admin:league_game_add"), {
-        "season": game.season.pk, "dealer": 0,
+        "season": game.season.pk, "dealer": 1,
         "players": [seated.pk] + [p.pk for p in newcomers]})
 
     assert answer.status_code == 200  # the form again, its choices kept, the refusal at it
@@ -378,3 +378,30 @@ def test_a_deals_admin_page_shows_its_finishing_order_and_where_to_correct_it(cl
     assert 'name="_save"' not in page and 'name="_continue"' not in page
     correct = reverse("league:game_enter", args=[game.pk]) + f"?correct={deal.pk}"
     assert f'href="{correct}"' in page
+
+
+def test_the_admin_numbers_seats_from_1_as_the_pages_do(client, organiser):
+    """The admin asked for the first dealer's seat counted from 0 and showed seats 0 to 3,
+    where every page says seat 1 first: "Dealer: 1" made the second player deal. Seats count
+    from 1 and the dealer is named."""
+    club = ClubFactory(name="Mine")
+    club.organisers.add(organiser)
+    season = make_season(club=club)
+    ada, ben, cleo, dev = (PlayerFactory(name=n, clubs=[club]) for n in ("Ada", "Ben", "Cleo",
+                                                                        "Dev"))
+    client.force_login(organiser)
+
+    form = client.get(reverse("admin:league_game_add")).text
+    client.post(reverse("admin:league_game_add"), {
+        "season": season.pk, "players": [dev.pk, ben.pk, ada.pk, cleo.pk], "dealer": 1})
+
+    assert "seat 1 first" in form and "seat 0" not in form
+    game = season.games.get()
+    assert game.dealer == 0 and game.seats.get(number=0).player == ada
+    services.deal_record(game=game, finishing_order=[ben.pk, ada.pk, cleo.pk, dev.pk])
+    page = client.get(reverse("admin:league_game_change", args=[game.pk])).text
+    assert "<td>1</td><td>Ada" in page.replace("\n", "").replace("        ", "")
+    assert "Ada (seat 1)" in page
+    deal = client.get(reverse("admin:league_deal_change",
+                              args=[game.deal_set.get().pk])).text
+    assert "Ada (seat 1)" in deal
