@@ -19,6 +19,7 @@ Plain Python: the allow-list, the ports and the resolver are arguments.
 import ipaddress
 import re
 import socket
+import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
@@ -27,6 +28,7 @@ from urllib.parse import urlsplit
 # serve by default; 8765 is the example bot's (examples/outside_bot.py). No database, cache,
 # mail or admin service listens on any of them by default.
 DEFAULT_PORTS = (80, 443, 8000, 8080, 8443, 8765)
+RESOLVE_SECONDS = 3.0  # a name the system resolver gives no address for by then is refused
 
 # Always refused: no bot is served from a cloud's instance metadata service.
 METADATA = frozenset(ipaddress.ip_address(a) for a in (
@@ -127,9 +129,26 @@ def allow_list(entries: Iterable[str]) -> set[tuple[str, int | None]]:
 
 
 def resolve(host: str, port: int) -> list[str]:
-    """Every address the system resolver gives, numeric forms (``0x7f.1``) included."""
-    infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-    return [info[4][0] for info in infos]
+    """Every address the system resolver gives, numeric forms (``0x7f.1``) included; OSError
+    when it gives none within RESOLVE_SECONDS. The system resolver has no timeout of its own
+    (a name whose DNS server never answers held a registration's request as long as it kept
+    retrying), so it asks in a thread of its own, left to end when the resolver gives up."""
+    found = {}
+
+    def lookup():
+        try:
+            found["infos"] = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        except Exception as error:  # noqa: BLE001 - raised again in the caller's thread
+            found["error"] = error
+
+    asking = threading.Thread(target=lookup, name=f"resolve {host}", daemon=True)
+    asking.start()
+    asking.join(RESOLVE_SECONDS)
+    if asking.is_alive():
+        raise OSError(f"no answer within {RESOLVE_SECONDS:g} s")
+    if "error" in found:
+        raise found["error"]
+    return [info[4][0] for info in found["infos"]]
 
 
 def addresses(target: Target, *, resolver: Resolver = resolve) -> list[Address]:

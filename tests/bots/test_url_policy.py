@@ -104,6 +104,24 @@ def test_a_name_that_does_not_resolve_is_refused_with_the_reason():
         HttpBot("http://nowhere.example/", allowed=set(), resolver=nowhere)
 
 
+def test_a_name_whose_resolver_does_not_answer_is_refused_in_bounded_time(monkeypatch):
+    """Found by a security walk-through: the system resolver has no timeout of its own, so a
+    bot registered at a name whose DNS server never answers held the request (and a web
+    worker) for as long as the resolver kept retrying."""
+    from gameplay.bots import policy
+
+    answered = threading.Event()
+    monkeypatch.setattr(policy.socket, "getaddrinfo",
+                        lambda *args, **kwargs: answered.wait(5) and [])
+    monkeypatch.setattr(policy, "RESOLVE_SECONDS", 0.05)
+    try:
+        with pytest.raises(Refused, match="host 'slow.example' does not resolve: no answer "
+                                          "within 0.05 s"):
+            HttpBot("http://slow.example/", allowed=set())
+    finally:
+        answered.set()  # the lookup's thread ends
+
+
 def test_the_allow_list_lets_its_own_hosts_be_private_and_no_others():
     lab = target("http://lab-bot.lan:8000/", allowed_hosts=["lab-bot.lan"],
                  allowed_ports=DEFAULT_PORTS)
