@@ -362,7 +362,8 @@ def tonight(request, season_id):
         return _refuse(request, e.message, status=400)
     query = f"?night={night.isoformat()}"
     context.update({"poll_url": reverse("league:tonight_json", args=[season.pk]) + query,
-                    "poll_seconds": POLL_SECONDS})
+                    "poll_seconds": POLL_SECONDS,
+                    "organiser": organises(request.user, season.club)})
     return render(request, "league/night/tonight.html", context)
 
 

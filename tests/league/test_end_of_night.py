@@ -136,3 +136,22 @@ def test_a_round_that_finished_by_itself_is_not_the_end_of_the_night(client, nig
     assert "The night has ended" in _night_page(client, season)
     nights.night_confirm(season=season, tables=[([s.player for s in one.seats.all()], 0)])
     assert "The night has ended" not in _night_page(client, season)  # played on after all
+
+
+def test_the_night_ended_lands_on_its_results_with_a_way_back_to_the_night(client, night):
+    """"End of the night" lands on tonight's standings, which had no way back to the club
+    night's page for the organiser; it links it for the club's organisers only (the screen
+    in the room shows no organiser's links)."""
+    season, (one, *_) = night
+    organiser = UserFactory(username="org")
+    season.club.organisers.add(organiser)
+    client.force_login(organiser)
+    services.deal_record(game=one, finishing_order=seated_ids(one))
+    back = f'href="{reverse("league:night", args=[season.pk])}"'
+
+    results = client.post(reverse("league:night_end", args=[season.pk]), follow=True)
+
+    assert results.redirect_chain[-1][0] == reverse("league:tonight", args=[season.pk])
+    assert back in results.text
+    client.logout()
+    assert back not in client.get(reverse("league:tonight", args=[season.pk])).text
