@@ -275,3 +275,26 @@ def test_a_user_name_is_in_latin_letters_so_none_looks_like_anothers(client, loo
     assert ("a user name is in the letters a to z, digits and @ . + - _ alone: letters of "
             "other alphabets can look like another user&#x27;s") in page.content.decode()
     assert list(User.objects.values_list("username", flat=True)) == ["ada"]
+
+
+@pytest.mark.parametrize("look_alike", ["adaI", "ada1"])
+def test_a_user_name_that_looks_like_anothers_is_refused(client, look_alike):
+    """Found by a security walk-through: "adaI" with a capital i stood beside adal's bots on
+    the ladder as adal; user names are compared as bot names are (league.names)."""
+    UserFactory(username="adal", is_staff=False)
+
+    page = sign_up(client, username=look_alike, email="mallory@example.org")
+
+    assert page.status_code == 200
+    assert (f"a user named adal is registered, which looks the same as {look_alike}"
+            in page.content.decode())
+    assert list(User.objects.values_list("username", flat=True)) == ["adal"]
+
+
+def test_user_names_that_only_share_letters_stay_apart(client):
+    UserFactory(username="adal", is_staff=False)
+
+    page = sign_up(client, username="adai", email="bea@example.org")
+
+    assert page.status_code == 302
+    assert sorted(User.objects.values_list("username", flat=True)) == ["adai", "adal"]
