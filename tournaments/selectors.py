@@ -243,6 +243,17 @@ def enterable_outside_bots(*, by):
     return OutsideBot.objects.filter(enters(by), enabled=True).select_related("owner")
 
 
+def last_pace(*, club) -> tuple[Tournament, float] | None:
+    """The club's latest finished tournament of two games or more and its games a second, for
+    a rough time of the next one; None if it has none."""
+    for tournament in Tournament.objects.filter(club=club, status=Tournament.FINISHED,
+                                                total_games__gte=2).order_by("-finished_at")[:1]:
+        rate = tournament_progress(tournament=tournament).games_per_second
+        if rate:
+            return tournament, rate
+    return None
+
+
 def running_tournaments(*, club=None):
     """Bot tournaments being played now, newest first; of one club when given."""
     tournaments = Tournament.objects.filter(status=Tournament.RUNNING).select_related("club")

@@ -2,6 +2,8 @@
 use it, what it refuses and where it says so, and that it creates through the same
 serializer and service as the API (tournaments.services.tournament_create)."""
 
+import html
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -9,7 +11,8 @@ from django.urls import reverse
 from league.models import AuditEntry
 from outside_bots.models import OutsideBot
 from tests.league.factories import UserFactory
-from tests.tournaments.helpers import bot_club
+from tests.tournaments.helpers import bot_club, small_tournament
+from tournaments import services
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
@@ -132,7 +135,7 @@ def test_wrong_input_is_refused_at_its_field_and_nothing_is_created(
         client, club, organiser, data, field, words):
     client.force_login(organiser)
     page = _refused(client, club, posted(**data), field)
-    assert words in page.replace("&#x27;", "'")
+    assert words in html.unescape(page)
 
 
 def test_a_name_taken_in_the_club_is_refused_at_the_name(client, club, organiser):
@@ -162,7 +165,7 @@ def test_an_authors_bot_is_offered_to_its_author_and_refused_to_others(client, c
                           ("Mal", "outside:mal-bot", "")))
     page = _refused(client, club, forged, "id_bot-2-bot")
     assert "outside bot mal-bot is mal's: only its author or an administrator" in \
-        page.replace("&#x27;", "'")
+        html.unescape(page)
 
 
 def test_count_and_more_rows_create_nothing(client, club, organiser):
@@ -192,3 +195,14 @@ def test_the_clubs_pages_link_its_organisers_to_it(client, club, organiser):
         .content.decode()
     assert url(club) in client.get(reverse("league:organise_club", args=[club.pk])) \
         .content.decode()
+
+
+def test_the_cost_has_a_rough_time_at_the_pace_of_the_clubs_last_tournament(
+        client, club, organiser, django_capture_on_commit_callbacks):
+    client.force_login(organiser)
+    assert "At the pace of" not in client.get(url(club)).content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        services.tournament_start(tournament=small_tournament("Last cup"))
+    page = html.unescape(client.get(url(club)).content.decode())
+    assert "20 games of 1 deal: 20 deals in all. At the pace of Last cup, the club's last " \
+           "finished tournament (" in page

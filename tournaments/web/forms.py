@@ -249,8 +249,9 @@ _FIELD_WORDS = [
 ]
 
 
-def cost_words(games: int, scoring: dict, montecarlo: bool) -> str:
-    """What a tournament of ``games`` games will take, in a sentence or two."""
+def cost_words(games: int, scoring: dict, *, montecarlo: bool, pace=None) -> str:
+    """What a tournament of ``games`` games will take, in a sentence or two; ``pace``: a
+    finished tournament and its games a second (selectors.last_pace), for a rough time."""
     deals = scoring.get("deals")
     if scoring.get("system") == "fixed-rounds" and deals:
         said = (f"{games:,} game{'s' if games != 1 else ''} of {deals} "
@@ -260,10 +261,20 @@ def cost_words(games: int, scoring: dict, montecarlo: bool) -> str:
         most = f", at most {deals} deals" if deals else ""
         said = (f"{games:,} game{'s' if games != 1 else ''}, each played until its scoring "
                 f"ends it{most}.")
-    if montecarlo:
-        said += (" Montecarlo bots take nearly all the time: each of their decisions thinks "
-                 "for its budget (50 ms unless budget_ms or playouts says otherwise); the "
-                 "others decide in well under a millisecond.")
-    else:
-        said += " The site's quick bots play hundreds of deals a second."
+    if pace is not None:
+        tournament, rate = pace
+        said += (f" At the pace of {tournament}, the club's last finished tournament "
+                 f"({rate:.1f} games a second), about {_duration(games / rate)}")
+        said += (": montecarlo bots think for their budget at every decision, so their "
+                 "number and settings change this a lot." if montecarlo else ".")
+    elif montecarlo:
+        said += " Montecarlo bots think for their budget at every decision: they take longest."
     return said
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{max(round(seconds), 1)} second{'s' if round(seconds) > 1 else ''}"
+    if seconds < 90 * 60:
+        return f"{round(seconds / 60)} minutes"
+    return f"{seconds / 3600:.1f} hours"

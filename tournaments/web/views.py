@@ -67,14 +67,18 @@ def tournament_create(request, club):
 
 def _create_page(request, club, form, status=200):
     return render(request, "tournaments/create.html", {
-        "club": club, "form": form, "cost": _cost(form), "more_rows": MORE_ROWS}, status=status)
+        "club": club, "form": form, "cost": _cost(form, club), "more_rows": MORE_ROWS},
+        status=status)
 
 
-def _cost(form) -> str:
+def _cost(form, club) -> str:
     """What the form's tournament would take, or why it cannot be counted yet."""
-    if form.is_bound and not form.is_valid():
-        return "Correct the numbers above to see what it would take."
-    values = form.cleaned_data if form.is_bound else form.initial
+    values = form.initial
+    if form.is_bound:
+        form.is_valid()
+        values = form.cleaned_data
+        if any(name not in values for name in ("format", "seats", "games_per_table", "rounds")):
+            return "Correct the numbers above to see what it would take."
     entered = [values.get(f"bot-{i}-bot") or "" for i in range(form.row_count)
                if (values.get(f"bot-{i}-name") or "").strip()]
     try:
@@ -85,7 +89,8 @@ def _cost(form) -> str:
         return f"It cannot be counted yet: {e.message}."
     scoring = {"system": values["scoring_system"],
                "deals": values.get("scoring_deals")}
-    return cost_words(games, scoring, any(b.startswith("montecarlo") for b in entered))
+    montecarlo = any(b.startswith("montecarlo") for b in entered)
+    return cost_words(games, scoring, montecarlo=montecarlo, pace=selectors.last_pace(club=club))
 
 
 def tournament_detail(request, pk):
