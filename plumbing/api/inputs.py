@@ -7,6 +7,7 @@ id_param), and JSON in a form's field only as a JSON body is taken (JSONField). 
 The mixins explain themselves in comments: drf-spectacular would show a docstring as the
 description of every operation and shape that inherits it."""
 
+import json
 import re
 from collections.abc import Mapping
 
@@ -101,7 +102,9 @@ def id_param(request, name: str) -> int | None:
 class IdField(serializers.PrimaryKeyRelatedField):
     # A row named by its id in a body: a whole number (1, or 1.0 as JSON Schema's "integer"
     # takes it) or its ASCII digits, as a form sends it. DRF's field left the conversion to the
-    # database's, which read 1.5 as 1 and "١" (an Arabic-Indic one) as 1.
+    # database's, which read 1.5 as 1 and "١" (an Arabic-Indic one) as 1. Refusals say the
+    # value as JSON writes it and the row in the API's words, as a 404 does ("there is no
+    # season 9"), not DRF's ("Expected pk value, received bool").
 
     def to_internal_value(self, data):
         if isinstance(data, float) and data.is_integer():
@@ -109,8 +112,15 @@ class IdField(serializers.PrimaryKeyRelatedField):
         elif isinstance(data, str) and re.fullmatch(r"[0-9]{1,20}", data):
             data = int(data)
         if not isinstance(data, int) or isinstance(data, bool):
-            raise ValidationError(f"an id is a whole number, not {repr(data)[:40]}")
+            sent = json.dumps(data, ensure_ascii=False, default=repr)
+            raise ValidationError(f"an id is a whole number, not {sent[:40]}")
         return super().to_internal_value(data)
+
+    def fail(self, key, **kwargs):
+        if key == "does_not_exist":
+            what = self.get_queryset().model._meta.verbose_name
+            raise ValidationError(f"there is no {what} {kwargs['pk_value']}")
+        super().fail(key, **kwargs)
 
 
 class JSONField(serializers.JSONField):

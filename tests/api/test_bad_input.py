@@ -238,8 +238,31 @@ def test_an_id_that_is_not_a_whole_number_is_refused_naming_it(game, organiser_c
     answer = organiser_client.post(url.format(**known), body, format="json")
 
     assert answer.status_code == 400, answer.json()
-    assert answer.json() == {field: [f"an id is a whole number, not {body[field]!r}"]}
+    sent = json.dumps(body[field], ensure_ascii=False)  # as JSON writes it
+    assert answer.json() == {field: [f"an id is a whole number, not {sent}"]}
     assert (every_row(), snapshot(game)) == before
+
+
+@pytest.mark.parametrize("value, said", [(True, "true"), ({"id": 1}, '{"id": 1}')])
+def test_an_id_of_another_json_type_is_refused_in_json_words(game, organiser_client, value,
+                                                            said):
+    """DRF said "Incorrect type. Expected pk value, received bool.": Python's words."""
+    answer = organiser_client.post("/api/v1/players/", {"club": value, "name": "Newcomer"},
+                                   format="json")
+
+    assert answer.status_code == 400
+    assert answer.json() == {"club": [f"an id is a whole number, not {said}"]}
+
+
+def test_an_id_of_no_row_is_refused_naming_what_is_missing(game, organiser_client):
+    """DRF said 'Invalid pk "999999" - object does not exist.'; the 404s say "there is no club
+    999999"."""
+    answer = organiser_client.post("/api/v1/games/", {"season": 999999,
+                                                      "players": seated_ids(game)},
+                                   format="json")
+
+    assert answer.status_code == 400
+    assert answer.json() == {"season": ["there is no season 999999"]}
 
 
 @pytest.mark.parametrize("shape", [int, float, str])
