@@ -25,14 +25,14 @@ class AccountAdapter(DefaultAccountAdapter):
         # look-alike has no index.
         username = unicodedata.normalize("NFKC", username)
         if not username.isascii():
-            raise ValidationError("a user name is in the letters a to z, digits and @ . + - _ "
+            raise ValidationError("A user name is in the letters a to z, digits and @ . + - _ "
                                   "alone: letters of other alphabets can look like another "
-                                  "user's")
+                                  "user's.")
         username = super().clean_username(username, shallow)
         if not shallow:
             names = get_user_model().objects.values_list("username", flat=True)
             for other in names.iterator():
                 if look_alike(username, other):
-                    raise ValidationError(f"a user named {other} is registered, which looks "
-                                          f"the same as {username}")
+                    raise ValidationError(f"A user named {other} is registered, which looks "
+                                          f"the same as {username}.")
         return username

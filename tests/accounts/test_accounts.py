@@ -272,8 +272,8 @@ def test_a_user_name_is_in_latin_letters_so_none_looks_like_anothers(client, loo
     page = sign_up(client, username=look_alike, email="mallory@example.org")
 
     assert page.status_code == 200
-    assert ("a user name is in the letters a to z, digits and @ . + - _ alone: letters of "
-            "other alphabets can look like another user&#x27;s") in page.content.decode()
+    assert ("A user name is in the letters a to z, digits and @ . + - _ alone: letters of "
+            "other alphabets can look like another user&#x27;s.") in page.content.decode()
     assert list(User.objects.values_list("username", flat=True)) == ["ada"]
 
 
@@ -286,7 +286,7 @@ def test_a_user_name_that_looks_like_anothers_is_refused(client, look_alike):
     page = sign_up(client, username=look_alike, email="mallory@example.org")
 
     assert page.status_code == 200
-    assert (f"a user named adal is registered, which looks the same as {look_alike}"
+    assert (f"A user named adal is registered, which looks the same as {look_alike}."
             in page.content.decode())
     assert list(User.objects.values_list("username", flat=True)) == ["adal"]
 
