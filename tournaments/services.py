@@ -218,8 +218,13 @@ def tournament_create(*, club: Club, name: str, entrants: Sequence[tuple[str, st
         raise TournamentError(e.message) from e
     tournament.season = season
     tournament.save()
-    for player_name, spec in zip(names, specs, strict=True):
-        player = _bot_player(player_name, club, by)
+    for number, (player_name, spec) in enumerate(zip(names, specs, strict=True), 1):
+        try:
+            player = _bot_player(player_name, club, by)
+        except LeagueError as e:  # the league's refusal of the name says not whose it is
+            if isinstance(e, TournamentError):
+                raise
+            raise TournamentError(f"entrant {number} ({player_name!r}): {e.message}") from e
         Entrant.objects.create(tournament=tournament, player=player, bot=spec)
     league.audit_record(by=by, club=club, action="tournament created", target=tournament,
                         details={"entrants": dict(zip(names, specs, strict=True)),

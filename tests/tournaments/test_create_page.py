@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from league.models import AuditEntry
 from outside_bots.models import OutsideBot
-from tests.league.factories import UserFactory
+from tests.league.factories import PlayerFactory, UserFactory
 from tests.tournaments.helpers import bot_club, small_tournament
 from tournaments import services
 from tournaments.models import Tournament
@@ -206,3 +206,19 @@ def test_the_cost_has_a_rough_time_at_the_pace_of_the_clubs_last_tournament(
     page = html.unescape(client.get(url(club)).content.decode())
     assert "20 games of 1 deal: 20 deals in all. At the pace of Last cup, the club's last " \
            "finished tournament (" in page
+
+
+def test_a_bot_players_refusal_is_shown_at_its_row(client, club, organiser):
+    """A person's name, or a name the league refuses, at the row that gave it."""
+    PlayerFactory(name="Greta", clubs=[club])
+    client.force_login(organiser)
+    page = _refused(client, club, posted(**{"bot-1-name": "Greta"}), "id_bot-1-name")
+    assert "Greta is a person, not a bot" in page
+    page = _refused(client, club, posted(**{"bot-2-name": "Hu\u200bgo"}), "id_bot-2-name")
+    assert "cannot hold invisible or text-direction control characters" in page
+
+
+def test_no_bot_at_all_is_refused_beside_the_bots(client, club, organiser):
+    client.force_login(organiser)
+    page = _refused(client, club, posted(bots=(("", "random", ""),)), "id_bot-0-name")
+    assert "not be empty" in page

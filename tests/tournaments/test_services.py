@@ -239,3 +239,13 @@ def test_a_game_our_own_code_cannot_play_is_left_unplayed_with_its_reason_and_th
     assert "a bug in the heuristic bot" in progress.unplayed_reason
     assert "not any bot's fault" in progress.unplayed_reason
     assert any(r.levelname == "ERROR" for r in caplog.records)
+
+
+def test_a_bot_players_name_the_league_refuses_is_said_with_its_entrant():
+    """Found making the organisers' page: "a player's name cannot hold invisible ... characters"
+    said not which of twenty entrants it was about."""
+    entrants = [*ENTRANTS[:2], ("Hu\u200bgo", "heuristic")]
+    with pytest.raises(TournamentError, match=r"^entrant 3 \('Hu\\u200bgo'\): a player's name "
+                                              "cannot hold invisible"):
+        small_tournament(entrants=entrants)
+    assert not Tournament.objects.exists()

@@ -200,7 +200,10 @@ class TournamentForm(forms.Form):
                                        " ".join(map(str, said)))
                 continue
             said = " ".join(map(str, messages)) if isinstance(messages, list) else str(messages)
-            self.add_error(fields.get(key), f"bots: {said}" if key == "entrants" else said)
+            if key == "entrants":  # about them all: shown at the first
+                self.add_error("bot-0-name", f"The bots: {said}")
+            else:
+                self.add_error(fields.get(key), said)
 
     def refuse(self, message: str) -> None:
         """The service's refusal at the fields its words name, or above the form."""
@@ -215,7 +218,9 @@ class TournamentForm(forms.Form):
         twice = message.removeprefix("entered twice: ") if message.startswith("entered twice") \
             else None
         named = []
-        for row, name, spec in rows:
+        for number, (row, name, spec) in enumerate(rows, 1):
+            if message.startswith(f"entrant {number} "):
+                return [f"bot-{row}-name"]
             quoted = (f"'{name.strip()}'", f'"{name.strip()}"')
             if twice is not None and name.strip() in twice.split(", "):
                 named.append(f"bot-{row}-name")
