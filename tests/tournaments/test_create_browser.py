@@ -8,7 +8,14 @@ from django.urls import reverse
 
 from tests.league.factories import UserFactory
 from tests.pages import test_browser
-from tests.pages.test_accessibility import DESKTOP, PHONE, axe_violations, violations_by_page
+from tests.pages.test_accessibility import (
+    DESKTOP,
+    FOCUSABLE,
+    PHONE,
+    axe_violations,
+    tab_through,
+    violations_by_page,
+)
 from tests.pages.test_browser import pytestmark, shoot, signed_in  # noqa: F401
 from tests.tournaments.helpers import bot_club
 from tournaments.models import Tournament
@@ -86,3 +93,18 @@ def test_the_page_has_no_serious_axe_violations(browser, live_server, client, cl
              "club": reverse("league:club_detail", args=[club.pk])}
     assert violations_by_page(browser, live_server, client, organiser, pages, scheme=scheme,
                               viewport=viewport) == {}
+
+
+def test_the_keyboard_reaches_every_control_with_a_visible_focus(browser, live_server, client,
+                                                                  club):
+    club, organiser = club
+    ctx = signed_in(browser, live_server, client, organiser, viewport=DESKTOP)
+    page = ctx.new_page()
+    page.goto(live_server.url + reverse("gameplay:tournament_create", args=[club.pk]))
+    controls = page.evaluate(FOCUSABLE)
+    assert len(controls) > 30
+    reached, unseen = tab_through(page, len(controls))
+    radios = [c for c in controls if 'type="radio"' in c]  # a group is one Tab stop
+    assert [c for c in controls if c not in reached and c not in radios] == []
+    assert unseen == [], "focused without a visible outline"
+    ctx.close()
