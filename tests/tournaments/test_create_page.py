@@ -158,7 +158,9 @@ def test_an_authors_bot_is_offered_to_its_author_and_refused_to_others(client, c
                                   url=f"https://bots.example.org/{name}")
     client.force_login(organiser)
     page = client.get(url(club)).content.decode()
-    assert 'value="outside:olga-bot"' in page and 'value="outside:house-bot"' in page
+    assert '<option value="outside:olga-bot">olga-bot (yours; plays classic)</option>' in page
+    assert ('<option value="outside:house-bot">house-bot (registered by the site; plays '
+            'classic)</option>') in page
     assert "mal-bot" not in page and "off-bot" not in page
 
     forged = posted(bots=(("Rita", "random", ""), ("Greg", "greedy", ""),

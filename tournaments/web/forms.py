@@ -89,7 +89,8 @@ class TournamentForm(forms.Form):
         self.bot_choices = [("The site's bots", [(b, b) for b in BUILT_IN])]
         if bots:
             self.bot_choices.append(("Outside bots", [
-                (OUTSIDE + bot.name, f"{bot.name} ({_whose(bot, by)})") for bot in bots]))
+                (OUTSIDE + bot.name, f"{bot.name} ({_whose(bot, by)}; plays "
+                                     f"{', '.join(bot.presets)})") for bot in bots]))
         self.row_count = rows if rows is not None else self._posted_rows()
         for i in range(self.row_count):
             self.fields[f"bot-{i}-name"] = forms.CharField(
