@@ -60,10 +60,16 @@ KEY_REUSED = {422: OpenApiResponse(ErrorSerializer,
                                    description="Idempotency-Key reused for another request")}
 
 
-def creates(request, answer, doc):
-    """The schema of a create: takes an Idempotency-Key, answers 201 with ``answer``."""
+STILL_PLAYING = {409: OpenApiResponse(ErrorSerializer, description=(
+    "a player still sits at an open table of the club (one person, one table): where, in "
+    "`detail`; nothing created"))}
+
+
+def creates(request, answer, doc, refusals=None):
+    """The schema of a create: takes an Idempotency-Key, answers 201 with ``answer`` (or one
+    of ``refusals`` beside the usual errors)."""
     return extend_schema(request=request, parameters=[IDEMPOTENCY_KEY], description=doc,
-                         responses={201: answer, **ERRORS, **KEY_REUSED})
+                         responses={201: answer, **ERRORS, **KEY_REUSED, **(refusals or {})})
 
 
 def updates(request, answer, doc):

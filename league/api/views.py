@@ -30,6 +30,7 @@ from league.api.schema import (
     IDEMPOTENCY_KEY,
     KEY_REUSED,
     NOT_FOUND,
+    STILL_PLAYING,
     creates,
     updates,
     valid,
@@ -302,7 +303,7 @@ SEAT_CHANGE_DOC = ("Players leave or join before the next deal: `leaving` and `j
     create=creates(s.GameCreateSerializer, s.GameDetailSerializer,
                     "A new game of a season of a club you organise "
                     "(league.services.game_create): the players in seat order, the dealer's "
-                    "seat."),
+                    "seat.", refusals=STILL_PLAYING),
 )
 class GameViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
     queryset = Game.objects.select_related("season").order_by("season_id", "number")
@@ -331,6 +332,7 @@ class GameViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
         self.check_object_permissions(request, data["season"])
 
         def create_game():
+            nights.free_checked(data["season"], data["players"])  # one person, one table
             game = services.game_create(season=data["season"], players=data["players"],
                                         dealer=data["dealer"], by=request.user)
             return Response(s.GameDetailSerializer(self.get_queryset().get(pk=game.pk)).data,

@@ -6,7 +6,7 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from league import services
-from tests.league.factories import ClubFactory, UserFactory, make_game, seated_ids
+from tests.league.factories import ClubFactory, PlayerFactory, UserFactory, make_game, seated_ids
 
 
 @pytest.fixture
@@ -16,6 +16,12 @@ def game(db):
     game = make_game(season_kwargs={"scoring_limit": 50})
     services.deal_record(game=game, finishing_order=seated_ids(game))
     return game
+
+
+def free_ids(game, n: int = 4) -> list[int]:
+    """Ids of ``n`` new players of the game's club, at no open table (one person sits at one
+    table, so a new game cannot seat the game's own players while it is open)."""
+    return [PlayerFactory(clubs=[game.season.club]).pk for _ in range(n)]
 
 
 def client_for(user=None, *, token=False):

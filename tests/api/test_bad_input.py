@@ -7,6 +7,7 @@ from rest_framework.test import APIClient
 
 from league.models import Club
 from plumbing.api.parsers import MAX_JSON_DEPTH
+from tests.api.conftest import free_ids
 from tests.api.test_deals import snapshot
 from tests.league.factories import seated_ids
 
@@ -296,7 +297,7 @@ def test_a_form_field_given_twice_is_refused_naming_it_as_in_json(game, organise
 
 
 def test_a_form_list_takes_its_field_once_per_value(game, organiser_client):
-    players = seated_ids(game)
+    players = free_ids(game)
     form = "&".join([f"season={game.season_id}", *(f"players={p}" for p in players)])
 
     answer = organiser_client.post("/api/v1/games/", form,

@@ -6,7 +6,7 @@ import pytest
 
 from league import selectors, services
 from league.models import AuditEntry, Club, Game, Player, Season, Seat, SeatChange
-from tests.api.conftest import client_for
+from tests.api.conftest import client_for, free_ids
 from tests.league.factories import (
     ClubFactory,
     PlayerFactory,
@@ -214,7 +214,7 @@ def test_a_seasons_rules_are_fixed_once_a_deal_is_recorded(game, organiser_clien
 
 
 def test_an_organiser_creates_a_game_with_players_in_seat_order(game, organiser_client):
-    order = list(reversed(seated_ids(game)))
+    order = list(reversed(free_ids(game)))
 
     response = organiser_client.post("/api/v1/games/", {"season": game.season_id,
                                                         "players": order, "dealer": 2},
@@ -244,16 +244,16 @@ def test_bad_players_name_the_field(game, organiser_client, players, answer):
 
 def test_a_table_the_league_refuses_is_shown_as_it_is(game, organiser_client):
     stranger = PlayerFactory(name="Stranger")
-    twice = seated_ids(game)[:3] + seated_ids(game)[:1]
+    free = free_ids(game)
+    twice = free[:3] + free[:1]
 
     outsider = organiser_client.post("/api/v1/games/", {
-        "season": game.season_id, "players": [*seated_ids(game)[:3], stranger.pk]},
-        format="json")
+        "season": game.season_id, "players": [*free[:3], stranger.pk]}, format="json")
     repeated = organiser_client.post("/api/v1/games/", {"season": game.season_id,
                                                         "players": twice}, format="json")
     dealer = organiser_client.post("/api/v1/games/", {"season": game.season_id,
-                                                      "players": seated_ids(game),
-                                                      "dealer": 4}, format="json")
+                                                      "players": free, "dealer": 4},
+                                   format="json")
 
     assert outsider.json() == {"detail": f"not players of {game.season.club}: Stranger"}
     assert repeated.json() == {"detail": "a player cannot sit at the table twice"}
@@ -261,8 +261,21 @@ def test_a_table_the_league_refuses_is_shown_as_it_is(game, organiser_client):
     assert Game.objects.count() == 1
 
 
+def test_no_one_is_seated_while_still_at_an_open_table(game, organiser_client):
+    """One person sits at one table: the night's confirm and the admin refuse it, and so does
+    the API (its own words, nothing created)."""
+    newcomers = [PlayerFactory(clubs=[game.season.club]).pk for _ in range(3)]
+
+    response = organiser_client.post("/api/v1/games/", {
+        "season": game.season_id, "players": [*newcomers, seated_ids(game)[0]]}, format="json")
+
+    assert response.status_code == 409
+    assert "still playing at" in response.json()["detail"]
+    assert Game.objects.count() == 1
+
+
 def test_a_game_created_twice_with_one_key_is_created_once(game, organiser_client):
-    body = {"season": game.season_id, "players": seated_ids(game)}
+    body = {"season": game.season_id, "players": free_ids(game)}
 
     first = organiser_client.post("/api/v1/games/", body, format="json",
                                   HTTP_IDEMPOTENCY_KEY="new-table")

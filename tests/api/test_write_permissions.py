@@ -40,6 +40,12 @@ def snapshot():
             AuditEntry.objects.count(), IdempotentRequest.objects.count())
 
 
+@pytest.fixture(autouse=True)
+def free_players(game):
+    """Four players of the club at no open table, for a new game (one person, one table)."""
+    return [PlayerFactory(name=f"Free {i}", clubs=[game.season.club]) for i in range(4)]
+
+
 @pytest.fixture
 def other_clubs_player(game):
     """A player of no club yet, whom any club's organiser may bring in (a player of another
@@ -66,7 +72,8 @@ WRITES = {
     "update a season": lambda c, game, visitor: c.patch(
         f"/api/v1/seasons/{game.season_id}/", {"name": "Renamed"}, format="json"),
     "create a game": lambda c, game, visitor: c.post(
-        "/api/v1/games/", {"season": game.season_id, "players": seated_ids(game)},
+        "/api/v1/games/", {"season": game.season_id, "players": list(
+            Player.objects.filter(name__startswith="Free ").values_list("pk", flat=True))},
         format="json"),
     "preview a seat change": lambda c, game, visitor: c.post(
         f"/api/v1/games/{game.pk}/seat-change-preview/", {"leaving": seated_ids(game)[:1]},
