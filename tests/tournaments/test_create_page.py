@@ -130,6 +130,8 @@ def _refused(client, club, data, field_id):
     ({"scoring_deals": ""}, "id_scoring_deals", "fixed-rounds needs"),
     ({"bot-2-settings": "playouts=5000"}, "id_bot-2-settings", "heuristic takes no settings"),
     ({"bot-1-name": "Rita"}, "id_bot-1-name", "entered twice: Rita"),
+    ({"scoring_system": ""}, "id_scoring_system", "required"),
+    ({"scoring_system": "most-tricks"}, "id_scoring_system", "not one of the available"),
 ])
 def test_wrong_input_is_refused_at_its_field_and_nothing_is_created(
         client, club, organiser, data, field, words):

@@ -77,8 +77,9 @@ def _cost(form, club) -> str:
     if form.is_bound:
         form.is_valid()
         values = form.cleaned_data
-        if any(name not in values for name in ("format", "seats", "games_per_table", "rounds")):
-            return "Correct the numbers above to see what it would take."
+        if any(name not in values for name in ("format", "seats", "games_per_table", "rounds",
+                                               "scoring_system")):
+            return "Correct what is marked above to see what it would take."
     entered = [values.get(f"bot-{i}-bot") or "" for i in range(form.row_count)
                if (values.get(f"bot-{i}-name") or "").strip()]
     try:
