@@ -216,13 +216,14 @@ def club_players(*, club):
 
 
 def seasons_with_versions():
-    """Seasons with their club, their ratings' job and the number of their newest game (None
-    before the first): all the season page's cached parts are keyed by, in one query."""
+    """Seasons with their club, their ratings' job, their bot tournament (for a tournament's
+    season) and the number of their newest game (None before the first): all the season
+    page's cached parts are keyed by, in one query."""
     return _SEASONS_WITH_VERSIONS.all()
 
 
 # Built once: resolving the subquery for each page took longer than running the query.
-_SEASONS_WITH_VERSIONS = Season.objects.select_related("club", "rating_job").annotate(
+_SEASONS_WITH_VERSIONS = Season.objects.select_related("club", "rating_job", "tournament").annotate(
     last_game_number=Subquery(Game.objects.filter(season=OuterRef("pk"))
                               .order_by("-number").values("number")[:1]))
 

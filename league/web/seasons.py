@@ -43,13 +43,17 @@ def season_detail(request, season_id):
         "games": SimpleLazyObject(lambda: Paginator(
             selectors.season_games(season=season), GAMES_PER_PAGE).get_page(page)),
         "organiser": organises(request.user, season.club),
+        # A bot tournament's season: its games are the tournament's (services.by_hand), so
+        # the page links the tournament and offers no club night and no entry.
+        "tournament": getattr(season, "tournament", None),
     }
     if context["organiser"] or get_messages(request):
         return render(request, "league/season_detail.html", context)
     # The games listed change with the results (deal counts, status) and the newest game;
     # base.html shows nothing of the reader.
     shown = (season.pk, results.key, season.last_game_number, page, season.club.name,
-             season.name, season.preset, season.scoring)
+             season.name, season.preset, season.scoring,
+             context["tournament"] and context["tournament"].name)
     key = f"league:season-page:{md5(repr(shown).encode(), usedforsecurity=False).hexdigest()}"
     html = cache.get(key)
     if html is None:

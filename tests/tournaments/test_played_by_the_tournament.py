@@ -74,3 +74,40 @@ def test_the_entry_page_refuses_a_tournament_game_and_its_page_offers_nothing(cl
     page = client.get(reverse("league:game_detail", args=[game.pk])).content.decode()
     assert reverse("league:game_enter", args=[game.pk]) not in page
     assert "Call time" not in page
+
+
+def test_the_season_page_names_its_tournament_and_offers_no_club_night(
+        client, played, django_assert_num_queries):
+    """Found by a walk-through: a tournament's season page ("Tournament: Cup") did not say whose
+    games they were, and offered its organiser "Run a club night", "Tonight's tables" and
+    "enter a deal", none of which a tournament's season has."""
+    game, organiser = played
+    season, tournament = game.season, game.season.tournament
+    game.status = Game.OPEN  # even an open game of the tournament is not entered by hand
+    game.save(update_fields=["status"])
+    url = reverse("league:season_detail", args=[season.pk])
+    link = f'<a href="{tournament.get_absolute_url()}">Cup</a>'
+
+    for reader in (organiser, None):
+        client.logout()
+        if reader:
+            client.force_login(reader)
+        said = " ".join(client.get(url).content.decode().split())
+        assert f"These are the games of the bot tournament {link}." in said
+        for offered in (reverse("league:night", args=[season.pk]),
+                        reverse("league:tonight", args=[season.pk]),
+                        reverse("league:game_enter", args=[game.pk]),
+                        "Run a club night", "Tonight&#x27;s tables", "enter a deal"):
+            assert offered not in said
+    with django_assert_num_queries(1):  # from the cache: the season row alone, as before
+        client.get(url)
+
+
+def test_a_club_season_page_names_no_tournament(client):
+    from tests.league.factories import make_game
+
+    season = make_game().season
+    said = client.get(reverse("league:season_detail", args=[season.pk])).content.decode()
+
+    assert "bot tournament" not in said
+    assert reverse("league:tonight", args=[season.pk]) in said
