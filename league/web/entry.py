@@ -24,6 +24,7 @@ from league.errors import Conflict, LeagueError
 from league.models import Deal
 from league.rules import options_of
 from league.web import corrections, role_words
+from league.web.came_from import came_from
 from league.web.entry_page import (
     acting,
     back_to_page,
@@ -195,7 +196,8 @@ def seat_change(request, game):
         said = format_html_join("; ", "{} {}", [(role_words.bdi(p), "leaves") for p in leaving]
                                 + [(role_words.bdi(p), "joins") for p in joining])
         messages.success(request, format_html("{}.", said))
-        return back_to_page(game)
+        origin = came_from(request)  # the night's plan waiting for who left, say
+        return redirect(origin) if origin else back_to_page(game)
     return _seat_change(request, game, apply)
 
 

@@ -18,6 +18,7 @@ from league.rules import options_of
 from league.selectors import organises
 from league.table_links import moved_on_from, refusal
 from league.web import role_words, table_links
+from league.web.came_from import came_from
 from league.web.forms import DealEntryForm, SeatChangeForm
 from league.web.refused import refuse
 
@@ -147,6 +148,8 @@ def entry_page(request, game, status=200, *, next_deal=None, **shown):
         "winners": [s.player for s in game.seats.filter(is_winner=True).select_related("player")],
         "service_worker": reverse("league:entry_service_worker"),
         "table_link": getattr(request, "table_link", None),
+        # the page that sent the organiser here (the night's plan, to enter who leaves)
+        "origin": came_from(request),
         **shown,
     }
     if "seat_form" not in context:

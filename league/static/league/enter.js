@@ -357,14 +357,16 @@
     if (cancel) {
       cancel.addEventListener("submit", function (e) {
         e.preventDefault();
-        fetch(here, {credentials: "same-origin"}).then(function (r) { return r.text(); })
+        // The page as it was, still knowing where the organiser came from (its "next").
+        var again = here + "?" + new URLSearchParams(new FormData(cancel));
+        fetch(again, {credentials: "same-origin"}).then(function (r) { return r.text(); })
           .then(function (html) {
             var fresh = new DOMParser().parseFromString(html, "text/html")
               .getElementById("seats");
             fresh = document.importNode(fresh, true);
             section.replaceWith(fresh);
             bindSeats(fresh);
-          }).catch(function () { location.assign(here + "#seats"); });
+          }).catch(function () { location.assign(again + "#seats"); });
       });
     }
   }

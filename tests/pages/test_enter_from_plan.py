@@ -1,0 +1,72 @@
+"""The entry page reached from the club night's plan ("Enter who leaves at game N"), and the way
+back after the seat change."""
+
+import html
+import re
+
+import pytest
+from django.urls import reverse
+
+from league import services
+from tests.league.factories import UserFactory, make_game, seated_ids
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def game():
+    game = make_game()
+    services.deal_record(game=game, finishing_order=seated_ids(game))
+    return game
+
+
+@pytest.fixture
+def organiser(game):
+    user = UserFactory(username="plan-organiser")
+    game.season.club.organisers.add(user)
+    return user
+
+
+def _plan(game):
+    present = "&".join(f"present={i}" for i in seated_ids(game))
+    return reverse("league:night_plan", args=[game.season.pk]) + f"?{present}&round=2"
+
+
+def _leave_link(client, plan, game):
+    """The plan's "Enter who leaves at game N" link, as the organiser's browser follows it."""
+    page = client.get(plan).text
+    links = re.findall(r'href="([^"]*)"[^>]*>Enter who leaves at game '
+                       rf'{game.number}<', page)
+    assert links, "no link to enter who leaves"
+    return html.unescape(links[0])
+
+
+def test_a_seat_change_entered_from_the_plan_goes_back_to_the_plan(client, game, organiser):
+    client.force_login(organiser)
+    plan = _plan(game)
+    link = _leave_link(client, plan, game)
+
+    entry = client.get(link)
+    assert entry.status_code == 200
+    assert f'href="{plan}"'.replace("&", "&amp;") in entry.text  # the way back, offered
+    leaving = seated_ids(game)[0]
+    preview = client.post(reverse("league:seat_change_preview", args=[game.pk]),
+                          {"leaving": [leaving], "next": plan})
+    assert f'name="next" value="{plan}"'.replace("&", "&amp;") in preview.text
+    done = client.post(reverse("league:seat_change", args=[game.pk]),
+                       {"leaving": [leaving], "next": plan}, follow=True)
+
+    assert done.redirect_chain[-1][0] == plan
+    assert "leaves." in done.text
+    assert game.seats.get(player_id=leaving).left_before == 2
+
+
+@pytest.mark.parametrize("elsewhere", ["https://evil.example/league/", "//evil.example/"])
+def test_the_entry_page_goes_back_only_to_the_sites_own_pages(client, game, organiser,
+                                                              elsewhere):
+    client.force_login(organiser)
+    entry = client.get(reverse("league:game_enter", args=[game.pk]), {"next": elsewhere})
+    assert "evil" not in entry.text
+    done = client.post(reverse("league:seat_change", args=[game.pk]),
+                       {"leaving": [seated_ids(game)[0]], "next": elsewhere})
+    assert done["Location"] == reverse("league:game_enter", args=[game.pk])
