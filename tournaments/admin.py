@@ -1,5 +1,7 @@
-"""Tournaments in the admin: organisers see and change only their own clubs' tournaments
-(the league admin's rule); creating, starting, cancelling and resuming go through
+"""Tournaments in the admin: organisers view their own clubs' tournaments (the league admin's
+rule) and start, cancel or resume them; they create one on the new tournament page, linked
+from the list, whose controls say each option in words. Superusers also create them here,
+options and scoring as JSON. Creating, starting, cancelling and resuming go through
 ``tournaments.services``. Outside bots are in outside_bots.admin."""
 
 from django import forms
@@ -10,8 +12,9 @@ from django.utils.html import format_html
 from gameplay.engine.errors import PresidentError
 from gameplay.engine.options import preset
 from gameplay.engine.scoring import Scoring
-from league.admin import ClubScopedAdmin, ClubsFieldMixin
+from league.admin import ClubFilter, ClubScopedAdmin, ClubsFieldMixin
 from league.errors import LeagueError
+from league.selectors import organised_clubs
 from tournaments import selectors, services
 from tournaments.models import Entrant, Tournament
 
@@ -71,9 +74,21 @@ class EntrantInline(admin.TabularInline):
 @admin.register(Tournament)
 class TournamentAdmin(ClubsFieldMixin, ClubScopedAdmin):
     list_display = ["name", "club", "format", "status", "progress", "starts_at"]
-    list_filter = ["club", "status", "format"]
+    list_filter = [("club", ClubFilter), "status", "format"]
     search_fields = ["name", "club__name"]
     actions = ["start", "cancel", "resume"]
+
+    # A tournament's setup is fixed once created (get_readonly_fields); its actions are the
+    # buttons of its page.
+    def has_change_permission(self, request, obj=None):
+        return request.user.is_superuser
+
+    def has_add_permission(self, request):
+        return request.user.is_superuser
+
+    def changelist_view(self, request, extra_context=None):
+        return super().changelist_view(request, {
+            **(extra_context or {}), "organised_clubs": organised_clubs(request.user)})
 
     def get_form(self, request, obj=None, **kwargs):
         if obj is None:

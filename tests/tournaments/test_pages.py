@@ -40,8 +40,9 @@ def test_unknown_tournament_is_404(client):
     assert client.get("/tournaments/999/progress.json").status_code == 404
 
 
-def _staff(name, club=None):
-    user = get_user_model().objects.create_user(name, password="pw", is_staff=True)
+def _staff(name, club=None, superuser=False):
+    user = get_user_model().objects.create_user(name, password="pw", is_staff=True,
+                                                is_superuser=superuser)
     if club:
         club.organisers.add(user)
     return user
@@ -67,9 +68,34 @@ def test_only_the_clubs_organisers_see_and_act_on_its_tournaments(client):
     assert tournament.status == Tournament.CANCELLED
 
 
+def test_an_organiser_views_their_clubs_tournaments_in_the_admin_and_creates_on_the_page(
+        client):
+    """A walk-through: the admin offered a club's organiser "Bot tournaments + Add", a form
+    taking raw JSON for options and scoring, and filtered the list by every club of the site.
+    An organiser views their clubs' tournaments there and is sent to the new tournament page;
+    nothing of another club shows."""
+    tournament = small_tournament()
+    other = services.tournament_create(
+        club=bot_club("Other club"), name="Their cup", seats=3,
+        entrants=[("Ann", "random"), ("Bea", "greedy"), ("Cy", "random")])
+    client.force_login(_staff("org", tournament.club))
+
+    index = client.get("/admin/").content.decode()
+    assert "/admin/gameplay/tournament/add/" not in index
+    listing = client.get("/admin/gameplay/tournament/").content.decode()
+    assert "/admin/gameplay/tournament/add/" not in listing
+    new = reverse("gameplay:tournament_create", args=[tournament.club.pk])
+    assert f'<a href="{new}" class="addlink">New bot tournament of Bot club</a>' in listing
+    assert "Cup" in listing and "Their cup" not in listing and "Other club" not in listing
+    assert client.get("/admin/gameplay/tournament/add/").status_code == 403
+    view = client.get(f"/admin/gameplay/tournament/{tournament.pk}/change/").content.decode()
+    assert "View tournament" in view and 'name="_save"' not in view
+    assert client.get(f"/admin/gameplay/tournament/{other.pk}/change/").status_code == 302
+
+
 def test_admin_creates_a_tournament_through_the_service(client):
     club = bot_club()
-    client.force_login(_staff("org", club))
+    client.force_login(_staff("root", superuser=True))
     response = client.post("/admin/gameplay/tournament/add/", {
         "club": club.pk, "name": "Admin cup", "preset": "classic", "options": "{}",
         "scoring": '{"system": "fixed-rounds", "deals": 1}', "format": "round-robin",
@@ -93,7 +119,7 @@ def test_admin_creates_a_tournament_through_the_service(client):
 ])
 def test_admin_refuses_numbers_the_engine_cannot_play_naming_them(client, field, value, message):
     club = bot_club()
-    client.force_login(_staff("org", club))
+    client.force_login(_staff("root", superuser=True))
     response = client.post("/admin/gameplay/tournament/add/", {
         "club": club.pk, "name": "Admin cup", "preset": "classic", "options": "{}",
         "scoring": '{"system": "fixed-rounds", "deals": 1}', "format": "round-robin",
