@@ -103,8 +103,8 @@ def deal_preview(request, game):
 @table_game
 def deal_record(request, game):
     """Record the next deal, once per form token; from the page's script, answered in JSON:
-    201 recorded, 200 already recorded from this form, 409 that deal number recorded meanwhile
-    (on another phone), 400 refused, each with the words to show."""
+    201 recorded, 200 already recorded from this form (said as recorded), 409 that deal number
+    recorded meanwhile (on another phone), 400 refused, each with the words to show."""
     as_json = wants_json(request)
     next_deal, form = _deal_form(request, game)
     if not form.is_valid():
@@ -126,12 +126,14 @@ def deal_record(request, game):
             return JsonResponse({"error": e.message}, status=400)
         return entry_page(request, game, 400, next_deal=next_deal, order_form=form,
                           error=e.message)
-    if recorded:
-        message = f"Deal {number} recorded."
+    # Sent again (a double tap, or the outbox after the answer was lost), the deal is stored
+    # once and said once: the first answer may have left its words waiting for the next page.
+    message = f"Deal {number} recorded."
+    shown = messages.get_messages(request)
+    waiting = [str(m) for m in shown]
+    shown.used = False  # looked at, still to be shown
+    if recorded or message not in waiting:
         messages.success(request, message)
-    else:
-        message = f"Deal {number} was already recorded from this form; it is stored once."
-        messages.info(request, message)
     if as_json:
         return JsonResponse({"number": number, "recorded": recorded, "message": message},
                             status=201 if recorded else 200)

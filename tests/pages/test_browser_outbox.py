@@ -53,6 +53,7 @@ def test_a_deal_whose_answer_was_lost_is_shown_as_stored_once_it_is_sent_again(
     page.wait_for_selector("h1:text('deal 2')")
     assert page.locator("text=Deal 1 is kept on this phone").count() == 0
     assert page.locator("#outbox").is_hidden()
+    assert page.locator(".messages").inner_text() == "Deal 1 recorded."  # said once
     assert stored(game) == [order]
     settle(page)
     ctx.close()

@@ -1,5 +1,5 @@
-"""The entry page reached from the club night's plan ("Enter who leaves at game N"), and the way
-back after the seat change."""
+"""The entry page reached from the club night's plan ("Enter who leaves at game N"), the way
+back after the seat change, and what the page says of a deal sent twice."""
 
 import html
 import re
@@ -8,6 +8,7 @@ import pytest
 from django.urls import reverse
 
 from league import services
+from league.models import Deal
 from tests.league.factories import UserFactory, make_game, seated_ids
 
 pytestmark = pytest.mark.django_db
@@ -70,3 +71,22 @@ def test_the_entry_page_goes_back_only_to_the_sites_own_pages(client, game, orga
     done = client.post(reverse("league:seat_change", args=[game.pk]),
                        {"leaving": [seated_ids(game)[0]], "next": elsewhere})
     assert done["Location"] == reverse("league:game_enter", args=[game.pk])
+
+
+def test_a_deal_sent_again_after_its_answer_was_lost_is_said_once(client, game, organiser):
+    """The outbox sends a deal again when its answer never came back: the page then says
+    "Deal 1 recorded." once, not that and "already recorded" too."""
+    fresh = make_game(season=game.season)
+    client.force_login(organiser)
+    data = {"token": "same-form", "number": 1,
+            **{f"place_{i}": p for i, p in enumerate(seated_ids(fresh), start=1)}}
+    url = reverse("league:deal_record", args=[fresh.pk])
+
+    first = client.post(url, data, HTTP_ACCEPT="application/json")  # its answer is lost
+    again = client.post(url, data, HTTP_ACCEPT="application/json")
+    page = client.get(reverse("league:game_enter", args=[fresh.pk])).text
+
+    assert first.status_code == 201 and again.status_code == 200
+    assert again.json()["message"] == "Deal 1 recorded."
+    assert page.count("Deal 1 recorded.") == 1 and "already recorded" not in page
+    assert Deal.objects.filter(game=fresh).count() == 1
