@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils.text import capfirst
 
 from gameplay.engine.roles import Role, role_names
-from league import rounds, selectors
+from league import nights, selectors
 from league.models import Game
 from league.rules import options_of
 from league.selectors import organises
@@ -106,14 +106,15 @@ def names_of(game) -> dict:
 
 def seat_form(game, next_deal, data=None) -> SeatChangeForm:
     """Who may leave (the players at the table) and join (the club's others who are not at
-    another open table: ``form.elsewhere`` says where those are) before the next deal."""
-    elsewhere = selectors.seated_elsewhere(game=game)
+    another open table: ``form.elsewhere``, nights.StillPlaying, says where those are) before
+    the next deal."""
     candidates = list(selectors.club_players(club=game.season.club).exclude(seats__game=game))
+    # one line per table, as the night's pages say it (never this game: none of them sits here)
+    still = nights.still_playing(game.season, candidates)
+    busy = {p.pk for table in still for p in table.players}
     form = SeatChangeForm(data, seated=[s.player for s in next_deal.seats],
-                          candidates=[p for p in candidates if p.pk not in elsewhere])
-    where = rounds.where_played(list({g.pk: g for g in elsewhere.values()}.values()),
-                                season=game.season)
-    form.elsewhere = [(p, where[elsewhere[p.pk].pk]) for p in candidates if p.pk in elsewhere]
+                          candidates=[p for p in candidates if p.pk not in busy])
+    form.elsewhere = still
     return form
 
 

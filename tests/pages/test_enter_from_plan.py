@@ -1,5 +1,6 @@
 """The entry page reached from the club night's plan ("Enter who leaves at game N"), the way
-back after the seat change, and what the page says of a deal sent twice."""
+back after the seat change, and what the page says of a deal sent twice and of the people
+at another open table."""
 
 import html
 import re
@@ -8,8 +9,8 @@ import pytest
 from django.urls import reverse
 
 from league import services
-from league.models import Deal
-from tests.league.factories import UserFactory, make_game, seated_ids
+from league.models import Deal, Seat
+from tests.league.factories import PlayerFactory, UserFactory, make_game, seated_ids
 
 pytestmark = pytest.mark.django_db
 
@@ -90,3 +91,18 @@ def test_a_deal_sent_again_after_its_answer_was_lost_is_said_once(client, game, 
     assert again.json()["message"] == "Deal 1 recorded."
     assert page.count("Deal 1 recorded.") == 1 and "already recorded" not in page
     assert Deal.objects.filter(game=fresh).count() == 1
+
+
+def test_people_at_another_open_table_are_named_once_per_table(client, game, organiser):
+    others = [PlayerFactory(name=n, clubs=[game.season.club]) for n in ("Ada", "Ben", "Cy")]
+    other = make_game(season=game.season, players=[*others, PlayerFactory(
+        name="Dot", clubs=[game.season.club])])
+    client.force_login(organiser)
+
+    page = client.get(reverse("league:game_enter", args=[game.pk])).text
+
+    said = re.search(r"Not offered, as they sit at another open table: (.*?)\.</p>",
+                     page).group(1).replace("<bdi>", "").replace("</bdi>", "")
+    assert said.count(f"(game {other.number})") == 1
+    assert said.startswith("Ada, Ben, Cy and Dot at ")
+    assert not Seat.objects.filter(game=game, player__in=others).exists()

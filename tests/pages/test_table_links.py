@@ -316,7 +316,9 @@ def test_a_player_at_the_other_table_is_not_offered_nor_taken_as_a_joiner(
     table = phone(link_of(game))
     page = table.get(at(game))
     assert f'name="joining" value="{busy.pk}"' not in page.text
-    assert f"<bdi>{busy.name}</bdi> at round 1, table 2 (game {other.number})" in page.text
+    said = page.text.split("Not offered, as they sit at another open table: ")[1].split("</p>")[0]
+    assert f"<bdi>{busy.name}</bdi>" in said  # with the others at that table, named once:
+    assert said.count(f" at round 1, table 2 (game {other.number})") == 1
 
     refused = table.post(at(game, "seat_change"), {"joining": [busy.pk]})
 
@@ -408,5 +410,6 @@ def test_a_player_at_a_table_of_another_season_is_named_with_that_season(games, 
     elsewhere = make_game(season=other, players=[femi, *[PlayerFactory(clubs=[season.club])
                                                          for _ in range(3)]])
     page = phone(link_of(game)).get(at(game))
-    assert (f"<bdi>Femi</bdi> at round 1, table 1 (game {elsewhere.number}) of Winter"
-            in page.text)
+    said = page.text.split("Not offered, as they sit at another open table: ")[1].split("</p>")[0]
+    assert "; <bdi>Femi</bdi>, " in said  # after this season's tables
+    assert said.endswith(f" at round 1, table 1 (game {elsewhere.number}) of Winter.")
