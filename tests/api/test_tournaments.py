@@ -106,6 +106,32 @@ def test_a_tournament_played_before_start_answers_says_finished(club_organiser):
     assert started.status_code == 200 and started.json()["status"] == "finished"
 
 
+@pytest.mark.parametrize(("fields", "field", "words"), [
+    ({"name": "  "}, "name", "A tournament needs a name."),
+    ({"name": None}, "name", "A tournament needs a name."),
+    ({"name": "x" * 89}, "name",
+     'A tournament\'s name is at most 88 characters (its season is called "Tournament: NAME").'),
+    ({"games_per_table": 10_001}, "games_per_table", "At most 10,000 games per table."),
+    ({"games_per_table": -1}, "games_per_table", "At least 1 game per table."),
+    ({"seats": 40_000}, "seats", "Tables of at most 32,767 bots."),
+    ({"rounds": 1_001}, "rounds", "At most 1,000 rounds."),
+    ({"batch_size": 10_001}, "batch_size", "At most 10,000 games per task."),
+    ({"seed": 2**63}, "seed", "A seed is a whole number from -9,223,372,036,854,775,808 to "
+                              "9,223,372,036,854,775,807."),
+])
+def test_a_tournament_refused_by_its_fields_is_told_in_the_sites_words(
+        club_organiser, fields, field, words):
+    """The new tournament page shows these refusals as the API gives them: they were the
+    framework's ("This field may not be blank.", "Ensure this value is less than or equal to
+    10000.")."""
+    club, client = club_organiser
+
+    response = client.post("/api/v1/tournaments/", cup(club, **fields), format="json")
+
+    assert response.status_code == 400
+    assert response.json() == {field: [words]}
+
+
 @pytest.mark.parametrize(("fields", "answer"), [
     ({"entrants": []}, "entrants"),
     ({"entrants": [{"name": "Rita"}]}, "entrants"),

@@ -121,12 +121,12 @@ def _refused(client, club, data, field_id):
 
 
 @pytest.mark.parametrize(("data", "field", "words"), [
-    ({"name": "  "}, "id_name", "may not be blank"),
-    ({"name": "x" * 200}, "id_name", "no more than"),
+    ({"name": "  "}, "id_name", "A tournament needs a name."),
+    ({"name": "x" * 200}, "id_name", "A tournament's name is at most 88 characters"),
     ({"seats": "many"}, "id_seats", "Enter a whole number"),
     ({"seats": "5"}, "id_seats", "3 entrants cannot fill a table of 5"),
     ({"games_per_table": "0"}, "id_games_per_table", "games per table must be at least 1"),
-    ({"games_per_table": "1000000"}, "id_games_per_table", "less than or equal to 10000"),
+    ({"games_per_table": "1000000"}, "id_games_per_table", "At most 10,000 games per table."),
     ({"scoring_deals": ""}, "id_scoring_deals", "fixed-rounds needs"),
     ({"bot-2-settings": "playouts=5000"}, "id_bot-2-settings", "heuristic takes no settings"),
     ({"bot-1-name": "Rita"}, "id_bot-1-name", "entered twice: Rita"),

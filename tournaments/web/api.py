@@ -16,6 +16,7 @@ from tournaments import services as tournament_services
 from tournaments.models import Entrant, Tournament
 
 TOURNAMENT_SEASON_PREFIX = "Tournament: "  # tournament_create names its season so
+SEED_WORDS = f"A seed is a whole number from {-2**63:,} to {2**63 - 1:,}."
 
 
 class FaultCountsSerializer(serializers.Serializer):
@@ -76,6 +77,13 @@ class EntrantWriteSerializer(KnownFields, serializers.Serializer):
         "outside bot an administrator registered"))
 
 
+def _bounds(least: int, most: int, below: str, above: str) -> dict:
+    """A whole number field's bounds and their refusals (``{max_value}`` in ``above`` is
+    ``most``)."""
+    return {"min_value": least, "max_value": most,
+            "error_messages": {"min_value": below, "max_value": above}}
+
+
 class TournamentCreateSerializer(KnownFields, inputs.ModelSerializer):
     entrants = EntrantWriteSerializer(many=True, allow_empty=False, max_length=TABLE_MAX)
 
@@ -87,14 +95,25 @@ class TournamentCreateSerializer(KnownFields, inputs.ModelSerializer):
         validators = []  # a clashing name is the service's refusal, with its message
         # The columns' bounds on every database, and bounds that keep the number of games
         # within what the database counts.
-        extra_kwargs = {"name": {"max_length": SEASON_NAME_MAX - len(TOURNAMENT_SEASON_PREFIX),
-                                 "help_text": "its season is called "
-                                              f"\"{TOURNAMENT_SEASON_PREFIX}NAME\""},
-                        "seats": {"min_value": 0, "max_value": SMALL_MAX},
-                        "games_per_table": {"min_value": 0, "max_value": 10_000},
-                        "rounds": {"min_value": 0, "max_value": 1_000},
-                        "batch_size": {"min_value": 0, "max_value": 10_000},
-                        "seed": {"min_value": -2**63, "max_value": 2**63 - 1}}
+        # Their refusals in the site's words: the new tournament page shows them as they are.
+        extra_kwargs = {
+            "name": {"max_length": SEASON_NAME_MAX - len(TOURNAMENT_SEASON_PREFIX),
+                     "help_text": f"its season is called \"{TOURNAMENT_SEASON_PREFIX}NAME\"",
+                     "error_messages": {
+                         "required": "A tournament needs a name.",
+                         "null": "A tournament needs a name.",
+                         "blank": "A tournament needs a name.",
+                         "max_length": "A tournament's name is at most {max_length} "
+                                       "characters (its season is called "
+                                       f"\"{TOURNAMENT_SEASON_PREFIX}NAME\")."}},
+            "seats": _bounds(0, SMALL_MAX, "Tables of at least 2 bots.",
+                             "Tables of at most {max_value:,} bots."),
+            "games_per_table": _bounds(0, 10_000, "At least 1 game per table.",
+                                       "At most {max_value:,} games per table."),
+            "rounds": _bounds(0, 1_000, "At least 1 round.", "At most {max_value:,} rounds."),
+            "batch_size": _bounds(0, 10_000, "At least 1 game per task.",
+                                  "At most {max_value:,} games per task."),
+            "seed": _bounds(-2**63, 2**63 - 1, SEED_WORDS, SEED_WORDS)}
 
     def validate_scoring(self, value):
         if not isinstance(value, dict):
