@@ -130,8 +130,15 @@ def _refused(client, club, data, field_id):
     ({"scoring_deals": ""}, "id_scoring_deals", "fixed-rounds needs"),
     ({"bot-2-settings": "playouts=5000"}, "id_bot-2-settings", "heuristic takes no settings"),
     ({"bot-1-name": "Rita"}, "id_bot-1-name", "entered twice: Rita"),
-    ({"scoring_system": ""}, "id_scoring_system", "required"),
-    ({"scoring_system": "most-tricks"}, "id_scoring_system", "not one of the available"),
+    ({"scoring_system": ""}, "id_scoring_system", "Choose a scoring system."),
+    ({"scoring_system": "most-tricks"}, "id_scoring_system",
+     "There is no scoring system called most-tricks."),
+    ({"seats": ""}, "id_seats", "Say how many bots sit at each table."),
+    ({"games_per_table": ""}, "id_games_per_table", "Say how many games each table plays."),
+    ({"rounds": ""}, "id_rounds", "Say how many rounds (1 for a round robin)."),
+    ({"seed": ""}, "id_seed", "Give a seed: any whole number (0 will do)."),
+    ({"preset": "poker"}, "id_preset", "There is no rules preset called poker."),
+    ({"format": ""}, "id_format", "Choose a format."),
 ])
 def test_wrong_input_is_refused_at_its_field_and_nothing_is_created(
         client, club, organiser, data, field, words):

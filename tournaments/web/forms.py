@@ -56,24 +56,39 @@ def _whose(bot, by) -> str:
     return "yours" if by is not None and bot.owner_id == by.pk else f"by {bot.owner}"
 
 
+def _chosen(what: str) -> dict:
+    """A choice's refusals: none chosen, or one the page does not offer (a forged post)."""
+    return {"required": f"Choose {what}.",
+            "invalid_choice": f"There is no {what.removeprefix('a ')} called %(value)s."}
+
+
 class TournamentForm(forms.Form):
     """A tournament's name, preset, format, tables, scoring and entrants (``rows`` of a
     player name, a bot and its settings; a row without a name is left out)."""
 
+    # Its refusals in the site's words; the name's and the numbers' bounds are the API
+    # serializer's (tournaments.web.api).
     name = forms.CharField(label="Name", required=False)
     preset = forms.ChoiceField(label="Rules preset", widget=forms.RadioSelect,
-                               choices=[(name, name) for name in PRESETS])
+                               choices=[(name, name) for name in PRESETS],
+                               error_messages=_chosen("a rules preset"))
     format = forms.ChoiceField(label="Format", widget=forms.RadioSelect,
-                               choices=Tournament.FORMAT_CHOICES)
-    seats = forms.IntegerField(label="Bots at each table")
-    games_per_table = forms.IntegerField(label="Games at each table")
-    rounds = forms.IntegerField(label="Rounds (rounds paired by rating only)")
+                               choices=Tournament.FORMAT_CHOICES,
+                               error_messages=_chosen("a format"))
+    seats = forms.IntegerField(label="Bots at each table", error_messages={
+        "required": "Say how many bots sit at each table."})
+    games_per_table = forms.IntegerField(label="Games at each table", error_messages={
+        "required": "Say how many games each table plays."})
+    rounds = forms.IntegerField(label="Rounds (rounds paired by rating only)", error_messages={
+        "required": "Say how many rounds (1 for a round robin)."})
     duplicate = forms.BooleanField(
         label="Duplicate: each block of games at a table replays the same deals with the "
               "bots moved one seat on, so luck evens out", required=False)
-    seed = forms.IntegerField(label="Seed")
+    seed = forms.IntegerField(label="Seed", error_messages={
+        "required": "Give a seed: any whole number (0 will do)."})
     scoring_system = forms.ChoiceField(label="Scoring", widget=forms.RadioSelect,
-                                       choices=[(s.name, s.name) for s in systems()])
+                                       choices=[(s.name, s.name) for s in systems()],
+                                       error_messages=_chosen("a scoring system"))
     rows = forms.IntegerField(widget=forms.HiddenInput, required=False)
 
     error_summary = SeasonForm.error_summary  # each refusal once, with the fields it names
