@@ -176,3 +176,38 @@ def test_a_phone_back_online_after_an_undo_elsewhere_shows_the_deal_to_enter_now
     for page, ctx in ((a, a_ctx), (b, b_ctx)):
         settle(page)
         ctx.close()
+
+
+def test_a_kept_deal_says_sending_while_on_its_way_and_waiting_only_while_offline(
+        browser, live_server, night):  # noqa: F811
+    """The outbox said "Waiting to send." the whole time, even while the deal was on its way."""
+    _, (game, _), _ = night
+    ctx = browser.new_context(**PHONE)
+    page = ctx.new_page()
+    scan(page, live_server, game.table_links.get())
+    kept_offline(page)
+    ctx.set_offline(True)
+    order = order_of(game)
+    tap_order(page, order)
+    page.get_by_role("button", name="Show roles and exchange").tap()
+    page.get_by_role("button", name="Keep deal 1 to send").tap()
+    kept = page.locator("#outbox-list li")
+    assert kept.inner_text().endswith("Waiting for the connection: it is sent by itself "
+                                      "when the connection returns.")
+    on_its_way = []
+
+    def hold(route):  # until the test lets it go
+        on_its_way.append(route)
+
+    ctx.route("**/enter/deal/", hold)
+
+    ctx.set_offline(False)
+    page.wait_for_selector("#outbox-list li:has-text('Sending…')")
+    assert "Waiting" not in kept.inner_text()
+    assert page.locator("#outbox-count").inner_text() == "Sending 1 deal…"
+    on_its_way[0].continue_()
+
+    page.wait_for_selector("text=Deal 1 recorded.")
+    assert page.locator("#outbox").is_hidden() and stored(game) == [order]
+    settle(page)
+    ctx.close()

@@ -10,6 +10,8 @@
 (function () {
   var STORE = "league-outbox";
   var sending = null;  // the flush under way
+  var flying = null;  // the key of the deal on its way to the server now
+  var stopped = null;  // why the last flush stopped with deals left: "connection" or "server"
   var listeners = [];
 
   function load() {
@@ -73,8 +75,8 @@
   }
 
   // One deal to the server: {sent: answer}, {refused: reason}, {conflict: reason}, {held:
-  // reason} when this phone may not enter deals now, or {retry: true} when the server could
-  // not judge it (no connection, a server fault).
+  // reason} when this phone may not enter deals now, or {retry: why} when the server could
+  // not judge it: "connection" (none), "server" (a fault, or too many from this table).
   function send(item) {
     var body = new URLSearchParams(item.fields);
     var headers = {"Accept": "application/json", "Idempotency-Key": item.key};
@@ -83,13 +85,15 @@
       body.delete("csrfmiddlewaretoken");
       headers["X-CSRFToken"] = token;
     }
+    flying = item.key;
+    render();
     return fetch(item.url, {
       method: "POST", body: body, credentials: "same-origin", redirect: "manual",
       headers: headers
     }).then(function (response) {
       // 429: too many from this table link for now (league.web.table_links): sent later.
       if (response.status >= 500 || response.status === 429 ||
-          response.type === "opaqueredirect") return {retry: true};
+          response.type === "opaqueredirect") return {retry: "server"};
       return response.json().catch(function () { return null; }).then(function (data) {
         if (response.ok) return {sent: data};
         if (response.status === 409 && data && data.error) return {conflict: data.error};
@@ -100,7 +104,7 @@
         if (data && data.error) return {refused: data.error};
         return {refused: "the server could not read it (error " + response.status + ")"};
       });
-    }, function () { return {retry: true}; });
+    }, function () { return {retry: "connection"}; });
   }
 
   function settle(key, result) {
@@ -128,7 +132,13 @@
       var item = waiting()[0];
       if (!item) return Promise.resolve();
       return send(item).then(function (result) {
-        if (result.retry) return undefined;
+        flying = null;
+        if (result.retry) {
+          stopped = result.retry;
+          render();
+          return undefined;
+        }
+        stopped = null;
         settle(item.key, result);
         return next();
       });
@@ -156,8 +166,9 @@
     var items = load();
     var count = items.filter(function (i) { return i.state === "waiting"; }).length;
     box.hidden = items.length === 0;
-    document.getElementById("outbox-count").textContent = count
-      ? count + " deal" + (count === 1 ? "" : "s") + " waiting to send" : "";
+    var deals = count + " deal" + (count === 1 ? "" : "s");
+    document.getElementById("outbox-count").textContent = !count ? ""
+      : flying ? "Sending " + deals + "…" : deals + " waiting to send";
     document.getElementById("outbox-send").hidden = count === 0;
     var list = document.getElementById("outbox-list");
     list.textContent = "";
@@ -175,13 +186,28 @@
           state.textContent = "Not sent yet: " + sentence(item.reason) + " It stays on this " +
             "phone and is sent by itself once this phone may enter deals again.";
         } else {
-          state.textContent = "Waiting to send.";
+          state.textContent = waitingWords(item, items);
         }
         li.appendChild(state);
         if (item.state !== "waiting") li.appendChild(discardButton(item, "Dismiss"));
       }
       list.appendChild(li);
     });
+  }
+
+  // Where a waiting deal is: on its way, behind the one on its way, or kept until the
+  // connection (or the server) can take it.
+  function waitingWords(item, items) {
+    if (item.key === flying) return "Sending…";
+    var ahead = items.find(function (i) { return i.key === flying; });
+    if (ahead) return "Sent once deal " + ahead.number + " is stored.";
+    if (!navigator.onLine || stopped === "connection") {
+      return "Waiting for the connection: it is sent by itself when the connection returns.";
+    }
+    if (stopped === "server") {
+      return "The server could not take it just now: it is sent again by itself shortly.";
+    }
+    return "Waiting to send.";
   }
 
   // A deal the server already has under its number: both finishing orders side by side, so
@@ -227,6 +253,7 @@
     flush();
   });
   window.addEventListener("online", flush);
+  window.addEventListener("offline", render);
   window.addEventListener("storage", function (e) { if (e.key === STORE) render(); });
   setInterval(function () { if (waiting().length) flush(); }, 15000);
 })();
