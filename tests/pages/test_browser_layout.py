@@ -1,9 +1,9 @@
 """How pages lay out in Debian's chromium, where a rule of league.css is what a person sees:
-the deals kept on a phone, shown on a refused entry page."""
+the deals kept on a phone, shown on a refused entry page, and the sign-up form."""
 
 from django.urls import reverse
 
-from tests.league.factories import make_game
+from tests.league.factories import UserFactory, make_game
 from tests.pages.test_browser import browser, pytestmark  # noqa: F401
 
 PHONE = {"width": 360, "height": 740}
@@ -38,3 +38,28 @@ def test_the_deals_kept_on_a_phone_line_their_buttons_up_under_their_words(brows
         assert page.evaluate(BUTTONS) == [["held", 0, True], ["conflict", 0, True],
                                           ["refused", 0, True]], viewport
         page.close()
+
+
+FIELDS = """() => [...document.querySelectorAll('form input:not([type=hidden])')].map(i => {
+  const box = i.getBoundingClientRect();
+  return [i.name, Math.round(box.left), Math.round(box.width)]; })"""
+
+
+def test_the_sign_up_form_lines_its_fields_up_under_their_labels(browser, live_server):  # noqa: F811
+    """The sign-up form (django-allauth's) put each field beside its label, so its four fields
+    started and ended where their labels' words did, the refusals between them."""
+    UserFactory(username="adal")
+    page = browser.new_page(viewport=PHONE)
+    page.goto(live_server.url + reverse("account_signup"))
+    page.fill("#id_username", "adaI")  # like adal's name: refused
+    page.fill("#id_email", "ada@example.org")
+    page.fill("#id_password1", "short")  # too short: refused
+    page.fill("#id_password2", "short")
+    page.get_by_role("button", name="Sign Up").click()
+    page.locator(".errorlist").first.wait_for()
+    fields = page.evaluate(FIELDS)
+    assert [name for name, _, _ in fields] == ["username", "email", "password1", "password2"]
+    assert {(left, width) for _, left, width in fields} == {(16, 328)}  # the page's width
+    label = page.locator("label[for=id_username]").bounding_box()
+    assert page.locator("#id_username").bounding_box()["y"] > label["y"] + label["height"] - 1
+    page.close()
