@@ -205,6 +205,7 @@ def test_a_kept_deal_says_sending_while_on_its_way_and_waiting_only_while_offlin
     page.wait_for_selector("#outbox-list li:has-text('Sending…')")
     assert "Waiting" not in kept.inner_text()
     assert page.locator("#outbox-count").inner_text() == "Sending 1 deal…"
+    assert page.get_by_role("button", name="Send now").is_hidden()  # it is being sent
     on_its_way[0].continue_()
 
     page.wait_for_selector("text=Deal 1 recorded.")

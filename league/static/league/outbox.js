@@ -169,7 +169,7 @@
     var deals = count + " deal" + (count === 1 ? "" : "s");
     document.getElementById("outbox-count").textContent = !count ? ""
       : flying ? "Sending " + deals + "…" : deals + " waiting to send";
-    document.getElementById("outbox-send").hidden = count === 0;
+    document.getElementById("outbox-send").hidden = count === 0 || Boolean(flying);
     var list = document.getElementById("outbox-list");
     list.textContent = "";
     items.forEach(function (item) {
