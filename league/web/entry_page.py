@@ -4,11 +4,12 @@ a refusal). The game's club's organisers get it (organiser_game), and so does a 
 opened the game's table link, for entering deals and seat changes (table_game)."""
 
 from functools import wraps
+from urllib.parse import urlsplit
 
 from django.contrib import messages
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.urls import reverse
+from django.urls import Resolver404, resolve, reverse
 from django.utils.text import capfirst
 
 from gameplay.engine.roles import Role, role_names
@@ -118,6 +119,18 @@ def seat_form(game, next_deal, data=None) -> SeatChangeForm:
     return form
 
 
+BACK_TO = {"league:night_plan": "Back to the plan", "league:night": "Back to the club night"}
+
+
+def back_words(origin) -> str:
+    """The words of the link back to ``origin``: the page named where it is one of the club
+    night's."""
+    try:
+        return BACK_TO.get(resolve(urlsplit(origin or "").path).view_name, "Go back")
+    except Resolver404:
+        return "Go back"
+
+
 def ranked(ranking, names):
     """(player, Role) pairs as (player, the role's name)."""
     return [(player, names[role]) for player, role in ranking]
@@ -150,7 +163,7 @@ def entry_page(request, game, status=200, *, next_deal=None, **shown):
         "service_worker": reverse("league:entry_service_worker"),
         "table_link": getattr(request, "table_link", None),
         # the page that sent the organiser here (the night's plan, to enter who leaves)
-        "origin": came_from(request),
+        "origin": came_from(request), "origin_words": back_words(came_from(request)),
         **shown,
     }
     if "seat_form" not in context:

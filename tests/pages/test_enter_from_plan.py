@@ -50,7 +50,8 @@ def test_a_seat_change_entered_from_the_plan_goes_back_to_the_plan(client, game,
 
     entry = client.get(link)
     assert entry.status_code == 200
-    assert f'href="{plan}"'.replace("&", "&amp;") in entry.text  # the way back, offered
+    back = f'<a href="{plan}">Back to the plan</a>'.replace("&", "&amp;")
+    assert back in entry.text  # the way back, offered
     leaving = seated_ids(game)[0]
     preview = client.post(reverse("league:seat_change_preview", args=[game.pk]),
                           {"leaving": [leaving], "next": plan})
