@@ -14,10 +14,16 @@ from pathlib import Path
 import pytest
 from django.urls import reverse
 
-from league import services
+from league import nights, services
 from league.models import Player
 from outside_bots.models import OutsideBot
-from tests.league.factories import UserFactory, make_game, seated_ids
+from tests.league.factories import (
+    PlayerFactory,
+    UserFactory,
+    make_game,
+    make_season,
+    seated_ids,
+)
 from tests.pages import test_browser
 from tests.pages.test_browser import CHROMIUM, bot_game, signed_in
 from tests.tournaments.helpers import small_tournament
@@ -42,7 +48,9 @@ DESKTOP = {"width": 1280, "height": 900}
 @pytest.fixture
 def site():
     """A club with a played season (a bot deal with its transcript for the replay, two entered
-    deals), an organiser, and a finished tournament: the URL of every page to check."""
+    deals), an organiser, a club night of twelve that has ended, a night with a round in play
+    and latecomers, a finished and a cancelled tournament, a presidents-deck replay: the URL of
+    every page to check."""
     game = make_game(players=4, season_kwargs={"preset": "classic", "scoring_limit": 20})
     organiser = UserFactory(username="organiser")
     game.season.club.organisers.add(organiser)
@@ -52,6 +60,12 @@ def site():
     services.deal_record(game=game, finishing_order=ids[::-1])
     tournament = small_tournament("Cup", games_per_table=1)
     tournaments.tournament_start(tournament=tournament)
+    cancelled = tournaments.tournament_cancel(tournament=small_tournament("Plate"))
+    tournament.club.organisers.add(organiser)
+    ended, playing = ended_night(organiser), round_in_play(organiser)
+    presidents = make_game(players=4, season_kwargs={"preset": "presidents-deck"})
+    presidents_deal = services.deal_record(game=presidents,
+                                           transcript=bot_game("presidents-deck", 5))
     player = Player.objects.get(pk=ids[0])
     pages = {
         "home": reverse("home"),
@@ -78,11 +92,46 @@ def site():
         "night plan (organiser)": reverse("league:night_plan", args=[game.season.pk])
         + "?" + "&".join(f"present={i}" for i in ids) + "&low=2&high=2&rounds=2",
         "tonight": reverse("league:tonight", args=[game.season.pk]),
+        "club night ended (organiser)": reverse("league:night", args=[ended.pk]),
+        "tonight, twelve people's results": reverse("league:tonight", args=[ended.pk]),
+        "night plan, more tables of a round (organiser)": reverse(
+            "league:night_plan", args=[playing.pk]) + "?" + "&".join(
+            f"present={p.pk}" for p in Player.objects.filter(clubs=playing.club, seats=None))
+        + "&low=4&high=4&round=2&rounds=2",
+        "tournament cancelled": reverse("gameplay:tournament", args=[cancelled.pk]),
+        "new tournament (organiser)": reverse("gameplay:tournament_create",
+                                              args=[tournament.club.pk]),
+        "club with tournaments": reverse("league:club_detail", args=[tournament.club.pk]),
+        "presidents-deck replay": reverse("league:deal_replay", args=[presidents_deal.pk]),
         "not found": "/league/players/999999/",
     }
     OutsideBot.objects.create(name="organisers-bot", url="https://bots.example.org/play",
                               owner=organiser)
     return pages, organiser
+
+
+def ended_night(organiser):
+    """A night of twelve at three tables, two deals each, time called on every one: its season."""
+    season = make_season(preset="classic", scoring_system="first-to-eleven")
+    season.club.organisers.add(organiser)
+    people = [PlayerFactory(name=name, clubs=[season.club]) for name in (
+        "Anneliese-Marie Longname", "Ben", "Cai", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo",
+        "Kit", "Lou")]
+    for game in nights.night_confirm(season=season, tables=[
+            (people[:4], 0), (people[4:8], 0), (people[8:], 0)]):
+        services.deal_record(game=game, finishing_order=seated_ids(game))
+        services.deal_record(game=game, finishing_order=seated_ids(game)[::-1])
+        services.game_time_called(game=game)
+    return season
+
+
+def round_in_play(organiser):
+    """Round 1 playing at a table of four, four latecomers not yet seated: its season."""
+    season = make_season(preset="classic", scoring_limit=20)
+    season.club.organisers.add(organiser)
+    people = [PlayerFactory(name=f"P{i}", clubs=[season.club]) for i in range(8)]
+    nights.night_confirm(season=season, tables=[(people[:4], 0)])
+    return season
 
 
 def axe_violations(page):
@@ -118,6 +167,19 @@ def test_no_page_has_serious_axe_violations(browser, live_server, client, site, 
     pages, organiser = site
     assert violations_by_page(browser, live_server, client, organiser, pages, scheme=scheme,
                               viewport=viewport) == {}
+
+
+def test_the_admins_game_and_deal_pages_have_no_serious_axe_violations(browser, live_server,
+                                                                       client, admin_user):
+    """The admin's pages of a game and of a deal, changed for the league (league/admin.py), in
+    both schemes."""
+    game = make_game(players=4)
+    deal = services.deal_record(game=game, finishing_order=seated_ids(game))
+    pages = {"game": reverse("admin:league_game_change", args=[game.pk]),
+             "deal": reverse("admin:league_deal_change", args=[deal.pk])}
+    for scheme, viewport in (("light", PHONE), ("dark", DESKTOP)):
+        assert violations_by_page(browser, live_server, client, admin_user, pages, scheme=scheme,
+                                  viewport=viewport) == {}, scheme
 
 
 def test_every_page_fits_a_360_px_phone(browser, live_server, client, site):
