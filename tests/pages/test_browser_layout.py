@@ -1,10 +1,12 @@
 """How pages lay out in Debian's chromium, where a rule of league.css is what a person sees:
-the deals kept on a phone, shown on a refused entry page, and the sign-up form."""
+the deals kept on a phone, shown on a refused entry page, the sign-up form, and a club
+night's plan."""
 
 from django.urls import reverse
 
-from tests.league.factories import UserFactory, make_game
-from tests.pages.test_browser import browser, pytestmark  # noqa: F401
+from league import nights
+from tests.league.factories import PlayerFactory, UserFactory, make_game, make_season
+from tests.pages.test_browser import browser, pytestmark, signed_in  # noqa: F401
 
 PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1280, "height": 900}
@@ -63,3 +65,27 @@ def test_the_sign_up_form_lines_its_fields_up_under_their_labels(browser, live_s
     label = page.locator("label[for=id_username]").bounding_box()
     assert page.locator("#id_username").bounding_box()["y"] > label["y"] + label["height"] - 1
     page.close()
+
+
+# How far each notice under a round's planned tables starts below them, in px.
+GAPS = """() => [...document.querySelectorAll('.plan-tables + .notice')].map(notice =>
+  [notice.id, Math.round(notice.getBoundingClientRect().top
+                         - notice.previousElementSibling.getBoundingClientRect().bottom)])"""
+
+
+def test_a_plans_notices_stand_apart_from_its_tables(browser, live_server, client):  # noqa: F811
+    """The plan of more tables of a round in play set "Round 1 is still in play" against the
+    foot of the last table's card, and "Round 2 cannot start yet" the same way."""
+    season = make_season(preset="classic", scoring_limit=20)
+    organiser = UserFactory(username="organiser")
+    season.club.organisers.add(organiser)
+    people = [PlayerFactory(name=f"P{i}", clubs=[season.club]) for i in range(12)]
+    nights.night_confirm(season=season, tables=[(people[:4], 0), (people[4:8], 0)])
+    plan = reverse("league:night_plan", args=[season.pk])
+    ctx = signed_in(browser, live_server, client, organiser, viewport=DESKTOP)
+    page = ctx.new_page()
+    for present, notice in ((people[8:], "in-play"), (people[2:10], "still-playing")):
+        page.goto(live_server.url + plan + "?low=4&high=4&round=2&"
+                  + "&".join(f"present={p.pk}" for p in present))
+        assert page.evaluate(GAPS) == [[notice, 16]]  # the page's space between blocks
+    ctx.close()
