@@ -35,6 +35,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from bench.databases import recreate_postgres  # noqa: E402 (after the path is set)
+from bench.league_rows import played_season, rate  # noqa: E402
 
 POSTGRES_URL = os.environ.get("POSTGRES_BENCH_URL",
                               "postgres://postgres@127.0.0.1:5432/pl_pages_bench")
@@ -82,19 +83,8 @@ def build_club(players, seasons, games_a_season):
     from django.contrib.auth import get_user_model
     from django.utils import timezone
 
-    from gameplay.engine.roles import Role, roles_of
-    from gameplay.engine.scoring import ScoreSheet
     from league import services
-    from league.models import (
-        Club,
-        Deal,
-        Game,
-        Place,
-        Player,
-        RatingJob,
-        Seat,
-    )
-    from league.rules import scoring_of
+    from league.models import Club, Game, Player, RatingJob
 
     rng = random.Random(5)
     club = Club.objects.create(name="Big club")
@@ -103,8 +93,10 @@ def build_club(players, seasons, games_a_season):
     people = Player.objects.bulk_create(Player(name=f"Player {i:03d}") for i in range(players))
     club.players.set(people)
     regular = people[0]
-    role_field = {Role.PRESIDENT: "presidents", Role.VICE_PRESIDENT: "vice_presidents",
-                  Role.CITIZEN: "citizens", Role.VICE_SCUM: "vice_scums", Role.SCUM: "scums"}
+
+    def table():  # four to six, the regular first
+        return [regular, *rng.sample(people[1:], rng.randint(4, 6) - 1)]
+
     today = timezone.localdate()
     evening = datetime.time(19)
     every_deal = []
@@ -115,40 +107,7 @@ def build_club(players, seasons, games_a_season):
                                         scoring={"system": "fixed-rounds",
                                                  "deals": deals_a_game},
                                         starts_on=starts)
-        scoring = scoring_of(season)
-        games = Game.objects.bulk_create(Game(season=season, number=g + 1, dealer=0,
-                                              status=Game.FINISHED)
-                                         for g in range(games_a_season))
-        seats, deal_rows, orders = [], [], []
-        for game in games:
-            size = rng.randint(4, 6)
-            table = [regular, *rng.sample(people[1:], size - 1)]
-            sheet = ScoreSheet(scoring)
-            totals = {p.pk: {"deals": 0, "position_sum": 0,
-                             **dict.fromkeys(role_field.values(), 0)} for p in table}
-            for number in range(1, deals_a_game + 1):
-                order = [p.pk for p in rng.sample(table, size)]
-                sheet.add(order)
-                for position, (pid, role) in enumerate(roles_of(order).items(), start=1):
-                    totals[pid]["deals"] += 1
-                    totals[pid]["position_sum"] += position
-                    totals[pid][role_field[role]] += 1
-                deal_rows.append(Deal(game=game, number=number, dealer=(number - 1) % size))
-                orders.append(order)
-            winners = set(sheet.winners)
-            seats += [Seat(game=game, number=i, player=p, points=sheet.totals[p.pk],
-                           is_winner=p.pk in winners, **totals[p.pk])
-                      for i, p in enumerate(table)]
-        Seat.objects.bulk_create(seats, batch_size=5000)
-        deal_rows = Deal.objects.bulk_create(deal_rows, batch_size=5000)
-        seat_of = {(x.game_id, x.player_id): x.number for x in seats}
-        Place.objects.bulk_create(
-            (Place(deal=d, seat=seat_of[(d.game_id, pid)], player_id=pid, position=i,
-                   role=role.value)
-             for d, order in zip(deal_rows, orders, strict=True)
-             for i, (pid, role) in enumerate(roles_of(order).items(), start=1)),
-            batch_size=5000)
-        season_deals = [(d.pk, o) for d, o in zip(deal_rows, orders, strict=True)]
+        games, season_deals = played_season(season, games_a_season, table, deals_a_game, rng)
         every_deal += season_deals
         rate(season_deals, season.pk)
         # Its club nights, weekly from its start: a night's games are created that evening.
@@ -160,24 +119,8 @@ def build_club(players, seasons, games_a_season):
     rate(every_deal, None)
     RatingJob.objects.update(dirty_from=None)
     last = Game.objects.filter(season__club=club).order_by("-season__starts_on", "-number")
-    Game.objects.filter(pk__in=last.values("pk")[:min(50, games_a_season)]).update(
+    Game.objects.filter(pk__in=last.values("pk")[:min(50, games_a_season // 2)]).update(
         status=Game.OPEN, created_at=timezone.now() - datetime.timedelta(minutes=5))
-
-
-
-def rate(deals, season_id):
-    """The ratings after ``deals`` (deal id, finishing order), in a season or all-time."""
-    from gameplay.runner.figures import ordinal
-    from league.models import Rating, RatingHistory
-    from league.ratings import replay
-
-    rows, state = replay(deals, {})
-    RatingHistory.objects.bulk_create(
-        (RatingHistory(player_id=p, season_id=season_id, deal_id=d, mu=mu, sigma=sigma,
-                       ordinal=o) for d, p, mu, sigma, o in rows), batch_size=5000)
-    Rating.objects.bulk_create(
-        Rating(player_id=p, season_id=season_id, mu=mu, sigma=sigma,
-               ordinal=ordinal(mu, sigma), deals=n) for p, (mu, sigma, n) in state.items())
 
 
 def build_ladder(bots, games):

@@ -26,6 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from bench.databases import recreate_postgres  # noqa: E402 (after the path is set)
+from bench.league_rows import played_season, rate  # noqa: E402
 
 TABLE = 5  # players per game
 DEALS_PER_GAME = 10  # fixed-rounds scoring
@@ -87,23 +88,8 @@ def build(players, deals):
     """The big season, written with bulk_create; ratings history as the tasks would write it."""
     import datetime
 
-    from gameplay.engine.roles import Role, roles_of
-    from gameplay.engine.scoring import ScoreSheet
-    from gameplay.runner.figures import ordinal
     from league import services
-    from league.models import (
-        Club,
-        Deal,
-        Game,
-        Place,
-        Player,
-        Rating,
-        RatingHistory,
-        RatingJob,
-        Seat,
-    )
-    from league.ratings import replay
-    from league.rules import scoring_of
+    from league.models import Club, Player, RatingJob
 
     rng = random.Random(5)
     club = Club.objects.create(name="Bench club")
@@ -113,48 +99,11 @@ def build(players, deals):
                                     scoring={"system": "fixed-rounds",
                                              "deals": DEALS_PER_GAME},
                                     starts_on=datetime.date(2025, 1, 1))
-    scoring = scoring_of(season)
-    role_field = {Role.PRESIDENT: "presidents", Role.VICE_PRESIDENT: "vice_presidents",
-                  Role.CITIZEN: "citizens", Role.VICE_SCUM: "vice_scums", Role.SCUM: "scums"}
-    games_count = deals // DEALS_PER_GAME
-    games = Game.objects.bulk_create(Game(season=season, number=g + 1, dealer=0,
-                                          status=Game.FINISHED) for g in range(games_count))
-    seats, deal_rows, orders = [], [], []
-    for game in games:
-        table = rng.sample(people, TABLE)
-        sheet = ScoreSheet(scoring)
-        totals = {p.pk: {"deals": 0, "position_sum": 0, **dict.fromkeys(role_field.values(), 0)}
-                  for p in table}
-        for number in range(1, DEALS_PER_GAME + 1):
-            order = [p.pk for p in rng.sample(table, TABLE)]
-            sheet.add(order)
-            for position, (pid, role) in enumerate(roles_of(order).items(), start=1):
-                totals[pid]["deals"] += 1
-                totals[pid]["position_sum"] += position
-                totals[pid][role_field[role]] += 1
-            deal_rows.append(Deal(game=game, number=number, dealer=(number - 1) % TABLE))
-            orders.append(order)
-        winners = set(sheet.winners)
-        seats += [Seat(game=game, number=i, player=p, points=sheet.totals[p.pk],
-                       is_winner=p.pk in winners, **totals[p.pk]) for i, p in enumerate(table)]
-    Seat.objects.bulk_create(seats, batch_size=5000)
-    deal_rows = Deal.objects.bulk_create(deal_rows, batch_size=5000)
-    seat_of = {(s.game_id, s.player_id): s.number for s in seats}
-    Place.objects.bulk_create(
-        (Place(deal=d, seat=seat_of[(d.game_id, pid)], player_id=pid, position=i,
-               role=role.value)
-         for d, order in zip(deal_rows, orders, strict=True)
-         for i, (pid, role) in enumerate(roles_of(order).items(), start=1)),
-        batch_size=5000)
+    _, played = played_season(season, deals // DEALS_PER_GAME,
+                              lambda: rng.sample(people, TABLE), DEALS_PER_GAME, rng)
     # One season only, so its ratings and the all-time ratings are the same numbers.
-    rows, state = replay([(d.pk, order) for d, order in zip(deal_rows, orders, strict=True)], {})
     for season_id in (season.pk, None):
-        RatingHistory.objects.bulk_create(
-            (RatingHistory(player_id=p, season_id=season_id, deal_id=d, mu=mu, sigma=sigma,
-                           ordinal=o) for d, p, mu, sigma, o in rows), batch_size=5000)
-        Rating.objects.bulk_create(
-            Rating(player_id=p, season_id=season_id, mu=mu, sigma=sigma,
-                   ordinal=ordinal(mu, sigma), deals=n) for p, (mu, sigma, n) in state.items())
+        rate(played, season_id)
     RatingJob.objects.update(dirty_from=None)
     return season, people
 
