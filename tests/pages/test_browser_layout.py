@@ -1,11 +1,17 @@
 """How pages lay out in Debian's chromium, where a rule of league.css is what a person sees:
-the deals kept on a phone, shown on a refused entry page, the sign-up form, and a club
-night's plan."""
+the deals kept on a phone, shown on a refused entry page, the sign-up form, a club night's
+plan and its page once ended."""
 
 from django.urls import reverse
 
-from league import nights
-from tests.league.factories import PlayerFactory, UserFactory, make_game, make_season
+from league import nights, rounds, services
+from tests.league.factories import (
+    PlayerFactory,
+    UserFactory,
+    make_game,
+    make_season,
+    seated_ids,
+)
 from tests.pages.test_browser import browser, pytestmark, signed_in  # noqa: F401
 
 PHONE = {"width": 360, "height": 740}
@@ -89,3 +95,27 @@ def test_a_plans_notices_stand_apart_from_its_tables(browser, live_server, clien
                   + "&".join(f"present={p.pk}" for p in present))
         assert page.evaluate(GAPS) == [[notice, 16]]  # the page's space between blocks
     ctx.close()
+
+
+def test_the_ended_nights_two_buttons_line_up(browser, live_server, client):  # noqa: F811
+    """After 'End of the night', the night page's notice offered 'The night's results' across a
+    phone and 'Each player's night against par' under it a third narrower."""
+    season = make_season(preset="classic", scoring_limit=20)
+    organiser = UserFactory(username="organiser")
+    season.club.organisers.add(organiser)
+    people = [PlayerFactory(name=f"P{i}", clubs=[season.club]) for i in range(4)]
+    game, = nights.night_confirm(season=season, tables=[(people, 0)])
+    services.deal_record(game=game, finishing_order=seated_ids(game))
+    nights.night_end(season=season, night=rounds.night_of(), by=organiser)
+    for viewport in (PHONE, DESKTOP):
+        ctx = signed_in(browser, live_server, client, organiser, viewport=viewport)
+        page = ctx.new_page()
+        page.goto(live_server.url + reverse("league:night", args=[season.pk]))
+        boxes = [page.get_by_role("link", name=name).bounding_box() for name in (
+            "The night's results", "Each player's night against par")]
+        if viewport is PHONE:  # one under the other, the notice's width
+            assert [(b["x"], b["width"]) for b in boxes] == [(boxes[0]["x"], boxes[0]["width"])] * 2
+            assert boxes[1]["y"] > boxes[0]["y"] + boxes[0]["height"]
+        else:  # side by side
+            assert boxes[0]["y"] == boxes[1]["y"] and boxes[0]["height"] == boxes[1]["height"]
+        ctx.close()
