@@ -14,15 +14,15 @@ from league.api.permissions import organises
 from league.errors import Conflict, LeagueError
 from league.models import Game
 from league.web.came_from import came_from
-from league.web.nights import _not_organiser, _refuse, _season
+from league.web.night_season import club_night
+from league.web.nights import _not_organiser, _refuse
 
 
-def _organised(request, season_id):
-    """The season, or the refusal its club's non-organisers get (as the night page)."""
-    season = _season(season_id)
+def _organised(request, season):
+    """The refusal the season's club's non-organisers get (as the night page), or None."""
     if not organises(request.user, season.club):
-        return season, _not_organiser(request, season)
-    return season, None
+        return _not_organiser(request, season)
+    return None
 
 
 def _refused(request, season, error):
@@ -31,10 +31,11 @@ def _refused(request, season, error):
                    back=reverse("league:night", args=[season.pk]))
 
 
+@club_night()
 @login_required
-def night_cancel_game(request, season_id, game_id):
+def night_cancel_game(request, season, game_id):
     """Cancel one of tonight's games before any deal: GET asks, POST cancels."""
-    season, refused = _organised(request, season_id)
+    refused = _organised(request, season)
     if refused:
         return refused
     game = get_object_or_404(Game, pk=game_id, season=season)
@@ -51,11 +52,12 @@ def night_cancel_game(request, season_id, game_id):
         "action": reverse("league:night_cancel_game", args=[season.pk, game.pk])})
 
 
+@club_night()
 @login_required
-def night_cancel_round(request, season_id, number):
+def night_cancel_round(request, season, number):
     """Cancel round ``number`` of tonight, all its games, before any deal: GET asks, POST
     cancels."""
-    season, refused = _organised(request, season_id)
+    refused = _organised(request, season)
     if refused:
         return refused
     tonight = rounds.night_of()
@@ -92,11 +94,12 @@ def _ended_words(ended) -> str:
     return f"The night has ended: {'; '.join(parts)}."
 
 
+@club_night()
 @login_required
-def night_end(request, season_id):
+def night_end(request, season):
     """The end of the night: GET shows every open table's winners if time is called now,
     POST calls time on them all (league.nights.night_end)."""
-    season, refused = _organised(request, season_id)
+    refused = _organised(request, season)
     if refused:
         return refused
     tonight = rounds.night_of()

@@ -14,7 +14,7 @@ import uuid
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import JsonResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.http import urlencode
@@ -23,15 +23,11 @@ from django.views.decorators.http import require_POST
 from league import nights, rounds, selectors, services
 from league.api.permissions import organises
 from league.errors import Conflict, LeagueError
-from league.models import Season
 from league.web import table_links
+from league.web.night_season import club_night
 
 POLL_SECONDS = 5  # how often the standings page asks for news
 SWAPS_MAX = 50
-
-
-def _season(season_id):
-    return get_object_or_404(Season.objects.select_related("club"), pk=season_id)
 
 
 def _refuse(request, message, status=403, back=None):
@@ -122,12 +118,12 @@ def _size_choices(season):
     return list(range(sizes.smallest, sizes.largest + 1))
 
 
+@club_night()
 @login_required
-def night(request, season_id):
+def night(request, season):
     """Tonight's tables so far, and who is here for the next round (tick, or add a new player
     by name). Posting the form plans the next round(s) (a redirect to the plan page) or adds
     the player (the form again, everyone ticked as they were and the newcomer too)."""
-    season = _season(season_id)
     if not organises(request.user, season.club):
         return _not_organiser(request, season)
     tonight = rounds.night_of()
@@ -190,11 +186,11 @@ def _int_or(text, default):
     return default if number is None else number
 
 
+@club_night()
 @login_required
-def night_plan(request, season_id):
+def night_plan(request, season):
     """The plan for the players asked for: tables in seat order with first dealers, the plan's
     repeat counts, swap two people, confirm the first round. Writes nothing."""
-    season = _season(season_id)
     if not organises(request.user, season.club):
         return _not_organiser(request, season)
     back = reverse("league:night", args=[season.pk])
@@ -264,14 +260,14 @@ def _posted_tables(request, season):
     return confirmed
 
 
+@club_night()
 @login_required
 @require_POST
-def night_confirm(request, season_id):
+def night_confirm(request, season):
     """Create the round's games as posted (_posted_tables) for the round of tonight the plan
     was for (``round``). A second post of the same form (its token) creates nothing more; a
     round already confirmed is refused; while the round before is in play, the organiser is
     asked first (``while_in_play`` when they say yes)."""
-    season = _season(season_id)
     if not organises(request.user, season.club):
         return _not_organiser(request, season)
     back = reverse("league:night", args=[season.pk])
@@ -348,16 +344,16 @@ def _board_context(season, night):
             else "most points lead"}
 
 
-def _asked_board(request, season_id):
-    """The season, the night asked for and its board's context; LeagueError for a bad night."""
-    season = _season(season_id)
+def _asked_board(request, season):
+    """The night asked for and its board's context; LeagueError for a bad night."""
     night = _night_asked(request)
-    return season, night, _board_context(season, night)
+    return night, _board_context(season, night)
 
 
-def tonight(request, season_id):
+@club_night()
+def tonight(request, season):
     try:
-        season, night, context = _asked_board(request, season_id)
+        night, context = _asked_board(request, season)
     except LeagueError as e:
         return _refuse(request, e.message, status=400)
     query = f"?night={night.isoformat()}"
@@ -367,10 +363,11 @@ def tonight(request, season_id):
     return render(request, "league/night/tonight.html", context)
 
 
-def recap(request, season_id):
+@club_night()
+def recap(request, season):
     """Each player's night against role par: how lucky their roles were, how they played."""
     try:
-        _, _, context = _asked_board(request, season_id)
+        _, context = _asked_board(request, season)
     except LeagueError as e:
         return _refuse(request, e.message, status=400)
     context["players"] = sorted((t for t in context["board"].totals if t.par),
@@ -378,9 +375,9 @@ def recap(request, season_id):
     return render(request, "league/night/recap.html", context)
 
 
-def tonight_json(request, season_id):
+@club_night(json=True)
+def tonight_json(request, season):
     """The standings page's news: the board as data and as the page's HTML fragment."""
-    season = _season(season_id)
     try:
         night = _night_asked(request)
     except LeagueError as e:

@@ -26,8 +26,9 @@ from django_ratelimit.core import get_usage, is_ratelimited
 
 from league import nights, rounds, table_links
 from league.errors import Conflict, LeagueError
-from league.models import Game, Player, Season, TableLink
+from league.models import Game, Player, TableLink
 from league.selectors import organises
+from league.web.night_season import club_night
 from league.web.refused import refuse
 
 SESSION_KEY = "table_links"  # the ids of the links this phone opened, newest last
@@ -149,17 +150,12 @@ def tables_unlinked(board: nights.NightBoard) -> list[TableUnlinked]:
             if state.game.status == Game.OPEN and state.game.pk not in linked]
 
 
-def _organised_season(request, season_id):
-    season = get_object_or_404(Season.objects.select_related("club"), pk=season_id)
-    return season, organises(request.user, season.club)
-
-
+@club_night()
 @login_required
 @require_safe
-def table_cards_sheet(request, season_id):
+def table_cards_sheet(request, season):
     """Tonight's table cards to print: table, seats in order, first dealer, the link's QR."""
-    season, allowed = _organised_season(request, season_id)
-    if not allowed:
+    if not organises(request.user, season.club):
         return refuse(request, f"Only organisers of {season.club} print its table cards.")
     board = nights.night_board(season, rounds.night_of())
     return render(request, "league/night/table_cards.html",

@@ -14,7 +14,13 @@ from django.utils import timezone
 
 from league import nights, rounds, services
 from league.models import AuditEntry, Game, Player
-from tests.league.factories import PlayerFactory, UserFactory, make_season, seated_ids
+from tests.league.factories import (
+    PlayerFactory,
+    UserFactory,
+    make_game,
+    make_season,
+    seated_ids,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -413,3 +419,57 @@ def test_a_name_that_looks_like_one_the_club_has_is_refused(client, season, orga
     assert page.status_code == 400
     assert "already has a player called &#x27;Anna&#x27;" in page.text
     assert list(Player.objects.filter(name__endswith="nna")) == [anna]
+
+
+# A bot tournament's season has no club nights
+
+
+NIGHT_ADDRESSES = [  # every club-night address of a season (league/web/urls.py), as each is used
+    ("get", "night", []), ("get", "night_plan", []), ("post", "night_confirm", []),
+    ("get", "table_cards", []), ("get", "tonight", []), ("get", "night_recap", []),
+    ("get", "night_end", []), ("post", "night_end", []),
+    ("get", "night_cancel_round", [1]), ("post", "night_cancel_round", [1]),
+    ("get", "night_cancel_game", ["game"]), ("post", "night_cancel_game", ["game"]),
+]
+
+
+@pytest.mark.parametrize("method,name,more", NIGHT_ADDRESSES,
+                         ids=[f"{m}-{n}" for m, n, _ in NIGHT_ADDRESSES])
+def test_a_bot_tournaments_season_refuses_its_club_night_pages_up_front(
+        client, method, name, more):
+    """Found by a colleague: the season page offers a tournament's season no club night, but
+    its addresses typed by hand still opened (the night page, its plan, tonight, the table
+    cards…), only refusing once a round was planned. Each now says why at once and links the
+    tournament; nothing is created."""
+    from tests.tournaments.helpers import small_tournament
+
+    tournament = small_tournament()
+    season = tournament.season
+    game = make_game()  # of another season: the address needs a game
+    organiser = UserFactory(username="org")
+    season.club.organisers.add(organiser)
+    client.force_login(organiser)
+    games = Game.objects.count()
+    address = reverse(f"league:{name}",
+                      args=[season.pk, *(game.pk if m == "game" else m for m in more)])
+
+    page = getattr(client, method)(address)
+
+    assert page.status_code == 404, address
+    said = " ".join(page.content.decode().split())
+    assert (f"A bot tournament&#x27;s season has no club nights: the games of {season.name} "
+            f"are played by the bot tournament {tournament.name}.") in said
+    assert f'href="{tournament.get_absolute_url()}">The tournament {tournament.name}</a>' in said
+    assert Game.objects.count() == games
+
+
+def test_a_bot_tournaments_season_has_no_tonight_json(client):
+    from tests.tournaments.helpers import small_tournament
+
+    tournament = small_tournament()
+
+    news = client.get(url("tonight_json", tournament.season))
+
+    assert news.status_code == 404
+    assert news.json()["error"].startswith("A bot tournament's season has no club nights")
+    assert news.json()["tournament"] == tournament.get_absolute_url()
