@@ -23,8 +23,8 @@ def club_night(json=False):
             tournament = getattr(season, "tournament", None)
             if tournament is None:
                 return view(request, season, **kwargs)
-            message = (f"A bot tournament's season has no club nights: the games of "
-                       f"{season.name} are played by the bot tournament {tournament.name}.")
+            message = ("A bot tournament's season has no club nights: the games of this season "
+                       f"are played and stored by the bot tournament {tournament.name}.")
             if json:
                 return JsonResponse({"error": message,
                                      "tournament": tournament.get_absolute_url()}, status=404)

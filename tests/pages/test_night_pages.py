@@ -457,8 +457,8 @@ def test_a_bot_tournaments_season_refuses_its_club_night_pages_up_front(
 
     assert page.status_code == 404, address
     said = " ".join(page.content.decode().split())
-    assert (f"A bot tournament&#x27;s season has no club nights: the games of {season.name} "
-            f"are played by the bot tournament {tournament.name}.") in said
+    assert ("A bot tournament&#x27;s season has no club nights: the games of this season are "
+            f"played and stored by the bot tournament {tournament.name}.") in said
     assert f'href="{tournament.get_absolute_url()}">The tournament {tournament.name}</a>' in said
     assert Game.objects.count() == games
 
