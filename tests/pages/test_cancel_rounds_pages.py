@@ -148,7 +148,8 @@ def test_a_round_that_seats_someone_still_playing_offers_the_way_not_a_confirm(c
     notice = client.get(link).text
     assert (reverse("league:game_time_called", args=[second.pk]) + "?next="
             + quote(link, safe="") + '">Call time on game 2…') in notice
-    assert reverse("league:game_enter", args=[second.pk]) + '">Enter who leaves at game 2' in notice
+    assert (reverse("league:game_enter", args=[second.pk]) + "?next=" + quote(link, safe="")
+            + '#seats">Enter who leaves at game 2') in notice
     assert "call time on it or enter their leaving there first." in notice
 
     ids = [str(p.pk) for p in people]
