@@ -119,3 +119,36 @@ def test_the_ended_nights_two_buttons_line_up(browser, live_server, client):  # 
         else:  # side by side
             assert boxes[0]["y"] == boxes[1]["y"] and boxes[0]["height"] == boxes[1]["height"]
         ctx.close()
+
+
+# A button's words: the space between them and its box's top and bottom edges, and whether
+# each of its lines is centred, in px.
+WORDS = """(button) => {
+  const box = button.getBoundingClientRect(), range = document.createRange();
+  range.selectNodeContents(button);
+  const lines = [...range.getClientRects()], words = range.getBoundingClientRect();
+  return [lines.length > 1, Math.round(words.top - box.top) >= 4,
+          Math.round(box.bottom - words.bottom) >= 4,
+          lines.every(l => Math.abs((l.left - box.left) - (box.right - l.right)) <= 2)]; }"""
+
+
+def test_a_button_of_two_lines_keeps_its_words_off_its_edges_and_centred(
+        browser, live_server, client):  # noqa: F811
+    """On a 360 px phone the club page's 'Organise …: seasons, players, tonight's tables' and
+    the plan's 'Confirm: start 1 more table of round 1' wrapped to two lines touching the
+    button's top and bottom edges, the link's lines flush left."""
+    season = make_season(preset="classic", scoring_limit=20)
+    organiser = UserFactory(username="organiser")
+    season.club.organisers.add(organiser)
+    people = [PlayerFactory(name=f"P{i}", clubs=[season.club]) for i in range(8)]
+    nights.night_confirm(season=season, tables=[(people[:4], 0)])
+    ctx = signed_in(browser, live_server, client, organiser, viewport=PHONE)
+    page = ctx.new_page()
+    page.goto(live_server.url + reverse("league:club_detail", args=[season.club.pk]))
+    organise = page.get_by_role("link", name=f"Organise {season.club.name}")
+    assert organise.evaluate(WORDS) == [True, True, True, True]
+    page.goto(live_server.url + reverse("league:night_plan", args=[season.pk])
+              + "?low=4&high=4&round=2&" + "&".join(f"present={p.pk}" for p in people[4:]))
+    confirm = page.get_by_role("button", name="Confirm: start 1 more table of round 1")
+    assert confirm.evaluate(WORDS) == [True, True, True, True]
+    ctx.close()
