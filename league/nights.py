@@ -13,6 +13,7 @@ import datetime
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Count, Max
 
@@ -152,7 +153,8 @@ def night_plan(*, season: Season, present: Sequence[Player], rounds: int,
     played = season_rounds(season)
     history = History.from_rounds(played)
     asked = [[p.pk for p in present]] * rounds
-    planned = plan_night(asked, sizes, history, seed=seed)
+    planned = plan_night(asked, sizes, history, seed=seed,
+                         budget=settings.SEATING_BUDGET_SECONDS)
     for index, a, b in swaps:
         if not 0 <= index < len(planned):
             raise LeagueError(f"there is no round {index + 1} in this plan")

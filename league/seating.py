@@ -8,7 +8,7 @@ are any sortable, hashable values (player ids). How it works and why is in docs/
 2. Who sits at which table: for every round, a greedy start (each person in turn to the table
    where their meetings cost least), then simulated annealing over the whole night that moves
    one person between tables or swaps two, keeping the cheapest night seen. Deterministic for
-   a seed.
+   a seed; given a time budget, the search stops at its end with the cheapest night so far.
 3. Seat order, round by round: the Hungarian method gives each table the seat order in which
    people least often sat in the same seat before. First dealers: at each table the one who has
    dealt first least often, then first deals handed on along chains of tables until no one has
@@ -24,8 +24,9 @@ meeting, plus BACK_TO_BACK when they also met in the round just before.
 
 import math
 import random
+import time
 from collections import Counter
-from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
@@ -37,6 +38,7 @@ BACK_TO_BACK = 15
 STEPS = 500  # annealing steps per person and round
 HOT, COLD = 8.0, 4.0  # annealing temperatures, in units of cost (a repeat costs 11 or more)
 RANDOM_TRIES = 3  # random seatings the plan is compared with (step 4 below)
+CLOCK_EVERY = 256  # annealing steps between two looks at the clock (about 2 ms of steps)
 
 Person = Hashable
 
@@ -151,12 +153,17 @@ class Score:
 
 def plan_night(present: Sequence[Collection[Person]], sizes: TableSizes,
                history: History | None = None, *, first_round: int | None = None,
-               seed: int = 0) -> list[Round]:
+               seed: int = 0, budget: float | None = None,
+               clock: Callable[[], float] = time.monotonic) -> list[Round]:
     """Plan the rounds of a night, ``present[i]`` being the people present in round i.
 
     Rounds are numbered from ``first_round`` (default: right after the history's last round).
     To plan round by round, plan one round, then plan the next with ``history.extended``.
+    ``budget``: seconds of ``clock`` the search may take; when they are spent it stops with
+    the cheapest night found so far (seats and first dealers still follow). A search that
+    ends within its budget gives the plan it gives without one: the seed alone decides.
     """
+    deadline = None if budget is None else clock() + budget
     history = history or History()
     rng = random.Random(seed)
     first = history.last_round() + 1 if first_round is None else first_round
@@ -164,7 +171,7 @@ def plan_night(present: Sequence[Collection[Person]], sizes: TableSizes,
     meetings = _Meetings(people, history, first)
     night = [_greedy(meetings, number, persons, table_sizes, rng)
              for number, (persons, table_sizes) in enumerate(rounds)]
-    _anneal(meetings, night, rng)
+    _anneal(meetings, night, rng, deadline, clock)
     plan = [[[people[i] for i in table] for table in tables] for tables in night]
     planned = _seat(plan, history, first, rng)
     # Seats are chosen round by round, so a lucky random seating can cost less: keep it then.
@@ -452,17 +459,20 @@ def _greedy(meetings, number, persons, sizes, rng):
     return tables
 
 
-def _anneal(meetings, night, rng):
+def _anneal(meetings, night, rng, deadline=None, clock=time.monotonic):
     """Simulated annealing over moves and swaps of people between tables, round by round.
 
     Moving one person to a table with one person fewer keeps the round's table sizes. Ends
-    with ``night`` and ``meetings`` at the cheapest plan seen; returns its cost.
+    with ``night`` and ``meetings`` at the cheapest plan seen, at the latest once ``clock``
+    reads ``deadline``; returns its cost.
     """
     cost = best = meetings.total()
     kept = [[table[:] for table in tables] for tables in night]
     rounds = [number for number, tables in enumerate(night) if len(tables) > 1]
     steps = STEPS * sum(len(table) for tables in night for table in tables) if rounds else 0
     for step in range(steps):
+        if deadline is not None and step % CLOCK_EVERY == 0 and clock() >= deadline:
+            break
         temperature = HOT * (COLD / HOT) ** (step / steps)
         number = rng.choice(rounds)
         tables = night[number]
