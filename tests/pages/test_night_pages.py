@@ -322,6 +322,23 @@ def test_the_next_round_takes_leavers_and_late_arrivals_into_account(
     assert sum(numbers == [0, 1] for numbers in met.values()) == 3
 
 
+def test_the_night_page_says_who_is_ticked_as_the_round_stands(client, season, organiser,
+                                                                people):
+    """While round 1 plays, its people "sit at a table of round 1 now"; once time is called on
+    every table one by one (not by "End of the night"), they played in it and sit nowhere."""
+    client.force_login(organiser)
+    games = nights.night_confirm(season=season, tables=[(people[:4], 0), (people[4:8], 1)])
+    playing = client.get(url("night", season)).text
+    for game in games:
+        services.deal_record(game=game, finishing_order=seated_ids(game))
+        services.game_time_called(game=game)
+    ended = client.get(url("night", season)).text
+
+    assert "Ticked: who sits at a table of round 1 now." in playing
+    assert "sits at a table" not in ended
+    assert "Ticked: who played in round 1, as all its tables have ended." in ended
+
+
 # Tonight's standings
 
 
