@@ -1,6 +1,6 @@
 """Seating quality: the planner against random seatings and against a lower bound.
 
-    python bench/seating.py [--random 1000] [--seed 0]
+    python bench/seating.py [--random 1000] [--seed 0] [--caps]
 
 For 9, 13, 17 and 24 people over 3, 4 and 6 rounds, at tables of 3 to 7 with 4 to 5 preferred,
 without history and after a season of 20 earlier rounds (five nights of four rounds, each
@@ -10,10 +10,15 @@ repeats, seat and first-dealer spread and seconds; the same for the best of ``--
 seatings (best by repeats, then back-to-back; the best seat and dealer spreads of any of them);
 and ``lower_bound`` from ``league.seating.repeats_lower_bound`` (docs/seating.md). Everyone is
 present all night. ``seconds`` is wall-clock time, ``cpu_seconds`` the process's CPU time.
+
+``--caps`` instead plans the largest nights the page and the API take (100 people, 1 and 10
+rounds, without and after a season of 20 rounds), each without a time budget and with the web's
+(``budget``: SEATING_BUDGET_SECONDS of config/settings/base.py, docs/seating.md "Time").
 """
 
 import argparse
 import json
+import os
 import random
 import sys
 import time
@@ -45,20 +50,28 @@ def season(people, rng):
     return History.from_rounds(played)
 
 
-def case(people, rounds, history_rounds, tries, seed):
+def web_budget():
+    """The budget the page and the API give the planner (the settings' SEATING_BUDGET_SECONDS)."""
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
+    from django.conf import settings
+
+    return settings.SEATING_BUDGET_SECONDS
+
+
+def case(people, rounds, history_rounds, tries, seed, budget=None):
     rng = random.Random(seed)
     everyone = list(range(people))
     history = season(everyone, rng) if history_rounds else History()
     present = [everyone] * rounds
     started, cpu = time.perf_counter(), time.process_time()
-    plan = plan_night(present, SIZES, history, seed=seed)
+    plan = plan_night(present, SIZES, history, seed=seed, budget=budget)
     seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
     planned = score(plan, history)
     randoms = [score(random_night(present, SIZES, history, seed=seed + k), history)
                for k in range(tries)]
     best = min(randoms, key=lambda s: (s.repeats, s.back_to_back))
     return {
-        "people": people, "rounds": rounds, "history_rounds": history_rounds,
+        "people": people, "rounds": rounds, "history_rounds": history_rounds, "budget": budget,
         "tables": SIZES.split(people),
         "repeats": planned.repeats, "back_to_back": planned.back_to_back,
         "seat_spread": planned.seat_spread, "dealer_spread": planned.dealer_spread,
@@ -74,7 +87,16 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--random", type=int, default=1000, help="random seatings to compare")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--caps", action="store_true",
+                        help="the largest nights (100 people), without and with the web's budget")
     args = parser.parse_args()
+    if args.caps:
+        for history_rounds in (0, HISTORY_ROUNDS):
+            for rounds in (1, 10):
+                for budget in (None, web_budget()):
+                    print(json.dumps(case(100, rounds, history_rounds, args.random, args.seed,
+                                          budget)), flush=True)
+        return
     for history_rounds in (0, HISTORY_ROUNDS):
         for people in (9, 13, 17, 24):
             for rounds in (3, 4, 6):
