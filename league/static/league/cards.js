@@ -50,6 +50,7 @@
   // Replace ``container``'s content with the cards (or a word when there are none).
   function render(container, tokens, presidents, empty) {
     container.replaceChildren();
+    container.classList.toggle("presidents", !!presidents);
     if (!tokens.length) { container.append(el("span", "no-cards", empty || "no cards")); return; }
     tokens.forEach(function (t) { container.append(card(t, presidents)); });
   }
