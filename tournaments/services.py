@@ -119,7 +119,7 @@ def _scoring(scoring: dict) -> Scoring:
     try:
         return Scoring.from_dict(scoring)
     except PresidentError as e:
-        raise TournamentError(f"tournament scoring: {e.message}") from e
+        raise TournamentError(f"tournament scoring: {e.message}", field="scoring") from e
 
 
 def _tables_of_round(tournament: Tournament, round_number: int,
@@ -141,22 +141,25 @@ def _check(tournament: Tournament, entrants: int) -> int:
     """Refuse a tournament that cannot be played; returns its number of games."""
     if tournament.format not in (Tournament.ROUND_ROBIN, Tournament.RATING):
         raise TournamentError(f"unknown format {tournament.format!r}; formats are "
-                              f"{Tournament.ROUND_ROBIN} and {Tournament.RATING}")
+                              f"{Tournament.ROUND_ROBIN} and {Tournament.RATING}",
+                              field="format")
     if not isinstance(tournament.options, dict):
-        raise TournamentError("options must be an object of option names and values")
+        raise TournamentError("options must be an object of option names and values",
+                              field="options")
     try:
         options = preset(tournament.preset, **tournament.options)
     except PresidentError as e:
-        raise TournamentError(f"tournament options: {e.message}") from e
+        raise TournamentError(f"tournament options: {e.message}",
+                              field="options" if e.options else "preset") from e
     try:
         options.validate(tournament.seats)
     except PresidentError as e:
         raise TournamentError(f"tables of {tournament.seats} cannot play {tournament.preset}: "
-                              f"{e.message}") from e
+                              f"{e.message}", field="seats") from e
     _scoring(tournament.scoring)
     for name in ("games_per_table", "rounds", "batch_size"):
         if getattr(tournament, name) < 1:
-            raise TournamentError(f"{name.replace('_', ' ')} must be at least 1")
+            raise TournamentError(f"{name.replace('_', ' ')} must be at least 1", field=name)
     games = tournament_games(format=tournament.format, seats=tournament.seats,
                              entrants=entrants, games_per_table=tournament.games_per_table,
                              rounds=tournament.rounds)
@@ -164,7 +167,7 @@ def _check(tournament: Tournament, entrants: int) -> int:
         raise TournamentError(f"the tournament would play {games:,} games; a tournament plays "
                               f"at most {settings.TOURNAMENT_MAX_GAMES:,} "
                               "(TOURNAMENT_MAX_GAMES): fewer games per table, rounds or "
-                              "entrants")
+                              "entrants", field="games_per_table")
     return games
 
 
@@ -173,13 +176,14 @@ def tournament_games(*, format: str, seats: int, entrants: int, games_per_table:
     """The number of games a tournament of ``entrants`` bots plays (its cost, as the
     organiser's page shows it before creating); TournamentError if they cannot be seated."""
     if entrants < seats:
-        raise TournamentError(f"{entrants} entrants cannot fill a table of {seats}")
+        raise TournamentError(f"{entrants} entrants cannot fill a table of {seats}",
+                              field="seats")
     try:
         if format == Tournament.ROUND_ROBIN:
             return len(pairing.round_robin(range(entrants), seats)) * games_per_table
         tables = len(pairing.rating_round(dict.fromkeys(range(entrants), 0.0), seats, 0))
-    except pairing.PairingError as e:
-        raise TournamentError(str(e)) from e
+    except pairing.PairingError as e:  # too few seats, or a round robin of too many tables
+        raise TournamentError(str(e), field="seats" if seats < 2 else "format") from e
     return tables * games_per_table * rounds
 
 
@@ -194,9 +198,10 @@ def tournament_create(*, club: Club, name: str, entrants: Sequence[tuple[str, st
     season there; bot players that do not exist yet are created in the club."""
     name = (name or "").strip()
     if not name:
-        raise TournamentError("a tournament needs a name")
+        raise TournamentError("a tournament needs a name", field="name")
     if Tournament.objects.filter(club=club, name__iexact=name).exists():
-        raise TournamentError(f"{club} already has a tournament called {name!r}")
+        raise TournamentError(f"{club} already has a tournament called {name!r}",
+                              field="name")
     scoring = dict(scoring) if scoring else {"system": "fixed-rounds", "deals": 1}
     tournament = Tournament(club=club, name=name, preset=preset, options=options or {},
                             scoring=scoring, format=format, seats=seats,
@@ -206,25 +211,31 @@ def tournament_create(*, club: Club, name: str, entrants: Sequence[tuple[str, st
     folded = [n.casefold() for n in names]  # player names are unique in any case
     twice = sorted({n for n in names if folded.count(n.casefold()) > 1})
     if twice:
-        raise TournamentError(f"entered twice: {', '.join(twice)}")
-    specs = [_check_bot(spec, by) for _, spec in entrants]
+        raise TournamentError(f"entered twice: {', '.join(twice)}", field="name", entrants=[
+            i for i, n in enumerate(folded) if folded.count(n) > 1])
+    specs = []
+    for i, (_, spec) in enumerate(entrants):
+        try:
+            specs.append(_check_bot(spec, by))
+        except TournamentError as e:
+            raise TournamentError(e.message, field="bot", entrants=(i,)) from e
     tournament.total_games = _check(tournament, len(entrants))
     rules = _scoring(scoring)
     try:
         season = league.season_create(
             club=club, name=f"Tournament: {name}", starts_on=timezone.localdate(),
             preset=preset, options=options or {}, scoring=rules.to_dict(), by=by)
-    except LeagueError as e:
-        raise TournamentError(e.message) from e
+    except LeagueError as e:  # its name, "Tournament: NAME" (the rest is checked above)
+        raise TournamentError(e.message, field="name") from e
     tournament.season = season
     tournament.save()
     for number, (player_name, spec) in enumerate(zip(names, specs, strict=True), 1):
         try:
             player = _bot_player(player_name, club, by)
         except LeagueError as e:  # the league's refusal of the name says not whose it is
-            if isinstance(e, TournamentError):
-                raise
-            raise TournamentError(f"entrant {number} ({player_name!r}): {e.message}") from e
+            said = e.message if isinstance(e, TournamentError) else \
+                f"entrant {number} ({player_name!r}): {e.message}"
+            raise TournamentError(said, field="name", entrants=(number - 1,)) from e
         Entrant.objects.create(tournament=tournament, player=player, bot=spec)
     league.audit_record(by=by, club=club, action="tournament created", target=tournament,
                         details={"entrants": dict(zip(names, specs, strict=True)),

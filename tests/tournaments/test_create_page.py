@@ -3,6 +3,7 @@ use it, what it refuses and where it says so, and that it creates through the sa
 serializer and service as the API (tournaments.services.tournament_create)."""
 
 import html
+import re
 
 import pytest
 from django.test import Client
@@ -13,6 +14,7 @@ from outside_bots.models import OutsideBot
 from tests.league.factories import PlayerFactory, UserFactory
 from tests.tournaments.helpers import bot_club, small_tournament
 from tournaments import services
+from tournaments.errors import TournamentError
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
@@ -233,3 +235,28 @@ def test_no_bot_at_all_is_refused_beside_the_bots(client, club, organiser):
     client.force_login(organiser)
     page = _refused(client, club, posted(bots=(("", "random", ""),)), "id_bot-0-name")
     assert "not be empty" in page
+
+
+
+@pytest.mark.parametrize(("refusal", "field_ids"), [
+    (TournamentError("not like that", field="seats"), ["id_seats"]),
+    (TournamentError("not like that", field="bot", entrants=(1,)), ["id_bot-2-bot"]),
+    (TournamentError("not like that", field="name", entrants=(0, 2)),
+     ["id_bot-0-name", "id_bot-3-name"]),
+    (TournamentError("not like that"), []),
+])
+def test_a_refusal_is_shown_at_the_field_it_names_not_by_its_words(
+        client, club, organiser, monkeypatch, refusal, field_ids):
+    """The service says which field a refusal is about (entrants by their place in the list
+    entered: the row below the empty one is entrant 1); its words may say anything. One that
+    names no field is shown above the form."""
+    def refuse(**data):
+        raise refusal
+
+    monkeypatch.setattr(services, "tournament_create", refuse)
+    client.force_login(organiser)
+    page = client.post(url(club), posted(bots=(
+        ("Rita", "random", ""), ("", "random", ""), ("Greg", "greedy", ""),
+        ("Hugo", "heuristic", "")))).content.decode()
+    assert "not like that" in page
+    assert sorted(re.findall(r'id="([^"]+)_error"', page)) == field_ids

@@ -3,13 +3,12 @@ shows of each choice, and where a refusal is shown. It only reads what was poste
 numbers as numbers); the API's serializer (tournaments.web.api.TournamentCreateSerializer)
 and then tournaments.services.tournament_create judge it, as they judge the API's posts."""
 
-import re
-
 from django import forms
 
 from gameplay.bots import BUILT_IN, SETTINGS
 from gameplay.engine.options import PRESETS
 from gameplay.engine.scoring import parameters, system_named, systems
+from league.errors import LeagueError
 from league.web.organiser_forms import PRESET_LINES, SeasonForm, fields_named
 from outside_bots.models import OUTSIDE
 from tournaments.models import Tournament, default_scoring
@@ -204,9 +203,6 @@ class TournamentForm(forms.Form):
 
     def refuse_fields(self, errors: dict) -> None:
         """The serializer's refusals at the fields they are about."""
-        fields = {"name": "name", "preset": "preset", "format": "format", "seats": "seats",
-                  "games_per_table": "games_per_table", "rounds": "rounds", "seed": "seed",
-                  "duplicate": "duplicate", "scoring": "scoring_system"}
         for key, messages in errors.items():
             if key == "entrants" and isinstance(messages, list) and messages \
                     and isinstance(messages[0], dict):
@@ -219,55 +215,36 @@ class TournamentForm(forms.Form):
             if key == "entrants":  # about them all: shown at the first
                 self.add_error("bot-0-name", f"The bots: {said}")
             else:
-                self.add_error(fields.get(key), said)
+                self.add_error(_FIELDS.get(key), said)
 
-    def refuse(self, message: str) -> None:
-        """The service's refusal at the fields its words name, or above the form."""
-        names = [name for name in self._named(message) if name in self.fields]
-        for name in dict.fromkeys(names):
-            self.add_error(name, message)
+    def refuse(self, refusal: LeagueError) -> None:
+        """The service's refusal at the field it is about (TournamentError.field), or above
+        the form."""
+        names = [name for name in self._fields_of(refusal) if name in self.fields]
+        for name in names:
+            self.add_error(name, refusal.message)
         if not names:
-            self.add_error(None, message)
+            self.add_error(None, refusal.message)
 
-    def _named(self, message: str) -> list[str]:
-        rows = getattr(self, "entered_rows", [])
-        twice = message.removeprefix("entered twice: ") if message.startswith("entered twice") \
-            else None
-        named = []
-        for number, (row, name, spec) in enumerate(rows, 1):
-            if message.startswith(f"entrant {number} "):
-                return [f"bot-{row}-name"]
-            quoted = (f"'{name.strip()}'", f'"{name.strip()}"')
-            if twice is not None and name.strip() in twice.split(", "):
-                named.append(f"bot-{row}-name")
-            elif message.startswith(f"{name.strip()} is a person") or any(
-                    q in message for q in quoted):
-                named.append(f"bot-{row}-name")
-            elif message.startswith((f"bot {spec!r}", f"outside bot {spec.removeprefix(OUTSIDE)} ",
-                                     f"outside bot {spec.removeprefix(OUTSIDE)!r}")) \
-                    or message == f"no outside bot is registered as {spec.removeprefix(OUTSIDE)!r}":
-                has_settings = self.cleaned_data.get(f"bot-{row}-settings")
-                named.append(f"bot-{row}-settings" if has_settings else f"bot-{row}-bot")
-        if named:
-            return named
-        for pattern, field in _FIELD_WORDS:
-            if pattern.search(message):
-                return [field]
-        if message.startswith("tournament scoring"):
-            return fields_named(message) or ["scoring_system"]
-        return []
+    def _fields_of(self, refusal: LeagueError) -> list[str]:
+        field = getattr(refusal, "field", None)
+        entrants = getattr(refusal, "entrants", ())
+        if entrants:
+            rows = [self.entered_rows[i] for i in entrants]
+            if field == "name":
+                return [f"bot-{row}-name" for row, _, _ in rows]
+            # a bot with settings is refused for its settings, as a rule
+            return [f"bot-{row}-settings" if self.cleaned_data.get(f"bot-{row}-settings")
+                    else f"bot-{row}-bot" for row, _, _ in rows]
+        if field == "scoring":  # the engine's words name the parameter, if any
+            return fields_named(refusal.message) or ["scoring_system"]
+        return [_FIELDS[field]] if field in _FIELDS else []
 
 
-# Words in the service's refusals that name a field of the form.
-_FIELD_WORDS = [
-    (re.compile(r"needs a name|already has a tournament called|season called|season's name"),
-     "name"),
-    (re.compile(r"^tables of \d+ cannot play|cannot fill a table of"), "seats"),
-    (re.compile(r"^games per table\b|would play [\d,]+ games"), "games_per_table"),
-    (re.compile(r"^rounds must\b"), "rounds"),
-    (re.compile(r"^unknown format|^a round robin of"), "format"),
-    (re.compile(r"^tournament options"), "preset"),
-]
+# The API's fields (TournamentCreateSerializer) at the form's controls.
+_FIELDS = {"name": "name", "preset": "preset", "format": "format", "seats": "seats",
+           "games_per_table": "games_per_table", "rounds": "rounds", "seed": "seed",
+           "duplicate": "duplicate", "scoring": "scoring_system"}
 
 
 def cost_words(games: int, scoring: dict, *, montecarlo: bool, pace=None) -> str:

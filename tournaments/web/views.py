@@ -57,8 +57,8 @@ def tournament_create(request, club):
     data["entrants"] = [(e["name"], e["bot"]) for e in data["entrants"]]
     try:
         tournament = services.tournament_create(by=request.user, **data)
-    except LeagueError as e:  # a TournamentError, or a bot player's name the league refused
-        form.refuse(e.message)
+    except LeagueError as e:  # a TournamentError, shown at the field it names
+        form.refuse(e)
         return _create_page(request, club, form, status=400)
     messages.success(request, f"{tournament} created: {tournament.total_games:,} games to "
                               "play. Start it when you are ready.")
