@@ -82,7 +82,13 @@ def test_a_phone_offline_meanwhile_shows_the_conflict_and_stores_no_deal_2(phone
     kept_offline(offline)
     offline_ctx.set_offline(True)
     check_deal(offline, order[::-1])
+    posted = []
+    offline.on("request", lambda request: request.method == "POST" and posted.append(request))
     offline.get_by_role("button", name="Keep deal 1 to send").tap()
+    offline.wait_for_function("document.querySelector('#outbox-list li strong')"
+                              "?.textContent.startsWith('Waiting for the connection')")
+    # An offline phone does not try (and say "Sending…") until the connection returns.
+    assert posted == []
     assert offline.locator("#outbox-count").inner_text() == "1 deal waiting to send"
 
     check_deal(first, order)

@@ -128,6 +128,11 @@
   // be judged now (they are tried again when the connection returns).
   function flush() {
     if (sending) return sending;
+    if (!navigator.onLine) {  // surely offline: tried when the "online" event comes
+      stopped = "connection";
+      render();
+      return Promise.resolve();
+    }
     function next() {
       var item = waiting()[0];
       if (!item) return Promise.resolve();
