@@ -24,13 +24,13 @@ from league.errors import Conflict, LeagueError
 from league.models import Deal
 from league.rules import options_of
 from league.web import corrections, role_words
-from league.web.came_from import came_from
 from league.web.entry_page import (
     acting,
     back_to_page,
     entry_page,
     names_of,
     organiser_game,
+    origin_of,
     ranked,
     seat_form,
     table_game,
@@ -70,7 +70,7 @@ def _deal_form(request, game):
 def _entered_meanwhile(request, game, conflict):
     """The deal was entered on another phone meanwhile: the game as it is now, saying so."""
     messages.error(request, capfirst(conflict.message) + ".")
-    return back_to_page(game)
+    return back_to_page(game, origin_of(request))
 
 
 @require_POST
@@ -137,7 +137,7 @@ def deal_record(request, game):
     if as_json:
         return JsonResponse({"number": number, "recorded": recorded, "message": message},
                             status=201 if recorded else 200)
-    return back_to_page(game)
+    return back_to_page(game, origin_of(request))
 
 
 @require_POST
@@ -152,7 +152,7 @@ def deal_undo(request, game):
     else:
         with_changes = f", and the seat change after it ({', '.join(undone)})" if undone else ""
         messages.success(request, f"Deal {number} undone{with_changes}.")
-    return back_to_page(game)
+    return back_to_page(game, origin_of(request))
 
 
 def _seat_change(request, game, then):
@@ -198,7 +198,7 @@ def seat_change(request, game):
         said = format_html_join("; ", "{} {}", [(role_words.bdi(p), "leaves") for p in leaving]
                                 + [(role_words.bdi(p), "joins") for p in joining])
         messages.success(request, format_html("{}.", said))
-        origin = came_from(request)  # the night's plan waiting for who left, say
+        origin = origin_of(request)  # the night's plan waiting for who left, say
         return redirect(origin) if origin else back_to_page(game)
     return _seat_change(request, game, apply)
 

@@ -4,7 +4,7 @@ a refusal). The game's club's organisers get it (organiser_game), and so does a 
 opened the game's table link, for entering deals and seat changes (table_game)."""
 
 from functools import wraps
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 from django.contrib import messages
 from django.http import JsonResponse
@@ -95,9 +95,22 @@ def acting(request) -> dict:
     return {"by": None, "table_link": link} if link else {"by": request.user}
 
 
-def back_to_page(game):
-    """After a change: the entry page as it is now (post, redirect, get)."""
-    return redirect(reverse("league:game_enter", args=[game.pk]))
+def page_address(game, origin=None) -> str:
+    """The entry page's address, keeping the page the organiser came from (``next``)."""
+    address = reverse("league:game_enter", args=[game.pk])
+    return f"{address}?{urlencode({'next': origin})}" if origin else address
+
+
+def back_to_page(game, origin=None):
+    """After a change: the entry page as it is now (post, redirect, get), still knowing the
+    page the organiser came from."""
+    return redirect(page_address(game, origin))
+
+
+def origin_of(request):
+    """The organiser's way back (came_from); none for a table's phone, which sees none of the
+    organisers' pages."""
+    return None if getattr(request, "table_link", None) else came_from(request)
 
 
 def names_of(game) -> dict:
@@ -143,6 +156,7 @@ def entry_page(request, game, status=200, *, next_deal=None, **shown):
     next_deal = next_deal or selectors.game_next_deal(game=game)
     last_deal = selectors.undoable_deal(game=game)
     undo = request.GET.get("undo")
+    origin = origin_of(request)
     context = {
         "game": game, "next": next_deal, "names": names, "preview": None, "seat_preview": None,
         "order_form": DealEntryForm(seats=next_deal.seats, number=next_deal.number),
@@ -163,7 +177,8 @@ def entry_page(request, game, status=200, *, next_deal=None, **shown):
         "service_worker": reverse("league:entry_service_worker"),
         "table_link": getattr(request, "table_link", None),
         # the page that sent the organiser here (the night's plan, to enter who leaves)
-        "origin": came_from(request), "origin_words": back_words(came_from(request)),
+        "origin": origin, "origin_words": back_words(origin),
+        "again": page_address(game, origin),
         **shown,
     }
     if "seat_form" not in context:

@@ -8,7 +8,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from league import services
+from league import services, table_links
 from league.models import Deal, Seat
 from tests.league.factories import PlayerFactory, UserFactory, make_game, seated_ids
 
@@ -107,3 +107,38 @@ def test_people_at_another_open_table_are_named_once_per_table(client, game, org
     assert said.count(f"(game {other.number})") == 1
     assert said.startswith("Ada, Ben, Cy and Dot at ")
     assert not Seat.objects.filter(game=game, player__in=others).exists()
+
+
+def test_the_way_back_to_the_plan_is_kept_through_a_deal_recorded(client, game, organiser):
+    """Entering a deal (check, then confirm) from the plan's link keeps its way back."""
+    client.force_login(organiser)
+    plan = _plan(game)
+    order = {f"place_{i}": p for i, p in enumerate(seated_ids(game), start=1)}
+    back = f'<a href="{plan}">Back to the plan</a>'.replace("&", "&amp;")
+    hidden = f'name="next" value="{plan}"'.replace("&", "&amp;")
+
+    entry = client.get(reverse("league:game_enter", args=[game.pk]), {"next": plan}).text
+    assert back in entry
+    assert hidden in entry.split('id="order-form"')[1].split("</form>")[0]
+    preview = client.post(reverse("league:deal_preview", args=[game.pk]),
+                          {**order, "number": 2, "token": "t2", "next": plan}).text
+    assert back in preview
+    assert hidden in preview.split('class="confirm-form')[1].split("</form>")[0]
+    done = client.post(reverse("league:deal_record", args=[game.pk]),
+                       {**order, "number": 2, "token": "t2", "next": plan}, follow=True)
+
+    assert "Deal 2 recorded." in done.text
+    assert back in done.text
+    assert game.deal_set.count() == 2
+
+
+def test_a_table_link_phone_is_offered_no_way_back_to_the_organisers_plan(client, game,
+                                                                         organiser):
+    link = table_links.link_new(game=game, by=organiser)
+    client.get(reverse("league:table_link_open", args=[link.token]))
+    plan = _plan(game)
+
+    entry = client.get(reverse("league:game_enter", args=[game.pk]), {"next": plan})
+
+    assert entry.status_code == 200
+    assert "Back to the plan" not in entry.text and "/night/plan/" not in entry.text

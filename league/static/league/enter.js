@@ -17,6 +17,8 @@
   if (!page) return;
   var here = page.dataset.page;  // the entry page; each thing done on it posts to its own address
   var record = page.dataset.record;  // where a deal is recorded (the outbox sends it there)
+  // The page again after a deal, still knowing the page the organiser came from (its "next").
+  var again = page.dataset.again || here;
   var offline = page.dataset.offline === "1";
   var note = document.getElementById("offline-note");
 
@@ -251,7 +253,7 @@
         var left = Outbox.waiting().some(function (i) { return i.key === key; });
         if (!left) {
           sessionStorage.removeItem(saved);
-          location.replace(here);
+          location.replace(again);
           return;
         }
         var section = confirmForm.closest("section");
@@ -260,7 +262,7 @@
         p.textContent = "Deal " + confirmForm.dataset.deal + " is kept on this phone and will " +
           "be sent when the connection returns.";
         var next = document.createElement("a");
-        next.href = here;
+        next.href = again;
         next.className = "button primary";
         next.textContent = "Enter the next deal";
         section.append(p, next);
@@ -283,7 +285,7 @@
     var judged = event.sent || (event.refused && event.refused.state !== "held" && event.refused);
     if (!judged || judged.page !== here) return;
     Outbox.flush().then(function () {  // once the other waiting deals have gone too
-      if (!busy()) location.replace(here);
+      if (!busy()) location.replace(again);
     });
   });
 
@@ -295,7 +297,7 @@
         if (!response.ok) throw new Error(String(response.status));
         return Outbox.flush();  // not away while a deal is on its way
       }).then(function () {
-        if (!busy()) location.replace(here);
+        if (!busy()) location.replace(again);
       }).catch(function () { setTimeout(backOnline, 5000); });
   }
   if (offline) {
@@ -358,15 +360,15 @@
       cancel.addEventListener("submit", function (e) {
         e.preventDefault();
         // The page as it was, still knowing where the organiser came from (its "next").
-        var again = here + "?" + new URLSearchParams(new FormData(cancel));
-        fetch(again, {credentials: "same-origin"}).then(function (r) { return r.text(); })
+        var asked = here + "?" + new URLSearchParams(new FormData(cancel));
+        fetch(asked, {credentials: "same-origin"}).then(function (r) { return r.text(); })
           .then(function (html) {
             var fresh = new DOMParser().parseFromString(html, "text/html")
               .getElementById("seats");
             fresh = document.importNode(fresh, true);
             section.replaceWith(fresh);
             bindSeats(fresh);
-          }).catch(function () { location.assign(again + "#seats"); });
+          }).catch(function () { location.assign(asked + "#seats"); });
       });
     }
   }
