@@ -1,17 +1,48 @@
 """When two names look the same: a player's name clashes with another's in the club when they
-look alike (league.services.player_name_check; docs/league.md "Player names")."""
+look alike (league.services.player_name_check; docs/league.md "Player names"), a user's or a
+bot's with any other user's or bot's, looked up by their keys (look_alike_keys); and when a
+name mixes alphabets to pose as another (posing_letter)."""
 
 import re
 import unicodedata
+from collections import Counter
 from functools import cache
 
-from confusable_homoglyphs.confusables import confusables_data
+from confusable_homoglyphs.categories import alias, unique_aliases
+from confusable_homoglyphs.confusables import confusables_data, is_confusable
 
 
 def look_alike(name: str, other: str) -> bool:
     """Whether the two names read the same to the eye, in lower case, in capitals or as
     written (a capital "I" is a small "l" in many fonts)."""
     return any(a == b for a, b in zip(_skeletons(name), _skeletons(other), strict=True))
+
+
+def look_alike_keys(name: str) -> dict[str, str]:
+    """The name's three skeletons as the columns that hold them (accounts.models.NameKeys,
+    outside_bots.models.OutsideBot): two names look alike when one column is equal, so the
+    names like a new one are ``Q(**look_alike_keys(name), _connector=Q.OR)``, three indexed
+    lookups."""
+    return dict(zip(("look_casefolded", "look_upper", "look_written"), _skeletons(name),
+                    strict=True))
+
+
+def posing_letter(name: str) -> tuple[str, str, str] | None:
+    """A letter with which ``name`` mixes alphabets to read as another name, as (letter, its
+    alphabet, the alphabet it looks like), or None: in "\u0430da" the Cyrillic "\u0430" reads
+    as the Latin "a" beside it. Names in one alphabet, and mixes whose letters do not look like
+    each other's ("\u7530\u4e2d\u3055\u304f\u3089", "\u7530\u4e2dken"), are None. Digits and
+    signs (Unicode's Common script) are left to look_alike: "l" and "1" are one alphabet."""
+    letters = "".join(c for c in name if alias(c) != "COMMON")
+    if len(unique_aliases(letters)) < 2:
+        return None
+    # The name's main alphabet first, so the letter named is the one posing in it.
+    alphabets = Counter(alias(c) for c in letters)
+    for alphabet, _ in sorted(alphabets.items(), key=lambda a: (-a[1], a[0])):
+        found = is_confusable(letters, preferred_aliases=[alphabet])
+        if found:
+            return found[0]["character"], found[0]["alias"].title(), alphabet.title()
+    return None
 
 
 # Variation selectors (and Mongolian's): after a letter they show as nothing, so "Tom" with one
