@@ -1,15 +1,13 @@
 """django-allauth's adapter: its rate limits count the client's address as every other limit
 does (config.protections.client_address), not the address of the proxy in front; and a user
-name is one no other looks like."""
+name is one no other looks like (accounts.models.checked_username)."""
 
 import unicodedata
 
 from allauth.account.adapter import DefaultAccountAdapter
-from django.contrib.auth import get_user_model
-from django.core.exceptions import ValidationError
 
+from accounts.models import checked_username
 from config.protections import client_address
-from league.names import look_alike
 
 
 class AccountAdapter(DefaultAccountAdapter):
@@ -17,22 +15,10 @@ class AccountAdapter(DefaultAccountAdapter):
         return client_address(request)
 
     def clean_username(self, username, shallow=False):
-        # An author's name shows beside their bots on the ladder, so none may pass for
-        # another's: "ａda" (fullwidth) is the "ada" it means, compared as bot names are, and
-        # a letter of another alphabet (Cyrillic "а") is refused, as it is in bot names.
-        # And a name whose letters look like another's ("adaI" with a capital i beside adal)
-        # is refused as bot names are (league.names), every name compared in Python: a
-        # look-alike has no index.
-        username = unicodedata.normalize("NFKC", username)
-        if not username.isascii():
-            raise ValidationError("A user name is in the letters a to z, digits and @ . + - _ "
-                                  "alone: letters of other alphabets can look like another "
-                                  "user's.")
-        username = super().clean_username(username, shallow)
+        # NFKC, as the admin's form reads names: "ａda" (fullwidth) is the "ada" it means.
+        # allauth's own check then takes any letters, digits and @ . + - _ (the user model's
+        # UnicodeUsernameValidator) and refuses a name taken in any case.
+        username = super().clean_username(unicodedata.normalize("NFKC", username), shallow)
         if not shallow:
-            names = get_user_model().objects.values_list("username", flat=True)
-            for other in names.iterator():
-                if look_alike(username, other):
-                    raise ValidationError(f"A user named {other} is registered, which looks "
-                                          f"the same as {username}.")
+            checked_username(username)
         return username

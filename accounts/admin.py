@@ -1,14 +1,17 @@
 """The admin's users: an address an administrator gives a user is theirs, verified (the
 administrator vouches for it), so its password reset links reach them and nobody signs up
-with it (ACCOUNT_UNIQUE_EMAIL)."""
+with it (ACCOUNT_UNIQUE_EMAIL); and a user name is checked as at sign-up
+(accounts.models.checked_username)."""
 
 from allauth.account.models import EmailAddress
 from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
-from django.contrib.auth.forms import UserChangeForm
+from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 from django.core.exceptions import ValidationError
 from django.db import transaction
+
+from accounts.models import checked_username
 
 User = get_user_model()
 
@@ -24,7 +27,23 @@ def address_given(user) -> None:
         defaults={"email": user.email.lower(), "verified": True, "primary": True})
 
 
-class AddressForm(UserChangeForm):
+class NameChecked:
+    """A user form whose name is refused as a sign-up's would be (the form's UsernameField has
+    read it in Unicode NFKC; the creation form's own check, a name taken in any case, comes
+    first and gives None)."""
+
+    def clean_username(self):
+        username = getattr(super(), "clean_username", lambda: self.cleaned_data["username"])()
+        if username:
+            checked_username(username, pk=self.instance.pk)
+        return username
+
+
+class AddForm(NameChecked, AdminUserCreationForm):
+    pass
+
+
+class AddressForm(NameChecked, UserChangeForm):
     """The user's change form: an address another account has is refused (one account per
     address, ACCOUNT_UNIQUE_EMAIL)."""
 
@@ -43,6 +62,7 @@ admin.site.unregister(User)
 @admin.register(User)
 class UserAdmin(DjangoUserAdmin):
     form = AddressForm
+    add_form = AddForm
 
     @transaction.atomic
     def save_model(self, request, obj, form, change):

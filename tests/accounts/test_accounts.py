@@ -15,6 +15,8 @@ from django.core.cache import cache
 from django.test import Client
 from rest_framework.authtoken.models import Token
 
+from accounts.models import NameKeys
+from league.names import look_alike_keys
 from tests.league.factories import ClubFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -263,18 +265,52 @@ def test_a_user_name_that_is_anothers_in_another_spelling_is_refused_as_taken(cl
     assert list(User.objects.values_list("username", flat=True)) == ["ada"]
 
 
-@pytest.mark.parametrize("look_alike", ["\u0430da", "\u0391da", "Zoë"])
-def test_a_user_name_is_in_latin_letters_so_none_looks_like_anothers(client, look_alike):
-    """Cyrillic "а" (U+0430) and Greek "Α" look like Latin "a" and "A": an author named
-    "аda" would pass for ada on the ladder. Bot names are ASCII for the same reason."""
+@pytest.mark.parametrize("username", ["Zoë", "José", "田中", "田中さくら", "Łukasz", "Дмитрий"])
+def test_a_user_name_may_be_in_any_alphabet(client, username):
+    """Club members and bot authors are called Zoë, José and 田中: a name is letters of any
+    alphabet, digits and @ . + - _ (Django's UnicodeUsernameValidator)."""
     UserFactory(username="ada", is_staff=False)
 
-    page = sign_up(client, username=look_alike, email="mallory@example.org")
+    assert sign_up(client, username=username, email="new@example.org").status_code == 302
+    assert sorted(User.objects.values_list("username", flat=True)) == sorted(["ada", username])
+
+
+def test_zoe_and_zoë_are_two_names(client):
+    """"ë" is not an "e" in Unicode's confusables table: the two read differently."""
+    assert sign_up(client, username="zoe", email="zoe@example.org").status_code == 302
+    client.post("/accounts/logout/")
+
+    assert sign_up(client, username="Zoë", email="zoe.too@example.org").status_code == 302
+    assert sorted(User.objects.values_list("username", flat=True)) == ["Zoë", "zoe"]
+
+
+@pytest.mark.parametrize(("username", "letter"), [
+    ("\u0430da", "\u0430 (Cyrillic) looks like a Latin letter"),
+    ("\u0391da", "\u0391 (Greek) looks like a Latin letter"),
+    ("ad\u0430", "\u0430 (Cyrillic) looks like a Latin letter")])
+def test_a_user_name_mixing_alphabets_to_pose_as_another_is_refused(client, username, letter):
+    """Cyrillic "а" (U+0430) and Greek "Α" look like Latin "a" and "A": an author named
+    "аda" would pass for ada on the ladder, whether or not ada is registered yet."""
+    UserFactory(username="ada", is_staff=False)
+
+    page = sign_up(client, username=username, email="mallory@example.org")
 
     assert page.status_code == 200
-    assert ("A user name is in the letters a to z, digits and @ . + - _ alone: letters of "
-            "other alphabets can look like another user&#x27;s.") in page.content.decode()
+    assert (f"{username} mixes alphabets: {letter}. A user name keeps to one alphabet where "
+            "its letters could be read as another&#x27;s.") in page.content.decode()
     assert list(User.objects.values_list("username", flat=True)) == ["ada"]
+
+
+def test_a_name_in_another_alphabet_that_looks_like_a_users_is_refused(client):
+    """All Cyrillic, mixing nothing, "аео" still reads as the Latin "aeo" of a user."""
+    UserFactory(username="aeo", is_staff=False)
+
+    page = sign_up(client, username="\u0430\u0435\u043e", email="mallory@example.org")
+
+    assert page.status_code == 200
+    assert ("A user named aeo is registered, which looks the same as \u0430\u0435\u043e."
+            in page.content.decode())
+    assert list(User.objects.values_list("username", flat=True)) == ["aeo"]
 
 
 @pytest.mark.parametrize("look_alike", ["adaI", "ada1"])
@@ -298,3 +334,73 @@ def test_user_names_that_only_share_letters_stay_apart(client):
 
     assert page.status_code == 302
     assert sorted(User.objects.values_list("username", flat=True)) == ["adai", "adal"]
+
+
+def admin_client(client):
+    client.force_login(UserFactory(username="root", is_superuser=True))
+    return client
+
+
+@pytest.mark.parametrize(("username", "refusal"), [
+    ("adaI", "A user named adal is registered, which looks the same as adaI."),
+    ("\u0430dal", "\u0430dal mixes alphabets: \u0430 (Cyrillic) looks like a Latin letter."),
+    ("ＡＤＡＬ", "A user with that username already exists.")])
+def test_the_admin_adds_no_user_a_sign_up_would_refuse(client, username, refusal):
+    UserFactory(username="adal", is_staff=False)
+
+    added = admin_client(client).post("/admin/auth/user/add/", {
+        "username": username, "password1": PASSWORD, "password2": PASSWORD,
+        "usable_password": "true"})
+
+    assert added.status_code == 200 and refusal in added.content.decode()
+    assert sorted(User.objects.values_list("username", flat=True)) == ["adal", "root"]
+
+
+def test_the_admin_renames_a_user_only_to_a_name_nobody_else_looks_like(client):
+    UserFactory(username="adal", is_staff=False)
+    eve = UserFactory(username="eve", email="", is_staff=False)
+
+    def rename(name):
+        return admin_client(client).post(f"/admin/auth/user/{eve.pk}/change/", {
+            "username": name, "is_active": "on",
+            "date_joined_0": "2026-01-01", "date_joined_1": "00:00:00"})
+
+    refused = rename("adaI")
+    assert refused.status_code == 200
+    assert "A user named adal is registered, which looks the same as adaI." in \
+        refused.content.decode()
+    assert rename("Evé").status_code == 302
+    assert rename("Evé").status_code == 302  # its own name is no other's
+    client.logout()
+
+    # The look-alike keys follow the rename: "eve" is free again, "Evé" is taken.
+    assert sign_up(client, username="eve", email="eve@example.org").status_code == 302
+    client.post("/accounts/logout/")
+    page = sign_up(client, username="evé", email="e2@example.org")
+    assert page.status_code == 200 and "A user with that username already exists." in \
+        page.content.decode()
+
+
+def test_every_user_has_the_look_alike_keys_of_their_name():
+    """Kept wherever a user is saved (sign-up, admin, createsuperuser, a factory), so a
+    sign-up's look-alike check is one indexed query (accounts.models.NameKeys)."""
+    ada = UserFactory(username="adaI")
+    ada.username = "Ada"
+    ada.save()
+
+    keys = NameKeys.objects.get(user=ada)
+    assert {f: getattr(keys, f) for f in look_alike_keys("Ada")} == look_alike_keys("Ada")
+
+
+def test_users_made_before_get_their_look_alike_keys():
+    from django.apps import apps
+    migration = importlib.import_module("accounts.migrations.0002_namekeys")
+    users = [UserFactory(username=name) for name in ("ada", "Zoë", "田中")]
+    NameKeys.objects.all().delete()
+
+    migration.keys_given(apps, None)
+
+    assert sorted(NameKeys.objects.values_list("user__username", flat=True)) == sorted(
+        u.username for u in users)
+    assert all({f: getattr(k, f) for f in look_alike_keys(k.user.username)}
+               == look_alike_keys(k.user.username) for k in NameKeys.objects.all())
