@@ -13,6 +13,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
 from django.db import models
+from django.db.models import Q
 
 from gameplay.bots import BUILT_IN
 from gameplay.bots.outside import HttpBot
@@ -20,7 +21,7 @@ from gameplay.bots.policy import Refused, normal_url
 from gameplay.bots.sandbox import BadUpload, SandboxedProgram, unpack_upload
 from gameplay.bots.sandbox.unpack import MAX_ZIP_BYTES
 from gameplay.engine.options import PRESETS
-from league.names import look_alike
+from league.names import look_alike, look_alike_keys
 
 
 def outside_bot_url(url: str) -> None:
@@ -70,12 +71,11 @@ def checked_name(name: str, *, pk=None) -> str:
     for other in others.filter(name_key=key).values_list("name", flat=True)[:1]:
         raise ValidationError(f"{name} is taken: a bot named {other} is registered (a name is "
                               "one name in any case or spelling)")
-    # Every name, compared in Python: look-alikes have no index (a few bots an author).
-    for other in others.values_list("name", flat=True).iterator():
-        if look_alike(name, other):
-            raise ValidationError(f"{name} is taken: a bot named {other} is registered, which "
-                                  "looks the same (a name is one name in any case, spelling "
-                                  "or look-alike letters)")
+    like = others.filter(Q(**look_alike_keys(name), _connector=Q.OR))
+    for other in like.values_list("name", flat=True)[:1]:
+        raise ValidationError(f"{name} is taken: a bot named {other} is registered, which "
+                              "looks the same (a name is one name in any case, spelling "
+                              "or look-alike letters)")
     return name
 
 
@@ -125,6 +125,11 @@ class OutsideBot(models.Model):
     # name_key(name): unique, so two names differing only in case or Unicode form cannot both
     # be registered, even by two requests at once.
     name_key = models.CharField(max_length=50, unique=True, editable=False)
+    # league.names.look_alike_keys(name), written on each save: a new name looks the bots like
+    # it up by them (checked_name).
+    look_casefolded = models.CharField(max_length=50, db_index=True, editable=False)
+    look_upper = models.CharField(max_length=50, db_index=True, editable=False)
+    look_written = models.CharField(max_length=50, db_index=True, editable=False)
     # A CharField: the network policy is the URL's whole check (Django's URL check would refuse
     # an allow-listed lab host without a dot, and hide the policy's reason behind its own).
     url = models.CharField(max_length=300, validators=[outside_bot_url],
@@ -175,6 +180,12 @@ class OutsideBot(models.Model):
 
     def __str__(self):
         return self.name
+
+    def save(self, *args, **kwargs):
+        # (A save of named fields without the name leaves the keys as they are, right.)
+        for field, key in look_alike_keys(self.name).items():
+            setattr(self, field, key)
+        super().save(*args, **kwargs)
 
     def clean_fields(self, exclude=None):
         # NFKC first: "ｌｏｗｂａｌｌ" is checked, and refused, as the "lowball" it means.

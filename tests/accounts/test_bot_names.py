@@ -9,6 +9,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.migrations.executor import MigrationExecutor
 
 from gameplay.bots import BUILT_IN
+from league.names import look_alike_keys
 from outside_bots import services
 from outside_bots.errors import OutsideBotError
 from outside_bots.models import OutsideBot, name_key
@@ -98,6 +99,9 @@ def test_the_migration_renames_duplicates_and_disables_a_second_bot_at_one_url()
         ("lowball-2", "https://bots.example.org/l2", True),
         ("spy", "http://u:pw@bots.example.org/", False)]
     assert [after[i].name_key for i in ids] == [name_key(after[i].name) for i in ids]
+    # 0006: each bot's look-alike keys, which a new name is looked up by.
+    assert all({f: getattr(b, f) for f in look_alike_keys(b.name)} == look_alike_keys(b.name)
+               for b in after.values())
     assert len({b.secret for b in after.values()}) == 6
     assert all(len(b.secret) == 43 for b in after.values())
     # 0005: whose author was never given its secret (My bots says it needs one).
@@ -135,3 +139,16 @@ def test_names_that_only_share_letters_stay_apart(lowball):
         services.outside_bot_create(name=name, url=f"https://bots.example.org/{number}",
                                     owner=bob)
     assert OutsideBot.objects.count() == 5
+
+
+def test_a_renamed_bots_old_name_no_longer_stands_in_the_way(lowball):
+    """The look-alike keys follow the name: "Iowball" is free once lowball is highball."""
+    services.outside_bot_update(bot=lowball, name="highball")
+    bob = UserFactory(username="bob", is_staff=False)
+
+    services.outside_bot_create(name="Iowball", url="https://bots.example.org/b", owner=bob)
+
+    assert sorted(OutsideBot.objects.values_list("name", flat=True)) == ["Iowball", "highball"]
+    with pytest.raises(OutsideBotError, match="a bot named highball is registered, which looks"):
+        services.outside_bot_create(name="highbaIl", url="https://bots.example.org/c",
+                                    owner=bob)
