@@ -7,8 +7,14 @@ class LeagueError(PresidentError):
     """A refused league operation; ``message`` is meant for the organiser, shown as it is.
 
     A subclass of the engine's PresidentError, so a caller that already shows engine faults
-    (an illegal transcript, a deal after the game ended) shows these the same way.
+    (an illegal transcript, a deal after the game ended) shows these the same way. ``field``:
+    the field of what was sent it is about, by the API's name (``scoring_limit``), or None.
     """
+
+    def answer(self) -> dict:
+        """The API's body for it (400): ``{field: [message]}``, or ``{"detail": message}``
+        when it names no field."""
+        return {self.field: [self.message]} if self.field else {"detail": self.message}
 
 
 class Conflict(LeagueError):

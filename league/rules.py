@@ -15,7 +15,9 @@ def scoring_of(season) -> Scoring:
     try:
         return Scoring.from_dict(season.scoring)
     except PresidentError as e:
-        raise LeagueError(f"season scoring: {e.message}") from e
+        # at the season's field: scoring_limit (the API's and the season form's name)
+        raise LeagueError(f"season scoring: {e.message}",
+                          field=f"scoring_{e.field}" if e.field else None) from e
 
 
 def options_of(season) -> Options:

@@ -119,7 +119,9 @@ def _scoring(scoring: dict) -> Scoring:
     try:
         return Scoring.from_dict(scoring)
     except PresidentError as e:
-        raise TournamentError(f"tournament scoring: {e.message}", field="scoring") from e
+        # a field of the scoring object: "scoring.limit"
+        raise TournamentError(f"tournament scoring: {e.message}",
+                              field=f"scoring.{e.field}" if e.field else "scoring") from e
 
 
 def _tables_of_round(tournament: Tournament, round_number: int,

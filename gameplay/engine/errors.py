@@ -10,12 +10,15 @@ class PresidentError(Exception):
     """A user's mistake, reported as it is by the checker, the league, the API and the CLI."""
 
     def __init__(self, message: str, *, deal: int | None = None, move: int | None = None,
-                 options: tuple[str, ...] | list[str] = ()):
+                 options: tuple[str, ...] | list[str] = (), field: str | None = None):
         super().__init__(message)
         self.message = message
         self.deal = deal
         self.move = move
         self.options = tuple(options)  # the options (by name) the fault is about
+        # the field of the input it is about, in that input's names (a scoring's "system",
+        # "limit"; the league's and tournaments' own fields), or None
+        self.field = field
 
 
 class RuleViolation(PresidentError):

@@ -87,7 +87,7 @@ def system_named(name: Any) -> ScoringSystem:
     system = _SYSTEMS.get(name) if isinstance(name, str) else None
     if system is None:
         raise OptionsError(f"unknown scoring system {name!r}; "
-                           f"systems are {', '.join(_SYSTEMS)}")
+                           f"systems are {', '.join(_SYSTEMS)}", field="system")
     return system
 
 
@@ -113,7 +113,8 @@ def parameters() -> dict[str, Parameter]:
 
 class Scoring:
     """A game's scoring: a system and the parameters set for it (``Scoring("penalty",
-    limit=6)``); the transcript's ``scoring`` object is ``to_dict()``."""
+    limit=6)``); the transcript's ``scoring`` object is ``to_dict()``. A refusal (OptionsError)
+    names the field of that object it is about as its ``field``: "system", "limit"…"""
 
     __slots__ = ("system", "values")
 
@@ -123,14 +124,16 @@ class Scoring:
         for name, value in self.values.items():
             p = self.system.parameter(name)
             if p is None:
-                raise OptionsError(f"scoring {system!r} takes no {name!r}")
+                raise OptionsError(f"scoring {system!r} takes no {name!r}", field=name)
             if not isinstance(value, p.kind) or isinstance(value, bool) or value < p.least:
-                raise OptionsError(f"scoring {name} must be a positive whole number, not {value!r}")
+                raise OptionsError(f"scoring {name} must be a positive whole number, "
+                                   f"not {value!r}", field=name)
             if value > p.most:
-                raise OptionsError(f"scoring {name} must be at most {p.most}, not {value}")
+                raise OptionsError(f"scoring {name} must be at most {p.most}, not {value}",
+                                   field=name)
         for p in self.system.parameters:
             if p.required and p.name not in self.values:
-                raise OptionsError(f"{system} needs a {p.title.lower()}")
+                raise OptionsError(f"{system} needs a {p.title.lower()}", field=p.name)
 
     def value(self, name: str) -> int | None:
         """Parameter ``name`` as set; its default when none of the system's is set."""
@@ -142,7 +145,8 @@ class Scoring:
     @classmethod
     def from_dict(cls, data: Any) -> "Scoring":
         if not isinstance(data, Mapping) or "system" not in data:
-            raise OptionsError('scoring must be an object with a "system"')
+            raise OptionsError('scoring must be an object with a "system"',
+                               field="system" if isinstance(data, Mapping) else None)
         known = {"system", *parameters()}
         unknown = set(data) - known
         if unknown:

@@ -1,11 +1,11 @@
 """The API's error JSON: each names the field it is about, or is ``{"detail": message}``.
 
 A LeagueError (a user's mistake refused by a service, STYLE.md "Errors") answers 400 with its
-message as it is; a transcript the engine's checker refuses (TranscriptRefused, from the
-service) answers 400 with the fault's deal, move and error under ``transcript``; a Conflict
-(refused for what the game is now: a deal number already recorded, a game that has ended)
-answers 409 with its message as ``detail``. Anything else
-is DRF's own answer, or a bug left to raise.
+message as it is, keyed by the field it is about when it names one (LeagueError.answer); a
+transcript the engine's checker refuses (TranscriptRefused, from the service) answers 400 with
+the fault's deal, move and error under ``transcript``; a Conflict (refused for what the game is
+now: a deal number already recorded, a game that has ended) answers 409 with its message as
+``detail``. Anything else is DRF's own answer, or a bug left to raise.
 """
 
 from django.http import Http404
@@ -25,7 +25,7 @@ def exception_handler(exc, context):
     if isinstance(exc, Conflict):
         return Response({"detail": exc.message}, status=status.HTTP_409_CONFLICT)
     if isinstance(exc, LeagueError):
-        return Response({"detail": exc.message}, status=status.HTTP_400_BAD_REQUEST)
+        return Response(exc.answer(), status=status.HTTP_400_BAD_REQUEST)
     return drf_exception_handler(exc, context)
 
 

@@ -162,7 +162,7 @@ def season_create(request, club):
         try:
             season = services.season_create(club=club, by=request.user, **form.season_fields())
         except LeagueError as e:
-            form.refuse(e.message, e.options)
+            form.refuse(e.message, (*e.options, e.field))
         else:
             messages.success(request, f"Season {season.name} created.")
             return redirect("league:organise_club", club.pk)
@@ -189,7 +189,7 @@ def season_edit(request, season):
         try:
             services.season_update(season=season, by=request.user, **form.season_fields())
         except LeagueError as e:
-            form.refuse(e.message, e.options)
+            form.refuse(e.message, (*e.options, e.field))
         else:
             messages.success(request, f"Season {season.name} saved.")
             return redirect("league:organise_club", club.pk)

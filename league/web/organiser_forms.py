@@ -51,8 +51,8 @@ def option_fields(preset: str) -> tuple[str, ...]:
     return tuple(name for name, spec in OPTIONS.items() if spec.taken_by(preset))
 
 
-# Words in the scoring's and the services' refusals that name a field of the form (the
-# engine's option refusals name their options: PresidentError.options).
+# Words in the services' refusals that name a field of the form (the engine's refusals name
+# theirs: PresidentError.options, and a scoring's field, PresidentError.field).
 _FIELD_WORDS = [
     (re.compile(r"\bseason called\b|\bseason needs a name|\bseason's name\b"), "name"),
     (re.compile(r"\bend before it starts\b"), "ends_on"),
@@ -60,10 +60,15 @@ _FIELD_WORDS = [
 
 
 def fields_named(message: str) -> list[str]:
-    """The form's fields a refusal's words name (``fixed-rounds needs a number of deals``:
-    scoring_deals), in the form's order."""
-    scoring = [(re.compile(rf"\b{name}\b"), f"scoring_{name}") for name in parameters()]
-    return [name for pattern, name in [*scoring, *_FIELD_WORDS] if pattern.search(message)]
+    """The form's fields a refusal's words name (``a season cannot end before it starts``:
+    ends_on)."""
+    return [name for pattern, name in _FIELD_WORDS if pattern.search(message)]
+
+
+def scoring_field(refusal: PresidentError) -> list[str]:
+    """The form's field of the engine's refusal of a scoring (its ``field``, "limit":
+    scoring_limit), as the season API's."""
+    return [f"scoring_{refusal.field}"] if refusal.field else []
 
 
 def _option_field(spec) -> forms.Field:
@@ -180,10 +185,11 @@ class SeasonForm(forms.Form):
         shown, picked = self.data.get("shown_preset"), self.data.get("preset")
         return shown in PRESETS and picked in PRESETS and picked != shown
 
-    def refuse(self, message: str, options: tuple[str, ...] = ()) -> None:
-        """A refusal shown at the fields it names (the ``options`` it is about, by name), or
-        above the form when it names none."""
-        names = [n for n in (*options, *fields_named(message)) if n in self.fields]
+    def refuse(self, message: str, fields=()) -> None:
+        """A refusal shown at the ``fields`` it is about (the options, by name, and the
+        season's fields: a LeagueError's ``options`` and ``field``) or that its words name, or
+        above the form when none."""
+        names = [n for n in (*fields, *fields_named(message)) if n in self.fields]
         for name in names:
             self.add_error(name, message)
         if not names:
@@ -218,7 +224,7 @@ class SeasonForm(forms.Form):
             data["scoring"] = Scoring(system.name, **{
                 name: data[f"scoring_{name}"] for name in taken}).to_dict()
         except PresidentError as e:
-            self.refuse(e.message)
+            self.refuse(e.message, scoring_field(e))
         return data
 
     def season_fields(self) -> dict:

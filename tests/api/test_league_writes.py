@@ -12,6 +12,7 @@ from tests.league.factories import (
     PlayerFactory,
     UserFactory,
     make_game,
+    make_season,
     seated_ids,
 )
 
@@ -193,6 +194,33 @@ def test_a_bad_season_names_the_field_or_is_the_leagues_refusal(club, organiser_
     else:
         assert response.json() == answer
     assert Season.objects.count() == before
+
+
+@pytest.mark.parametrize(("body", "field", "words"), [
+    ({"scoring_limit": 101}, "scoring_limit", "scoring limit must be at most 100, not 101"),
+    ({"scoring_limit": 0}, "scoring_limit", "scoring limit must be a positive whole number"),
+    ({"scoring_system": "first-to-eleven", "scoring_target": 0}, "scoring_target",
+     "scoring target must be a positive whole number"),
+    ({"scoring_system": "fixed-rounds"}, "scoring_deals", "fixed-rounds needs a number of deals"),
+    ({"scoring_deals": 101}, "scoring_deals", "scoring deals must be at most 100"),
+])
+def test_the_engines_refusal_of_a_seasons_scoring_is_keyed_by_its_field(
+        club, organiser_client, body, field, words):
+    """The engine says which scoring field it refuses (its words are not read): a 400 keyed by
+    that field, as a shape the serializer refuses is; nothing is stored."""
+    season = make_season(club=club, name="Autumn")
+    before = Season.objects.count()
+
+    created = organiser_client.post("/api/v1/seasons/", {
+        "club": club.pk, "name": "Summer", "starts_on": "2025-06-01", **body}, format="json")
+    updated = organiser_client.patch(f"/api/v1/seasons/{season.pk}/", body, format="json")
+
+    for response in (created, updated):
+        assert response.status_code == 400
+        assert list(response.json()) == [field], response.json()
+        assert words in " ".join(response.json()[field])
+    assert Season.objects.count() == before
+    assert Season.objects.get(pk=season.pk).scoring == {"system": "penalty"}
 
 
 def test_a_seasons_rules_are_fixed_once_a_deal_is_recorded(game, organiser_client):

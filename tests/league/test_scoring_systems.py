@@ -110,3 +110,53 @@ def test_an_unknown_system_is_an_error_never_another_systems_rules():
     with pytest.raises(LeagueError, match="season scoring: unknown scoring system 'croquet'"):
         services.deal_record(game=game, finishing_order=seated_ids(game))
     assert not game.deal_set.exists()
+
+
+# A refusal names the scoring field it is about (OptionsError.field), not in words a form or
+# the API would have to read: each is shown at its own field.
+
+
+@pytest.mark.parametrize(("scoring", "field"), [
+    ({"system": "penalty", "limit": 0}, "limit"),
+    ({"system": "penalty", "deals": 101}, "deals"),
+    ({"system": "first-to-eleven", "target": 101}, "target"),
+    ({"system": "fixed-rounds"}, "deals"),
+    ({"system": "penalty", "target": 5}, "target"),
+    ({"system": "croquet"}, "system"),
+    ({"limit": 4}, "system"),
+])
+def test_the_engines_scoring_refusal_names_its_field(scoring, field):
+    with pytest.raises(OptionsError) as refusal:
+        Scoring.from_dict(scoring)
+    assert refusal.value.field == field
+
+
+class Darts(StrokePlay):
+    """Stroke play whose one parameter must be set and is called, in words, otherwise."""
+
+    name = "darts"
+    parameters = (Parameter("legs", "Match length", "Legs (darts)", "{} legs", required=True,
+                            help="The number of deals played."),)
+
+
+@pytest.fixture
+def darts():
+    system = register(Darts())
+    yield system
+    unregister(system.name)
+
+
+def test_the_season_form_shows_a_refusal_at_its_parameter_whatever_its_words(client, darts):
+    club = ClubFactory()
+    organiser = UserFactory(username="darts-organiser", is_staff=False)
+    club.organisers.add(organiser)
+    client.force_login(organiser)
+
+    refused = client.post(reverse("league:organise_season_create", args=[club.pk]), {
+        "name": "Oche", "starts_on": "2026-03-01", "preset": "classic",
+        "shown_preset": "classic", "scoring_system": "darts", "scoring_legs": ""})
+
+    assert refused.status_code == 400
+    form = refused.context["form"]
+    assert form.errors == {"scoring_legs": ["darts needs a match length"]}
+    assert not Season.objects.filter(name="Oche").exists()

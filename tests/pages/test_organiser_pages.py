@@ -24,7 +24,6 @@ from league.web.organiser_forms import (
     OPTION_LABELS,
     PRESET_LINES,
     SeasonForm,
-    fields_named,
     option_fields,
 )
 from tests.league.factories import ClubFactory, PlayerFactory, UserFactory, make_game, make_season
@@ -350,7 +349,7 @@ def test_the_numbered_deck_offers_no_standard_deck_option():
 ])
 def test_option_refusals_name_their_options_and_the_form_its_fields(refused, options):
     """The engine's refusal carries the options it is about (no words to read), and the form
-    shows it at their fields; the scoring's words still name theirs."""
+    shows it at their fields."""
     with pytest.raises(PresidentError) as refusal:
         refused()
     assert refusal.value.options == options
@@ -358,7 +357,6 @@ def test_option_refusals_name_their_options_and_the_form_its_fields(refused, opt
     assert form.is_valid(), form.errors
     form.refuse(refusal.value.message, refusal.value.options)
     assert set(form.errors) == set(options)
-    assert fields_named("fixed-rounds needs a number of deals") == ["scoring_deals"]
 
 
 # Players

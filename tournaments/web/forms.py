@@ -9,7 +9,7 @@ from gameplay.bots import BUILT_IN, SETTINGS
 from gameplay.engine.options import PRESETS
 from gameplay.engine.scoring import parameters, system_named, systems
 from league.errors import LeagueError
-from league.web.organiser_forms import PRESET_LINES, SeasonForm, fields_named
+from league.web.organiser_forms import PRESET_LINES, SeasonForm
 from outside_bots.models import OUTSIDE
 from tournaments.models import Tournament, default_scoring
 
@@ -236,8 +236,8 @@ class TournamentForm(forms.Form):
             # a bot with settings is refused for its settings, as a rule
             return [f"bot-{row}-settings" if self.cleaned_data.get(f"bot-{row}-settings")
                     else f"bot-{row}-bot" for row, _, _ in rows]
-        if field == "scoring":  # the engine's words name the parameter, if any
-            return fields_named(refusal.message) or ["scoring_system"]
+        if field and field.startswith("scoring."):  # a field of the scoring: "scoring.limit"
+            return [f"scoring_{field.removeprefix('scoring.')}"]
         return [_FIELDS[field]] if field in _FIELDS else []
 
 
