@@ -61,9 +61,10 @@ def _play(args) -> int:
     games = args.deals * len(lineup)  # each deal once from every seat
     specs = schedule(lineup, args.preset, games=games, seed=args.seed, duplicate=True)
     args.transcripts.mkdir(parents=True, exist_ok=True)
-    tally, unchecked = Tally(lineup), 0
+    tally, unchecked, faults = Tally(lineup), 0, []
     for spec, result in run(specs, make=make):
         tally.add(spec, result)
+        faults += [dict(f, game=spec.index + 1) for f in result.stats[spec.seat_of(0)].faults]
         unchecked += checker.check(result.transcript)[0] != 0
         path = args.transcripts / f"game-{spec.index:05d}.json"
         path.write_text(json.dumps(result.transcript, indent=1))
@@ -73,6 +74,13 @@ def _play(args) -> int:
         print(summary_text(player, summary))
         if summary["faults"]:
             print(f"   faults by kind: {summary['fault_kinds']}")
+    if faults:
+        print(f"faults of {args.bot}, each kind with where it first came:")
+    for (decision, kind, message), alike in _alike(faults).items():
+        f = alike[0]
+        print(f"  {kind} x{len(alike)}, first in game {f['game']}, deal {f['deal'] + 1}, "
+              f"decision {f['number']} ({decision}): {message}{_its_answer(f)}")
+    _hint_secret(args, faults)
     print(f"transcripts: {args.transcripts}/ ({games - unchecked} of {games} checked valid)")
     return 1 if unchecked else 0
 
@@ -89,11 +97,23 @@ def _validate(args) -> int:
         print(f"{preset}: {outcome.summary()}")
         for (decision, kind, message), faults in _alike(outcome.faults).items():
             f = faults[0]
-            answer = f"; its answer: {f['answer']}" if f["answer"] else ""
             print(f"  {kind} x{len(faults)}, first at deal {f['deal'] + 1}, decision "
-                  f"{f['number']} ({decision}): {message}{answer}")
+                  f"{f['number']} ({decision}): {message}{_its_answer(f)}")
+        _hint_secret(args, outcome.faults)
         failed += not outcome.passed
     return 1 if failed else 0
+
+
+def _its_answer(fault: dict) -> str:
+    return f"; its answer: {fault['answer']}" if fault["answer"] else ""
+
+
+def _hint_secret(args, faults: list[dict]) -> None:
+    """Say what to do when the bot refused the kit's requests for their signature."""
+    if any(f["message"].startswith("HTTP status 401") for f in faults):
+        what = "were not signed" if not args.secret else "were signed with another secret"
+        print(f"  the bot refused the kit's requests (401): they {what}; give the kit its "
+              f"secret: --secret='…' or {SECRET_VARIABLE}='…'")
 
 
 def _alike(faults: list[dict]) -> dict[tuple, list[dict]]:
@@ -178,7 +198,10 @@ def parser() -> argparse.ArgumentParser:
 def _bots(text: str) -> list[str]:
     specs = [b.strip() for b in text.split(",") if b.strip()]
     for spec in specs:
-        make_bot(spec).close()  # a bad spec fails here, before any game
+        try:
+            make_bot(spec).close()  # a bad spec fails here, before any game
+        except ValueError as error:  # argparse would say only "invalid _bots value"
+            raise argparse.ArgumentTypeError(str(error)) from None
     return specs
 
 

@@ -58,13 +58,26 @@ def test_validate_exits_non_zero_naming_each_fault(capsys):
     assert 'malformed x' in out and 'the answer needs "choice"' in out
 
 
+def test_play_names_the_faults_of_the_bot_under_test(tmp_path, capsys):
+    # `cat` answers each request with the request itself: no "choice", a malformed answer
+    code = main(["play", "cat", "--deals", "1", "--transcripts", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "faults by kind: {'malformed':" in out
+    assert 'malformed x' in out and 'first in game 1' in out
+    assert 'the answer needs "choice"' in out
+
+
 def test_serve_over_http_with_a_secret_passes_validation_only_when_signed(running, capsys):
     served = running([sys.executable, "-m", "gameplay.kit", "serve", "montecarlo:playouts=8",
                       "--http", "0", "--secret", SECRET])
     assert main(["validate", served.url, "--secret", SECRET, "--preset", "wild-jokers"]) == 0
     assert "wild-jokers: passed: no fault" in capsys.readouterr().out
     assert main(["validate", served.url, "--deals", "1"]) == 1  # unsigned: refused
-    assert "HTTP status 401" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "HTTP status 401" in out
+    # what to do, said where the author looks: the bot checks signatures, the kit sent none
+    assert "give the kit its secret: --secret=" in out
 
 
 def test_serve_puts_the_compiled_c_starter_over_http_signed_and_challenged(
@@ -76,7 +89,10 @@ def test_serve_puts_the_compiled_c_starter_over_http_signed_and_challenged(
     assert main(["validate", served.url, "--secret", SECRET, "--preset", "presidents-deck"]) == 0
     assert "presidents-deck: passed: no fault" in capsys.readouterr().out
     assert main(["validate", served.url, "--deals", "1"]) == 1  # unsigned: refused
-    assert "HTTP status 401" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "HTTP status 401" in out
+    # what to do, said where the author looks: the bot checks signatures, the kit sent none
+    assert "give the kit its secret: --secret=" in out
 
 
 def test_a_served_programs_answer_gone_wrong_is_a_502_naming_the_fault(running):
@@ -117,7 +133,8 @@ def test_the_c_starter_passes_validation(tmp_path, capsys):
 
 @pytest.mark.parametrize("argv,message", [
     (["play", "cat", "--deals", "0"], "--deals must be at least 1"),
-    (["play", "cat", "--against", "nobody"], "invalid _bots value"),
+    (["play", "cat", "--against", "nobody"], "unknown bot 'nobody'; bots are random, greedy"),
+    (["play", "cat", "--against", "heuristic:x"], "heuristic takes no settings, not 'x'"),
     (["validate", "http://example.invalid:99999/"], "usable URL"),
     (["serve", "http://127.0.0.1:8765/", "--http", "0"], "not a URL"),
     (["serve", "./no-such-bot --fast", "--http", "0"], "cannot run './no-such-bot'"),
