@@ -6,7 +6,10 @@
  *
  * It plays the first play offered (passing only when it must), gives back the first cards it
  * may, asks "high", leads itself clockwise. The few helpers below find a member of a JSON
- * object and step over a JSON value; replace decide() with your strategy. */
+ * object and step over a JSON value; replace decide() with your strategy.
+ *
+ * Any answer may also carry "log": "..." (a note of yours, at most 4,000 characters, its JSON
+ * escaped): the ladder game's page shows it to you alone beside that decision's replay step. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>

@@ -8,6 +8,10 @@
 // at most 300 s old; others get 401. It answers the validation's challenge {"decision":
 // "challenge", "nonce": N} with {"proof": hex HMAC-SHA256(secret, N)}, which proves the server
 // holds the bot's secret. Replace decide() with your strategy.
+//
+// Any answer may also carry "log": "..." (a note of yours, at most 4,000 characters): the ladder
+// game's page shows it to you alone beside that decision's replay step, and a hosted bot's
+// stderr (console.error) there too.
 "use strict";
 const http = require("node:http");
 const crypto = require("node:crypto");

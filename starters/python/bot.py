@@ -8,6 +8,10 @@ signed with it (gameplay.bots.signing) and refuses the rest with 401; the kit's 
 the validation's challenge with the proof that it holds the secret.  It plays its lowest play
 by the rank order in force (passing only when it must), gives back its lowest cards, asks
 "high", leads itself clockwise: replace ``decide`` with your strategy.
+
+Any answer may also carry ``"log": "..."`` (a note of yours, at most 4,000 characters): the
+ladder game's page shows it to you alone beside that decision's replay step, and a hosted bot's
+stderr (``print(..., file=sys.stderr)``) there too.
 """
 
 import argparse
