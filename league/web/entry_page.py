@@ -157,6 +157,8 @@ def entry_page(request, game, status=200, *, next_deal=None, **shown):
     last_deal = selectors.undoable_deal(game=game)
     undo = request.GET.get("undo")
     origin = origin_of(request)
+    dealer = (selectors.game_next_dealer(game=game, number=next_deal.number)
+              if game.status != Game.FINISHED else None)
     context = {
         "game": game, "next": next_deal, "names": names, "preview": None, "seat_preview": None,
         "order_form": DealEntryForm(seats=next_deal.seats, number=next_deal.number),
@@ -168,8 +170,11 @@ def entry_page(request, game, status=200, *, next_deal=None, **shown):
         "undo_asked": last_deal is not None and undo == str(last_deal.pk),
         "undo_gone": undo is not None and (last_deal is None or undo != str(last_deal.pk)),
         "ranking": ranked(next_deal.ranking, names),
-        "dealer": (selectors.game_next_dealer(game=game, number=next_deal.number)
-                   if game.status != Game.FINISHED else None),
+        "dealer": dealer,
+        # who deals after the deals kept on the phone offline (enter.js)
+        "dealing": {"dealer": str(dealer.pk),
+                    "after": role_words.dealers_after(next_deal.seats, options)}
+        if dealer else None,
         "by_position": role_words.by_position(len(next_deal.seats), options),
         "scoreboard": selectors.game_scoreboard(game=game),
         "deals": list(selectors.game_deals(game=game).reverse()),

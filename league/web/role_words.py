@@ -10,6 +10,7 @@ from django.utils.html import format_html, format_html_join
 
 from gameplay.engine.options import Options
 from gameplay.engine.roles import Role, exchange_pairs, role_name, roles_by_position
+from gameplay.engine.rules.leading import next_dealer
 
 RANK = list(Role)  # best first
 
@@ -24,6 +25,19 @@ def by_position(players: int, options: Options) -> dict:
         "exchanges": exchange_pairs(list(zip(range(players), roles, strict=True))),
         "exchange_in_preset": options.has_exchange,
     }
+
+
+def dealers_after(seats, options: Options) -> dict:
+    """Who deals after a deal at this table, by who dealt it and who went out last (player ids
+    as text): the engine's rule (``next_dealer``, which reads no more of the finishing order)
+    for each such pair, for the page's script to say who deals after the deals kept on the
+    phone when the server cannot be asked. ``seats``: the Seat rows at the table."""
+    numbers = sorted(s.number for s in seats)
+    player = {s.number: str(s.player_id) for s in seats}
+    return {player[dealer]: {
+        player[last]: player[next_dealer(options, numbers, dealer,
+                                         [*(n for n in numbers if n != last), last])]
+        for last in numbers} for dealer in numbers}
 
 
 def bdi(name) -> str:

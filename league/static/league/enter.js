@@ -147,6 +147,73 @@
     return Number(page.dataset.deal) + Outbox.waiting(here).length;
   }
 
+  // The deals this page keeps to send: the page moves on to the deal after them, its dealer
+  // (#dealing, the engine's rule for this table), exchange and roles (#by-position), as the
+  // server will say them once it has the deals, saying that they wait to be sent.
+  function orderOf(item) {  // the kept deal's players, first out first, as its form posts them
+    var ids = [];
+    for (var i = 1; item.fields["place_" + i]; i++) ids.push(item.fields["place_" + i]);
+    return ids;
+  }
+  function showKept() {
+    var box = document.getElementById("next");
+    var dealing = document.getElementById("dealing");
+    var kept = Outbox.waiting(here);
+    if (!box || !dealing || !kept.length) return;
+    dealing = JSON.parse(dealing.textContent);
+    var rules = JSON.parse(document.getElementById("by-position").textContent);
+    var dealer = dealing.dealer;
+    kept.forEach(function (item) {
+      var ids = orderOf(item);
+      dealer = (dealing.after[dealer] || {})[ids[ids.length - 1]];
+    });
+    var last = orderOf(kept[kept.length - 1]);
+    var number = nextNumber();
+    document.querySelector("h1").textContent = page.dataset.game + ": deal " + number;
+    box.textContent = "";
+    var heading = document.createElement("h2");
+    heading.id = "next-h";
+    heading.textContent = "Before deal " + number;
+    box.appendChild(heading);
+    if (dealer) {
+      var deals = document.createElement("p");
+      var who = document.createElement("strong");
+      who.appendChild(isolated(nameOf(dealer)));
+      deals.append(who, " deals.");
+      box.appendChild(deals);
+    }
+    var note = document.createElement("p");
+    note.className = "kept-note";
+    var numbers = kept.map(function (item) { return String(item.number); });
+    note.textContent = (numbers.length === 1 ? "Deal " + numbers[0] + " is"
+      : "Deals " + numbers.slice(0, -1).join(", ") + " and " + numbers[numbers.length - 1] +
+        " are") + " kept on this phone, waiting to be sent; the server checks " +
+      (numbers.length === 1 ? "it" : "them") + " when the connection returns.";
+    box.appendChild(note);
+    if (rules.exchange_in_preset) {
+      var said = document.createElement("p");
+      said.textContent = "Exchange:";
+      var list = document.createElement("ul");
+      list.className = "exchange";
+      rules.exchanges.forEach(function (x) {
+        var li = document.createElement("li");
+        li.append(isolated(nameOf(last[x[0]])), " gives ", isolated(nameOf(last[x[1]])),
+                  " " + x[2] + " card" + (x[2] === 1 ? "" : "s"));
+        list.appendChild(li);
+      });
+      if (!rules.exchanges.length) list.append(document.createElement("li"));
+      if (!rules.exchanges.length) list.lastChild.textContent = "none";
+      box.append(said, list);
+    }
+    var roles = document.createElement("p");
+    roles.className = "ranking";
+    roles.append("Roles: ");
+    last.forEach(function (id, i) {
+      roles.append(i ? " · " : "", isolated(nameOf(id)), " " + rules.roles[i]);
+    });
+    box.appendChild(roles);
+  }
+
   function checkOffline() {
     var ids = selects.map(function (s) { return s.value; });
     if (ids.indexOf("") >= 0) {
@@ -235,9 +302,12 @@
       clearOrder();
       check.hidden = true;
       form.hidden = false;
+      showKept();
       document.getElementById("outbox").scrollIntoView();
     });
   }
+
+  showKept();
 
   // Confirming the server's check: through the outbox, so a lost connection loses nothing.
   var confirmForm = document.querySelector("form.confirm-form");
