@@ -139,12 +139,45 @@ def _tables_of_round(tournament: Tournament, round_number: int,
     return [list(t.entrants) for t in tables]
 
 
-def _check(tournament: Tournament, entrants: int) -> int:
-    """Refuse a tournament that cannot be played; returns its number of games."""
+def _check(tournament: Tournament, entrants: int) -> tuple[int, list[TournamentError]]:
+    """A tournament's number of games and the refusals of what cannot be played, each field
+    judged on its own; the count (and the table size the rules play) only when what it
+    needs is not refused (its number is then 0)."""
+    refusals = []
     if tournament.format not in (Tournament.ROUND_ROBIN, Tournament.RATING):
-        raise TournamentError(f"unknown format {tournament.format!r}; formats are "
-                              f"{Tournament.ROUND_ROBIN} and {Tournament.RATING}",
-                              field="format")
+        refusals.append(TournamentError(f"unknown format {tournament.format!r}; formats are "
+                                        f"{Tournament.ROUND_ROBIN} and {Tournament.RATING}",
+                                        field="format"))
+    try:
+        _rules_check(tournament)
+    except TournamentError as e:
+        refusals.append(e)
+    try:
+        _scoring(tournament.scoring)
+    except TournamentError as e:
+        refusals.append(e)
+    for name in ("games_per_table", "rounds", "batch_size"):
+        if getattr(tournament, name) < 1:
+            refusals.append(TournamentError(f"{name.replace('_', ' ')} must be at least 1",
+                                            field=name))
+    if any(not (r.field or "").startswith("scoring") for r in refusals):  # the count's
+        return 0, refusals
+    try:
+        games = tournament_games(format=tournament.format, seats=tournament.seats,
+                                 entrants=entrants, games_per_table=tournament.games_per_table,
+                                 rounds=tournament.rounds)
+    except TournamentError as e:
+        return 0, [*refusals, e]
+    if games > settings.TOURNAMENT_MAX_GAMES:
+        refusals.append(TournamentError(
+            f"the tournament would play {games:,} games; a tournament plays at most "
+            f"{settings.TOURNAMENT_MAX_GAMES:,} (TOURNAMENT_MAX_GAMES): fewer games per table, "
+            "rounds or entrants", field="games_per_table"))
+    return games, refusals
+
+
+def _rules_check(tournament: Tournament) -> None:
+    """Refuse options the preset does not take, or tables its rules cannot play."""
     if not isinstance(tournament.options, dict):
         raise TournamentError("options must be an object of option names and values",
                               field="options")
@@ -158,19 +191,6 @@ def _check(tournament: Tournament, entrants: int) -> int:
     except PresidentError as e:
         raise TournamentError(f"tables of {tournament.seats} cannot play {tournament.preset}: "
                               f"{e.message}", field="seats") from e
-    _scoring(tournament.scoring)
-    for name in ("games_per_table", "rounds", "batch_size"):
-        if getattr(tournament, name) < 1:
-            raise TournamentError(f"{name.replace('_', ' ')} must be at least 1", field=name)
-    games = tournament_games(format=tournament.format, seats=tournament.seats,
-                             entrants=entrants, games_per_table=tournament.games_per_table,
-                             rounds=tournament.rounds)
-    if games > settings.TOURNAMENT_MAX_GAMES:
-        raise TournamentError(f"the tournament would play {games:,} games; a tournament plays "
-                              f"at most {settings.TOURNAMENT_MAX_GAMES:,} "
-                              "(TOURNAMENT_MAX_GAMES): fewer games per table, rounds or "
-                              "entrants", field="games_per_table")
-    return games
 
 
 def tournament_games(*, format: str, seats: int, entrants: int, games_per_table: int,
@@ -198,12 +218,13 @@ def tournament_create(*, club: Club, name: str, entrants: Sequence[tuple[str, st
                       starts_at: datetime | None = None, by=None) -> Tournament:
     """A tournament of ``entrants`` ((player name, bot spec) pairs) in ``club``, with its own
     season there; bot players that do not exist yet are created in the club."""
+    refusals = []  # every refusal of what was sent, said together
     name = (name or "").strip()
     if not name:
-        raise TournamentError("a tournament needs a name", field="name")
-    if Tournament.objects.filter(club=club, name__iexact=name).exists():
-        raise TournamentError(f"{club} already has a tournament called {name!r}",
-                              field="name")
+        refusals.append(TournamentError("a tournament needs a name", field="name"))
+    elif Tournament.objects.filter(club=club, name__iexact=name).exists():
+        refusals.append(TournamentError(f"{club} already has a tournament called {name!r}",
+                                        field="name"))
     scoring = dict(scoring) if scoring else {"system": "fixed-rounds", "deals": 1}
     tournament = Tournament(club=club, name=name, preset=preset, options=options or {},
                             scoring=scoring, format=format, seats=seats,
@@ -213,15 +234,19 @@ def tournament_create(*, club: Club, name: str, entrants: Sequence[tuple[str, st
     folded = [n.casefold() for n in names]  # player names are unique in any case
     twice = sorted({n for n in names if folded.count(n.casefold()) > 1})
     if twice:
-        raise TournamentError(f"entered twice: {', '.join(twice)}", field="name", entrants=[
-            i for i, n in enumerate(folded) if folded.count(n) > 1])
+        refusals.append(TournamentError(
+            f"entered twice: {', '.join(twice)}", field="name",
+            entrants=[i for i, n in enumerate(folded) if folded.count(n) > 1]))
     specs = []
     for i, (_, spec) in enumerate(entrants):
         try:
             specs.append(_check_bot(spec, by))
         except TournamentError as e:
-            raise TournamentError(e.message, field="bot", entrants=(i,)) from e
-    tournament.total_games = _check(tournament, len(entrants))
+            refusals.append(TournamentError(e.message, field="bot", entrants=(i,)))
+    tournament.total_games, refused = _check(tournament, len(entrants))
+    refusals += refused
+    if refusals:
+        raise TournamentError.together(refusals)
     rules = _scoring(scoring)
     try:
         season = league.season_create(
@@ -237,8 +262,11 @@ def tournament_create(*, club: Club, name: str, entrants: Sequence[tuple[str, st
         except LeagueError as e:  # the league's refusal of the name says not whose it is
             said = e.message if isinstance(e, TournamentError) else \
                 f"entrant {number} ({player_name!r}): {e.message}"
-            raise TournamentError(said, field="name", entrants=(number - 1,)) from e
+            refusals.append(TournamentError(said, field="name", entrants=(number - 1,)))
+            continue
         Entrant.objects.create(tournament=tournament, player=player, bot=spec)
+    if refusals:  # the transaction undoes the players and rows made
+        raise TournamentError.together(refusals)
     league.audit_record(by=by, club=club, action="tournament created", target=tournament,
                         details={"entrants": dict(zip(names, specs, strict=True)),
                                  "format": format, "seats": seats,

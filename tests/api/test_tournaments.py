@@ -140,29 +140,32 @@ def test_a_tournament_refused_by_its_fields_is_told_in_the_sites_words(
     ({"games_per_table": 10_001}, "games_per_table"),
     ({"name": "x" * 89}, "name"),  # its season, "Tournament: NAME", must fit in 100
     ({"entrants": [{"name": n, "bot": "chess-engine"} for n in "ABC"]},
-     {"detail": "bot 'chess-engine': unknown bot"}),
+     (("entrants", "2", "bot"), "bot 'chess-engine': unknown bot")),
     ({"entrants": [{"name": n, "bot": "http://127.0.0.1:9/bot"} for n in "ABC"]},
-     {"detail": "bot 'http://127.0.0.1:9/bot': an outside bot is entered by its registered "
-                "name, outside:NAME"}),
-    ({"seats": 5}, {"detail": "3 entrants cannot fill a table of 5"}),
+     (("entrants", "0", "bot"), "bot 'http://127.0.0.1:9/bot': an outside bot is entered by "
+                                "its registered name, outside:NAME")),
+    ({"seats": 5}, (("seats",), "3 entrants cannot fill a table of 5")),
     # numbers the engine cannot play (it would be every game refused, or a 500 on
     # PostgreSQL's small integer columns of the season)
     ({"scoring": {"system": "penalty", "limit": 10**9}},
-     {"detail": "tournament scoring: scoring limit must be at most 100, not 1000000000"}),
+     (("scoring", "limit"), "tournament scoring: scoring limit must be at most 100, "
+                            "not 1000000000")),
     ({"scoring": {"system": "fixed-rounds", "deals": 30_000}},
-     {"detail": "tournament scoring: scoring deals must be at most 100, not 30000"}),
+     (("scoring", "deals"), "tournament scoring: scoring deals must be at most 100, not 30000")),
     ({"options": {"jokers": 10**30}},
-     {"detail": "tournament options: option 'jokers' must be from 0 to 6"}),
+     (("options",), "tournament options: option 'jokers' must be from 0 to 6")),
     ({"entrants": [{"name": n, "bot": "montecarlo:budget_ms=1e8"} for n in "ABC"]},
-     {"detail": "bot 'montecarlo:budget_ms=1e8': montecarlo budget_ms must be from 1 to "
-                "2,000, not 100,000,000.0"}),
+     (("entrants", "1", "bot"), "bot 'montecarlo:budget_ms=1e8': montecarlo budget_ms must be "
+                                "from 1 to 2,000, not 100,000,000.0")),
     # Player names are unique in any case: "Rita" and "rita" would be one bot player.
     ({"entrants": [{"name": n, "bot": "random"} for n in ("Rita", "rita", "Hugo")]},
-     {"detail": "entered twice: Rita, rita"}),
+     (("entrants", "1", "name"), "entered twice: Rita, rita")),
 ])
 @pytest.mark.postgres
 def test_a_bad_tournament_names_the_field_or_is_the_leagues_refusal(club_organiser, fields,
                                                                    answer):
+    """A shape the serializer refuses is named by it; the service's refusals are each keyed
+    by the field they are about (an entrant's by its place in the list, from 0)."""
     club, client = club_organiser
 
     response = client.post("/api/v1/tournaments/", cup(club, **fields), format="json")
@@ -171,7 +174,34 @@ def test_a_bad_tournament_names_the_field_or_is_the_leagues_refusal(club_organis
     if isinstance(answer, str):
         assert list(response.json()) == [answer], response.json()
     else:
-        assert response.json()["detail"].startswith(answer["detail"])
+        path, words = answer
+        body = response.json()
+        assert list(body) == [path[0]], body
+        for key in path:
+            body = body[key]
+        assert body[0].startswith(words), body
+    assert not Tournament.objects.exists()
+
+
+def test_every_refusal_of_a_new_tournament_comes_back_at_once_keyed_by_its_field(
+        club_organiser):
+    club, client = club_organiser
+    entrants = cup(club)["entrants"]
+    entrants[1] = {"name": "Hugo", "bot": "chess-engine"}
+
+    response = client.post("/api/v1/tournaments/", cup(
+        club, entrants=entrants, games_per_table=0, options={"jokers": 10**30},
+        scoring={"system": "penalty", "limit": 1000}), format="json")
+
+    assert response.status_code == 400
+    body = response.json()
+    assert set(body) == {"entrants", "games_per_table", "options", "scoring"}, body
+    assert list(body["entrants"]) == ["1"] and list(body["entrants"]["1"]) == ["bot"]
+    assert body["entrants"]["1"]["bot"][0].startswith("bot 'chess-engine': unknown bot")
+    assert body["games_per_table"] == ["games per table must be at least 1"]
+    assert body["options"][0].startswith("tournament options: option 'jokers'")
+    assert body["scoring"] == {
+        "limit": ["tournament scoring: scoring limit must be at most 100, not 1000"]}
     assert not Tournament.objects.exists()
 
 
@@ -198,7 +228,7 @@ def test_a_199_million_game_tournament_is_refused_naming_the_limit(club_organise
                                                        games_per_table=10_000), format="json")
 
     assert response.status_code == 400
-    assert response.json() == {"detail": (
+    assert response.json() == {"games_per_table": [
         "the tournament would play 196,000,000 games; a tournament plays at most 200,000 "
-        "(TOURNAMENT_MAX_GAMES): fewer games per table, rounds or entrants")}
+        "(TOURNAMENT_MAX_GAMES): fewer games per table, rounds or entrants"]}
     assert not Tournament.objects.exists()

@@ -122,6 +122,25 @@ def _refused(client, club, data, field_id):
     return page
 
 
+def test_every_refusal_is_shown_at_its_field_at_once(client, club, organiser):
+    client.force_login(organiser)
+    data = posted(bots=(("Rita", "random", ""), ("Greg", "chess-engine", ""),
+                        ("Hugo", "heuristic", "")),
+                  games_per_table="0", scoring_system="penalty", scoring_limit="1000",
+                  scoring_deals="")
+
+    response = client.post(url(club), data)
+
+    assert response.status_code == 400
+    assert not Tournament.objects.exists()
+    errors = response.context["form"].errors
+    assert set(errors) == {"games_per_table", "scoring_limit", "bot-1-bot"}, errors
+    assert errors["scoring_limit"] == [
+        "tournament scoring: scoring limit must be at most 100, not 1000"]
+    assert errors["games_per_table"] == ["games per table must be at least 1"]
+    assert "unknown bot" in errors["bot-1-bot"][0]
+
+
 @pytest.mark.parametrize(("data", "field", "words"), [
     ({"name": "  "}, "id_name", "A tournament needs a name."),
     ({"name": "x" * 200}, "id_name", "A tournament's name is at most 88 characters"),

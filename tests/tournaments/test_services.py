@@ -249,3 +249,31 @@ def test_a_bot_players_name_the_league_refuses_is_said_with_its_entrant():
                                               "cannot hold invisible"):
         small_tournament(entrants=entrants)
     assert not Tournament.objects.exists()
+
+
+def test_every_independent_refusal_of_a_new_tournament_is_said_at_once():
+    """An organiser who gets several fields wrong learns them all, each with its field."""
+    club = bot_club()
+
+    with pytest.raises(TournamentError) as refused:
+        services.tournament_create(
+            club=club, name="  ", entrants=[("Rita", "random"), ("Greg", "chess-engine"),
+                                            ("Hugo", "heuristic")],
+            scoring={"system": "penalty", "limit": 1000}, games_per_table=0, seats=3)
+
+    where = {(r.field, r.entrants) for r in refused.value.refusals}
+    assert where == {("name", ()), ("bot", (1,)), ("scoring.limit", ()),
+                     ("games_per_table", ())}
+    for refusal in refused.value.refusals:
+        assert refusal.message in refused.value.message
+    assert not Tournament.objects.exists() and not Player.objects.filter(name="Rita").exists()
+
+
+def test_a_count_that_needs_a_playable_preset_is_not_said_with_the_presets_refusal():
+    club = bot_club()
+
+    with pytest.raises(TournamentError) as refused:
+        services.tournament_create(club=club, name="Cup", entrants=ENTRANTS[:3], seats=5,
+                                   options={"jokers": 10**30})
+
+    assert [r.field for r in refused.value.refusals] == ["options"]

@@ -217,14 +217,15 @@ class TournamentForm(forms.Form):
             else:
                 self.add_error(_FIELDS.get(key), said)
 
-    def refuse(self, refusal: LeagueError) -> None:
-        """The service's refusal at the field it is about (TournamentError.field), or above
-        the form."""
-        names = [name for name in self._fields_of(refusal) if name in self.fields]
-        for name in names:
-            self.add_error(name, refusal.message)
-        if not names:
-            self.add_error(None, refusal.message)
+    def refuse(self, refused: LeagueError) -> None:
+        """Each of the service's refusals at the field it is about (TournamentError.field),
+        or above the form."""
+        for refusal in getattr(refused, "refusals", (refused,)):
+            names = [name for name in self._fields_of(refusal) if name in self.fields]
+            for name in names:
+                self.add_error(name, refusal.message)
+            if not names:
+                self.add_error(None, refusal.message)
 
     def _fields_of(self, refusal: LeagueError) -> list[str]:
         field = getattr(refusal, "field", None)
