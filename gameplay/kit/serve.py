@@ -127,13 +127,28 @@ class ProgramAnswerer:
         self.program.close()
 
 
-def serve_stdio(answer: Answerer, stdin=None, stdout=None) -> None:
-    """One request a line on stdin, one answer a line on stdout, until stdin ends."""
-    stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
+def serve_stdio(answer: Answerer, stdin=None, stdout=None, stderr=None) -> None:
+    """One request a line on stdin, one answer a line on stdout, until stdin ends. A line it
+    cannot answer (not JSON, not a request it knows) is answered ``{"error": why}`` (a fault
+    naming why, for the caller; the server goes on) and said on stderr."""
+    stdin, stdout, stderr = stdin or sys.stdin, stdout or sys.stdout, stderr or sys.stderr
     for line in stdin:
-        if line.strip():
-            stdout.write(json.dumps(answer(json.loads(line))) + "\n")
-            stdout.flush()
+        if not line.strip():
+            continue
+        try:
+            request = json.loads(line)
+            if not isinstance(request, dict):
+                raise ValueError("a request is a JSON object")
+            reply = answer(request)
+        except json.JSONDecodeError as error:
+            reply = {"error": f"not JSON: {error}"}
+        except (ValueError, KeyError, TypeError) as error:
+            reply = {"error": f"{type(error).__name__}: {error}"}
+        if "error" in reply:
+            print(f"cannot answer this line: {reply['error']} (a request is one JSON object a "
+                  f"line: docs/protocol/request.schema.json)", file=stderr, flush=True)
+        stdout.write(json.dumps(reply) + "\n")
+        stdout.flush()
 
 
 def http_server(answer: Answerer, port: int, *, secret: str | None = None,

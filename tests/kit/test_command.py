@@ -4,6 +4,7 @@ non-zero naming each fault), ``serve`` (a built-in bot as an HTTP or stdin/stdou
 as an HTTP bot), and the three starter bots passing validation."""
 
 import importlib.util
+import io
 import json
 import shlex
 import sys
@@ -14,6 +15,7 @@ import pytest
 
 from gameplay.engine import checker
 from gameplay.kit.cli import main
+from gameplay.kit.serve import BuiltInAnswerer, serve_stdio
 from tests.kit.conftest import (
     ROOT,
     SECRET,
@@ -161,3 +163,17 @@ def test_the_python_starter_plays_its_lowest_play_by_the_rank_order_in_force():
     give = {"decision": "give_back", "count": 2, "observation": {"rank_order": order},
             "allowed": ["AS", "2C", "5D", "JK", "3H"]}
     assert starter.decide(give) == {"cards": ["3H", "5D"]}
+
+
+def test_serve_stdio_says_what_is_wrong_with_a_line_it_cannot_answer_and_goes_on(capsys):
+    # an author typing at `president serve heuristic --stdio` got a traceback and a dead
+    # server; a line it cannot answer is now answered with why (a fault at once, not a crash)
+    lines = io.StringIO('hello\n{}\n["a list"]\n{"decision": "ask", "index": 0}\n')
+    serve_stdio(lambda request: {"ask": "high"} if request.get("index") == 0 else
+                BuiltInAnswerer("heuristic")(request), stdin=lines)
+    out, err = capsys.readouterr()
+    answers = [json.loads(line) for line in out.splitlines()]
+    assert [list(a) for a in answers] == [["error"], ["error"], ["error"], ["ask"]]
+    assert answers[1]["error"] == "KeyError: 'observation'"
+    assert "not JSON" in err and "KeyError: 'observation'" in err
+    assert err.count("request.schema.json") == 3
