@@ -13,7 +13,9 @@ present all night. ``seconds`` is wall-clock time, ``cpu_seconds`` the process's
 
 ``--caps`` instead plans the largest nights the page and the API take (100 people, 1 and 10
 rounds, without and after a season of 20 rounds), each without a time budget and with the web's
-(``budget``: SEATING_BUDGET_SECONDS of config/settings/base.py, docs/seating.md "Time").
+(``budget``: SEATING_BUDGET_SECONDS of config/settings/base.py, docs/seating.md "Time"), and
+adds the plan's ``cost`` (``score(...).cost``) and the search's greedy start (``greedy_*``: the
+plan with a budget of 0, whose search stops before its first step).
 """
 
 import argparse
@@ -58,7 +60,7 @@ def web_budget():
     return settings.SEATING_BUDGET_SECONDS
 
 
-def case(people, rounds, history_rounds, tries, seed, budget=None):
+def case(people, rounds, history_rounds, tries, seed, budget=None, greedy=False):
     rng = random.Random(seed)
     everyone = list(range(people))
     history = season(everyone, rng) if history_rounds else History()
@@ -70,7 +72,7 @@ def case(people, rounds, history_rounds, tries, seed, budget=None):
     randoms = [score(random_night(present, SIZES, history, seed=seed + k), history)
                for k in range(tries)]
     best = min(randoms, key=lambda s: (s.repeats, s.back_to_back))
-    return {
+    line = {
         "people": people, "rounds": rounds, "history_rounds": history_rounds, "budget": budget,
         "tables": SIZES.split(people),
         "repeats": planned.repeats, "back_to_back": planned.back_to_back,
@@ -81,6 +83,11 @@ def case(people, rounds, history_rounds, tries, seed, budget=None):
         "lower_bound": repeats_lower_bound(present, SIZES, history),
         "seconds": round(seconds, 3), "cpu_seconds": round(cpu, 3),
     }
+    if greedy:
+        start = score(plan_night(present, SIZES, history, seed=seed, budget=0), history)
+        line |= {"cost": planned.cost, "greedy_repeats": start.repeats,
+                 "greedy_back_to_back": start.back_to_back, "greedy_cost": start.cost}
+    return line
 
 
 def main():
@@ -95,7 +102,7 @@ def main():
             for rounds in (1, 10):
                 for budget in (None, web_budget()):
                     print(json.dumps(case(100, rounds, history_rounds, args.random, args.seed,
-                                          budget)), flush=True)
+                                          budget, greedy=True)), flush=True)
         return
     for history_rounds in (0, HISTORY_ROUNDS):
         for people in (9, 13, 17, 24):

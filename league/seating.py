@@ -8,7 +8,8 @@ are any sortable, hashable values (player ids). How it works and why is in docs/
 2. Who sits at which table: for every round, a greedy start (each person in turn to the table
    where their meetings cost least), then simulated annealing over the whole night that moves
    one person between tables or swaps two, keeping the cheapest night seen. Deterministic for
-   a seed; given a time budget, the search stops at its end with the cheapest night so far.
+   a seed; given a time budget, the search stops at its end with the cheapest night so far,
+   and when the budget is well short of its steps it cools by the clock instead.
 3. Seat order, round by round: the Hungarian method gives each table the seat order in which
    people least often sat in the same seat before. First dealers: at each table the one who has
    dealt first least often, then first deals handed on along chains of tables until no one has
@@ -39,6 +40,10 @@ STEPS = 500  # annealing steps per person and round
 HOT, COLD = 8.0, 4.0  # annealing temperatures, in units of cost (a repeat costs 11 or more)
 RANDOM_TRIES = 3  # random seatings the plan is compared with (step 4 below)
 CLOCK_EVERY = 256  # annealing steps between two looks at the clock (about 2 ms of steps)
+# The cooling follows the clock once FIT_AFTER of the budget is spent (a hiccup at the start
+# changes nothing) if the pace so far affords less than FIT_BELOW of the steps (a search cut
+# later ends nearly cold anyway): docs/seating.md "Time".
+FIT_AFTER, FIT_BELOW = 0.1, 0.75
 
 Person = Hashable
 
@@ -160,8 +165,9 @@ def plan_night(present: Sequence[Collection[Person]], sizes: TableSizes,
     Rounds are numbered from ``first_round`` (default: right after the history's last round).
     To plan round by round, plan one round, then plan the next with ``history.extended``.
     ``budget``: seconds of ``clock`` the search may take; when they are spent it stops with
-    the cheapest night found so far (seats and first dealers still follow). A search that
-    ends within its budget gives the plan it gives without one: the seed alone decides.
+    the cheapest night found so far (seats and first dealers still follow). A search whose
+    pace affords nearly all its steps in the budget gives the plan it gives without one: the
+    seed alone decides; one that does not cools by the clock, reaching COLD at the deadline.
     """
     deadline = None if budget is None else clock() + budget
     history = history or History()
@@ -470,10 +476,22 @@ def _anneal(meetings, night, rng, deadline=None, clock=time.monotonic):
     kept = [[table[:] for table in tables] for tables in night]
     rounds = [number for number, tables in enumerate(night) if len(tables) > 1]
     steps = STEPS * sum(len(table) for tables in night for table in tables) if rounds else 0
+    fitted = 0.0  # how far along the cooling is by the clock, once the budget binds
     for step in range(steps):
-        if deadline is not None and step % CLOCK_EVERY == 0 and clock() >= deadline:
-            break
-        temperature = HOT * (COLD / HOT) ** (step / steps)
+        if deadline is not None and step % CLOCK_EVERY == 0:
+            now = clock()
+            if now >= deadline:
+                break
+            if step == 0:
+                started = now
+            spent = (now - started) / (deadline - started)
+            # At the pace so far, the budget affords this share of the steps; when it is well
+            # short of them all, the search cools over the last part of the schedule only, by
+            # the clock, reaching COLD at the deadline (docs/seating.md "Time").
+            affords = step / steps / spent if spent >= FIT_AFTER else 1
+            if affords < FIT_BELOW:
+                fitted = 1 - affords * (1 - spent)
+        temperature = HOT * (COLD / HOT) ** max(step / steps, fitted)
         number = rng.choice(rounds)
         tables = night[number]
         there, here = rng.sample(tables, 2)

@@ -6,7 +6,15 @@ import hashlib
 import pytest
 from django.conf import settings
 
-from league.seating import CLOCK_EVERY, STEPS, History, TableSizes, plan_night, random_night
+from league.seating import (
+    CLOCK_EVERY,
+    STEPS,
+    History,
+    TableSizes,
+    plan_night,
+    random_night,
+    score,
+)
 
 CLUB = TableSizes(3, 7, preferred=(4, 5))
 SLOW_STEP = 20e-6  # seconds per search step on a busy machine: today's steps take 7 to 8 µs
@@ -45,6 +53,25 @@ def test_a_night_at_the_caps_stops_at_its_deadline_with_a_valid_plan():
     # Read once to set the deadline, then every CLOCK_EVERY steps until it has passed.
     assert clock.reads <= 6
     assert clock.reads * CLOCK_EVERY < STEPS * 100 * 10 / 100
+
+
+def test_a_search_cut_at_half_its_steps_cools_in_time_and_beats_its_greedy_start():
+    # 80 people over 4 rounds after a season of 20: 160,000 steps in full. The clock moves on
+    # one second a look, so a budget of half the looks cuts the search at half its steps, as
+    # the web's budget does at the caps; with the step-set cooling it ended still hot there,
+    # at its greedy start (cost 3151).
+    history = History.from_rounds(random_night([range(80)] * 20, CLUB, seed=7))
+    present = [range(80)] * 4
+    looks = STEPS * 80 * 4 // CLOCK_EVERY // 2
+    greedy = score(plan_night(present, CLUB, history, seed=0, budget=0, clock=Clock(tick=1)),
+                   history)
+    clock = Clock(tick=1)
+    plan = plan_night(present, CLUB, history, seed=0, budget=looks + 1, clock=clock)
+    assert_valid(plan, present, CLUB)
+    assert clock.reads == looks + 2  # the deadline's read, then the looks until it passed
+    cut = score(plan, history)
+    assert cut.repeats <= greedy.repeats and cut.back_to_back <= greedy.back_to_back
+    assert cut.cost < greedy.cost
 
 
 def test_a_spent_budget_still_gives_a_valid_plan():
