@@ -38,6 +38,9 @@ def test_the_secret_is_shown_once_to_its_author_on_the_pages(client, author, all
     bot = OutsideBot.objects.get()
     assert made.status_code == 200 and len(bot.secret) == 43
     assert bot.secret in made.content.decode() and "this once" in made.content.decode()
+    # what to do with it, copied and pasted: the kit's check that the server holds it
+    assert (f"PRESIDENT_SECRET='{bot.secret}' president validate {URL}"
+            in made.content.decode())
     assert "no-store" in made["Cache-Control"]
     for page in ("/accounts/bots/", f"/accounts/bots/{bot.pk}/", "/ladder/mine/"):
         assert bot.secret not in client.get(page).content.decode(), page
