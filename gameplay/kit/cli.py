@@ -80,7 +80,7 @@ def _play(args) -> int:
         f = alike[0]
         print(f"  {kind} x{len(alike)}, first in game {f['game']}, deal {f['deal'] + 1}, "
               f"decision {f['number']} ({decision}): {message}{_its_answer(f)}")
-    _hint_secret(args, faults)
+    _hint_secret(args, [f["message"] for f in faults])
     print(f"transcripts: {args.transcripts}/ ({games - unchecked} of {games} checked valid)")
     return 1 if unchecked else 0
 
@@ -99,7 +99,7 @@ def _validate(args) -> int:
             f = faults[0]
             print(f"  {kind} x{len(faults)}, first at deal {f['deal'] + 1}, decision "
                   f"{f['number']} ({decision}): {message}{_its_answer(f)}")
-        _hint_secret(args, outcome.faults)
+        _hint_secret(args, [f["message"] for f in outcome.faults] + [outcome.refusal or ""])
         failed += not outcome.passed
     return 1 if failed else 0
 
@@ -108,9 +108,9 @@ def _its_answer(fault: dict) -> str:
     return f"; its answer: {fault['answer']}" if fault["answer"] else ""
 
 
-def _hint_secret(args, faults: list[dict]) -> None:
+def _hint_secret(args, messages: list[str]) -> None:
     """Say what to do when the bot refused the kit's requests for their signature."""
-    if any(f["message"].startswith("HTTP status 401") for f in faults):
+    if any("HTTP status 401" in message for message in messages):
         what = "were not signed" if not args.secret else "were signed with another secret"
         print(f"  the bot refused the kit's requests (401): they {what}; give the kit its "
               f"secret: --secret='…' or {SECRET_VARIABLE}='…'")

@@ -80,6 +80,10 @@ def test_serve_over_http_with_a_secret_passes_validation_only_when_signed(runnin
     assert "HTTP status 401" in out
     # what to do, said where the author looks: the bot checks signatures, the kit sent none
     assert "give the kit its secret: --secret=" in out
+    assert main(["validate", served.url, "--secret", "not-its-secret", "--deals", "1"]) == 1
+    out = capsys.readouterr().out
+    assert "the ownership challenge was not answered (error: HTTP status 401)" in out
+    assert "they were signed with another secret; give the kit its secret" in out
 
 
 def test_serve_puts_the_compiled_c_starter_over_http_signed_and_challenged(
@@ -95,6 +99,10 @@ def test_serve_puts_the_compiled_c_starter_over_http_signed_and_challenged(
     assert "HTTP status 401" in out
     # what to do, said where the author looks: the bot checks signatures, the kit sent none
     assert "give the kit its secret: --secret=" in out
+    assert main(["validate", served.url, "--secret", "not-its-secret", "--deals", "1"]) == 1
+    out = capsys.readouterr().out
+    assert "the ownership challenge was not answered (error: HTTP status 401)" in out
+    assert "they were signed with another secret; give the kit its secret" in out
 
 
 def test_a_served_programs_answer_gone_wrong_is_a_502_naming_the_fault(running):
