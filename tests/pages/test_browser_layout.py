@@ -1,6 +1,6 @@
 """How pages lay out in Debian's chromium, where a rule of league.css is what a person sees:
 the deals kept on a phone, shown on a refused entry page, the sign-up form, a club night's
-plan and its page once ended."""
+plan and its page once ended, long names on tonight's screen."""
 
 from django.urls import reverse
 
@@ -152,3 +152,55 @@ def test_a_button_of_two_lines_keeps_its_words_off_its_edges_and_centred(
     confirm = page.get_by_role("button", name="Confirm: start 1 more table of round 1")
     assert confirm.evaluate(WORDS) == [True, True, True, True]
     ctx.close()
+
+
+# The elements wider than the viewport, or reaching past its right edge, and the boxes whose
+# words run past them (cut off, or scrolling sideways).
+TOO_WIDE = """() => [...document.body.querySelectorAll('*')].filter(e => {
+    const box = e.getBoundingClientRect();
+    return box.width > innerWidth || box.right > innerWidth + 0.5
+        || (e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'visible');
+  }).map(e => e.tagName + (e.id ? '#' + e.id : '') + '.' + e.className)"""
+
+# The names of tonight's screen: each name's width to wrap in, and its words (split at spaces
+# and after hyphens) broken over lines though they fit that width.
+NAMES = """() => [...document.querySelectorAll('.tonight tbody th bdi')].map(bdi => {
+    const cell = bdi.closest('th'), style = getComputedStyle(cell);
+    const room = cell.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    const text = bdi.firstChild, broken = [];
+    for (const m of text.data.matchAll(/[^ -]+-?/g)) {
+      const r = document.createRange();
+      r.setStart(text, m.index); r.setEnd(text, m.index + m[0].length);
+      const rects = [...r.getClientRects()];
+      const width = rects.reduce((sum, c) => sum + c.width, 0);
+      if (new Set(rects.map(c => Math.round(c.top))).size > 1 && width <= room)
+        broken.push(m[0]);
+    }
+    return [text.data, Math.round(room), broken]; })"""
+
+LONG_NAMES = ["Maximiliana Featherstonehaugh-Worthington",
+              "Maximiliankarlfriedrichvonundzuhohenbergs"]  # 40 letters
+
+
+def test_tonights_screen_wraps_long_names_between_words_on_a_phone(
+        browser, live_server):  # noqa: F811
+    """At 360 px tonight's screen broke 'Maximiliana Featherstonehaugh-Worthington' and a
+    40-letter word anywhere, a letter or two a line, beside the six columns of the night's
+    totals."""
+    season = make_season(preset="classic", scoring_limit=20)
+    people = [PlayerFactory(name=name, clubs=[season.club])
+              for name in [*LONG_NAMES, "Ann", "Ben", "Chloé", "Dee", "Eve", "Fay"]]
+    games = nights.night_confirm(season=season, tables=[(people[:4], 0), (people[4:], 0)])
+    for game in games:
+        services.deal_record(game=game, finishing_order=seated_ids(game))
+    page = browser.new_page(viewport=PHONE)
+    page.goto(live_server.url + reverse("league:tonight", args=[season.pk]))
+    for viewport in (PHONE, DESKTOP):
+        page.set_viewport_size(viewport)
+        assert page.evaluate(TOO_WIDE) == [], viewport
+        assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+        for name, room, broken in page.evaluate(NAMES):
+            assert broken == [], (viewport, name)
+            # on a phone, the width of the screen for it: words, not a letter or two a line
+            assert viewport != PHONE or room >= 200, name
+    page.close()
