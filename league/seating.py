@@ -487,9 +487,14 @@ def _anneal(meetings, night, rng, deadline=None, clock=time.monotonic):
             spent = (now - started) / (deadline - started)
             # At the pace so far, the budget affords this share of the steps; when it is well
             # short of them all, the search cools over the last part of the schedule only, by
-            # the clock, reaching COLD at the deadline (docs/seating.md "Time").
+            # the clock, reaching COLD at the deadline, and from the cheapest night seen, as
+            # the steps so far were hot (docs/seating.md "Time").
             affords = step / steps / spent if spent >= FIT_AFTER else 1
             if affords < FIT_BELOW:
+                if not fitted:
+                    night[:] = [[table[:] for table in tables] for tables in kept]
+                    meetings.seat(night)
+                    cost = best
                 fitted = 1 - affords * (1 - spent)
         temperature = HOT * (COLD / HOT) ** max(step / steps, fitted)
         number = rng.choice(rounds)
