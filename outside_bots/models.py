@@ -238,12 +238,41 @@ class OutsideBot(models.Model):
 
 
 ENTRY = {"python": "bot.py", "node": "bot.js"}
+# What an author might upload instead of a runtime's source, in words (by its suffix).
+OTHER_KINDS = {".c": "C source", ".h": "a C header", ".cc": "C++ source", ".cpp": "C++ source",
+               ".rs": "Rust source", ".go": "Go source", ".java": "Java source",
+               ".ts": "TypeScript source", ".rb": "Ruby source", ".tar": "a tar archive",
+               ".tgz": "a tar archive", ".gz": "a gzip file", ".7z": "a 7-Zip archive",
+               ".rar": "a RAR archive", ".exe": "a compiled program", ".so": "a compiled library"}
+
+
+def _runs() -> str:
+    """What hosted bots run, in words, from RUNTIMES and their entries."""
+    return (f"hosted bots run {' or '.join(f'{label} ({ENTRY[r]})' for r, label in RUNTIMES)} "
+            "and compile nothing: upload one of those, or a zip with it at the top; a bot in "
+            "another language is served by you and registered by its URL")
+
+
+def _not_for(filename: str, runtime: str) -> str | None:
+    """Why the file ``filename`` cannot be the entry of a ``runtime`` bot, or None."""
+    path = PurePath(filename)
+    by_suffix = {PurePath(entry).suffix: r for r, entry in ENTRY.items()}
+    written_for = by_suffix.get(path.suffix)
+    if written_for == runtime:
+        return None
+    if written_for is not None:  # it would only fail at its validation game
+        names = dict(RUNTIMES)
+        return (f"{filename}: a {names[written_for]} file, and the runtime chosen is "
+                f"{names[runtime]}")
+    kind = "a tar archive" if ".tar" in path.suffixes else OTHER_KINDS.get(path.suffix.lower())
+    what = kind or f"neither {' nor '.join(ENTRY.values())}"
+    return f"{filename} is {what}; {_runs()}"
 
 
 def hosted_code(data: bytes, filename: str, runtime: str) -> bytes:
     """An upload as the zip to store: a zip as it is, one source file zipped as the runtime's
     entry (bot.py / bot.js); ValidationError naming what is wrong (unpack_upload's bounds, an
-    unknown runtime, no entry file)."""
+    unknown runtime, a file no runtime here runs, no entry file)."""
     if runtime not in ENTRY:
         raise ValidationError(f"runtime {runtime!r}: one of {', '.join(ENTRY)}")
     if len(data) > MAX_ZIP_BYTES:
@@ -251,12 +280,13 @@ def hosted_code(data: bytes, filename: str, runtime: str) -> bytes:
     if not zipfile.is_zipfile(io.BytesIO(data)):
         if filename.endswith(".zip"):
             raise ValidationError(f"{filename}: not a zip file")
-        by_suffix = {PurePath(entry).suffix: r for r, entry in ENTRY.items()}
-        written_for = by_suffix.get(PurePath(filename).suffix, runtime)
-        if written_for != runtime:  # it would only fail at its validation game
-            names = dict(RUNTIMES)
-            raise ValidationError(f"{filename}: a {names[written_for]} file, and the runtime "
-                                  f"chosen is {names[runtime]}")
+        if (refused := _not_for(filename, runtime)) is not None:
+            raise ValidationError(refused)
+        try:
+            data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ValidationError(f"{filename} is not text (a compiled program?); "
+                                  f"{_runs()}") from None
         packed = io.BytesIO()
         with zipfile.ZipFile(packed, "w", zipfile.ZIP_DEFLATED) as archive:
             archive.writestr(ENTRY[runtime], data)
@@ -267,6 +297,12 @@ def hosted_code(data: bytes, filename: str, runtime: str) -> bytes:
         except BadUpload as e:
             raise ValidationError(str(e)) from None
     if ENTRY[runtime] not in files:
+        # say what its top holds instead, if that is another runtime's or no runtime's file
+        top = sorted(f for f in files if "/" not in f)
+        told = [_not_for(f, runtime) for f in top if f in ENTRY.values()]
+        told += [_not_for(f, runtime) for f in top
+                 if PurePath(f).suffix.lower() in OTHER_KINDS][:1]
+        said = f"; {told[0]}" if told else ""
         raise ValidationError(f"no {ENTRY[runtime]} at the top of the zip: a {runtime} bot "
-                              f"starts from it")
+                              f"starts from it{said}")
     return data

@@ -1,0 +1,86 @@
+"""A hosted bot's upload on "My bots" and at /api/v1/bots/ (docs/sandbox.md "Uploads"): a single
+source file or a zip with the runtime's entry at its top. An upload no runtime here runs is
+refused at the upload, at the code field, naming what it is and what runs, and nothing is
+stored; it never waits for its validation game to fail."""
+
+import io
+import zipfile
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from accounts.forms import BotForm
+from outside_bots.models import OutsideBot
+from tests.api.conftest import client_for
+from tests.league.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+PYTHON = b"import sys\nfor line in sys.stdin:\n    pass\n"
+C = b"#include <stdio.h>\nint main(void) { return 0; }\n"
+
+
+@pytest.fixture
+def author():
+    return UserFactory(username="ada", is_staff=False)
+
+
+def zipped(files: dict[str, bytes]) -> bytes:
+    packed = io.BytesIO()
+    with zipfile.ZipFile(packed, "w") as archive:
+        for name, data in files.items():
+            archive.writestr(name, data)
+    return packed.getvalue()
+
+
+def upload(author, filename, data, **fields):
+    return client_for(author).post("/api/v1/bots/", {
+        "name": "ada-bot", "code": SimpleUploadedFile(filename, data), **fields},
+        format="multipart")
+
+
+RUNS = ("hosted bots run Python 3 (bot.py) or Node.js (bot.js) and compile nothing: upload "
+        "one of those, or a zip with it at the top; a bot in another language is served by "
+        "you and registered by its URL")
+
+
+@pytest.mark.parametrize(("filename", "data", "runtime", "words"), [
+    ("bot.c", C, "python", f"bot.c is C source; {RUNS}"),
+    ("bot.c", C, "node", f"bot.c is C source; {RUNS}"),
+    ("bot.cpp", C, "python", f"bot.cpp is C++ source; {RUNS}"),
+    ("bot.tar.gz", b"\x1f\x8b\x08\x00 a gzip", "python", f"bot.tar.gz is a tar archive; {RUNS}"),
+    ("bot.txt", PYTHON, "python", f"bot.txt is neither bot.py nor bot.js; {RUNS}"),
+    ("bot", b"\x7fELF\x02\x01\x01\x00\xff\xfe", "python",
+     f"bot is neither bot.py nor bot.js; {RUNS}"),
+    ("bot.py", b"\x7fELF\x02\x01\x01\x00\xff\xfe", "python",
+     f"bot.py is not text (a compiled program?); {RUNS}"),
+    ("bot.zip", zipped({"bot.c": C}), "python",
+     f"no bot.py at the top of the zip: a python bot starts from it; bot.c is C source; "
+     f"{RUNS}"),
+    ("bot.zip", zipped({"bot.js": b"1"}), "python",
+     "no bot.py at the top of the zip: a python bot starts from it; bot.js: a Node.js file, "
+     "and the runtime chosen is Python 3"),
+], ids=["c as python", "c as node", "c++", "tar", "txt", "binary", "binary named .py",
+        "zip of c", "zip of js as python"])
+def test_an_upload_no_runtime_runs_is_refused_at_the_code_field_on_both_ways_in(
+        client, author, filename, data, runtime, words):
+    answer = upload(author, filename, data, runtime=runtime)
+    assert (answer.status_code, answer.json()) == (400, {"code": [words]})
+
+    form = BotForm({"name": "ada-bot", "presets": ["classic"], "runtime": runtime},
+                   {"code": SimpleUploadedFile(filename, data)})
+    assert not form.is_valid()
+    assert dict(form.errors) == {"code": [words]}
+    assert not OutsideBot.objects.exists()
+
+
+@pytest.mark.parametrize(("filename", "data", "runtime"), [
+    ("my_bot.py", PYTHON, "python"),
+    ("bot.js", b"process.stdin.on('data', () => {})\n", "node"),
+    ("bot.zip", zipped({"bot.py": PYTHON, "helper.c": C, "data/x.json": b"{}"}), "python"),
+])
+def test_a_source_file_or_zip_the_runtime_runs_is_taken(author, filename, data, runtime):
+    answer = upload(author, filename, data, runtime=runtime)
+    assert answer.status_code == 201, answer.json()
+    assert OutsideBot.objects.get().runtime == runtime
+
