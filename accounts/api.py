@@ -84,7 +84,8 @@ class BotSerializer(KnownFields, serializers.ModelSerializer):
             raise serializers.ValidationError({"code": ["a URL or code, not both"]})
         runtime = data.get("runtime") or (self.instance and self.instance.runtime)
         if not runtime:
-            raise serializers.ValidationError({"runtime": ["which runtime runs the code"]})
+            raise serializers.ValidationError({"runtime": [
+                "which runtime runs the code: " + " or ".join(r for r, _ in RUNTIMES)]})
         try:
             data["code"] = hosted_code(upload.read(MAX_ZIP_BYTES + 1), upload.name, runtime)
         except DjangoValidationError as e:

@@ -84,3 +84,10 @@ def test_a_source_file_or_zip_the_runtime_runs_is_taken(author, filename, data, 
     assert answer.status_code == 201, answer.json()
     assert OutsideBot.objects.get().runtime == runtime
 
+
+
+def test_code_without_a_runtime_names_the_runtimes_to_choose_from(author):
+    answer = upload(author, "bot.py", PYTHON)
+    assert (answer.status_code, answer.json()) == (
+        400, {"runtime": ["which runtime runs the code: python or node"]})
+    assert not OutsideBot.objects.exists()
