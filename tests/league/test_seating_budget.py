@@ -4,8 +4,8 @@ search stops at its deadline with a valid plan; a typical night's plan is the se
 import hashlib
 
 import pytest
-from django.conf import settings
 
+from config.settings import base
 from league.seating import (
     CLOCK_EVERY,
     STEPS,
@@ -100,5 +100,5 @@ def test_a_typical_night_is_planned_as_before_within_the_web_budget(people, roun
     # On a machine far slower than today's, the web budget still lets the search end.
     slow = Clock(tick=CLOCK_EVERY * SLOW_STEP)
     planned = plan_night(present, CLUB, history, seed=seed,
-                         budget=settings.SEATING_BUDGET_SECONDS, clock=slow)
+                         budget=base.SEATING_BUDGET_SECONDS, clock=slow)
     assert digest(planned) == expected
