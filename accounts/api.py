@@ -101,11 +101,19 @@ class BotSerializer(KnownFields, serializers.ModelSerializer):
 
 class BotSecretSerializer(BotSerializer):
     secret = serializers.CharField(
-        read_only=True, help_text="the key every request to the bot is signed with, given "
-                                  "this once: keep it in your bot's server (PRESIDENT_SECRET)")
+        read_only=True, allow_null=True,
+        help_text="the key every request to the bot is signed with, given this once: keep it "
+                  "in your bot's server (PRESIDENT_SECRET); null for a hosted bot, which the "
+                  "site runs in its sandbox and never calls over HTTP")
 
     class Meta(BotSerializer.Meta):
         fields = [*BotSerializer.Meta.fields, "secret"]
+
+    def to_representation(self, bot):
+        data = super().to_representation(bot)
+        if bot.hosted:
+            data["secret"] = None
+        return data
 
 
 @extend_schema_view(
@@ -116,7 +124,7 @@ class BotSecretSerializer(BotSerializer):
                                      "(/bots/protocol/)); its URL must pass the network "
                                      "policy, and an author has at most "
                                      "OUTSIDE_BOT_MAX_PER_AUTHOR bots. The answer holds its "
-                                     "`secret`, given this once."),
+                                     "`secret`, given this once (null for a hosted bot)."),
     partial_update=extend_schema(responses={200: BotSerializer, **ERRORS, **NOT_FOUND},
                                  description="Change your bot; one entered in a tournament "
                                              "keeps its name."),
@@ -147,7 +155,8 @@ class BotViewSet(KnownQueryParameters, OutsideBotChanges, mixins.ListModelMixin,
 
     @extend_schema(request=None, responses={200: BotSecretSerializer, **ERRORS, **NOT_FOUND},
                    description="Replace your bot's secret: the answer holds the new one, given "
-                               "this once; the old one stops proving anything at once.")
+                               "this once; the old one stops proving anything at once. A "
+                               "hosted bot has none (400).")
     @action(detail=True, methods=["post"])
     def secret(self, request, pk=None):
         bot = services.outside_bot_secret_rotate(bot=self.get_object(), by=request.user)

@@ -100,7 +100,11 @@ def _secret_page(request, bot: OutsideBot, done: str):
 @require_POST
 def bot_secret_rotate(request, bot_id):
     """A new secret for the author's bot; the old one stops proving anything at once."""
-    bot = services.outside_bot_secret_rotate(bot=_own_bot(request, bot_id), by=request.user)
+    try:
+        bot = services.outside_bot_secret_rotate(bot=_own_bot(request, bot_id), by=request.user)
+    except OutsideBotError as e:  # a hosted bot: its page offers no such button
+        messages.error(request, e.message)
+        return redirect("accounts:bot_edit", bot_id)
     return _secret_page(request, bot, "given a new secret")
 
 

@@ -129,8 +129,12 @@ def outside_bot_update(*, bot: OutsideBot, by=None, **fields) -> OutsideBot:
 @transaction.atomic
 def outside_bot_secret_rotate(*, bot: OutsideBot, by=None) -> OutsideBot:
     """A new secret for the bot: requests are signed with it from now on, and the old one
-    proves nothing any more (its author gives the new one to their server)."""
+    proves nothing any more (its author gives the new one to their server). A hosted bot has
+    none to replace."""
     bot = OutsideBot.objects.select_for_update().get(pk=bot.pk)
+    if bot.hosted:
+        raise OutsideBotError(f"{bot.name} is hosted: the site runs its code in the sandbox and "
+                              "never calls it over HTTP, so it has no secret")
     bot.secret, bot.secret_given = new_secret(), True
     bot.save(update_fields=["secret", "secret_given"])
     league.audit_record(by=by, club=None, action="outside bot secret replaced", target=bot,

@@ -91,3 +91,36 @@ def test_code_without_a_runtime_names_the_runtimes_to_choose_from(author):
     assert (answer.status_code, answer.json()) == (
         400, {"runtime": ["which runtime runs the code: python or node"]})
     assert not OutsideBot.objects.exists()
+
+
+def test_a_hosted_bots_answer_has_no_secret_and_it_has_none_to_replace(author):
+    """A hosted bot is run in the sandbox, never called over signed HTTP: a secret in its
+    answer would be one its author has no use for."""
+    made = upload(author, "bot.py", PYTHON, runtime="python")
+    assert made.status_code == 201
+    assert made.json()["secret"] is None
+    bot = OutsideBot.objects.get()
+
+    replaced = client_for(author).post(f"/api/v1/bots/{bot.pk}/secret/")
+    assert (replaced.status_code, replaced.json()["detail"]) == (
+        400, "ada-bot is hosted: the site runs its code in the sandbox and never calls it "
+             "over HTTP, so it has no secret")
+    assert OutsideBot.objects.get().secret == bot.secret
+
+    page = client_for(author).post(f"/accounts/bots/{bot.pk}/secret/", follow=True)
+    assert "it has no secret" in page.content.decode()
+    assert OutsideBot.objects.get().secret == bot.secret
+
+
+def test_an_http_bots_answer_still_holds_its_secret(author, settings):
+    settings.OUTSIDE_BOT_ALLOWED_HOSTS = ["bots.example.org"]
+    made = client_for(author).post("/api/v1/bots/", {"name": "ada-bot",
+                                                     "url": "https://bots.example.org/"})
+    assert made.status_code == 201
+    assert made.json()["secret"] == OutsideBot.objects.get().secret
+
+
+def test_the_schema_says_a_hosted_bot_has_no_secret(client):
+    schema = client.get("/api/schema/", {"format": "json"}).json()
+    secret = schema["components"]["schemas"]["BotSecret"]["properties"]["secret"]
+    assert secret["nullable"] is True and "null for a hosted bot" in secret["description"]
