@@ -58,3 +58,22 @@ def test_montecarlo_plays_in_python_where_the_kernel_is_not_built(monkeypatch):
         assert result.stats[0].decisions > 0 and bot.figures()["playouts"] > 0
     finally:
         montecarlo._kernel.cache_clear()
+
+
+def test_the_missing_kernels_warning_says_what_a_kit_user_runs(monkeypatch):
+    """`make kernel` builds the service's .venv: a kit installed with `pip install .` builds the
+    kernel in its source folder and installs again (checked in a fresh venv: the kit's own
+    `python -m gameplay.bots.kernel.build` cannot run, its package import failing first)."""
+    monkeypatch.setitem(sys.modules, "gameplay.bots.kernel._kernel", None)  # not built
+    monkeypatch.delitem(sys.modules, "gameplay.bots.kernel", raising=False)
+    monkeypatch.delattr(gameplay.bots, "kernel", raising=False)
+    montecarlo._kernel.cache_clear()
+    try:
+        with warnings.catch_warnings(record=True) as said:
+            warnings.simplefilter("always")
+            make_bot("montecarlo:playouts=4", seed=1)
+        words = " ".join(str(w.message) for w in said)
+        assert "python gameplay/bots/kernel/build.py" in words
+        assert "then `pip install .` again" in words
+    finally:
+        montecarlo._kernel.cache_clear()

@@ -33,13 +33,17 @@ from gameplay.engine.cards import JOKER
 from gameplay.engine.options import OPTIONS
 from gameplay.engine.plays import BLIND, PASS
 
+# What builds it: a kit installed with `pip install .` has no C source to build from, and
+# `make kernel` builds the service's .venv (docs/kit.md).
+BUILD = ("with the kit, run `python gameplay/bots/kernel/build.py` in its source folder (a C "
+         "compiler and Python's headers), then `pip install .` again; in the service's "
+         "checkout, `make kernel`")
 try:
     from gameplay.bots.kernel import _kernel
 except ImportError as error:  # pragma: no cover - the message is the point
-    raise ImportError("the playout kernel is not built: run `make kernel`") from error
+    raise ImportError(f"the playout kernel is not built: {BUILD}") from error
 if getattr(_kernel, "ENGINE_DIGEST", None) != digest():
-    raise ImportError("the playout kernel was built from other engine constants: "
-                      "run `make kernel`")
+    raise ImportError(f"the playout kernel was built from other engine constants: {BUILD}")
 
 MAX_PLAYERS = _kernel.MAX_PLAYERS
 N_FEATURES = _kernel.N_FEATURES
