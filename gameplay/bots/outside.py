@@ -368,6 +368,9 @@ class HttpBot(OutsideBot):
         return b"".join(chunks)
 
 
+ENDED = "the program ended"  # its answers ended: it exited, or closed its stdout
+
+
 class ProgramBot(OutsideBot):
     """A local program: one request per line on its stdin, one answer per line on stdout.
 
@@ -397,7 +400,7 @@ class ProgramBot(OutsideBot):
             process.stdin.flush()
         except BrokenPipeError:  # it closed its end: ended, as when its answer is missing
             self.close()
-            raise BotFault("error", "the program ended") from None
+            raise BotFault("error", ENDED) from None
         except OSError as error:
             self.close()
             raise BotFault("error", f"cannot talk to the program: {error}") from None
@@ -422,7 +425,7 @@ class ProgramBot(OutsideBot):
                 chunk = os.read(fd, 65536)
                 if not chunk:
                     self.close()
-                    raise BotFault("error", "the program ended")
+                    raise BotFault("error", ENDED)
                 data += chunk
                 if len(data) > self.max_bytes:
                     self.close()

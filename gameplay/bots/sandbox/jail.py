@@ -33,7 +33,8 @@ UID_FIRST, UID_COUNT = 100_000_000, 1 << 24  # where a root worker picks each sa
 GRACE_S = 0.1  # how long a bot has to exit by itself once its stdin is closed
 KILL_WAIT_S = 5.0  # how long bwrap has to reap a killed bot (the kernel kills its processes)
 STDIN_PIPE_BYTES = 1 << 20  # room for every request a bot that reads them will ever have
-HINT_BYTES = 4096  # the end of stderr read for an out-of-memory message
+HINT_BYTES = 4096  # the end of stderr read for an out-of-memory message and its last line
+LAST_LINE_MAX = 200  # characters of its stderr's last line kept with the fault
 OUT_OF_MEMORY = (b"MemoryError", b"out of memory", b"Cannot allocate memory", b"bad_alloc")
 
 
@@ -216,6 +217,7 @@ class Jail:
         self.memory_mb = limits.memory_mb or self.runtime.memory_mb
         self.process: subprocess.Popen | None = None
         self.ended: str | None = None  # set when it ended by itself
+        self.last_line: bytes | None = None  # then the last line of its stderr, if any
         self.cpu_s = 0.0
         self.stderr = b""
         self._stderr = None
@@ -261,7 +263,7 @@ class Jail:
         stdin = self.process.stdin.fileno()
         fcntl.fcntl(stdin, fcntl.F_SETPIPE_SZ, STDIN_PIPE_BYTES)
         os.set_blocking(stdin, False)
-        self.ended = None
+        self.ended = self.last_line = None
         return self.process
 
     def running(self) -> bool:
@@ -295,7 +297,10 @@ class Jail:
             size = self._stderr.seek(0, os.SEEK_END)
             self._stderr.seek(max(0, size - HINT_BYTES))
             full = self.limits.file_mb if size >= self.limits.file_mb << 20 else None
-            self.ended = _in_words(process.returncode, self._stderr.read(), self.memory_mb, full)
+            tail = self._stderr.read()
+            self.ended = _in_words(process.returncode, tail, self.memory_mb, full)
+            lines = tail.rstrip().rsplit(b"\n", 1)
+            self.last_line = lines[-1].strip()[:LAST_LINE_MAX * 4] or None
         process.stdout.close()
         self._stderr.seek(0)
         self.stderr = self._stderr.read(self.limits.stderr_kept)

@@ -8,9 +8,9 @@ game is a fault at once, with the reason in words, and the seat plays safe moves
 
 from pathlib import Path
 
-from gameplay.bots.base import BotFault
-from gameplay.bots.outside import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT_MS, ProgramBot
-from gameplay.bots.sandbox.jail import LIMITS, Jail, Limits
+from gameplay.bots.base import BotFault, fault_text
+from gameplay.bots.outside import DEFAULT_MAX_BYTES, DEFAULT_TIMEOUT_MS, ENDED, ProgramBot
+from gameplay.bots.sandbox.jail import LAST_LINE_MAX, LIMITS, Jail, Limits
 
 
 class SandboxedProgram(ProgramBot):
@@ -51,12 +51,22 @@ class SandboxedProgram(ProgramBot):
         try:
             answer = super().exchange_json(request)
         except BotFault as fault:
-            if self.jail.running():  # a bad answer; the bot plays on
+            ended = fault.message == ENDED
+            if not ended and self.jail.running():  # a bad answer; the bot plays on
                 raise
+            # Its answers end a moment before its exit status comes (bwrap's files close
+            # first): then it may still seem to run, but has ended; stopping it waits for its
+            # exit status, so the fault says how it ended.
             self.close()
-            ended = self.jail.ended
-            self.stopped = f"{fault.message}: {ended}" if ended else fault.message
-            raise BotFault(fault.kind, self.stopped) from None
+            how = self.jail.ended
+            self.stopped = f"{fault.message}: {how}" if how else fault.message
+            # the last line of its stderr is its author's (stderr is shown to them alone): the
+            # fault's body, not its message, which every game page shows
+            last = self.jail.last_line if how else None
+            body = None if last is None else (
+                b"the last line of its stderr: "
+                + fault_text(last, LAST_LINE_MAX).encode())
+            raise BotFault(fault.kind, self.stopped, body=body) from None
         used = self.cpu_seconds()
         if used > self.limits.cpu_s:
             self.close()
