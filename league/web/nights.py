@@ -23,6 +23,7 @@ from django.views.decorators.http import require_POST
 from league import nights, rounds, selectors, services
 from league.api.permissions import organises
 from league.errors import Conflict, LeagueError
+from league.names import look_alike
 from league.web import table_links
 from league.web.night_season import club_night
 
@@ -160,6 +161,8 @@ def night(request, season):
         except LeagueError as e:
             context["error"] = e.message
             context["name_refused"] = action == "add_player"
+            if action == "add_player":
+                context["error"] += _name_taken(season, request.POST.get("name", ""), ticked)
             status = 400
     board = nights.night_board(season, tonight)
     players = list(selectors.club_players(club=season.club))
@@ -175,6 +178,18 @@ def night(request, season):
                     "cancellable": [i for i, tables in enumerate(board.rounds, 1)
                                     if not any(t.deals for t in tables)]})
     return render(request, "league/night/night.html", context, status=status)
+
+
+def _name_taken(season, name, ticked):
+    """What to do when the club has a player of the name typed: ticked here (likely who
+    came, missed in the list), or a newcomer of that name told apart. Adds the player's id to
+    ``ticked``; '' when no club player has the name."""
+    taken = [p for p in selectors.club_players(club=season.club) if look_alike(name, p.name)]
+    if not taken:
+        return ""
+    ticked.add(taken[0].pk)
+    return (f": ticked above, if {taken[0]} is who came; someone new of that name needs a name "
+            f"that tells them apart (say '{taken[0]} B.')")
 
 
 def _ints_or_none(values):

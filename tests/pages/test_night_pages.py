@@ -141,6 +141,23 @@ def test_a_name_the_club_has_already_is_refused(client, season, organiser, peopl
     assert Player.objects.count() == 9
 
 
+def test_a_name_the_club_has_already_says_what_to_do_and_ticks_that_player(
+        client, season, organiser, people):
+    """Typing the name of a player the club has (the organiser did not see them in the list)
+    was refused with no way on: the refusal says to tick them or to tell a newcomer apart,
+    and ticks the club's player, everyone ticked before staying ticked."""
+    client.force_login(organiser)
+    page = client.post(url("night", season), {
+        "action": "add_player", "name": "p3", "present": [people[0].pk], "rounds": "2"})
+    assert page.status_code == 400
+    assert ("already has a player called &#x27;P3&#x27;: ticked above, if P3 is who came; "
+            "someone new of that name needs a name that tells them apart") in page.text
+    for player in (people[0], people[3]):
+        assert f'value="{player.pk}" checked> <span>{player.name}</span>' in page.text
+    assert f'value="{people[1].pk}"> ' in page.text
+    assert Player.objects.count() == 9
+
+
 # Planning: refusals in words, nothing stored
 
 
