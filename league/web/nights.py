@@ -93,6 +93,7 @@ class Asked:
         # that round was confirmed cannot confirm it again.
         self.round = _one_int(data, "round", "The round", None, 1, 10_000)
         self.swaps = []
+        self.swap_refused = ""
         by_id = {p.pk: p for p in self.present}
         swaps = [text.split("-") for text in data.getlist("swap")[:SWAPS_MAX] if text]
         if data.get("swap_a"):  # the swap form's one more
@@ -103,6 +104,9 @@ class Asked:
                 raise LeagueError("a swap names a round and two people present")
             if parts[1] != parts[2]:
                 self.swaps.append((parts[0], by_id[parts[1]], by_id[parts[2]]))
+            else:  # said at the swap form, the plan shown as it was
+                self.swap_refused = (f"{by_id[parts[1]]} was chosen twice: choose two different "
+                                     f"people to swap.")
 
     def query(self, **changes):
         """The query string that asks for this again, with ``changes``."""
@@ -251,7 +255,7 @@ def night_plan(request, season):
         "again": asked.query(seed=asked.seed + 1, swap=[]),
         "plain": asked.query(swap=[]),
         "people": sorted(asked.present, key=lambda p: p.name),
-    })
+    }, status=400 if asked.swap_refused else 200)
 
 
 def _posted_tables(request, season):

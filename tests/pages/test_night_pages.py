@@ -248,6 +248,25 @@ def test_a_swap_exchanges_two_seats_and_is_shown_again(client, season, organiser
     assert "Undo the swaps" in swapped.text
 
 
+def test_swapping_someone_with_themselves_says_so_at_the_swap_form(
+        client, season, organiser, people):
+    """The same person chosen twice in "Swap two people" showed the plan again as if swapped,
+    saying nothing: the plan is shown as it was, with a 400 and the reason at the form."""
+    client.force_login(organiser)
+    plain = client.get(url("night_plan", season, plan_query(people, low=4, high=5)))
+    a = confirm_fields(plain)["table"][0].split(",")[0]
+    page = client.get(url("night_plan", season, plan_query(
+        people, low=4, high=5, swap_round=0, swap_a=a, swap_b=a)))
+    assert page.status_code == 400
+    name = Player.objects.get(pk=a).name
+    assert (f'<p class="error" role="alert" id="swap-error">{name} was chosen twice: choose two '
+            f"different people to swap.</p>") in page.text
+    assert 'id="swap-a" name="swap_a" aria-invalid="true" aria-describedby="swap-error"' in (
+        page.text)
+    assert confirm_fields(page)["table"] == confirm_fields(plain)["table"]
+    assert "Undo the swaps" not in page.text
+
+
 # Confirming a round
 
 
