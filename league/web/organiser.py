@@ -16,6 +16,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
+from gameplay.engine.options import OPTIONS
 from league import selectors, services
 from league.api.permissions import organises
 from league.errors import LeagueError
@@ -72,6 +73,14 @@ def _players_url(club, player) -> str:
     return reverse("league:organise_club", args=[club.pk]) + f"{query}#player-{player.pk}"
 
 
+def _change_words(name, value):
+    """A house rule as the club page lists it: "Jokers in the pack: 2", "Revolution: yes"."""
+    label = OPTIONS[name].label.split(":")[0].split(" (")[0]
+    if isinstance(value, bool):
+        value = "yes" if value else "no"
+    return f"{label}: {value}"
+
+
 def _club_page(request, club, *, add_form=None, renaming=None, players_page=None,
                status=200):
     """The organisers' club page; ``renaming`` is (player id, name posted, refusal) after a
@@ -79,6 +88,8 @@ def _club_page(request, club, *, add_form=None, renaming=None, players_page=None
     seasons = list(selectors.club_league_seasons(club=club))
     for season in seasons:
         season.preset_line = PRESET_LINES.get(season.preset, "")
+        season.changes = "; ".join(_change_words(name, season.options[name])
+                                   for name in OPTIONS if name in season.options)
     number = request.GET.get("players", "")
     if players_page is None:
         players_page = number if number.isascii() and number.isdigit() and len(number) < 10 \

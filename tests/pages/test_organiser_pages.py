@@ -155,6 +155,18 @@ def test_the_club_page_lists_seasons_players_and_tonights_tables(signed_in, club
     assert reverse("league:organise_season_edit", args=[season.pk]) in page
 
 
+def test_the_club_page_names_a_seasons_house_rules(signed_in, club):
+    """A season with house rules said only "classic with changes" before the preset's own
+    line ("one deck … no exchange"): it names each change from the preset."""
+    make_season(club=club, name="Winter", preset="classic",
+                options={"jokers": 2, "jokers_wild": True, "two_high": False})
+    make_season(club=club, name="Plain", preset="classic")
+    page = signed_in.get(reverse("league:organise_club", args=[club.pk])).content.decode()
+    assert ("<p>Changed from classic: Jokers in the pack: 2; Twos are the highest rank: no; "
+            "Jokers are wild: yes.</p>") in page
+    assert page.count("Changed from") == 1
+
+
 def test_the_club_page_costs_the_same_queries_with_more_tables_and_players(
         signed_in, club, django_assert_max_num_queries):
     season = make_season(club=club)
