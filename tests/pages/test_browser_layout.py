@@ -234,3 +234,32 @@ def test_tonights_screen_on_a_laptop_keeps_a_long_surname_whole_in_its_table_car
         assert tops[0] == tops[1], viewport
         assert page.evaluate(TOO_WIDE) == []
     page.close()
+
+
+def test_who_is_here_on_a_phone_keeps_a_long_surname_whole(
+        browser, live_server, client):  # noqa: F811
+    """At 360 px the night's present list set 'Maximiliana Featherstonehaugh-Worthington' in
+    a column of 8rem, 'Maximilian / a Feathersto / nehaugh- / Worthingt / on': a long name takes
+    two columns (the row, on a phone), and breaks only at its spaces and hyphens."""
+    season = make_season(preset="classic", scoring_limit=20)
+    organiser = UserFactory(username="org")
+    season.club.organisers.add(organiser)
+    for name in [LONG_NAMES[0], "Sigrún Ólafsdóttir", "Ann", "Ben", "Chloé", "Dee", "Eve"]:
+        PlayerFactory(name=name, clubs=[season.club])
+    ctx = signed_in(browser, live_server, client, organiser, viewport=PHONE)
+    page = ctx.new_page()
+    page.goto(live_server.url + reverse("league:night", args=[season.pk]))
+    names = page.evaluate(NAMES.replace(".tonight tbody th bdi", ".present-list label > span")
+                          .replace("closest('th')", "closest('span')"))
+    assert len(names) == 7
+    assert [(name, broken) for name, _, broken in names if broken] == []
+    lines = page.evaluate("""() => [...document.querySelectorAll('.present-list label > span')]
+        .filter(s => s.textContent.startsWith('Maximiliana')).map(s => {
+          const r = document.createRange(); r.selectNodeContents(s.firstChild);
+          return new Set([...r.getClientRects()].map(c => Math.round(c.top))).size; })""")
+    assert lines[0] <= 3  # Maximiliana / Featherstonehaugh- / Worthington
+    ann = page.get_by_label("Ann", exact=True).bounding_box()
+    ben = page.get_by_label("Ben", exact=True).bounding_box()
+    assert ann["y"] == ben["y"]  # short names still two a row
+    assert page.evaluate(TOO_WIDE) == []
+    ctx.close()
