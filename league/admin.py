@@ -9,7 +9,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.db.models import Count, Prefetch
+from django.db.models import Count, Exists, OuterRef, Prefetch
 from django.http import HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
@@ -19,7 +19,18 @@ from django.utils.html import format_html
 from gameplay.engine.scoring import systems
 from league import nights, rating_jobs, selectors, services
 from league.errors import LeagueError
-from league.models import AuditEntry, Club, Deal, Game, Place, Player, Season, Seat, SeatChange
+from league.models import (
+    AuditEntry,
+    Club,
+    Deal,
+    Game,
+    Place,
+    Player,
+    RatingStale,
+    Season,
+    Seat,
+    SeatChange,
+)
 from league.rules import options_of, rating_scope
 from league.web import role_words
 
@@ -314,12 +325,14 @@ class SeasonAdmin(ServiceSaved, ClubsFieldMixin, ClubScopedAdmin):
         return ", ".join(f"{k} {v}" for k, v in season.scoring.items())
 
     def get_queryset(self, request):
-        return super().get_queryset(request).select_related("club", "rating_job")
+        return super().get_queryset(request).select_related("club", "rating_job").annotate(
+            ratings_marked=Exists(RatingStale.objects.filter(season=OuterRef("pk"))))
 
     @admin.display(description="ratings")
     def ratings(self, season):
         job = getattr(season, "rating_job", None)  # read with the season, not a query a row
-        return "updating…" if job and job.dirty_from is not None else "up to date"
+        stale = job and (job.dirty_from is not None or season.ratings_marked)
+        return "updating…" if stale else "up to date"
 
     def get_readonly_fields(self, request, obj=None):
         return ["club"] if obj else []

@@ -270,8 +270,9 @@ class SeatChange(models.Model):
 
 
 class RatingJob(models.Model):
-    """The coalescing marker of a rating scope (a season, or all-time when season is null):
-    ratings are stale from ``dirty_from`` (a deal id) on until a task recomputes them."""
+    """A rating scope (a season, or all-time when season is null): its row is the lock its
+    recompute holds (league.rating_jobs), ``dirty_from`` a recompute asked for from a deal id on
+    (0: from scratch). The deals written since its last recompute are its RatingStale rows."""
 
     scope = models.CharField(max_length=30, unique=True)
     season = models.OneToOneField(Season, null=True, blank=True, on_delete=models.CASCADE,
@@ -281,6 +282,31 @@ class RatingJob(models.Model):
 
     def __str__(self):
         return f"ratings {self.scope}" + (" (updating)" if self.dirty_from is not None else "")
+
+    @staticmethod
+    def stale_scopes(*scopes: str) -> set[str]:
+        """Of ``scopes`` (every scope when none is given), those whose ratings are stale: a
+        recompute was asked for, or a deal was written since the last one."""
+        jobs = RatingJob.objects.filter(dirty_from__isnull=False)
+        marks = RatingStale.objects.all()
+        if scopes:
+            jobs, marks = jobs.filter(scope__in=scopes), marks.filter(scope__in=scopes)
+        return (set(jobs.values_list("scope", flat=True))
+                | set(marks.values_list("scope", flat=True).distinct()))
+
+
+class RatingStale(models.Model):
+    """A rating scope stale from a deal on: each writer of deals inserts one per scope, and the
+    recompute that reads it deletes it (league.rating_jobs). Only ever inserted and deleted,
+    never updated, so writers of deals wait neither for each other nor for a recompute."""
+
+    scope = models.CharField(max_length=30, db_index=True)
+    season = models.ForeignKey(Season, null=True, blank=True, on_delete=models.CASCADE,
+                               related_name="+")
+    from_deal = models.BigIntegerField(help_text="a deal's id, perhaps of a deleted deal")
+
+    def __str__(self):
+        return f"ratings {self.scope} stale from deal {self.from_deal}"
 
 
 class Rating(models.Model):
@@ -308,13 +334,17 @@ class Rating(models.Model):
 class RatingHistory(models.Model):
     """A player's rating right after a deal, per season and all-time, for charts.
 
-    Deleting a deal leaves its rows with no deal until the recompute its deletion sends removes
-    them: they name the players whose ratings no longer count it (league.rating_jobs)."""
+    Deleting a deal leaves its rows, naming a deal no longer there, until the recompute its
+    deletion sends removes them: they name the players whose ratings no longer count it
+    (league.rating_jobs). No foreign key in the database: a recompute writing these rows while
+    a deal is deleted would otherwise lock that deal, or fail the deletion (docs/league.md,
+    "Ratings"). Rows of an older deletion hold no deal (null)."""
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
     season = models.ForeignKey(Season, null=True, blank=True, on_delete=models.CASCADE,
                                related_name="+")
-    deal = models.ForeignKey(Deal, null=True, on_delete=models.SET_NULL, related_name="+")
+    deal = models.ForeignKey(Deal, null=True, on_delete=models.DO_NOTHING, db_constraint=False,
+                             related_name="+")
     mu = models.FloatField()
     sigma = models.FloatField()
     ordinal = models.FloatField()

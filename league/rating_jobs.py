@@ -1,9 +1,12 @@
 """Ratings kept up to date: a season's and the all-time ratings (OpenSkill Plackett-Luce,
 league.ratings) are recomputed by a Celery task from the earliest deal a change touched.
 
-A deal's writer marks both scopes stale (``mark_stale``, under the league's one lock order:
-game row, season's job, all-time job); the first mark sends the recompute after commit, so quick
-edits coalesce into one task; celery beat's reconcile sends what a lost task or an outage left.
+A deal's writer marks both scopes stale by inserting a RatingStale row for each (``mark_stale``)
+and sends their recompute after commit. It locks nothing shared: writers of different games
+never wait for each other or for a recompute. A recompute holds its scope's RatingJob row,
+replays from the earliest stale row it reads and deletes exactly those: a row committed
+meanwhile stays, and the recompute sends another task for it once it commits. Celery beat's
+reconcile sends what a lost task or an outage left.
 """
 
 from collections import defaultdict
@@ -13,33 +16,21 @@ from django.db.models import Count, Max, Q
 
 from gameplay.runner.figures import ordinal
 from league.errors import LeagueError
-from league.models import Deal, Place, Rating, RatingHistory, RatingJob, Season
+from league.models import Deal, Place, Rating, RatingHistory, RatingJob, RatingStale, Season
 from league.ratings import replay
 from league.rules import rating_scope
 from plumbing import queue
 
 
-def jobs_locked(season: Season) -> list[RatingJob]:
-    """The season's and the all-time RatingJob rows, locked in that order (league's one lock
-    order: game row, season's job, all-time job)."""
-    jobs = []
-    for scope, scope_season in ((rating_scope(season), season), (rating_scope(None), None)):
-        job, _ = RatingJob.objects.get_or_create(scope=scope, defaults={"season": scope_season})
-        jobs.append(RatingJob.objects.select_for_update(no_key=True).get(pk=job.pk))
-    return jobs
-
-
 def mark_stale(season: Season, deal_id: int) -> None:
-    """Mark a season's and the all-time ratings stale from a deal on; enqueue a recomputation
-    after commit only when the scope was up to date, so quick edits coalesce into one task."""
-    for job in jobs_locked(season):
-        scope = job.scope
-        was_clean = job.dirty_from is None
-        if was_clean or deal_id < job.dirty_from:
-            job.dirty_from = deal_id
-            job.save(update_fields=["dirty_from"])
-        if was_clean:
-            RECOMPUTES.after_commit(_enqueue_recompute, scope=scope)
+    """Mark a season's and the all-time ratings stale from a deal on, and send their recompute
+    after commit (a recompute finding nothing stale does nothing, so quick edits are replayed
+    once)."""
+    RatingStale.objects.bulk_create([
+        RatingStale(scope=rating_scope(season), season=season, from_deal=deal_id),
+        RatingStale(scope=rating_scope(None), from_deal=deal_id)])
+    for scope in (rating_scope(season), rating_scope(None)):
+        RECOMPUTES.after_commit(_enqueue_recompute, scope=scope)
 
 
 # The task that brings a rating scope up to date (league.tasks). A stale scope is the row
@@ -58,9 +49,8 @@ def _enqueue_recompute(scope: str) -> bool:
 def ratings_reconcile() -> int:
     """Enqueue a recompute of every stale scope (run periodically by celery beat): catches up
     after a lost task or a broker outage. Returns how many were enqueued."""
-    scopes = RatingJob.objects.filter(dirty_from__isnull=False).order_by("pk")
     return len(RECOMPUTES.send((scope, (scope,), {})
-                               for scope in scopes.values_list("scope", flat=True)))
+                               for scope in sorted(RatingJob.stale_scopes())))
 
 
 @transaction.atomic
@@ -74,26 +64,56 @@ def ratings_request(*, scope: str) -> None:
     RECOMPUTES.after_commit(_enqueue_recompute, scope=scope)
 
 
-@transaction.atomic
 def ratings_recompute(*, scope: str) -> int:
     """Bring a scope's ratings up to date from its earliest stale deal (from scratch when that
     is 0, ratings_request), so that they equal a replay of the deals that exist; returns the
-    number of deals replayed (0 when another run already did it). Holding the job's row lock,
-    concurrent runs take turns and the second finds nothing to do."""
+    number of deals replayed (0 when there was nothing to do, or another run holds the scope:
+    that one sends a task again for what was marked stale while it ran)."""
+    with transaction.atomic():
+        replayed = _recompute(scope)
+        if replayed is not None:
+            RECOMPUTES.after_commit(_enqueue_if_stale, scope=scope)
+    return replayed or 0
+
+
+def _enqueue_if_stale(scope: str) -> None:
+    """Send the scope's recompute again for deals marked stale while the last one ran."""
+    if RatingJob.stale_scopes(scope):
+        _enqueue_recompute(scope)
+
+
+def _recompute(scope: str) -> int | None:
+    """Replay a scope from its earliest stale deal, holding its RatingJob row (league's lock
+    order: a recompute takes no lock a writer of deals holds, and a writer none it holds); None
+    when another run holds the row."""
     if connection.vendor == "postgresql":
         # Ratings are derived data: if a crash loses this commit it loses the cleared marker
         # with it, so the scope stays stale and is recomputed; no need to wait for the disk.
         with connection.cursor() as cursor:
             cursor.execute("SET LOCAL synchronous_commit TO OFF")
-    job = RatingJob.objects.select_for_update(no_key=True).filter(scope=scope).first()
-    if job is None or job.dirty_from is None:
+    job = (RatingJob.objects.select_for_update(no_key=True, skip_locked=True)
+           .filter(scope=scope).first())
+    if job is None:
+        if RatingJob.objects.filter(scope=scope).exists():
+            return None  # another run holds it
+        mark = RatingStale.objects.filter(scope=scope).first()
+        if mark is None:
+            return 0
+        # The scope's first recompute: a season's job is made with the season, the all-time
+        # one here, so that no writer of deals ever waits on making it.
+        RatingJob.objects.get_or_create(scope=scope, defaults={"season_id": mark.season_id})
+        job = RatingJob.objects.select_for_update(no_key=True).get(scope=scope)
+    # Read after the lock: what a writer commits later is left for the next run.
+    marks = dict(RatingStale.objects.filter(scope=scope).values_list("pk", "from_deal"))
+    if job.dirty_from is None and not marks:
         return 0
     season_id = job.season_id
     if scope != rating_scope(None) and season_id is None:
         job.delete()  # its season is gone
         return 0
-    start = job.dirty_from
-    # A deleted deal's rows have no deal left (models.RatingHistory): they too are stale.
+    start = min([*marks.values(), *([] if job.dirty_from is None else [job.dirty_from])])
+    # A deleted deal's rows name a deal no longer there (models.RatingHistory), or, deleted
+    # before, none: they are stale too.
     history = RatingHistory.objects.filter(Q(deal_id__gte=start) | Q(deal__isnull=True),
                                            season_id=season_id)
     deals = Deal.objects.filter(pk__gte=start)
@@ -129,6 +149,7 @@ def ratings_recompute(*, scope: str) -> int:
         Rating(player_id=p, season_id=season_id, mu=mu, sigma=sigma,
                ordinal=ordinal(mu, sigma), deals=n)
         for p, (mu, sigma, n) in state.items() if p in touched)
+    RatingStale.objects.filter(pk__in=list(marks)).delete()
     job.dirty_from = None
     job.runs += 1
     job.save(update_fields=["dirty_from", "runs"])

@@ -39,6 +39,7 @@ from league.models import (
     Rating,
     RatingHistory,
     RatingJob,
+    RatingStale,
     Season,
     Seat,
 )
@@ -109,7 +110,7 @@ def _standings(season) -> list[dict]:
 
 def ratings_updating(*, season=None) -> bool:
     """Whether a season's (or the all-time) ratings are still being recomputed."""
-    return RatingJob.objects.filter(scope=rating_scope(season), dirty_from__isnull=False).exists()
+    return bool(RatingJob.stale_scopes(rating_scope(season)))
 
 
 def season_ratings(*, season=None):
@@ -216,7 +217,8 @@ def club_players(*, club):
 
 
 def seasons_with_versions():
-    """Seasons with their club, their ratings' job, their bot tournament (for a tournament's
+    """Seasons with their club, their ratings' job, whether deals were written since their
+    ratings' last recompute (``ratings_marked``), their bot tournament (for a tournament's
     season) and the number of their newest game (None before the first): all the season
     page's cached parts are keyed by, in one query."""
     return _SEASONS_WITH_VERSIONS.all()
@@ -225,7 +227,8 @@ def seasons_with_versions():
 # Built once: resolving the subquery for each page took longer than running the query.
 _SEASONS_WITH_VERSIONS = Season.objects.select_related("club", "rating_job", "tournament").annotate(
     last_game_number=Subquery(Game.objects.filter(season=OuterRef("pk"))
-                              .order_by("-number").values("number")[:1]))
+                              .order_by("-number").values("number")[:1]),
+    ratings_marked=Exists(RatingStale.objects.filter(season=OuterRef("pk"))))
 
 
 def season_games(*, season):
@@ -369,7 +372,7 @@ class SeasonResults:
     ``key``, what they depend on: the results version (moved in each result change's own
     transaction) and the ratings' recomputation count and pending state (a Celery task
     recomputes them after the deal's transaction). A page whose fragment cached under ``key``
-    is there reads none of them. ``season`` as just read, with select_related("rating_job")."""
+    is there reads none of them. ``season`` as just read, by seasons_with_versions."""
 
     def __init__(self, season):
         self.season = season
@@ -377,7 +380,8 @@ class SeasonResults:
             job = season.rating_job
         except RatingJob.DoesNotExist:
             job = None
-        self.updating = job is not None and job.dirty_from is not None
+        self.updating = job is not None and (job.dirty_from is not None
+                                             or season.ratings_marked)
         self.key = f"{season.results_version}:{job and job.runs}:{int(self.updating)}"
 
     @cached_property

@@ -544,16 +544,14 @@ def _locked_game(game: Game) -> Game:
 
 
 def _locked_for_deals(game: Game) -> Game:
-    """The game row, then its season's and the all-time RatingJob rows, locked until the
-    transaction ends, before any deal is touched.
-
-    Every writer of deals takes these locks in this order, and a ratings recompute holds its
-    RatingJob row while it writes rating rows that reference deals: so a writer never holds a
-    deal a recompute waits for while waiting for that recompute (the deadlocks of issue #16)."""
+    """The game row, locked until the transaction ends, before any deal is touched: a game's
+    writers of deals take turns. Nothing shared with other games is locked: the ratings are
+    marked stale by inserting rows (rating_jobs.mark_stale), and a ratings recompute takes no
+    lock on deals, so a writer never waits for it nor it for a writer (the deadlocks of
+    issue #16; docs/league.md, "Ratings")."""
     game = _locked_game(game)
     if game.status == Game.CANCELLED:
         raise Conflict(f"game {game.number} was cancelled: nothing can be entered in it")
-    rating_jobs.jobs_locked(game.season)
     return game
 
 

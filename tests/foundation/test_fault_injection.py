@@ -483,14 +483,13 @@ def test_the_service_recovers_by_itself_from_redis_and_postgresql_cuts_and_kille
                 if cup.status == Tournament.FINISHED:
                     finished_at[cup.name] = (cup.finished_at - last_fault_at).total_seconds()
             return (len(finished_at) == 2 and not any(t.thread.is_alive() for t in tables)
-                    and not RatingJob.objects.filter(dirty_from__isnull=False).exists()
+                    and not RatingJob.stale_scopes()
                     and not LadderGame.objects.filter(pk__in=ladder_before,
                                                       status__in=OPEN_LADDER).exists())
 
         def stuck():
             cups = "; ".join(f"{cup.name}: {batches(cup)}" for cup in (first_cup, second_cup))
-            stale = list(RatingJob.objects.filter(dirty_from__isnull=False)
-                         .values_list("scope", "dirty_from"))
+            stale = sorted(RatingJob.stale_scopes())
             ladder = list(LadderGame.objects.filter(pk__in=ladder_before, status__in=OPEN_LADDER)
                           .values_list("pk", "status", "sent_at", "attempts"))
             return (f"{cups}\nstale ratings {stale}\nopen ladder games {ladder}\n"
@@ -502,7 +501,7 @@ def test_the_service_recovers_by_itself_from_redis_and_postgresql_cuts_and_kille
         # keep an undone deal.
         for table in tables:
             table.undo_last()
-        wait_for(lambda: not RatingJob.objects.filter(dirty_from__isnull=False).exists(), 60,
+        wait_for(lambda: not RatingJob.stale_scopes(), 60,
                  "ratings not brought up to date after the undos", stuck)
         # The worker is alive, restarted by its supervisor if it died, and answers.
         wait_for(lambda: worker.process.poll() is None and client.control.ping(

@@ -57,8 +57,7 @@ def site_broker(redis_proxy, celery_worker_process):
 
 
 def stale_scopes():
-    return set(RatingJob.objects.filter(dirty_from__isnull=False).values_list("scope",
-                                                                               flat=True))
+    return RatingJob.stale_scopes()
 
 
 @pytest.mark.parametrize("celery_worker_process", [WORKER_ENV], indirect=True)

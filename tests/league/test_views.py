@@ -5,6 +5,7 @@ from django.urls import reverse
 
 from league import services
 from league.models import RatingJob
+from league.rules import rating_scope
 from tests.league.factories import make_game, seated_ids
 
 pytestmark = pytest.mark.django_db
@@ -27,7 +28,7 @@ def test_anyone_reads_a_seasons_standings_and_ratings(client, django_capture_on_
 def test_the_season_page_says_when_ratings_are_still_updating(client):
     game = make_game()
     services.deal_record(game=game, finishing_order=seated_ids(game))  # on_commit never runs here
-    assert RatingJob.objects.get(season=game.season).dirty_from is not None
+    assert RatingJob.stale_scopes(rating_scope(game.season))
 
     page = client.get(reverse("league:season_detail", args=[game.season.pk]))
 
