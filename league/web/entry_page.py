@@ -75,6 +75,9 @@ def _entry_view(view, links: bool):
             return refuse(request, message, status, back=(
                 reverse("league:game_enter", args=[link.game_id]),
                 f"Back to your table's game {link.game.number}"), outbox=True)
+        if reason is not None:  # a table's stopped link: its players still want the totals
+            return refuse(request, message, status, back=table_links.totals_of(game),
+                          outbox=True)
         return refuse(request, message, status, outbox=True)
     return checked
 

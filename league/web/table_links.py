@@ -52,6 +52,11 @@ def guesses(request, increment: bool = False) -> bool:
     return usage is not None and usage["count"] >= usage["limit"]
 
 
+def totals_of(game):
+    """The way on from a table link that stopped: the game's page, as (address, words)."""
+    return reverse("league:game_detail", args=[game.pk]), f"Game {game.number}: the totals"
+
+
 @never_cache
 @require_safe
 def table_link_open(request, token):
@@ -66,7 +71,8 @@ def table_link_open(request, token):
                                "card again, or ask the organiser for the table's link.", 404)
     reason = table_links.refusal(link)
     if reason is not None:
-        return refuse(request, f"{capfirst(reason)}. Ask the organiser.", 410, outbox=True)
+        return refuse(request, f"{capfirst(reason)}. Ask the organiser.", 410,
+                      back=totals_of(link.game), outbox=True)
     kept = [pk for pk in request.session.get(SESSION_KEY, []) if pk != link.pk]
     request.session[SESSION_KEY] = [*kept[-(LINKS_KEPT - 1):], link.pk]
     return redirect(reverse("league:game_enter", args=[link.game_id]))

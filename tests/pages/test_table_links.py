@@ -193,6 +193,20 @@ def test_time_called_stops_the_link(games, organiser):
     assert page.status_code == 403 and "time was called" in page.text.lower()
 
 
+def test_a_stopped_link_leads_its_table_to_the_games_totals(games, organiser):
+    """A phone scanning its table's code after time was called, or reloading its entry page,
+    was told only to ask the organiser, with no way on: both lead to the game's totals."""
+    game = games[0]
+    table = phone(link_of(game))
+    table.post(at(game, "deal_record"), order_data(seated_ids(game)))
+    services.game_time_called(game=game, by=organiser)
+    totals = (f'<a class="button" href="{reverse("league:game_detail", args=[game.pk])}">'
+              f"Game {game.number}: the totals</a>")
+    assert totals in table.get(at(game)).text
+    scanned = Client().get(reverse("league:table_link_open", args=[link_of(game).token]))
+    assert scanned.status_code == 410 and totals in scanned.text
+
+
 def test_only_organisers_revoke(games, season):
     stranger = UserFactory(username="stranger")
     client = Client()
