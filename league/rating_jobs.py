@@ -110,6 +110,7 @@ def _recompute(scope: str) -> int | None:
     season_id = job.season_id
     if scope != rating_scope(None) and season_id is None:
         job.delete()  # its season is gone
+        RatingStale.objects.filter(pk__in=list(marks)).delete()
         return 0
     start = min([*marks.values(), *([] if job.dirty_from is None else [job.dirty_from])])
     # A deleted deal's rows name a deal no longer there (models.RatingHistory), or, deleted

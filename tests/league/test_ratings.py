@@ -7,7 +7,7 @@ import pytest
 
 from league import rating_jobs, services
 from league.errors import LeagueError
-from league.models import Deal, Game, Rating, RatingHistory, RatingJob
+from league.models import Deal, Game, Rating, RatingHistory, RatingJob, RatingStale
 from league.ratings import replay
 from league.rules import rating_scope
 from league.selectors import rating_history, ratings_updating, season_ratings
@@ -309,3 +309,14 @@ def test_after_any_writes_every_rating_equals_a_replay_from_scratch(
             assert current(season) == replayed_from_scratch(season), (seed, season)
             assert RatingHistory.objects.filter(season=season).count() == sum(
                 n for *_, n in current(season).values())
+
+
+def test_a_season_scope_with_no_season_left_is_dropped_with_its_stale_marks(
+        django_capture_on_commit_callbacks):
+    RatingStale.objects.create(scope="season:0", from_deal=1)  # its season was never there
+
+    with django_capture_on_commit_callbacks(execute=True):
+        assert rating_jobs.ratings_recompute(scope="season:0") == 0
+
+    assert RatingJob.stale_scopes() == set()
+    assert not RatingJob.objects.filter(scope="season:0").exists()
