@@ -236,13 +236,26 @@ def night_confirm_once(*, season: Season, tables: Sequence[tuple[Sequence[Player
 
 def present_last(season: Season, night: datetime.date) -> list[int]:
     """Who is still seated in the night's last round (joiners in, leavers out), at each
-    table's latest game: whom the next round's planning starts from."""
+    table's latest game: whom the next round's planning starts from. The people of its
+    cancelled tables (called_off) were seated, then the table was called off: they are still
+    here, unless they left another table of the round."""
     rounds = game_rounds(night_games(season, night))
-    if not rounds:
-        return []
-    latest = {number: game.pk for game, _, number in rounds[-1]}
-    return list(Seat.objects.filter(game__in=latest.values(), left_before__isnull=True)
-                .order_by("game__number", "number").values_list("player_id", flat=True))
+    latest = {number: game.pk for game, _, number in rounds[-1]} if rounds else {}
+    seats = Seat.objects.filter(game__in=latest.values()).order_by("game__number", "number")
+    left = {s.player_id for s in seats if s.left_before is not None}
+    here = [s.player_id for s in seats if s.left_before is None]
+    called_off = (Seat.objects.filter(game__in=called_off_last(season, night))
+                  .order_by("game__number", "number").values_list("player_id", flat=True))
+    return list(dict.fromkeys(here + [p for p in called_off if p not in left]))
+
+
+def called_off_last(season: Season, night: datetime.date) -> list[Game]:
+    """The night's games cancelled since its last round began (all its cancelled games when
+    none is left): the tables of that round called off, in order."""
+    games = night_games(season, night)
+    rounds = game_rounds(games)
+    since = min(game.number for game, _, _ in rounds[-1]) if rounds else 0
+    return list(games.filter(status=Game.CANCELLED, number__gt=since).order_by("number"))
 
 
 def _round_checked(season: Season, round_number: int | None) -> list[list[tuple[Game, int]]]:

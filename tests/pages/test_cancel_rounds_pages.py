@@ -287,3 +287,51 @@ def test_only_the_clubs_organisers_cancel(client, night):
     answer = client.post(reverse("league:night_cancel_round", args=[season.pk, 1]))
     assert answer.status_code == 403
     assert not Game.objects.filter(status=Game.CANCELLED).exists()
+
+
+def ticked_on(page):
+    return {int(i) for i in re.findall(r'name="present" value="(\d+)" checked>', page.text)}
+
+
+def test_a_cancelled_tables_people_are_still_here_for_the_next_round(client, night):
+    """A round-1 table cancelled before its first deal: its people were seated, then the table
+    was called off; they never left, so the next round's list ticks them (it left them out)."""
+    season, people = night
+    confirm_round(client, season, people, round=1)
+    _, second = Game.objects.order_by("number")
+    client.post(reverse("league:night_cancel_game", args=[season.pk, second.pk]))
+    everyone = {p.pk for p in people}
+    assert set(nights.present_last(season, rounds.night_of())) == everyone
+    page = client.get(url("night", season))
+    assert ticked_on(page) == everyone
+    assert ("Ticked too: the people of game 2, cancelled before its first deal (they are still "
+            "here).") in page.text
+
+
+def test_a_cancelled_round_leaves_its_people_here(client, night):
+    """Round 1 cancelled whole: everyone it seated is ticked for round 1 again."""
+    season, people = night
+    confirm_round(client, season, people, round=1)
+    client.post(reverse("league:night_cancel_round", args=[season.pk, 1]))
+    everyone = {p.pk for p in people}
+    assert set(nights.present_last(season, rounds.night_of())) == everyone
+    page = client.get(url("night", season))
+    assert "Who is here for round 1?" in page.text and ticked_on(page) == everyone
+    assert "Ticked: the people of games 1 and 2, cancelled before their first deal" in page.text
+
+
+def test_a_cancelled_tables_player_who_left_elsewhere_is_not_ticked(client, night):
+    """Someone of a cancelled table who then joined another table of the round and left it is
+    gone: their leaving there decides."""
+    season, people = night
+    confirm_round(client, season, people, round=1)
+    first, second = Game.objects.order_by("number")
+    moved = second.seats.get(number=0).player
+    services.game_cancel(game=second)
+    services.deal_record(game=first, finishing_order=seated_ids(first))
+    services.seat_change_apply(game=first, joining=[moved])
+    services.deal_record(game=first, finishing_order=seated_ids(first))
+    services.seat_change_apply(game=first, leaving=[moved])
+    here = {p.pk for p in people} - {moved.pk}
+    assert set(nights.present_last(season, rounds.night_of())) == here
+    assert ticked_on(client.get(url("night", season))) == here
