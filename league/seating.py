@@ -8,8 +8,8 @@ are any sortable, hashable values (player ids). How it works and why is in docs/
 2. Who sits at which table: for every round, a greedy start (each person in turn to the table
    where their meetings cost least), then simulated annealing over the whole night that moves
    one person between tables or swaps two, keeping the cheapest night seen. Deterministic for
-   a seed; given a time budget, the search stops at its end with the cheapest night so far,
-   and when the budget is well short of its steps it cools by the clock instead.
+   a seed: the search's steps are capped at MAX_STEPS, and the cooling follows the steps, so
+   the plan never depends on the clock (a time budget is only a safety net, SAFETY_NET).
 3. Seat order, round by round: the Hungarian method gives each table the seat order in which
    people least often sat in the same seat before. First dealers: at each table the one who has
    dealt first least often, then first deals handed on along chains of tables until no one has
@@ -37,13 +37,15 @@ REPEAT = 10
 EARLIER_MEETING = 1
 BACK_TO_BACK = 15
 STEPS = 500  # annealing steps per person and round
+# At most this many annealing steps in all: about 2 s on an idle machine (7 to 8 µs a step),
+# half the 500,000 that the caps of league/nights.py would take (docs/seating.md "Time").
+MAX_STEPS = 250_000
 HOT, COLD = 8.0, 4.0  # annealing temperatures, in units of cost (a repeat costs 11 or more)
 RANDOM_TRIES = 3  # random seatings the plan is compared with (step 4 below)
 CLOCK_EVERY = 256  # annealing steps between two looks at the clock (about 2 ms of steps)
-# The cooling follows the clock once FIT_AFTER of the budget is spent (a hiccup at the start
-# changes nothing) if the pace so far affords less than FIT_BELOW of the steps (a search cut
-# later ends nearly cold anyway): docs/seating.md "Time".
-FIT_AFTER, FIT_BELOW = 0.1, 0.75
+# The search stops at SAFETY_NET times the time budget only: the steps' cap fits the budget on
+# a machine up to SAFETY_NET times slower than expected, and there the plan is the seed's alone.
+SAFETY_NET = 5
 
 Person = Hashable
 
@@ -164,12 +166,13 @@ def plan_night(present: Sequence[Collection[Person]], sizes: TableSizes,
 
     Rounds are numbered from ``first_round`` (default: right after the history's last round).
     To plan round by round, plan one round, then plan the next with ``history.extended``.
-    ``budget``: seconds of ``clock`` the search may take; when they are spent it stops with
-    the cheapest night found so far (seats and first dealers still follow). A search whose
-    pace affords nearly all its steps in the budget gives the plan it gives without one: the
-    seed alone decides; one that does not cools by the clock, reaching COLD at the deadline.
+    The search takes at most MAX_STEPS steps, so the same inputs and seed give the same plan
+    on any machine. ``budget``: seconds of ``clock`` the plan is meant to take; the search
+    stops early only once SAFETY_NET times the budget is spent, with the cheapest night found
+    so far (seats and first dealers still follow): a safety net for a machine far slower than
+    expected, never reached at the expected pace.
     """
-    deadline = None if budget is None else clock() + budget
+    deadline = None if budget is None else clock() + SAFETY_NET * budget
     history = history or History()
     rng = random.Random(seed)
     first = history.last_round() + 1 if first_round is None else first_round
@@ -468,35 +471,23 @@ def _greedy(meetings, number, persons, sizes, rng):
 def _anneal(meetings, night, rng, deadline=None, clock=time.monotonic):
     """Simulated annealing over moves and swaps of people between tables, round by round.
 
-    Moving one person to a table with one person fewer keeps the round's table sizes. Ends
-    with ``night`` and ``meetings`` at the cheapest plan seen, at the latest once ``clock``
-    reads ``deadline``; returns its cost.
+    Moving one person to a table with one person fewer keeps the round's table sizes. Takes
+    STEPS per person and round, cooling from HOT to COLD over them; at most MAX_STEPS, the
+    last ones of that schedule. Ends with ``night`` and ``meetings`` at the cheapest plan
+    seen, early only if ``clock`` reads ``deadline`` (the safety net); returns its cost.
     """
     cost = best = meetings.total()
     kept = [[table[:] for table in tables] for tables in night]
     rounds = [number for number, tables in enumerate(night) if len(tables) > 1]
-    steps = STEPS * sum(len(table) for tables in night for table in tables) if rounds else 0
-    fitted = 0.0  # how far along the cooling is by the clock, once the budget binds
+    seated = sum(len(table) for tables in night for table in tables)
+    steps = min(STEPS * seated, MAX_STEPS) if rounds else 0
+    # A capped search takes the cooling's last MAX_STEPS steps, from the greedy start: the
+    # steps before them are the hottest, which only wander above it.
+    skipped = STEPS * seated - steps
     for step in range(steps):
-        if deadline is not None and step % CLOCK_EVERY == 0:
-            now = clock()
-            if now >= deadline:
-                break
-            if step == 0:
-                started = now
-            spent = (now - started) / (deadline - started)
-            # At the pace so far, the budget affords this share of the steps; when it is well
-            # short of them all, the search cools over the last part of the schedule only, by
-            # the clock, reaching COLD at the deadline, and from the cheapest night seen, as
-            # the steps so far were hot (docs/seating.md "Time").
-            affords = step / steps / spent if spent >= FIT_AFTER else 1
-            if affords < FIT_BELOW:
-                if not fitted:
-                    night[:] = [[table[:] for table in tables] for tables in kept]
-                    meetings.seat(night)
-                    cost = best
-                fitted = 1 - affords * (1 - spent)
-        temperature = HOT * (COLD / HOT) ** max(step / steps, fitted)
+        if deadline is not None and step % CLOCK_EVERY == 0 and clock() >= deadline:
+            break
+        temperature = HOT * (COLD / HOT) ** ((skipped + step) / (skipped + steps))
         number = rng.choice(rounds)
         tables = night[number]
         there, here = rng.sample(tables, 2)

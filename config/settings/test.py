@@ -24,8 +24,3 @@ CELERY_TASK_ROUTES = task_routes(env.str("CELERY_TOURNAMENTS_QUEUE", default="")
 CELERY_HOSTED_QUEUE = env.str("CELERY_HOSTED_QUEUE", default="")
 # Par with few play-outs: the suite checks where par goes, not how narrow it is.
 PAR_PLAYOUTS = 2
-# The seating search cools by the clock when its pace so far would not fit the budget
-# (docs/seating.md "Time"): on a loaded machine a pause early in a small night's search made a
-# page's plan differ from the test's own. The budget's behaviour is tested with a fake clock at
-# production's figure (tests/league/test_seating_budget.py).
-SEATING_BUDGET_SECONDS = 60.0
