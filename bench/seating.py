@@ -14,11 +14,15 @@ present all night. ``seconds`` is wall-clock time, ``cpu_seconds`` the process's
 ``--caps`` instead plans the largest nights the page and the API take (100 people, 1 and 10
 rounds, without and after a season of 20 rounds), each without a time budget and with the web's
 (``budget``: SEATING_BUDGET_SECONDS of config/settings/base.py, docs/seating.md "Time"), and
-adds the plan's ``cost`` (``score(...).cost``) and the search's greedy start (``greedy_*``: the
-plan with a budget of 0, whose search stops before its first step).
+adds the plan's ``digest`` (equal digests, equal plans), its ``cost`` (``score(...).cost``), the
+search's greedy start (``greedy_*``: the plan with a budget of 0, whose search stops before its
+first step), the search's ``steps`` (STEPS per person and round, at most MAX_STEPS) and
+``step_us``: CPU microseconds per step, the plan's CPU time less the greedy plan's over the
+steps (for 10 rounds; one round without history ends early, at a night without repeats).
 """
 
 import argparse
+import hashlib
 import json
 import os
 import random
@@ -29,6 +33,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from league.seating import (  # noqa: E402
+    MAX_STEPS,
+    STEPS,
     History,
     TableSizes,
     plan_night,
@@ -84,10 +90,22 @@ def case(people, rounds, history_rounds, tries, seed, budget=None, greedy=False)
         "seconds": round(seconds, 3), "cpu_seconds": round(cpu, 3),
     }
     if greedy:
+        greedy_cpu = time.process_time()
         start = score(plan_night(present, SIZES, history, seed=seed, budget=0), history)
-        line |= {"cost": planned.cost, "greedy_repeats": start.repeats,
-                 "greedy_back_to_back": start.back_to_back, "greedy_cost": start.cost}
+        greedy_cpu = time.process_time() - greedy_cpu
+        steps = min(STEPS * people * rounds, MAX_STEPS)
+        line |= {"digest": digest(plan), "cost": planned.cost, "greedy_repeats": start.repeats,
+                 "greedy_back_to_back": start.back_to_back, "greedy_cost": start.cost,
+                 "steps": steps}
+        if rounds > 1:
+            line["step_us"] = round((cpu - greedy_cpu) / steps * 1e6, 2)
     return line
+
+
+def digest(plan):
+    """A short digest of the plan's seats and first dealers, as tests/league/test_seating*.py."""
+    text = repr([(r.number, [(t.seats, t.dealer) for t in r.tables]) for r in plan])
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def main():
