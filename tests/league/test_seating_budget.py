@@ -55,7 +55,7 @@ def digest(plan):
 
 def test_a_night_at_the_caps_is_planned_the_same_on_a_slow_clock_as_on_an_erratic_one():
     # Old code: the cooling followed the clock once the pace would not fit the budget, so a
-    # busy machine gave another plan for the same address than an idle one.
+    # busy machine and an idle one gave different plans for the same address.
     budget = base.SEATING_BUDGET_SECONDS
     looks = 1 + math.ceil(MAX_STEPS / CLOCK_EVERY)  # the deadline's read, then every look
     # Four times today's pace, and a pace that jumps between 0 and 40 µs a step.
