@@ -382,11 +382,12 @@ METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
 # (about 5 days for four montecarlo bots at their default 50 ms a decision).
 TOURNAMENT_MAX_GAMES = env.int("TOURNAMENT_MAX_GAMES", default=200_000)
 
-# Seconds a club night's seating plan may search (league.seating, docs/seating.md "Time"), on
-# the page and in the API alike: the search then stops with the cheapest plan found so far. A
-# typical night (up to 40 people over 4 rounds) searches 80,000 steps, under 0.6 s of CPU and
-# 1.6 s on a busy shared machine, so its plan is never cut and stays the seed's; 100 people
-# over 10 rounds (the caps) would search 500,000 steps, 4 s of CPU and up to 10 s of a worker.
+# The time a club night's seating search is expected to take at most (league.seating,
+# docs/seating.md "Time"), on the page and in the API alike. The search's work is bounded by
+# its steps (league.seating.MAX_STEPS, 250,000: about 2 s of CPU on a quiet machine), so the
+# same night always gets the same plan; the clock stops it only at SAFETY_NET (5) times this,
+# on a machine far slower than expected, with the cheapest plan found so far. A typical night
+# (up to 40 people over 4 rounds) takes 80,000 steps, under 0.6 s of CPU.
 SEATING_BUDGET_SECONDS = env.float("SEATING_BUDGET_SECONDS", default=2.0)
 
 # Outside HTTP bots (docs/outside-bots.md): only public addresses are called, except the hosts
