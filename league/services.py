@@ -274,22 +274,87 @@ def season_create(*, club: Club, name: str, starts_on, preset: str = "classic",
     return season
 
 
+class SeasonRefused(LeagueError):
+    """Every refusal of a season's fields at once (name, dates, options, scoring), each a
+    LeagueError with its ``field`` (by the API's name; an option: ``options.jokers``) and
+    ``options``: the season form shows each at its field, the API answers each keyed by it."""
+
+    def __init__(self, refusals: Sequence[LeagueError]):
+        super().__init__("; ".join(r.message for r in refusals))
+        self.refusals = tuple(refusals)
+
+    def answer(self) -> dict:
+        body: dict = {}
+        for refusal in self.refusals:
+            if refusal.field is None:
+                body["detail"] = f"{body['detail']}; {refusal.message}" \
+                    if "detail" in body else refusal.message
+                continue
+            *outer, last = refusal.field.split(".")
+            at = body
+            for name in outer:
+                at = at.setdefault(name, {})
+            at.setdefault(last, []).append(refusal.message)
+        return body
+
+
 def season_check(*, season: Season) -> None:
-    """Refuse a season whose rules, scoring, dates or name cannot be used."""
-    season.name = name_checked(season.name, "a season")
-    _check_playable(options_of(season))
-    season.scoring = scoring_of(season).to_dict()
-    if season.ends_on is not None and season.ends_on < season.starts_on:
-        raise LeagueError("a season cannot end before it starts")
-    clash = Season.objects.filter(club=season.club, name__iexact=season.name)
-    if clash.exclude(pk=season.pk).exists():
-        raise LeagueError(f"{season.club} already has a season called {season.name!r}")
+    """Refuse a season whose rules, scoring, dates or name cannot be used: every refusal at
+    once (SeasonRefused), or the one alone."""
+    refusals = _season_refusals(season)
+    if len(refusals) == 1:
+        raise refusals[0]
+    if refusals:
+        raise SeasonRefused(refusals)
+
+
+def season_refusals(*, club: Club, season: Season | None = None, **fields) -> list[LeagueError]:
+    """What season_create (or season_update of ``season``) would refuse of ``fields``, saving
+    nothing; a field left out is as the season has it (a new season: a classic one with the
+    default scoring). The season form asks when some of its fields are refused already, to
+    say the others' refusals with them."""
+    checked = Season(club=club, name="", preset="classic", options={},
+                     scoring=default_scoring(), starts_on=None)
+    if season is not None:
+        checked = Season.objects.get(pk=season.pk)
+    for key, value in fields.items():
+        setattr(checked, key, value)
+    return _season_refusals(checked)
+
+
+def _season_refusals(season: Season) -> list[LeagueError]:
+    """Each refusal of the season's name, options, scoring and dates, independent of each
+    other; the name and scoring set to what is stored when they are not refused."""
+    refusals = []
+    try:
+        season.name = name_checked(season.name, "a season")
+    except LeagueError as e:
+        refusals.append(e)
+    else:
+        clash = (Season.objects.filter(club=season.club, name__iexact=season.name)
+                 .exclude(pk=season.pk).first())
+        if clash is not None:
+            refusals.append(LeagueError(
+                f"{season.club} already has a season called {clash.name!r} (names are "
+                "compared in any case)", field="name"))
+    try:
+        _check_playable(options_of(season))
+    except LeagueError as e:
+        refusals.append(e)
+    try:
+        season.scoring = scoring_of(season).to_dict()
+    except LeagueError as e:
+        refusals.append(e)
+    if (season.starts_on is not None and season.ends_on is not None
+            and season.ends_on < season.starts_on):
+        refusals.append(LeagueError("a season cannot end before it starts"))
+    return refusals
 
 
 def _check_playable(options) -> None:
     """Refuse options no table can play (``jokers`` 1e30), with the engine's fault at a table
-    of four (of two with blind); options some sizes cannot play (blind: two players) are
-    game_create's to refuse."""
+    of four (of two with blind), at the first option it names; options some sizes cannot
+    play (blind: two players) are game_create's to refuse."""
     faults = {}
     for players in range(2, TABLE_MAX + 1):
         try:
@@ -299,8 +364,8 @@ def _check_playable(options) -> None:
             faults[players] = e
     # blind is only ever played by 2: the fault at 2 says what else stands in its way
     fault = faults[2 if options.blind else 4]
-    raise LeagueError(f"season options: no table can play them: {fault.message}",
-                      options=fault.options)
+    raise LeagueError(fault.message, options=fault.options,
+                      field=f"options.{fault.options[0]}" if fault.options else None)
 
 
 @transaction.atomic

@@ -180,8 +180,7 @@ class Options:
             raise OptionsError(f"{', '.join(not_taken)} cannot be used with {deck}",
                                options=not_taken)
         if not self.presidents_deck and not 0 <= self.jokers <= 2 * decks:
-            raise OptionsError(f"jokers must be between 0 and {2 * decks} with {decks} deck(s), "
-                               f"not {self.jokers}", options=("jokers", "decks"))
+            raise OptionsError(_jokers_refused(self.jokers, decks), options=("jokers", "decks"))
         if self.blind:
             if players != 2:
                 raise OptionsError("blind is played by exactly 2 players", options=("blind",))
@@ -192,6 +191,20 @@ class Options:
                                                                 else self.jokers)
         if players > size:
             raise OptionsError(f"{players} players are too many for a pack of {size} cards")
+
+
+_COUNTED = {1: "one", 2: "two", 3: "three"}
+
+
+def _jokers_refused(jokers: int, decks: int) -> str:
+    """In the players' words: "Jokers: one deck holds at most 2 jokers; choose 0 to 2, or play
+    with 2 decks" (a deck holds two)."""
+    held = (f"Jokers: {_COUNTED.get(decks, decks)} deck{'s hold' if decks > 1 else ' holds'} at "
+            f"most {2 * decks} jokers, not {jokers}; choose 0 to {2 * decks}")
+    more = -(-jokers // 2)  # the decks that hold them
+    if decks < more <= MOST_DECKS:
+        return f"{held}, or play with {more} decks"
+    return held
 
 
 PRESETS: dict[str, Options] = {

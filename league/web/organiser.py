@@ -173,10 +173,12 @@ def season_create(request, club):
         try:
             season = services.season_create(club=club, by=request.user, **form.season_fields())
         except LeagueError as e:
-            form.refuse(e.message, (*e.options, e.field))
+            form.refuse_all(e)
         else:
             messages.success(request, f"Season {season.name} created.")
             return redirect("league:organise_club", club.pk)
+    else:
+        form.refuse_unsaid(services.season_refusals(club=club, **form.season_fields()))
     return _season_page(request, club, form, status=400)
 
 
@@ -200,10 +202,13 @@ def season_edit(request, season):
         try:
             services.season_update(season=season, by=request.user, **form.season_fields())
         except LeagueError as e:
-            form.refuse(e.message, (*e.options, e.field))
+            form.refuse_all(e)
         else:
             messages.success(request, f"Season {season.name} saved.")
             return redirect("league:organise_club", club.pk)
+    else:
+        form.refuse_unsaid(services.season_refusals(club=club, season=season,
+                                                    **form.season_fields()))
     return _season_page(request, club, form, season, status=400)
 
 

@@ -189,7 +189,7 @@ class SeasonForm(forms.Form):
         """A refusal shown at the ``fields`` it is about (the options, by name, and the
         season's fields: a LeagueError's ``options`` and ``field``) or that its words name, or
         above the form when none."""
-        names = [n for n in (*fields, *fields_named(message)) if n in self.fields]
+        names = [n for n in dict.fromkeys((*fields, *fields_named(message))) if n in self.fields]
         for name in names:
             self.add_error(name, message)
         if not names:
@@ -204,38 +204,56 @@ class SeasonForm(forms.Form):
         return list(summary.items())
 
     def clean(self):
+        """The options and the scoring, each judged by the engine once its own controls are
+        read, whatever the other fields: every refusal is said at once."""
         data = super().clean()
-        if self.rules_fixed or self.errors:
+        if self.rules_fixed:
             return data
-        preset = data["preset"]
-        overrides = {name: data[name] for name in option_fields(preset)}
-        for name in ("decks", "jokers"):
-            if overrides.get(name, 0) is None:  # left empty: the preset's own
-                del overrides[name]
-        try:
-            options = preset_options(preset, **overrides)
-        except PresidentError as e:
-            self.refuse(e.message, e.options)
+        preset = data.get("preset")
+        if preset is not None and all(name in data for name in option_fields(preset)):
+            overrides = {name: data[name] for name in option_fields(preset)}
+            for name in ("decks", "jokers"):
+                if overrides.get(name, 0) is None:  # left empty: the preset's own
+                    del overrides[name]
+            try:
+                data["options"] = preset_options(preset, **overrides).overrides()
+            except PresidentError as e:
+                self.refuse(e.message, e.options)
+        if "scoring_system" not in data:
             return data
-        data["options"] = options.overrides()
         system = system_named(data["scoring_system"])  # one of the form's choices
-        taken = {p.name for p in system.parameters}  # another system's, left filled, are not
-        try:
-            data["scoring"] = Scoring(system.name, **{
-                name: data[f"scoring_{name}"] for name in taken}).to_dict()
-        except PresidentError as e:
-            self.refuse(e.message, scoring_field(e))
+        taken = {p.name for p in system.parameters}
+        if all(f"scoring_{name}" in data for name in taken):
+            try:  # another system's parameters, left filled, are not taken
+                data["scoring"] = Scoring(system.name, **{
+                    name: data[f"scoring_{name}"] for name in taken}).to_dict()
+            except PresidentError as e:
+                self.refuse(e.message, scoring_field(e))
         return data
 
     def season_fields(self) -> dict:
-        """What the services take: the rules only when they may change."""
+        """What the services take (of a form refused: what was read): the rules only when they
+        may change."""
         data = self.cleaned_data
-        fields = {"name": data["name"], "starts_on": data["starts_on"],
-                  "ends_on": data["ends_on"]}
+        names = ["name", "starts_on", "ends_on"]
         if not self.rules_fixed:
-            fields.update(preset=data["preset"], options=data["options"],
-                          scoring=data["scoring"])
-        return fields
+            names += ["preset", "options", "scoring"]
+        return {name: data[name] for name in names if name in data}
+
+    def refuse_all(self, refused) -> None:
+        """A service's refusal, each of the refusals it says together (SeasonRefused) at its
+        fields."""
+        for refusal in getattr(refused, "refusals", (refused,)):
+            self.refuse(refusal.message, (*refusal.options, refusal.field))
+
+    def refuse_unsaid(self, refusals) -> None:
+        """The league's ``refusals`` of a form refused already, each at its fields unless one
+        of them is refused already (the form's word on it comes first)."""
+        for refusal in refusals:
+            fields = (*refusal.options, refusal.field)
+            names = [n for n in (*fields, *fields_named(refusal.message)) if n in self.fields]
+            if not any(self.has_error(name) for name in names):
+                self.refuse(refusal.message, fields)
 
     def with_preset_shown(self):
         """This post again, unsaved, its option controls reset to the newly picked preset's

@@ -196,6 +196,29 @@ def test_a_bad_season_names_the_field_or_is_the_leagues_refusal(club, organiser_
     assert Season.objects.count() == before
 
 
+def test_a_seasons_refusals_are_answered_together_each_keyed_by_its_field(
+        club, organiser_client):
+    make_season(club=club, name="Autumn")
+    other = make_season(club=club, name="Winter")
+    before = Season.objects.count()
+    body = {"name": "AUTUMN", "options": {"jokers": 4}, "scoring_limit": 101}
+
+    created = organiser_client.post("/api/v1/seasons/", {
+        "club": club.pk, "starts_on": "2025-06-01", **body}, format="json")
+    updated = organiser_client.patch(f"/api/v1/seasons/{other.pk}/", body, format="json")
+
+    for response in (created, updated):
+        assert response.status_code == 400
+        assert response.json() == {
+            "name": [f"{club} already has a season called 'Autumn' (names are compared in "
+                     "any case)"],
+            "options": {"jokers": ["Jokers: one deck holds at most 2 jokers, not 4; choose 0 "
+                                   "to 2, or play with 2 decks"]},
+            "scoring_limit": ["season scoring: scoring limit must be at most 100, not 101"]}
+    assert Season.objects.count() == before
+    assert Season.objects.get(pk=other.pk).name == "Winter"
+
+
 @pytest.mark.parametrize(("body", "field", "words"), [
     ({"scoring_limit": 101}, "scoring_limit", "scoring limit must be at most 100, not 101"),
     ({"scoring_limit": 0}, "scoring_limit", "scoring limit must be a positive whole number"),

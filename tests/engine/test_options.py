@@ -49,7 +49,7 @@ def test_ruleset_field_forms():
     (preset("friday", blind=True), 4, "blind is played by exactly 2 players"),
     (preset("wild-jokers", blind=True), 2, "blind cannot be combined with wild jokers"),
     (dataclasses.replace(preset("classic"), decks=4), 4, "decks must be 1, 2 or 3"),
-    (preset("classic", jokers=3), 4, "jokers must be between 0 and 2"),
+    (preset("classic", jokers=3), 4, "Jokers: one deck holds at most 2 jokers, not 3"),
     (preset("presidents-deck", jokers=2), 4, "cannot be used with the presidents deck"),
     (preset("classic"), 1, "at least 2"),
 ])

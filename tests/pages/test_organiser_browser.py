@@ -188,7 +188,8 @@ def test_a_refused_season_shows_the_fault_at_its_field(browser, live_server, cli
     alert = page.locator("#form-errors")
     alert.wait_for()
     assert "Jokers in the pack" in alert.inner_text()
-    assert "jokers must be between 0 and 2 with 1 deck(s), not 4" in alert.inner_text()
+    assert ("Jokers: one deck holds at most 2 jokers, not 4; choose 0 to 2, or play with 2 "
+            "decks") in alert.inner_text()
     assert page.get_by_label("Jokers in the pack").get_attribute("aria-invalid") == "true"
     shoot(page, "organiser-season-refused")
     assert not Season.objects.exists()

@@ -236,9 +236,10 @@ def test_scoring_parameters_of_another_system_are_left_out(signed_in, club):
 
 
 @pytest.mark.parametrize(("preset", "changes", "field", "words"), [
-    ("classic", {"jokers": "4"}, "jokers", "jokers must be between 0 and 2 with 1 deck(s)"),
+    ("classic", {"jokers": "4"}, "jokers",
+     "Jokers: one deck holds at most 2 jokers, not 4; choose 0 to 2, or play with 2 decks"),
     ("classic", {"jokers": "9"}, "jokers", "less than or equal to 6"),
-    ("school-scum", {"decks": "1"}, "decks", "jokers must be between 0 and 2 with 1 deck(s)"),
+    ("school-scum", {"decks": "1"}, "decks", "Jokers: one deck holds at most 2 jokers, not 4"),
     ("classic", {"decks": "7"}, "decks", "Select a valid choice"),
     ("wild-jokers", {"blind": True}, "jokers_wild", "blind cannot be combined with wild jokers"),
     ("classic", {"scoring_system": "fixed-rounds"}, "scoring_deals",
@@ -272,6 +273,66 @@ def test_a_season_name_taken_in_the_club_is_refused_at_the_name(signed_in, club)
     assert answer.status_code == 400
     assert "already has a season called 'Spring'" in " ".join(answer.context["form"].errors["name"])
     assert Season.objects.filter(club=club).count() == 1
+
+
+def test_a_taken_name_is_said_as_the_club_has_it(signed_in, club):
+    """The refusal quoted what was typed ('SPRING'), not the season the club has."""
+    make_season(club=club, name="Spring")
+    answer = signed_in.post(reverse("league:organise_season_create", args=[club.pk]),
+                            season_post(name="SPRING"))
+    assert answer.status_code == 400
+    assert answer.context["form"].errors["name"] == [
+        "Thursday Club already has a season called 'Spring' (names are compared in any case)"]
+
+
+def test_every_refusal_of_a_season_is_said_at_its_field_at_once(signed_in, club):
+    """The form said one refusal at a time: each mistake found only once the one before it was
+    put right. Name, dates, options and scoring are refused together, each at its field."""
+    make_season(club=club, name="Spring")
+    answer = signed_in.post(reverse("league:organise_season_create", args=[club.pk]),
+                            season_post(jokers="4", ends_on="2026-01-01"))
+    assert answer.status_code == 400
+    errors = answer.context["form"].errors
+    assert "already has a season called 'Spring'" in " ".join(errors["name"])
+    assert errors["ends_on"] == ["a season cannot end before it starts"]
+    assert errors["jokers"] == [
+        "Jokers: one deck holds at most 2 jokers, not 4; choose 0 to 2, or play with 2 decks"]
+    page = answer.content.decode()
+    assert "no table can play" not in page
+    assert Season.objects.filter(club=club).count() == 1
+
+
+def test_refusals_of_the_form_and_of_the_league_are_said_together(signed_in, club):
+    """A field the form refuses (a date it cannot read) hid the league's refusals of the others
+    (a name taken, options no table plays) until it was put right."""
+    make_season(club=club, name="Spring")
+    answer = signed_in.post(reverse("league:organise_season_create", args=[club.pk]),
+                            season_post(starts_on="soon", jokers="4"))
+    assert answer.status_code == 400
+    errors = answer.context["form"].errors
+    assert set(errors) == {"starts_on", "name", "jokers", "decks"}, errors
+    assert "Enter a valid date" in " ".join(errors["starts_on"])
+    assert Season.objects.filter(club=club).count() == 1
+
+
+def test_an_options_refusal_and_a_scoring_refusal_are_said_together(signed_in, club):
+    answer = signed_in.post(reverse("league:organise_season_create", args=[club.pk]),
+                            season_post("wild-jokers", blind=True, scoring_system="fixed-rounds"))
+    assert answer.status_code == 400
+    errors = answer.context["form"].errors
+    assert "blind cannot be combined with wild jokers" in " ".join(errors["jokers_wild"])
+    assert "fixed-rounds needs a number of deals" in " ".join(errors["scoring_deals"])
+    assert not Season.objects.exists()
+
+
+def test_an_edit_says_every_refusal_at_once(signed_in, club):
+    make_season(club=club, name="Spring")
+    season = make_season(club=club, name="Autumn")
+    answer = signed_in.post(reverse("league:organise_season_edit", args=[season.pk]),
+                            season_post(name="spring", jokers="4", ends_on="2026-01-01"))
+    assert answer.status_code == 400
+    assert set(answer.context["form"].errors) >= {"name", "ends_on", "jokers"}
+    assert Season.objects.get(pk=season.pk).name == "Autumn"
 
 
 def test_picking_another_preset_without_the_script_shows_its_options_and_saves_nothing(
