@@ -274,38 +274,12 @@ def season_create(*, club: Club, name: str, starts_on, preset: str = "classic",
     return season
 
 
-class SeasonRefused(LeagueError):
-    """Every refusal of a season's fields at once (name, dates, options, scoring), each a
-    LeagueError with its ``field`` (by the API's name; an option: ``options.jokers``) and
-    ``options``: the season form shows each at its field, the API answers each keyed by it."""
-
-    def __init__(self, refusals: Sequence[LeagueError]):
-        super().__init__("; ".join(r.message for r in refusals))
-        self.refusals = tuple(refusals)
-
-    def answer(self) -> dict:
-        body: dict = {}
-        for refusal in self.refusals:
-            if refusal.field is None:
-                body["detail"] = f"{body['detail']}; {refusal.message}" \
-                    if "detail" in body else refusal.message
-                continue
-            *outer, last = refusal.field.split(".")
-            at = body
-            for name in outer:
-                at = at.setdefault(name, {})
-            at.setdefault(last, []).append(refusal.message)
-        return body
-
-
 def season_check(*, season: Season) -> None:
     """Refuse a season whose rules, scoring, dates or name cannot be used: every refusal at
-    once (SeasonRefused), or the one alone."""
+    once (LeagueError.together)."""
     refusals = _season_refusals(season)
-    if len(refusals) == 1:
-        raise refusals[0]
     if refusals:
-        raise SeasonRefused(refusals)
+        raise LeagueError.together(refusals)
 
 
 def season_refusals(*, club: Club, season: Season | None = None, **fields) -> list[LeagueError]:

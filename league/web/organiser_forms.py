@@ -241,9 +241,9 @@ class SeasonForm(forms.Form):
         return {name: data[name] for name in names if name in data}
 
     def refuse_all(self, refused) -> None:
-        """A service's refusal, each of the refusals it says together (SeasonRefused) at its
-        fields."""
-        for refusal in getattr(refused, "refusals", (refused,)):
+        """A service's refusal, each of the refusals it says together (LeagueError.refusals)
+        at its fields."""
+        for refusal in refused.refusals:
             self.refuse(refusal.message, (*refusal.options, refusal.field))
 
     def refuse_unsaid(self, refusals) -> None:

@@ -220,7 +220,7 @@ class TournamentForm(forms.Form):
     def refuse(self, refused: LeagueError) -> None:
         """Each of the service's refusals at the field it is about (TournamentError.field),
         or above the form."""
-        for refusal in getattr(refused, "refusals", (refused,)):
+        for refusal in refused.refusals:
             names = [name for name in self._fields_of(refusal) if name in self.fields]
             for name in names:
                 self.add_error(name, refusal.message)
