@@ -2,11 +2,11 @@
 league.ratings) are recomputed by a Celery task from the earliest deal a change touched.
 
 A deal's writer marks both scopes stale by inserting a RatingStale row for each (``mark_stale``)
-and sends their recompute after commit. It locks nothing shared: writers of different games
-never wait for each other or for a recompute. A recompute holds its scope's RatingJob row,
-replays from the earliest stale row it reads and deletes exactly those: a row committed
-meanwhile stays, and the recompute sends another task for it once it commits. Celery beat's
-reconcile sends what a lost task or an outage left.
+and sends their recompute after commit when none was stale. It locks nothing shared: writers
+of different games never wait for each other or for a recompute. A recompute holds its
+scope's RatingJob row, replays from the earliest stale row it reads and deletes exactly those:
+a row committed meanwhile stays, and the recompute sends another task for it once it commits.
+Celery beat's reconcile sends what a lost task or an outage left.
 """
 
 from collections import defaultdict
@@ -24,13 +24,17 @@ from plumbing import queue
 
 def mark_stale(season: Season, deal_id: int) -> None:
     """Mark a season's and the all-time ratings stale from a deal on, and send their recompute
-    after commit (a recompute finding nothing stale does nothing, so quick edits are replayed
-    once)."""
+    after commit unless the scope was stale already: its recompute is on its way then (or
+    running, and sends itself again for rows committed meanwhile; what slips past both,
+    ratings_reconcile sends), so a busy night sends a task per scope, not two per deal."""
+    scopes = (rating_scope(season), rating_scope(None))
+    pending = set(RatingStale.objects.filter(scope__in=scopes).values_list("scope", flat=True))
     RatingStale.objects.bulk_create([
-        RatingStale(scope=rating_scope(season), season=season, from_deal=deal_id),
-        RatingStale(scope=rating_scope(None), from_deal=deal_id)])
-    for scope in (rating_scope(season), rating_scope(None)):
-        RECOMPUTES.after_commit(_enqueue_recompute, scope=scope)
+        RatingStale(scope=scopes[0], season=season, from_deal=deal_id),
+        RatingStale(scope=scopes[1], from_deal=deal_id)])
+    for scope in scopes:
+        if scope not in pending:
+            RECOMPUTES.after_commit(_enqueue_recompute, scope=scope)
 
 
 # The task that brings a rating scope up to date (league.tasks). A stale scope is the row
