@@ -235,10 +235,14 @@ def night_confirm_once(*, season: Season, tables: Sequence[tuple[Sequence[Player
 
 
 def present_last(season: Season, night: datetime.date) -> list[int]:
-    """Who is still seated in the night's last round (joiners in, leavers out), at each
-    table's latest game: whom the next round's planning starts from. The people of its
-    cancelled tables (called_off) were seated, then the table was called off: they are still
-    here, unless they left another table of the round."""
+    """Who is still here for the next round: whom its planning starts from. First who is
+    still seated in the night's last round (joiners in, leavers out), at each table's latest
+    game; then the people of its cancelled tables (called_off_last: seated, then the table was
+    called off), unless they left another table of the round; then the people (leavers out) of
+    an earlier round's table that was still playing when the last round began (its latest
+    game is open, or its last deal was recorded or time called since): the round was started
+    anyway without them, as they could not be seated. An earlier table that had ended by then
+    is left out: its people not seated since went home."""
     rounds = game_rounds(night_games(season, night))
     latest = {number: game.pk for game, _, number in rounds[-1]} if rounds else {}
     seats = Seat.objects.filter(game__in=latest.values()).order_by("game__number", "number")
@@ -246,7 +250,26 @@ def present_last(season: Season, night: datetime.date) -> list[int]:
     here = [s.player_id for s in seats if s.left_before is None]
     called_off = (Seat.objects.filter(game__in=called_off_last(season, night))
                   .order_by("game__number", "number").values_list("player_id", flat=True))
-    return list(dict.fromkeys(here + [p for p in called_off if p not in left]))
+    playing_on = (Seat.objects.filter(game__in=_playing_on(rounds), left_before__isnull=True)
+                  .order_by("game__number", "number").values_list("player_id", flat=True))
+    return list(dict.fromkeys(here + [p for p in called_off if p not in left] + list(playing_on)))
+
+
+def _playing_on(rounds: list[list[tuple[Game, Table, int]]]) -> list[int]:
+    """The latest games (ids) of the earlier rounds' tables still playing when the last round
+    began (when its first game was created)."""
+    if len(rounds) < 2:
+        return []
+    began = min(game.created_at for game, _, _ in rounds[-1])
+    latest = {}
+    for index, tables in enumerate(rounds[:-1]):
+        for game, _, number in tables:  # a table's games in order of their numbers
+            latest[index, number] = game.pk
+    return [game.pk for game in Game.objects.filter(pk__in=latest.values())
+            .annotate(last_deal=Max("deal_set__recorded_at"))
+            if game.status == Game.OPEN
+            or (game.last_deal is not None and game.last_deal > began)
+            or (game.time_called_at is not None and game.time_called_at > began)]
 
 
 def called_off_last(season: Season, night: datetime.date) -> list[Game]:

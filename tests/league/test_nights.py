@@ -178,6 +178,56 @@ def test_new_tables_are_more_of_the_round_in_play_unless_they_seat_its_players()
         [1, 2, 3]]
 
 
+def _still_playing_when_round_2_began(season, people, table_two_ends):
+    """Round 1 at three tables: table 1 (P0-P3) and table 3 (P8-P11) end, table 2 (P4-P7)
+    plays on and P7 leaves it; round 2 is started anyway with table 1's people but P3, and
+    table 2 ends (or not) as ``table_two_ends`` says."""
+    one, two, three = nights.night_confirm(
+        season=season, tables=[(people[:4], 0), (people[4:8], 0), (people[8:12], 0)])
+    services.deal_record(game=two, finishing_order=seated_ids(two))
+    services.seat_change_apply(game=two, leaving=[people[7]])
+    for game in (one, three):
+        services.deal_record(game=game, finishing_order=seated_ids(game))
+        services.game_time_called(game=game)
+    if table_two_ends == "new game, same table before round 2":
+        services.game_same_table(game=services.game_time_called(game=two))
+    nights.night_confirm(season=season, tables=[(people[:3], 0)], while_in_play=True)
+    if table_two_ends == "time called after round 2 began":
+        services.game_time_called(game=two)
+    if table_two_ends == "its last deal after round 2 began":
+        services.deal_record(game=two, finishing_order=seated_ids(two)[:3])
+        two.refresh_from_db()
+        assert two.status == Game.FINISHED and two.time_called_at is None
+
+
+@pytest.mark.parametrize("table_two_ends", [
+    "still open", "new game, same table before round 2", "time called after round 2 began",
+    "its last deal after round 2 began"])
+def test_the_next_round_ticks_a_table_still_playing_when_the_last_round_began(table_two_ends):
+    """Review: round 2 started anyway while a round-1 table played on (its people cannot be
+    seated in round 2); planning round 3 ticked only round 2's people, so the organiser had to
+    find that table's people again. Those who went home after round 1 stay unticked: P3 (not
+    seated in round 2), table 3 (ended before round 2 began), P7 (left table 2)."""
+    season = make_season(scoring_system="fixed-rounds", scoring_deals=2)
+    people = club_players(season, 12)
+    _still_playing_when_round_2_began(season, people, table_two_ends)
+    assert len(rounds.night_rounds(season, rounds.night_of())) == 2
+    assert nights.present_last(season, rounds.night_of()) == [
+        p.pk for p in people[:3] + people[4:7]]
+
+
+def test_a_table_ended_before_the_last_round_began_is_not_ticked_again():
+    """Every round-1 table ended before round 2 began: only round 2's people are ticked."""
+    season = make_season()
+    people = club_players(season, 8)
+    games = nights.night_confirm(season=season, tables=[(people[:4], 0), (people[4:], 0)])
+    for game in games:
+        services.deal_record(game=game, finishing_order=seated_ids(game))
+        services.game_time_called(game=game)
+    nights.night_confirm(season=season, tables=[(people[1:6], 0)])
+    assert nights.present_last(season, rounds.night_of()) == [p.pk for p in people[1:6]]
+
+
 # The API
 
 

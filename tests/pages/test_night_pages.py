@@ -375,6 +375,22 @@ def test_the_night_page_says_who_is_ticked_as_the_round_stands(client, season, o
     assert "Ticked: who played in round 1, as all its tables have ended." in ended
 
 
+def test_the_next_round_ticks_a_table_still_playing_when_the_last_round_began(
+        client, season, organiser, people):
+    """Round 2 started anyway while round-1 table 2 played on: planning round 3 ticks that
+    table's people too (they sit right there), not P3, who went home after table 1 ended."""
+    client.force_login(organiser)
+    one, two = nights.night_confirm(season=season, tables=[(people[:4], 0), (people[4:8], 0)])
+    for game in (one, two):
+        services.deal_record(game=game, finishing_order=seated_ids(game))
+    services.game_time_called(game=one)
+    nights.night_confirm(season=season, tables=[(people[:3], 0)], while_in_play=True)
+    night = client.get(url("night", season))
+    assert "Who is here for round 3?" in night.text
+    ticked = {int(i) for i in re.findall(r'name="present" value="(\d+)" checked>', night.text)}
+    assert ticked == {p.pk for p in people[:3] + people[4:8]}
+
+
 # Tonight's standings
 
 
