@@ -98,16 +98,17 @@ def name_checked(name: str, what: str) -> str:
     that takes a name checks it here."""
     name = name.strip()
     if not name:
-        raise LeagueError(f"{what} needs a name")
+        raise LeagueError(f"{what} needs a name", field="name")
     if len(name) > NAME_LONGEST:
-        raise LeagueError(f"{what}'s name is at most {NAME_LONGEST} characters, not {len(name)}")
+        raise LeagueError(f"{what}'s name is at most {NAME_LONGEST} characters, not {len(name)}",
+                          field="name")
     hidden = [c for c in dict.fromkeys(name)
               if unicodedata.category(c) in HIDDEN_CATEGORIES or c in HIDDEN_CHARACTERS]
     if hidden:
         listed = ", ".join(f"U+{ord(c):04X} {unicodedata.name(c, 'control character')}"
                            for c in hidden)
         raise LeagueError(f"{what}'s name cannot hold invisible or text-direction control "
-                          f"characters, which make names look like others ({listed})")
+                          f"characters, which make names look like others ({listed})", field="name")
     return name
 
 
@@ -119,7 +120,7 @@ def club_name_check(*, name: str, club: Club | None = None) -> str:
     if club is not None:
         clash = clash.exclude(pk=club.pk)
     if clash.exists():
-        raise LeagueError(f"there is already a club called {name!r}")
+        raise LeagueError(f"there is already a club called {name!r}", field="name")
     return name
 
 
@@ -138,7 +139,7 @@ def player_create(*, name: str, kind: str = Player.PERSON, clubs: Sequence[Club]
                   by=None) -> Player:
     name = name_checked(name, "a player")
     if kind not in (Player.PERSON, Player.BOT):
-        raise LeagueError(f"a player is a person or a bot, not {kind!r}")
+        raise LeagueError(f"a player is a person or a bot, not {kind!r}", field="kind")
     player_name_check(name=name, clubs=clubs)
     player = Player.objects.create(name=name, kind=kind)
     player.clubs.set(clubs)
@@ -172,7 +173,7 @@ def player_name_check(*, name: str, clubs: Sequence[Club], player: Player | None
         if joining:
             raise LeagueError(f"{player} cannot join {taken[0][0]}: names are unique within a "
                               f"club and {where}; rename one of them first")
-        raise LeagueError(where)
+        raise LeagueError(where, field="name")
 
 
 def _club_names(player: Player) -> str:
@@ -242,7 +243,7 @@ def player_update(*, player: Player, name: str | None = None, kind: str | None =
         changed["name"] = name
     if kind is not None:
         if kind not in (Player.PERSON, Player.BOT):
-            raise LeagueError(f"a player is a person or a bot, not {kind!r}")
+            raise LeagueError(f"a player is a person or a bot, not {kind!r}", field="kind")
         changed["kind"] = kind
     changed = {k: v for k, v in changed.items() if getattr(player, k) != v}
     details = {k: [getattr(player, k), v] for k, v in changed.items()}
@@ -321,7 +322,7 @@ def _season_refusals(season: Season) -> list[LeagueError]:
         refusals.append(e)
     if (season.starts_on is not None and season.ends_on is not None
             and season.ends_on < season.starts_on):
-        refusals.append(LeagueError("a season cannot end before it starts"))
+        refusals.append(LeagueError("a season cannot end before it starts", field="ends_on"))
     return refusals
 
 

@@ -10,7 +10,6 @@ The words for each preset are here, one line each, written from docs/rules/*.md 
 """
 
 import json
-import re
 
 from django import forms
 
@@ -49,20 +48,6 @@ def option_fields(preset: str) -> tuple[str, ...]:
     """The options a season of ``preset`` can change: the numbered deck takes none of the
     standard deck's (the engine refuses them with it)."""
     return tuple(name for name, spec in OPTIONS.items() if spec.taken_by(preset))
-
-
-# Words in the services' refusals that name a field of the form (the engine's refusals name
-# theirs: PresidentError.options, and a scoring's field, PresidentError.field).
-_FIELD_WORDS = [
-    (re.compile(r"\bseason called\b|\bseason needs a name|\bseason's name\b"), "name"),
-    (re.compile(r"\bend before it starts\b"), "ends_on"),
-]
-
-
-def fields_named(message: str) -> list[str]:
-    """The form's fields a refusal's words name (``a season cannot end before it starts``:
-    ends_on)."""
-    return [name for pattern, name in _FIELD_WORDS if pattern.search(message)]
 
 
 def scoring_field(refusal: PresidentError) -> list[str]:
@@ -187,9 +172,9 @@ class SeasonForm(forms.Form):
 
     def refuse(self, message: str, fields=()) -> None:
         """A refusal shown at the ``fields`` it is about (the options, by name, and the
-        season's fields: a LeagueError's ``options`` and ``field``) or that its words name, or
-        above the form when none."""
-        names = [n for n in dict.fromkeys((*fields, *fields_named(message))) if n in self.fields]
+        season's fields: a LeagueError's ``options`` and ``field``), or above the form when
+        none."""
+        names = [n for n in dict.fromkeys(fields) if n in self.fields]
         for name in names:
             self.add_error(name, message)
         if not names:
@@ -251,7 +236,7 @@ class SeasonForm(forms.Form):
         of them is refused already (the form's word on it comes first)."""
         for refusal in refusals:
             fields = (*refusal.options, refusal.field)
-            names = [n for n in (*fields, *fields_named(refusal.message)) if n in self.fields]
+            names = [n for n in fields if n in self.fields]
             if not any(self.has_error(name) for name in names):
                 self.refuse(refusal.message, fields)
 

@@ -48,9 +48,9 @@ def test_every_name_refuses_hidden_characters_and_says_which(organiser, name):
 
     for what, response in answers.items():
         assert response.status_code == 400, what
-        detail = response.json()["detail"]
-        assert "invisible or text-direction control characters" in detail, what
-        assert "U+" in detail, what
+        [said] = response.json()["name"]
+        assert "invisible or text-direction control characters" in said, what
+        assert "U+" in said, what
     assert set(Club.objects.values_list("name", flat=True)) == {"Home"}
     assert set(Player.objects.values_list("name", flat=True)) == {"Plain"}
     assert set(Season.objects.values_list("name", flat=True)) == {"Spring"}

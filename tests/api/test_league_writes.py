@@ -46,8 +46,8 @@ def test_a_club_name_taken_in_any_case_is_the_leagues_refusal(club, organiser_cl
                                      format="json")
 
     assert response.status_code == 400
-    assert response.json() == {"detail": f"there is already a club called "
-                                         f"{club.name.upper()!r}"}
+    assert response.json() == {"name": [f"there is already a club called "
+                                        f"{club.name.upper()!r}"]}
     assert Club.objects.count() == 1
 
 
@@ -68,8 +68,8 @@ def test_an_organiser_renames_their_club(club, organiser_client):
                                    format="json")
 
     assert renamed.status_code == 200 and renamed.json()["name"] == "Riverside"
-    assert clash.status_code == 400 and "already a club called 'taken'" in \
-        clash.json()["detail"]
+    assert clash.status_code == 400 and clash.json() == {
+        "name": ["there is already a club called 'taken'"]}
     assert Club.objects.get(pk=club.pk).name == "Riverside"
 
 
@@ -109,7 +109,7 @@ def test_a_player_name_taken_is_the_leagues_refusal(game, club, organiser_client
                                      format="json")
 
     assert response.status_code == 400
-    assert response.json() == {"detail": f"{club} already has a player called {taken!r}"}
+    assert response.json() == {"name": [f"{club} already has a player called {taken!r}"]}
 
 
 def test_an_organiser_renames_a_player_and_the_cached_standings_show_it(game, organiser_client):
@@ -177,7 +177,7 @@ def test_an_organiser_creates_a_season(club, organiser_client):
     ({"scoring_limit": 40_000}, "scoring_limit"),
     ({"options": {"wings": True}}, {"detail": "season options: unknown option 'wings'; "
                                               "options are"}),
-    ({"ends_on": "2025-05-01"}, {"detail": "a season cannot end before it starts"}),
+    ({"ends_on": "2025-05-01"}, {"ends_on": ["a season cannot end before it starts"]}),
 ])
 def test_a_bad_season_names_the_field_or_is_the_leagues_refusal(club, organiser_client, body,
                                                                 answer):

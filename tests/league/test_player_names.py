@@ -98,7 +98,7 @@ def test_the_api_adds_a_tom_to_each_club_and_refuses_a_second_in_one():
     assert first.status_code == 201 and second.status_code == 201
     assert first.json()["id"] != second.json()["id"]
     assert again.status_code == 400
-    assert again.json() == {"detail": "Southside already has a player called 'Tom'"}
+    assert again.json() == {"name": ["Southside already has a player called 'Tom'"]}
     assert join.status_code == 400 and "cannot join Southside" in join.json()["detail"]
     assert client.get("/api/v1/players/", {"name": "tom"}).json()["count"] == 2
 
