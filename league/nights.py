@@ -255,9 +255,16 @@ def present_last(season: Season, night: datetime.date) -> list[int]:
     return list(dict.fromkeys(here + [p for p in called_off if p not in left] + list(playing_on)))
 
 
-def _playing_on(rounds: list[list[tuple[Game, Table, int]]]) -> list[int]:
-    """The latest games (ids) of the earlier rounds' tables still playing when the last round
-    began (when its first game was created)."""
+def playing_on_last(season: Season, night: datetime.date) -> list[Game]:
+    """The latest games of the night's earlier rounds' tables still playing when its last
+    round began, in order: their people are ticked for the next round (present_last)."""
+    return _playing_on(game_rounds(night_games(season, night)))
+
+
+def _playing_on(rounds: list[list[tuple[Game, Table, int]]]) -> list[Game]:
+    """playing_on_last of the night's ``rounds``: an earlier table's latest game still open,
+    or whose last deal was recorded or time called after the last round's first game was
+    created."""
     if len(rounds) < 2:
         return []
     began = min(game.created_at for game, _, _ in rounds[-1])
@@ -265,7 +272,7 @@ def _playing_on(rounds: list[list[tuple[Game, Table, int]]]) -> list[int]:
     for index, tables in enumerate(rounds[:-1]):
         for game, _, number in tables:  # a table's games in order of their numbers
             latest[index, number] = game.pk
-    return [game.pk for game in Game.objects.filter(pk__in=latest.values())
+    return [game for game in Game.objects.filter(pk__in=latest.values()).order_by("number")
             .annotate(last_deal=Max("deal_set__recorded_at"))
             if game.status == Game.OPEN
             or (game.last_deal is not None and game.last_deal > began)

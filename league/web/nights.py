@@ -176,6 +176,7 @@ def night(request, season):
                     "still_playing": still_playing,
                     "ticked": ticked, "round_next": len(board.rounds) + 1,
                     "called_off": nights.called_off_last(season, tonight),
+                    "playing_on": nights.playing_on_last(season, tonight),
                     "ended": nights.night_ended(season, tonight),
                     "table_cards": table_links.table_cards(request, board),
                     "tables_unlinked": table_links.tables_unlinked(board),

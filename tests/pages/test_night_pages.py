@@ -389,6 +389,8 @@ def test_the_next_round_ticks_a_table_still_playing_when_the_last_round_began(
     assert "Who is here for round 3?" in night.text
     ticked = {int(i) for i in re.findall(r'name="present" value="(\d+)" checked>', night.text)}
     assert ticked == {p.pk for p in people[:3] + people[4:8]}
+    assert f"Ticked too: the people of game {two.number}, still playing when round 2 began." \
+        in night.text
 
 
 # Tonight's standings
