@@ -22,11 +22,14 @@ def scoring_of(season) -> Scoring:
 
 def options_of(season) -> Options:
     if not isinstance(season.options, dict):
-        raise LeagueError("season options must be an object of option names and values")
+        raise LeagueError("season options must be an object of option names and values",
+                          field="options")
     try:
         return preset(season.preset, **season.options)
     except PresidentError as e:
-        raise LeagueError(f"season options: {e.message}", options=e.options) from e
+        # at the option it names (options.jokers), or at options (an unknown option)
+        raise LeagueError(f"season options: {e.message}", options=e.options,
+                          field=".".join(("options", *e.options[:1]))) from e
 
 
 def rating_scope(season=None) -> str:
