@@ -1,3 +1,5 @@
+import threading
+
 import pytest
 from django.db.models import F
 
@@ -19,8 +21,12 @@ def servers(settings):
         return new
 
     yield start
-    for server in started:
-        server.close()
+    # All at once: each close waits out its server's poll (up to half a second).
+    closing = [threading.Thread(target=server.close) for server in started]
+    for thread in closing:
+        thread.start()
+    for thread in closing:
+        thread.join()
 
 
 @pytest.fixture
