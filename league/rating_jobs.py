@@ -2,11 +2,12 @@
 league.ratings) are recomputed by a Celery task from the earliest deal a change touched.
 
 A deal's writer marks both scopes stale by inserting a RatingStale row for each (``mark_stale``)
-and sends their recompute after commit when none was stale. It locks nothing shared: writers
-of different games never wait for each other or for a recompute. A recompute holds its
-scope's RatingJob row, replays from the earliest stale row it reads and deletes exactly those:
-a row committed meanwhile stays, and the recompute sends another task for it once it commits.
-Celery beat's reconcile sends what a lost task or an outage left.
+and sends their recompute after commit when none was stale, or when the last row it saw is gone
+by then. It locks nothing shared: writers of different games never wait for each other or for
+a recompute. A recompute holds its scope's RatingJob row, replays from the earliest stale row
+it reads and deletes exactly those: a row committed meanwhile stays, and the recompute sends
+another task for it once it commits. Celery beat's reconcile sends what a lost task or an
+outage left.
 """
 
 from collections import defaultdict
@@ -24,16 +25,20 @@ from plumbing import queue
 
 def mark_stale(season: Season, deal_id: int) -> None:
     """Mark a season's and the all-time ratings stale from a deal on, and send their recompute
-    after commit unless the scope was stale already: its recompute is on its way then (or
-    running, and sends itself again for rows committed meanwhile; what slips past both,
-    ratings_reconcile sends), so a busy night sends a task per scope, not two per deal."""
+    after commit unless the scope was stale already and the last stale row seen is still there
+    after commit: the run that deletes that row reads ours, or commits after us and sends itself
+    again for it (what slips past, ratings_reconcile sends). So a busy night sends a task per
+    scope, not two per deal."""
     scopes = (rating_scope(season), rating_scope(None))
-    pending = set(RatingStale.objects.filter(scope__in=scopes).values_list("scope", flat=True))
+    pending = dict(RatingStale.objects.filter(scope__in=scopes).order_by().values("scope")
+                   .annotate(last=Max("pk")).values_list("scope", "last"))
     RatingStale.objects.bulk_create([
         RatingStale(scope=scopes[0], season=season, from_deal=deal_id),
         RatingStale(scope=scopes[1], from_deal=deal_id)])
     for scope in scopes:
-        if scope not in pending:
+        if scope in pending:
+            RECOMPUTES.after_commit(_enqueue_unless_pending, scope=scope, mark=pending[scope])
+        else:
             RECOMPUTES.after_commit(_enqueue_recompute, scope=scope)
 
 
@@ -48,6 +53,16 @@ def _enqueue_recompute(scope: str) -> bool:
     """Send a scope's recompute task; a broker that is down is logged, the scope stays stale
     and ratings_reconcile sends it later."""
     return bool(RECOMPUTES.send([(scope, (scope,), {})]))
+
+
+def _enqueue_unless_pending(scope: str, mark: int) -> None:
+    """Send the scope's recompute unless the stale row ``mark`` a writer saw is still there.
+    If it is, the run that deletes it either started after the writer committed (and reads the
+    writer's row) or commits after it (and its ``_enqueue_if_stale`` sees that row). If it is
+    gone, that run may have looked for rows left before the writer committed: send (at worst a
+    second task, which finds nothing to do or the scope held)."""
+    if not RatingStale.objects.filter(pk=mark).exists():
+        _enqueue_recompute(scope)
 
 
 def ratings_reconcile() -> int:

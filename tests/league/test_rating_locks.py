@@ -9,7 +9,7 @@ import pytest
 from django.db import connection, connections, transaction
 
 from league import rating_jobs, services
-from league.models import Deal, Rating, RatingJob
+from league.models import Deal, Rating, RatingJob, RatingStale
 from league.ratings import replay
 from league.rules import rating_scope
 from tests.league.factories import make_game, make_season, seated_ids
@@ -143,3 +143,55 @@ def test_deals_recorded_and_deleted_during_a_recompute_are_rated_after_it():
     for scope_season in (season, other.season, None):
         assert current(scope_season) == replayed_from_scratch(scope_season)
     assert RatingJob.stale_scopes() == set()
+
+
+def test_a_deal_committed_just_after_the_running_recompute_of_its_scope_is_rated():
+    """The writer finds the scope stale (the running recompute's row, not deleted yet) and so
+    sends nothing; the recompute commits and looks for rows left before the writer commits, so
+    it finds none; the writer's deal must still be rated, not wait for the reconciler."""
+    season, other_season = make_season(), make_season()
+    game, other = make_game(season=season), make_game(season=other_season)
+    first = services.deal_record(game=game, finishing_order=seated_ids(game))
+    # A deal whose all-time recompute is the one about to run.
+    RatingStale.objects.create(scope=rating_scope(None), from_deal=first.pk)
+    replaying, release = threading.Event(), threading.Event()
+    written, commit = threading.Event(), threading.Event()
+    real_replay = rating_jobs.replay
+    recomputer = []
+
+    def paused_replay(*args):
+        if threading.current_thread() is recomputer[0]:
+            replaying.set()
+            release.wait(WAIT_SECONDS)
+        return real_replay(*args)
+
+    def write_then_wait():
+        with transaction.atomic():
+            deal = services.deal_record(game=other, finishing_order=seated_ids(other))
+            written.set()
+            commit.wait(WAIT_SECONDS)
+        return deal
+
+    with mock.patch("league.rating_jobs.replay", paused_replay):
+        thread, recomputed = in_thread(
+            lambda: rating_jobs.ratings_recompute(scope=rating_scope(None)))
+        recomputer.append(thread)
+        writer, wrote = None, {}
+        try:
+            assert replaying.wait(WAIT_SECONDS), recomputed
+            writer, wrote = in_thread(write_then_wait)
+            assert written.wait(WAIT_SECONDS), wrote
+        finally:
+            release.set()
+            thread.join(WAIT_SECONDS)  # the recompute's commit and its look for rows left
+            commit.set()
+            if writer is not None:
+                writer.join(WAIT_SECONDS)
+
+    assert not thread.is_alive() and not writer.is_alive()
+    assert "error" not in recomputed, recomputed
+    assert recomputed["result"] == 1  # it replayed the first deal only: the other was not there
+    assert "error" not in wrote, wrote
+    assert RatingJob.stale_scopes() == set()
+    for scope_season in (season, other_season, None):
+        assert current(scope_season) == replayed_from_scratch(scope_season)
