@@ -9,6 +9,7 @@ import random
 import pytest
 
 from config.settings import base
+from league import seating
 from league.seating import (
     CLOCK_EVERY,
     MAX_STEPS,
@@ -24,6 +25,10 @@ from league.seating import (
 CLUB = TableSizes(3, 7, preferred=(4, 5))
 CAPS = [range(100)] * 10  # the page's and the API's caps: 500,000 steps uncapped
 SLOW_STEP = 20e-6  # seconds per search step on a busy machine: today's steps take 7 to 8 µs
+# The cap the searches at the caps run to here: a tenth of MAX_STEPS, each step read on the
+# clock as SCALE steps, so the clock shows the budget a search at MAX_STEPS would see.
+SMALL_CAP = MAX_STEPS // 10
+SCALE = MAX_STEPS / SMALL_CAP
 
 
 class Clock:
@@ -53,29 +58,36 @@ def digest(plan):
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def test_a_night_at_the_caps_is_planned_the_same_on_a_slow_clock_as_on_an_erratic_one():
+@pytest.fixture
+def small_cap(monkeypatch):
+    monkeypatch.setattr(seating, "MAX_STEPS", SMALL_CAP)
+    return SMALL_CAP
+
+
+def test_a_night_at_the_caps_is_planned_the_same_on_a_slow_clock_as_on_an_erratic_one(
+        small_cap):
     # Old code: the cooling followed the clock once the pace would not fit the budget, so a
     # busy machine and an idle one gave different plans for the same address.
     budget = base.SEATING_BUDGET_SECONDS
-    looks = 1 + math.ceil(MAX_STEPS / CLOCK_EVERY)  # the deadline's read, then every look
+    looks = 1 + math.ceil(small_cap / CLOCK_EVERY)  # the deadline's read, then every look
     # Four times today's pace, and a pace that jumps between 0 and 40 µs a step.
-    slow = Clock(tick=CLOCK_EVERY * 30e-6)
-    erratic = Clock(tick=CLOCK_EVERY * 20e-6, jitter=1)
+    slow = Clock(tick=CLOCK_EVERY * 30e-6 * SCALE)
+    erratic = Clock(tick=CLOCK_EVERY * 20e-6 * SCALE, jitter=1)
     on_slow = plan_night(CAPS, CLUB, seed=0, budget=budget, clock=slow)
     on_erratic = plan_night(CAPS, CLUB, seed=0, budget=budget, clock=erratic)
     assert digest(on_slow) == digest(on_erratic)
-    assert slow.reads == erratic.reads == looks  # both searched all MAX_STEPS steps
+    assert slow.reads == erratic.reads == looks  # both searched all their capped steps
 
 
-def test_a_night_at_the_caps_cools_by_its_capped_steps_and_beats_its_greedy_start():
+def test_a_night_at_the_caps_cools_by_its_capped_steps_and_beats_its_greedy_start(small_cap):
     history = History.from_rounds(random_night([range(100)] * 20, CLUB, seed=7))
     greedy = score(plan_night(CAPS, CLUB, history, seed=0, budget=0, clock=Clock(tick=1)),
                    history)
-    clock = Clock(tick=CLOCK_EVERY * 8e-6)  # today's pace on an idle machine
+    clock = Clock(tick=CLOCK_EVERY * 8e-6 * SCALE)  # today's pace on an idle machine
     plan = plan_night(CAPS, CLUB, history, seed=0, budget=base.SEATING_BUDGET_SECONDS,
                       clock=clock)
     assert_valid(plan, CAPS, CLUB)
-    assert clock.reads == 1 + math.ceil(MAX_STEPS / CLOCK_EVERY)
+    assert clock.reads == 1 + math.ceil(small_cap / CLOCK_EVERY)
     planned = score(plan, history)
     # Cost weighs a back-to-back repeat, so one more of them may pay for fewer repeats.
     assert planned.repeats < greedy.repeats
