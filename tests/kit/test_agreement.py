@@ -20,7 +20,7 @@ from tests.ladder.conftest import (  # noqa: F401
 
 pytestmark = pytest.mark.django_db
 
-SLOW_MS = 250  # the slow server answers in 500 ms: a timeout
+SLOW_MS = 100  # the slow server answers in 500 ms: a timeout
 DECISION_MS = 5000  # the others answer at once, however loaded the machine
 
 
