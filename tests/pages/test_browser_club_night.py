@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from league import nights, rounds
 from league.models import Club, Game, Player, Season, Seat
+from league.web import nights as night_pages
 from tests.league.factories import UserFactory, seated_ids
 from tests.pages.test_browser import browser, pytestmark, shoot, signed_in, visit  # noqa: F401
 from tests.pages.test_browser_entry import PHONE, settle, small_targets, tap_order
@@ -31,7 +32,9 @@ def enter_deal(page, number, order):
     page.wait_for_selector(f"text=Deal {number} recorded.")
 
 
-def test_a_whole_club_night(browser, live_server, client):  # noqa: F811
+def test_a_whole_club_night(browser, live_server, client, monkeypatch):  # noqa: F811
+    # The screen asks for news each second (5 on the site): it still catches up unreloaded.
+    monkeypatch.setattr(night_pages, "POLL_SECONDS", 1)
     organiser = UserFactory(username="organiser")
     club = Club.objects.create(name="Thursday Club")
     club.organisers.add(organiser)
