@@ -72,7 +72,7 @@ def test_the_table_orders_by_luck_adjusted_points_when_asked(client, ladder):  #
     assert ordinals == sorted(ordinals, reverse=True)  # the ranking stays the rating's
 
 
-def test_an_unknown_order_is_refused_in_words(client, ladder):  # noqa: F811
+def test_an_unknown_order_is_refused_in_words(client):  # refused before any bot is read
     answer = client_for().get("/api/v1/ladder/", {"preset": "classic", "order": "luck"})
     page = client.get(reverse("ladder:table"), {"preset": "classic", "order": "luck"})
 
