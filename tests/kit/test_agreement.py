@@ -21,12 +21,15 @@ from tests.ladder.conftest import (  # noqa: F401
 pytestmark = pytest.mark.django_db
 
 SLOW_MS = 100  # the slow server answers in 500 ms: a timeout
+SLOW_BANK_MS = 500  # its time bank (both sides read the setting): empty by its second answer
 DECISION_MS = 5000  # the others answer at once, however loaded the machine
 
 
 def site(ladder_settings, server, author, django_capture_on_commit_callbacks):  # noqa: F811
     """The site's verdict: (passed, fault kinds by decision)."""
     ladder_settings.OUTSIDE_BOT_DECISION_MS = limit_ms(server)
+    if server.mode == "slow":
+        ladder_settings.OUTSIDE_BOT_OVERAGE_MS = SLOW_BANK_MS
     bot = register(author, server)
     with django_capture_on_commit_callbacks(execute=True):
         services.bots_sync()
