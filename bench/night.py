@@ -52,14 +52,13 @@ import time  # noqa: E402
 from collections import Counter, defaultdict  # noqa: E402
 from html.parser import HTMLParser  # noqa: E402
 
+from bench.serving import BIN, PROXY_HEADERS, production_server  # noqa: E402
 from bench.web import CpuMeter, children  # noqa: E402
 
 DATABASE_URL = os.environ.get("NIGHT_BENCH_DATABASE_URL",
                               "postgres://postgres@127.0.0.1:5432/president_league_night_bench")
 CACHE_URL = os.environ.get("NIGHT_BENCH_CACHE_URL", "redis://127.0.0.1:6379/11")
 BROKER_URL = os.environ.get("NIGHT_BENCH_BROKER_URL", "redis://127.0.0.1:6379/12")
-BIN = Path(sys.executable).parent
-PROXY_HEADERS = {"X-Forwarded-Proto": "https"}  # what the HTTPS proxy in front adds
 TABLE = 4  # players per table
 HISTORY_DEALS = 10  # deals a game of the season so far
 SCORING = {"system": "fixed-rounds", "deals": 100}  # no table ends during the bench
@@ -75,7 +74,7 @@ def main():
     parser.add_argument("--screen-interval", type=float, default=1.0,
                         help="seconds between the screen's requests")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn's workers")
-    parser.add_argument("--port", type=int, default=8766)
+    parser.add_argument("--port", type=int, default=0, help="gunicorn's (0: a free one)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--keep", action="store_true", help="do not drop the database at the end")
     parser.add_argument("--build", action="store_true", help=argparse.SUPPRESS)  # a child run
@@ -347,69 +346,52 @@ def serve_and_enter(args, built):
     import psycopg
     import redis
 
-    base = f"http://127.0.0.1:{args.port}"
-    origin = f"https://127.0.0.1:{args.port}"  # the address the phones see, through the proxy
     for url in (CACHE_URL, BROKER_URL):
         redis.Redis.from_url(url).flushdb()
-    with tempfile.TemporaryDirectory() as static_root:
-        env = {**child_env("config.settings.production"),
-               "SECRET_KEY": secrets.token_urlsafe(50), "ALLOWED_HOSTS": "127.0.0.1",
-               "CACHE_URL": CACHE_URL, "CELERY_BROKER_URL": BROKER_URL,
-               "STATIC_ROOT": static_root, "LOG_LEVEL": "WARNING"}
-        subprocess.run([BIN / "python", "manage.py", "collectstatic", "--noinput", "-v", "0"],
-                       env=env, cwd=ROOT, check=True)
-        server = subprocess.Popen(
-            [BIN / "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{args.port}",
-             "--workers", str(args.workers), "--access-logfile", "-", "--log-level", "warning"],
-            env=env, cwd=ROOT, stdout=subprocess.DEVNULL)
-        worker = subprocess.Popen(
-            [BIN / "celery", "-A", "config.celery_app", "worker", "-Q", "celery", "-c", "1",
-             "--without-gossip", "--without-mingle", "--without-heartbeat", "-l", "warning"],
-            env=env, cwd=ROOT, stdout=subprocess.DEVNULL)
-        try:
-            wait_until_up(base + "/healthz", server)
-            night = Night(base)
-            rng = random.Random(args.seed)
-            stop, waits = threading.Event(), {"samples": 0, "waiting": 0, "waits": 0,
-                                              "every": 0.02, "on": Counter()}
-            deadlocks_before = deadlocks()
-            watchers = [threading.Thread(target=screen, args=(night, built["season"],
-                                                              args.screen_interval, stop)),
-                        threading.Thread(target=lock_waits, args=(stop, waits))]
-            phones = [threading.Thread(target=phone, args=(
-                night, table, args.deals, set(rng.sample(range(1, args.deals + 1),
-                                                         args.resends)), origin))
-                for table in built["tables"]]
-            say(f"{len(phones)} phones, {args.deals} deals each ({load_average()})")
-            for t in watchers:
-                t.start()
-            with psycopg.connect(DATABASE_URL, autocommit=True) as conn:
-                def backends():  # the PostgreSQL processes serving the bench database
-                    return [pid for pid, in conn.execute(
-                        "SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> "
-                        "pg_backend_pid()", [DATABASE_URL.rsplit("/", 1)[1]]).fetchall()]
+    celery = [BIN / "celery", "-A", "config.celery_app", "worker", "-Q", "celery", "-c", "1",
+              "--without-gossip", "--without-mingle", "--without-heartbeat", "-l", "warning"]
+    with production_server(DATABASE_URL, CACHE_URL, args.workers, args.port,
+                           broker_url=BROKER_URL, worker=celery) as server:
+        base, worker = server.url, server.worker
+        origin = f"https://127.0.0.1:{server.port}"  # the address the phones see, through the proxy
+        night = Night(base)
+        rng = random.Random(args.seed)
+        stop, waits = threading.Event(), {"samples": 0, "waiting": 0, "waits": 0,
+                                          "every": 0.02, "on": Counter()}
+        deadlocks_before = deadlocks()
+        watchers = [threading.Thread(target=screen, args=(night, built["season"],
+                                                          args.screen_interval, stop)),
+                    threading.Thread(target=lock_waits, args=(stop, waits))]
+        phones = [threading.Thread(target=phone, args=(
+            night, table, args.deals, set(rng.sample(range(1, args.deals + 1),
+                                                     args.resends)), origin))
+            for table in built["tables"]]
+        say(f"{len(phones)} phones, {args.deals} deals each ({load_average()})")
+        for t in watchers:
+            t.start()
+        with psycopg.connect(DATABASE_URL, autocommit=True) as conn:
+            def backends():  # the PostgreSQL processes serving the bench database
+                return [pid for pid, in conn.execute(
+                    "SELECT pid FROM pg_stat_activity WHERE datname = %s AND pid <> "
+                    "pg_backend_pid()", [DATABASE_URL.rsplit("/", 1)[1]]).fetchall()]
 
-                cpu = [CpuMeter(lambda: children(server.pid)), CpuMeter(backends),
-                       CpuMeter(lambda: [worker.pid, *children(worker.pid)])]
-                started = time.perf_counter()
-                for t in phones:
-                    t.start()
-                while any(t.is_alive() for t in phones):
-                    for meter in cpu:
-                        meter.sample()
-                    time.sleep(0.5)
-                seconds = time.perf_counter() - started
+            cpu = [CpuMeter(lambda: children(server.process.pid)), CpuMeter(backends),
+                   CpuMeter(lambda: [worker.pid, *children(worker.pid)])]
+            started = time.perf_counter()
+            for t in phones:
+                t.start()
+            while any(t.is_alive() for t in phones):
                 for meter in cpu:
                     meter.sample()
-            stop.set()
-            for t in watchers:
-                t.join()
-            deadlocked = deadlocks() - deadlocks_before
-            say(f"after the night: {load_average()}")
-        finally:
-            for process in (worker, server):
-                process.terminate()
-                process.wait(timeout=60)
+                time.sleep(0.5)
+            seconds = time.perf_counter() - started
+            for meter in cpu:
+                meter.sample()
+        stop.set()
+        for t in watchers:
+            t.join()
+        deadlocked = deadlocks() - deadlocks_before
+        say(f"after the night: {load_average()}")
     report(night, seconds, waits, deadlocked, args, len(built["tables"]),
            [meter.used() for meter in cpu])
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as sent:
@@ -423,20 +405,6 @@ def serve_and_enter(args, built):
         os.unlink(sent.name)
     say(checked)
     return bool(night.errors) or deadlocked > 0
-
-
-def wait_until_up(url, server):
-    import requests
-
-    for _ in range(300):
-        if server.poll() is not None:
-            sys.exit(f"gunicorn exited with status {server.returncode}")
-        try:
-            requests.get(url, headers=PROXY_HEADERS, timeout=30)
-            return
-        except (requests.ConnectionError, requests.Timeout):
-            time.sleep(0.1)
-    sys.exit(f"the server did not answer {url} within 30 s")
 
 
 def report(night, seconds, waits, deadlocked, args, tables, cpu):

@@ -35,19 +35,17 @@ import contextlib  # noqa: E402
 import os  # noqa: E402
 import re  # noqa: E402
 import resource  # noqa: E402
-import secrets  # noqa: E402
 import shutil  # noqa: E402
 import subprocess  # noqa: E402
-import tempfile  # noqa: E402
 import time  # noqa: E402
 import urllib.error  # noqa: E402
 import urllib.request  # noqa: E402
 
+from bench.serving import PROXY_HEADERS, production_server  # noqa: E402
+
 DATABASE_URL = os.environ.get("HTTP_BENCH_DATABASE_URL",
                               "postgres://postgres@127.0.0.1:5432/president_league_http_bench")
 CACHE_URL = os.environ.get("HTTP_BENCH_CACHE_URL", "redis://127.0.0.1:6379/13")
-BIN = Path(sys.executable).parent
-PROXY_HEADERS = {"X-Forwarded-Proto": "https"}  # what the HTTPS proxy in front adds
 GOAL_P99_MS = 100
 GOAL_RPS = 300
 SEASON_NAME = "Bench"  # bench/standings.py's build()
@@ -61,7 +59,7 @@ def main():
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--threads", type=int, default=2, help="wrk's threads")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn's workers")
-    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--port", type=int, default=0, help="gunicorn's (0: a free one)")
     parser.add_argument("--reuse", action="store_true",
                         help="use the database as it is when it already holds the season")
     parser.add_argument("--keep", action="store_true", help="do not drop the database at the end")
@@ -183,49 +181,20 @@ def flush_cache(url):
 def serve_and_load(args, season_id, size):
     endpoints = [("standings page", f"/league/seasons/{season_id}/"),
                  ("standings API", f"/api/v1/seasons/{season_id}/standings/")]
-    base = f"http://127.0.0.1:{args.port}"
-    with tempfile.TemporaryDirectory() as static_root:
-        env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.production",
-               "SECRET_KEY": secrets.token_urlsafe(50), "ALLOWED_HOSTS": "127.0.0.1",
-               "DATABASE_URL": DATABASE_URL, "CACHE_URL": CACHE_URL,
-               "STATIC_ROOT": static_root, "LOG_LEVEL": "WARNING"}
-        env.pop("CELERY_BROKER_URL", None)  # reads only: nothing is enqueued
-        subprocess.run([BIN / "python", "manage.py", "collectstatic", "--noinput", "-v", "0"],
-                       env=env, cwd=ROOT, check=True)
-        # As `make serve` runs it, access log included (to stdout, thrown away here).
-        server = subprocess.Popen(
-            [BIN / "gunicorn", "config.wsgi", "--bind", f"127.0.0.1:{args.port}",
-             "--workers", str(args.workers), "--access-logfile", "-", "--log-level", "warning"],
-            env=env, cwd=ROOT, stdout=subprocess.DEVNULL)
-        try:
-            wait_until_up(base + "/healthz", server)
-            rows = []
-            for name, path in endpoints:
-                check_ok(base + path)  # also fills the cache, as the first reader would
-                say(f"{name}: wrk {args.duration} s on {path} ({uptime()})")
-                rows.append((name, load(base + path, args, server.pid)))
-            say(f"after the runs: {uptime()}")
-        finally:
-            server.terminate()
-            server.wait(timeout=30)
+    with production_server(DATABASE_URL, CACHE_URL, args.workers, args.port) as server:
+        base = server.url
+        rows = []
+        for name, path in endpoints:
+            check_ok(base + path)  # also fills the cache, as the first reader would
+            say(f"{name}: wrk {args.duration} s on {path} ({uptime()})")
+            rows.append((name, load(base + path, args, server.process.pid)))
+        say(f"after the runs: {uptime()}")
     print_table(rows, args, size)
     return any(r["non_2xx"] or r["socket_errors"] for _, r in rows)
 
 
 def request(url):
     return urllib.request.urlopen(urllib.request.Request(url, headers=PROXY_HEADERS), timeout=60)
-
-
-def wait_until_up(url, server):
-    for _ in range(300):
-        if server.poll() is not None:
-            sys.exit(f"gunicorn exited with status {server.returncode}")
-        try:
-            with request(url):
-                return
-        except (urllib.error.URLError, ConnectionError):
-            time.sleep(0.1)
-    sys.exit(f"the server did not answer {url} within 30 s")
 
 
 def check_ok(url):
