@@ -25,6 +25,19 @@ def ends_at_its_third_request(tmp_path, ending: str):
     return path
 
 
+def fault_at_its_third_request(bot):
+    """The fault its third request raises, its first two answered; the bot closed after."""
+    request = {"decision": "ask", "observation": {"seat": 0}}
+    try:
+        bot.exchange_json(request)
+        bot.exchange_json(request)
+        with pytest.raises(BotFault) as said:
+            bot.exchange_json(request)
+    finally:
+        bot.close()
+    return said.value
+
+
 def test_a_bot_that_exits_is_told_with_its_code_and_its_stderrs_last_line(tmp_path):
     bot_file = ends_at_its_third_request(
         tmp_path, f"print('gave up: {LONG}', file=sys.stderr); sys.exit(3)")
@@ -63,17 +76,9 @@ def test_the_exit_code_is_told_however_soon_it_is_asked_after_the_end(tmp_path, 
     between."""
     bot = SandboxedProgram(ends_at_its_third_request(tmp_path, "sys.exit(5)"), "python",
                            timeout_ms=5000)
-    request = {"decision": "ask", "observation": {"seat": 0}}
-    try:
-        bot.exchange_json(request)
-        bot.exchange_json(request)
-        with pytest.raises(BotFault) as said:
-            bot.exchange_json(request)
-    finally:
-        bot.close()
-    assert said.value.message == "the program ended: exited with code 5"
-    assert said.value.body == b"the last line of its stderr: thinking about request 3"
-
+    said = fault_at_its_third_request(bot)
+    assert said.message == "the program ended: exited with code 5"
+    assert said.body == b"the last line of its stderr: thinking about request 3"
 
 
 def test_an_end_seen_before_its_exit_status_is_told_with_its_exit_code(tmp_path, monkeypatch):
@@ -83,13 +88,6 @@ def test_an_end_seen_before_its_exit_status_is_told_with_its_exit_code(tmp_path,
     bot = SandboxedProgram(ends_at_its_third_request(tmp_path, "sys.exit(6)"), "python",
                            timeout_ms=5000)
     monkeypatch.setattr(bot.jail, "running", lambda: True)
-    request = {"decision": "ask", "observation": {"seat": 0}}
-    try:
-        bot.exchange_json(request)
-        bot.exchange_json(request)
-        with pytest.raises(BotFault) as said:
-            bot.exchange_json(request)
-    finally:
-        bot.close()
-    assert said.value.message == "the program ended: exited with code 6"
-    assert bot.stopped == said.value.message
+    said = fault_at_its_third_request(bot)
+    assert said.message == "the program ended: exited with code 6"
+    assert bot.stopped == said.message
