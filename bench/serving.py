@@ -29,9 +29,11 @@ class Server:
 
 
 @contextlib.contextmanager
-def production_server(database_url, cache_url, workers, port=0, broker_url=None, worker=None):
+def production_server(database_url, cache_url, workers, port=0, broker_url=None, worker=None,
+                      settings=None):
     """gunicorn serving the site on ``port`` (0: a free one), once /healthz answers; stopped on
     leaving. Without ``broker_url`` the site has no Celery broker (nothing is enqueued).
+    ``settings``: more environment variables for the site (bench/web.py's throttle).
     ``worker``, a command (bench/night.py's Celery worker), runs with the site's environment:
     started before gunicorn is waited for, so it is up by then too, and stopped first."""
     port = port or free_port()
@@ -45,6 +47,7 @@ def production_server(database_url, cache_url, workers, port=0, broker_url=None,
             "CACHE_URL": cache_url,
             "STATIC_ROOT": static_root,
             "LOG_LEVEL": "WARNING",
+            **(settings or {}),
         }
         if broker_url:
             env["CELERY_BROKER_URL"] = broker_url
