@@ -37,8 +37,9 @@ REPEAT = 10
 EARLIER_MEETING = 1
 BACK_TO_BACK = 15
 STEPS = 500  # annealing steps per person and round
-# At most this many annealing steps in all: about 2 s on an idle machine (7 to 8 µs a step),
-# half the 500,000 that the caps of league/nights.py would take (docs/seating.md "Time").
+# At most this many annealing steps in all: about 2 s on an idle machine when set (7 to 8 µs a
+# step; about 3 µs since _anneal's hot loop was inlined, so under 1 s now), half the 500,000
+# that the caps of league/nights.py would take (docs/seating.md "Time").
 MAX_STEPS = 250_000
 HOT, COLD = 8.0, 4.0  # annealing temperatures, in units of cost (a repeat costs 11 or more)
 RANDOM_TRIES = 3  # random seatings the plan is compared with (step 4 below)
@@ -396,7 +397,6 @@ class _Meetings:
         index = {person: i for i, person in enumerate(people)}
         n = len(people)
         self.before = [[0] * n for _ in range(n)]  # meetings earlier in the season
-        self.tonight = [[0] * n for _ in range(n)]
         # Bit r + 1: they meet in tonight's round r; bit 0: they met in the round just before.
         self.rounds = [[0] * n for _ in range(n)]
         for pair, numbers in history.met.items():
@@ -405,11 +405,11 @@ class _Meetings:
                 i, j = index[a], index[b]
                 self.before[i][j] = self.before[j][i] = len(numbers)
                 self.rounds[i][j] = self.rounds[j][i] = int(first - 1 in numbers)
+        self.met = [row[:] for row in self.before]  # the season's meetings and tonight's
         self.start = [row[:] for row in self.rounds]
 
     def clear(self):
-        for row in self.tonight:
-            row[:] = [0] * len(row)
+        self.met = [row[:] for row in self.before]
         self.rounds = [row[:] for row in self.start]
 
     def change(self, person, table, number, meet, absent=None):
@@ -419,19 +419,19 @@ class _Meetings:
         A pair's cost depends only on how often they meet and which of their meetings are in
         consecutive rounds, so each pair's change is one meeting more or less, and one
         back-to-back repeat more or less for each neighbouring round they meet in."""
-        before, tonight, rounds = self.before[person], self.tonight[person], self.rounds[person]
+        met, rounds = self.met[person], self.rounds[person]
         change = 0
         for other in table:
             if other != person and other != absent:
-                earlier = before[other] + tonight[other] - (not meet)
+                earlier = met[other] - (not meet)
                 neighbours = ((rounds[other] >> number) & 1) + ((rounds[other] >> (number + 2)) & 1)
                 change += _meeting_cost(earlier, False) + BACK_TO_BACK * neighbours
         return change if meet else -change
 
     def set(self, i, j, number, meet):
         step = 1 if meet else -1
-        self.tonight[i][j] += step
-        self.tonight[j][i] += step
+        self.met[i][j] += step
+        self.met[j][i] += step
         self.rounds[i][j] ^= 1 << (number + 1)
         self.rounds[j][i] ^= 1 << (number + 1)
 
@@ -444,9 +444,9 @@ class _Meetings:
 
     def total(self):
         cost = 0
-        for i, row in enumerate(self.tonight):
+        for i, row in enumerate(self.met):
             for j in range(i + 1, len(row)):
-                for earlier in range(self.before[i][j], self.before[i][j] + row[j]):
+                for earlier in range(self.before[i][j], row[j]):
                     cost += _meeting_cost(earlier, False)
                 rounds = self.rounds[i][j]
                 cost += BACK_TO_BACK * (rounds & (rounds >> 1)).bit_count()
@@ -484,17 +484,45 @@ def _anneal(meetings, night, rng, deadline=None, clock=time.monotonic):
     # A capped search takes the cooling's last MAX_STEPS steps, from the greedy start: the
     # steps before them are the hottest, which only wander above it.
     skipped = STEPS * seated - steps
+    # The hot loop, up to MAX_STEPS steps: ``_Meetings.change`` inlined for ``a`` leaving
+    # ``there`` and joining ``here`` (and ``b`` the other way), the same integer sum, with the
+    # rows, the costs and rng's methods in local names (5.3 µs a step before, 3.0 after, idle).
+    # A pair's part: ``cost_of[k]``, a meeting's cost after k earlier ones (a leaving pair's
+    # meeting had ``met - 1``), plus the back-to-back repeats it makes with the rounds just
+    # before and after (bits ``number`` and ``number + 2`` of ``rounds``: ``0b101`` shifted).
+    met, together = meetings.met, meetings.rounds
+    most = max(map(max, meetings.before), default=0) + len(night)
+    cost_of = [_meeting_cost(earlier, False) for earlier in range(most + 1)]
+    back_to_back = (0, BACK_TO_BACK, 0, 0, BACK_TO_BACK, 2 * BACK_TO_BACK)  # by those bits
+    choice, sample, chance, exp = rng.choice, rng.sample, rng.random, math.exp
     for step in range(steps):
         if deadline is not None and step % CLOCK_EVERY == 0 and clock() >= deadline:
             break
         temperature = HOT * (COLD / HOT) ** ((skipped + step) / (skipped + steps))
-        number = rng.choice(rounds)
+        number = choice(rounds)
         tables = night[number]
-        there, here = rng.sample(tables, 2)
-        a = rng.choice(there)
-        b = None if len(there) == len(here) + 1 and rng.random() < 0.5 else rng.choice(here)
-        change = _move_change(meetings, number, a, b, there, here)
-        if change <= 0 or rng.random() < math.exp(-change / temperature):
+        there, here = sample(tables, 2)
+        a = choice(there)
+        b = None if len(there) == len(here) + 1 and chance() < 0.5 else choice(here)
+        a_met, a_rounds = met[a], together[a]
+        change = 0
+        if b is None:
+            for x in there:
+                if x != a:
+                    change -= cost_of[a_met[x] - 1] + back_to_back[(a_rounds[x] >> number) & 5]
+            for y in here:
+                change += cost_of[a_met[y]] + back_to_back[(a_rounds[y] >> number) & 5]
+        else:
+            b_met, b_rounds = met[b], together[b]
+            for x in there:
+                if x != a:
+                    change += (cost_of[b_met[x]] + back_to_back[(b_rounds[x] >> number) & 5]
+                               - cost_of[a_met[x] - 1] - back_to_back[(a_rounds[x] >> number) & 5])
+            for y in here:
+                if y != b:
+                    change += (cost_of[a_met[y]] + back_to_back[(a_rounds[y] >> number) & 5]
+                               - cost_of[b_met[y] - 1] - back_to_back[(b_rounds[y] >> number) & 5])
+        if change <= 0 or chance() < exp(-change / temperature):
             _move(meetings, number, a, b, there, here)
             cost += change
             if cost < best:
@@ -504,16 +532,6 @@ def _anneal(meetings, night, rng, deadline=None, clock=time.monotonic):
     night[:] = kept
     meetings.seat(night)
     return best
-
-
-def _move_change(meetings, number, a, b, there, here):
-    """The cost change if ``a`` goes from ``there`` to ``here`` and ``b`` (unless None) back."""
-    change = (meetings.change(a, there, number, False)
-              + meetings.change(a, here, number, True, absent=b))
-    if b is not None:
-        change += (meetings.change(b, here, number, False)
-                   + meetings.change(b, there, number, True, absent=a))
-    return change
 
 
 def _move(meetings, number, a, b, there, here):
