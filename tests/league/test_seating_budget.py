@@ -24,7 +24,7 @@ from league.seating import (
 
 CLUB = TableSizes(3, 7, preferred=(4, 5))
 CAPS = [range(100)] * 10  # the page's and the API's caps: 500,000 steps uncapped
-SLOW_STEP = 20e-6  # seconds per search step on a busy machine: today's steps take 7 to 8 µs
+SLOW_STEP = 20e-6  # seconds per search step on a busy machine: today's take about 3 µs idle
 # The cap the searches at the caps run to here: a tenth of MAX_STEPS, each step read on the
 # clock as SCALE steps, so the clock shows the budget a search at MAX_STEPS would see.
 SMALL_CAP = MAX_STEPS // 10
