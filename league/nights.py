@@ -527,9 +527,11 @@ def _leaders(game, seats, scoring, deals) -> list[int]:
     sheet = ScoreSheet(scoring)
     for number in sorted(deals):
         try:
+            selectors.sheet_leave(sheet, seats, number)
             sheet.add(deals[number])
         except RuleViolation:  # as game_sheet: a deal after the end cannot be stored
             break
     if not sheet.finished:
+        selectors.sheet_leave(sheet, seats)
         sheet.call_time()
     return list(sheet.winners)

@@ -263,6 +263,17 @@ class GameSheet:
     score: ScoreSheet | None = None  # the engine's sheet after the last deal
 
 
+def sheet_leave(sheet: ScoreSheet, seats, before_deal: int | None = None) -> None:
+    """The seats that left before deal ``before_deal`` (all who left, when None) leave
+    ``sheet``: they keep their totals but are not among its winners, decided among the
+    players still seated (docs/league.md "Scoring and standings"). Every sheet built from a
+    game's deals calls it before each deal, and with None before time is called."""
+    for seat in seats:
+        if (seat.left_before is not None and seat.player_id not in sheet.left
+                and (before_deal is None or seat.left_before <= before_deal)):
+            sheet.leave(seat.player_id)
+
+
 def game_sheet(*, game) -> GameSheet:
     """Each deal with its places and the running totals after it, under the season's scoring
     (the engine's ScoreSheet, so the page adds up as the services do)."""
@@ -273,6 +284,7 @@ def game_sheet(*, game) -> GameSheet:
     for deal in deals:
         places = list(deal.places.all())
         try:
+            sheet_leave(sheet, seats, deal.number)
             sheet.add([p.player_id for p in places])
         except RuleViolation:  # a deal after the end cannot be stored; show what is there
             pass
@@ -280,6 +292,8 @@ def game_sheet(*, game) -> GameSheet:
             deal=deal, places=places,
             totals=[(s, sheet.totals.get(s.player_id)) for s in seats],
             ends_game=sheet.finished and not any(r.ends_game for r in rows)))
+    if not sheet.finished:
+        sheet_leave(sheet, seats)  # who left before a deal not yet played
     if game.time_called_at is not None and not sheet.finished and sheet.deals:
         sheet.call_time()  # as league.services scored it
     return GameSheet(game=game, seats=seats, rows=rows, score=sheet)

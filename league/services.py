@@ -47,6 +47,7 @@ from league.selectors import (
     may_change_player,
     player_clubs,
     seated_elsewhere,
+    sheet_leave,
     undoable_deal,
 )
 
@@ -740,6 +741,7 @@ def _game_rescore(game: Game) -> None:
     for number in sorted(places_by_deal):
         places = sorted(places_by_deal[number], key=lambda p: p[1])
         try:
+            sheet_leave(sheet, seats, number)
             sheet.add([p for p, _, _ in places])
         except RuleViolation as e:
             ended = number - 1
@@ -748,6 +750,8 @@ def _game_rescore(game: Game) -> None:
                 f"end ({e.message}); delete the later deals first") from e
         for player, position, role in places:
             _count_place(counts[player], position, Role(role))
+    if not sheet.finished:
+        sheet_leave(sheet, seats)  # who left before a deal not yet played
     if game.time_called_at is not None and not sheet.finished:
         sheet.call_time()  # its deals cannot change until it is reopened (game_reopen)
     winners = set(sheet.winners)

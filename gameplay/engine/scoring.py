@@ -182,7 +182,8 @@ def deal_points(scoring: Scoring, finishing_order: Sequence[Hashable]) -> dict[H
 
 @dataclass
 class ScoreSheet:
-    """A game's running score; ``add`` one finished deal's finishing order at a time."""
+    """A game's running score; ``add`` one finished deal's finishing order at a time, and
+    ``leave`` a player who leaves the table between deals."""
 
     scoring: Scoring
     totals: dict[Hashable, int] = field(default_factory=dict)
@@ -192,6 +193,7 @@ class ScoreSheet:
     winners: list[Hashable] = field(default_factory=list)
     last_order: list[Hashable] = field(default_factory=list)
     called: bool = False  # ended by time being called, not by its own rule
+    left: set[Hashable] = field(default_factory=set)  # players who left: they cannot win
 
     def add(self, finishing_order: Sequence[Hashable]) -> None:
         if self.finished:
@@ -205,6 +207,19 @@ class ScoreSheet:
         winners = self.scoring.system.decided(self)
         if winners is not None:
             self._end(winners)
+
+    def leave(self, player: Hashable) -> None:
+        """``player`` leaves the table before the next deal: their totals and positions stay
+        on the sheet, but the winners are decided among the players still seated (the
+        league's rule, docs/league.md "Scoring and standings"; RULES.md is silent)."""
+        if self.finished:
+            raise RuleViolation("the game has already ended")
+        self.left.add(player)
+
+    @property
+    def seated(self) -> list[Hashable]:
+        """The players on the sheet who have not left, who alone can win."""
+        return [p for p in self.totals if p not in self.left]
 
     def mean_position(self, player: Hashable) -> float:
         positions = self.positions.get(player) or [0]
@@ -238,15 +253,17 @@ def _role_points(finishing_order: Sequence[Hashable]) -> dict[Hashable, int]:
 
 
 def _fewest_points(sheet: ScoreSheet) -> list[Hashable]:
-    fewest = min(sheet.totals.values())
-    return [p for p, t in sheet.totals.items() if t == fewest]
+    seated = sheet.seated
+    fewest = min((sheet.totals[p] for p in seated), default=None)
+    return [p for p in seated if sheet.totals[p] == fewest]
 
 
 def _most_points_then_mean_position(sheet: ScoreSheet) -> list[Hashable]:
     def standing(p):
         return (sheet.totals[p], -sheet.mean_position(p))
-    best = max(standing(p) for p in sheet.totals)
-    return [p for p in sheet.totals if standing(p) == best]
+    seated = sheet.seated
+    best = max((standing(p) for p in seated), default=None)
+    return [p for p in seated if standing(p) == best]
 
 
 class Penalty(ScoringSystem):
@@ -306,9 +323,10 @@ class FirstToEleven(ScoringSystem):
     def called(self, sheet):
         """The most points; among equal totals the better finish in the last deal (as when two
         reach the target in one deal); tied players who sat out the last deal come after those
-        who played it, and share if none of them did."""
-        most = max(sheet.totals.values())
-        tied = [p for p, t in sheet.totals.items() if t == most]
+        who played it, and share if none of them did. Players who left are not among them."""
+        seated = sheet.seated
+        most = max((sheet.totals[p] for p in seated), default=None)
+        tied = [p for p in seated if sheet.totals[p] == most]
         return [p for p in sheet.last_order if p in tied][:1] or tied
 
 

@@ -3,10 +3,10 @@
 import pytest
 
 from gameplay.engine.roles import Role
-from league import nights, services
+from league import nights, rounds, services
 from league.errors import LeagueError
 from league.models import AuditEntry, Seat, SeatChange
-from league.selectors import game_next_deal, game_next_ranking
+from league.selectors import game_next_deal, game_next_ranking, game_sheet, season_standings
 from tests.league.factories import PlayerFactory, make_game, make_season, seated_ids
 
 pytestmark = pytest.mark.django_db
@@ -175,3 +175,46 @@ def test_a_player_seated_at_another_open_table_of_the_club_cannot_join():
     with pytest.raises(LeagueError, match=rf"Ann cannot join: playing at round 1, table 1 "
                                           rf"\(game {elsewhere.number}\) of Winter, still open"):
         services.seat_change_apply(game=first, joining=[elsewhere.seats.get(number=0).player])
+
+
+def test_a_leaver_with_the_fewest_penalty_points_is_not_the_winner_nor_counted_a_win():
+    """docs/league.md "Scoring and standings": a player who left before the end is not among
+    the winners, decided among those still seated by the same rule."""
+    game = friday_game()  # penalty to 6
+    a, b, c, d, e = seated_ids(game)
+    services.deal_record(game=game, finishing_order=[a, b, c, d, e])  # a: 0 points
+    services.seat_change_apply(game=game, leaving=[game.seats.get(player_id=a).player])
+    services.deal_record(game=game, finishing_order=[b, c, d, e])
+    services.deal_record(game=game, finishing_order=[b, c, d, e])  # e reaches 6
+
+    game.refresh_from_db()
+    assert game.status == "finished"
+    points = dict(game.seats.values_list("player_id", "points"))
+    assert points == {a: 0, b: 1, c: 3, d: 3, e: 6}  # the leaver's total stays on the record
+    assert list(game.seats.filter(is_winner=True).values_list("player_id", flat=True)) == [b]
+    wins = {row["player_id"]: row["wins"] for row in season_standings(season=game.season)}
+    assert wins == {a: 0, b: 1, c: 0, d: 0, e: 0}
+
+
+def test_time_called_after_a_leave_the_players_still_seated_share_equal_totals():
+    game = friday_game()
+    a, b, c, d, e = seated_ids(game)
+    for last in (e, d, c, b):  # a first every deal; the others 5 points each
+        services.deal_record(game=game, finishing_order=[a, *[p for p in (b, c, d, e)
+                                                              if p != last], last])
+    services.seat_change_apply(game=game, leaving=[game.seats.get(player_id=a).player])
+
+    leading = nights.night_board(game.season, rounds.night_of()).rounds[0][0].leaders
+    assert sorted(leading) == [b, c, d, e]  # who would win if time were called now
+    sheet = game_sheet(game=game).score
+    sheet.call_time()  # the "Call time…" page's preview
+    assert sorted(sheet.winners) == [b, c, d, e]
+
+    services.game_time_called(game=game)
+
+    points = dict(game.seats.values_list("player_id", "points"))
+    assert points == {a: 0, b: 5, c: 5, d: 5, e: 5}
+    winners = game.seats.filter(is_winner=True).values_list("player_id", flat=True)
+    assert sorted(winners) == [b, c, d, e]
+    wins = {row["player_id"]: row["wins"] for row in season_standings(season=game.season)}
+    assert wins == {a: 0, b: 1, c: 1, d: 1, e: 1}
