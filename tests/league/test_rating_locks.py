@@ -3,6 +3,7 @@ connections: a writer waits for no other club's writer and for no running recomp
 it writes meanwhile is rated by a later recompute (league.rating_jobs)."""
 
 import threading
+from contextlib import contextmanager
 from unittest import mock
 
 import pytest
@@ -75,6 +76,32 @@ def current(season):
     return {r.player_id: (r.mu, r.sigma, r.deals) for r in Rating.objects.filter(season=season)}
 
 
+@contextmanager
+def recompute_paused(scope):
+    """The scope's recompute in a thread, paused in its replay (after it read its stale rows
+    and holds its job row) until the block is left; yields (the thread, its outcome). Leaving
+    releases it and waits for its commit and its look for rows left."""
+    replaying, release = threading.Event(), threading.Event()
+    real_replay = rating_jobs.replay
+    recomputer = []
+
+    def paused_replay(*args):
+        if threading.current_thread() is recomputer[0]:
+            replaying.set()
+            release.wait(WAIT_SECONDS)
+        return real_replay(*args)
+
+    with mock.patch("league.rating_jobs.replay", paused_replay):
+        thread, recomputed = in_thread(lambda: rating_jobs.ratings_recompute(scope=scope))
+        recomputer.append(thread)
+        try:
+            assert replaying.wait(WAIT_SECONDS), recomputed
+            yield thread, recomputed
+        finally:
+            release.set()
+            thread.join(WAIT_SECONDS)
+
+
 def test_a_deal_at_one_club_does_not_wait_for_another_clubs_deal_still_being_written():
     first, other = make_game(season=make_season()), make_game(season=make_season())
     writing, release = threading.Event(), threading.Event()
@@ -109,33 +136,16 @@ def test_deals_recorded_and_deleted_during_a_recompute_are_rated_after_it():
         seated = seated_ids(game)
         services.deal_record(game=game, finishing_order=[seated[i] for i in order])
     RatingJob.objects.filter(scope=rating_scope(None)).update(dirty_from=0)
-    replaying, release = threading.Event(), threading.Event()
-    real_replay = rating_jobs.replay
-    recomputer = []
 
-    def paused_replay(*args):
-        if threading.current_thread() is recomputer[0]:
-            replaying.set()
-            release.wait(WAIT_SECONDS)
-        return real_replay(*args)
-
-    with mock.patch("league.rating_jobs.replay", paused_replay):
-        thread, recomputed = in_thread(
-            lambda: rating_jobs.ratings_recompute(scope=rating_scope(None)))
-        recomputer.append(thread)
-        assert replaying.wait(WAIT_SECONDS), recomputed
-        try:
-            writes = []
-            for write in (
-                    lambda: services.deal_record(game=other, finishing_order=seated_ids(other)),
-                    lambda: services.deal_delete(deal=Deal.objects.get(game=game, number=2)),
-                    lambda: services.deal_edit(deal=Deal.objects.get(game=game, number=1),
-                                               finishing_order=seated_ids(game)[::-1])):
-                writes.append(in_thread(without_waiting(write)))
-                writes[-1][0].join(WAIT_SECONDS)
-        finally:
-            release.set()
-            thread.join(WAIT_SECONDS)
+    with recompute_paused(rating_scope(None)) as (_, recomputed):
+        writes = []
+        for write in (
+                lambda: services.deal_record(game=other, finishing_order=seated_ids(other)),
+                lambda: services.deal_delete(deal=Deal.objects.get(game=game, number=2)),
+                lambda: services.deal_edit(deal=Deal.objects.get(game=game, number=1),
+                                           finishing_order=seated_ids(game)[::-1])):
+            writes.append(in_thread(without_waiting(write)))
+            writes[-1][0].join(WAIT_SECONDS)
 
     assert [outcome for _, outcome in writes if "error" in outcome] == []
     assert "error" not in recomputed, recomputed
@@ -154,16 +164,7 @@ def test_a_deal_committed_just_after_the_running_recompute_of_its_scope_is_rated
     first = services.deal_record(game=game, finishing_order=seated_ids(game))
     # A deal whose all-time recompute is the one about to run.
     RatingStale.objects.create(scope=rating_scope(None), from_deal=first.pk)
-    replaying, release = threading.Event(), threading.Event()
     written, commit = threading.Event(), threading.Event()
-    real_replay = rating_jobs.replay
-    recomputer = []
-
-    def paused_replay(*args):
-        if threading.current_thread() is recomputer[0]:
-            replaying.set()
-            release.wait(WAIT_SECONDS)
-        return real_replay(*args)
 
     def write_then_wait():
         with transaction.atomic():
@@ -172,21 +173,16 @@ def test_a_deal_committed_just_after_the_running_recompute_of_its_scope_is_rated
             commit.wait(WAIT_SECONDS)
         return deal
 
-    with mock.patch("league.rating_jobs.replay", paused_replay):
-        thread, recomputed = in_thread(
-            lambda: rating_jobs.ratings_recompute(scope=rating_scope(None)))
-        recomputer.append(thread)
-        writer, wrote = None, {}
-        try:
-            assert replaying.wait(WAIT_SECONDS), recomputed
+    writer, wrote = None, {}
+    try:
+        with recompute_paused(rating_scope(None)) as (thread, recomputed):
             writer, wrote = in_thread(write_then_wait)
             assert written.wait(WAIT_SECONDS), wrote
-        finally:
-            release.set()
-            thread.join(WAIT_SECONDS)  # the recompute's commit and its look for rows left
-            commit.set()
-            if writer is not None:
-                writer.join(WAIT_SECONDS)
+        # left: the recompute committed and looked for rows left, the writer not yet
+    finally:
+        commit.set()
+        if writer is not None:
+            writer.join(WAIT_SECONDS)
 
     assert not thread.is_alive() and not writer.is_alive()
     assert "error" not in recomputed, recomputed
