@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.contrib.auth.models import update_last_login
+from django.contrib.auth.signals import user_logged_in
 from django.urls import reverse
 
 from league import services
@@ -48,7 +50,14 @@ def browser():
 
 
 def signed_in(browser, live_server, client, user, **context):
-    client.force_login(user)
+    # Without writing the user's last_login: while the live server reads auth_user for a page
+    # already open (a phone's polling), the shared in-memory SQLite database refuses that write
+    # at once ("database table is locked": no busy timeout for a shared cache's table locks).
+    user_logged_in.disconnect(dispatch_uid="update_last_login")
+    try:
+        client.force_login(user)
+    finally:
+        user_logged_in.connect(update_last_login, dispatch_uid="update_last_login")
     ctx = browser.new_context(**context)
     ctx.add_cookies([{"name": settings.SESSION_COOKIE_NAME,
                       "value": client.cookies[settings.SESSION_COOKIE_NAME].value,
