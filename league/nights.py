@@ -234,37 +234,47 @@ def night_confirm_once(*, season: Season, tables: Sequence[tuple[Sequence[Player
 # Tonight: the games of one club night, and how they stand.
 
 
-def present_last(season: Season, night: datetime.date) -> list[int]:
-    """Who is still here for the next round: whom its planning starts from. First who is
-    still seated in the night's last round (joiners in, leavers out), at each table's latest
-    game; then the people of its cancelled tables (called_off_last: seated, then the table was
-    called off), unless they left another table of the round; then the people (leavers out) of
-    an earlier round's table that was still playing when the last round began (its latest
-    game is open, or its last deal was recorded or time called since): the round was started
-    anyway without them, as they could not be seated. An earlier table that had ended by then
-    is left out: its people not seated since went home."""
-    rounds = game_rounds(night_games(season, night))
+@dataclass(frozen=True)
+class NightTicks:
+    """Whom the next round's planning starts from (``present``, player ids), and the games
+    the night page names for why (night_ticks)."""
+
+    present: list[int]
+    called_off: list[Game]  # the last round's tables cancelled, in order
+    playing_on: list[Game]  # earlier rounds' tables still playing when the last round began
+
+
+def night_ticks(season: Season, night: datetime.date) -> NightTicks:
+    """Who is still here for the next round. First who is still seated in the night's last
+    round (joiners in, leavers out), at each table's latest game; then the people of its
+    cancelled tables (the night's games cancelled since its last round began, all its
+    cancelled games when none is left: seated, then the table was called off), unless they
+    left another table of the round; then the people (leavers out) of an earlier round's table
+    that was still playing when the last round began (its latest game is open, or its last
+    deal was recorded or time called since): the round was started anyway without them, as
+    they could not be seated. An earlier table that had ended by then is left out: its people
+    not seated since went home."""
+    games = night_games(season, night)
+    rounds = game_rounds(games)
     latest = {number: game.pk for game, _, number in rounds[-1]} if rounds else {}
     seats = Seat.objects.filter(game__in=latest.values()).order_by("game__number", "number")
     left = {s.player_id for s in seats if s.left_before is not None}
     here = [s.player_id for s in seats if s.left_before is None]
-    called_off = (Seat.objects.filter(game__in=called_off_last(season, night))
-                  .order_by("game__number", "number").values_list("player_id", flat=True))
-    playing_on = (Seat.objects.filter(game__in=_playing_on(rounds), left_before__isnull=True)
-                  .order_by("game__number", "number").values_list("player_id", flat=True))
-    return list(dict.fromkeys(here + [p for p in called_off if p not in left] + list(playing_on)))
-
-
-def playing_on_last(season: Season, night: datetime.date) -> list[Game]:
-    """The latest games of the night's earlier rounds' tables still playing when its last
-    round began, in order: their people are ticked for the next round (present_last)."""
-    return _playing_on(game_rounds(night_games(season, night)))
+    since = min(game.number for game, _, _ in rounds[-1]) if rounds else 0
+    called_off = list(games.filter(status=Game.CANCELLED, number__gt=since).order_by("number"))
+    called_off_people = (Seat.objects.filter(game__in=called_off)
+                         .order_by("game__number", "number").values_list("player_id", flat=True))
+    playing_on = _playing_on(rounds)
+    playing_on_people = (Seat.objects.filter(game__in=playing_on, left_before__isnull=True)
+                         .order_by("game__number", "number").values_list("player_id", flat=True))
+    present = list(dict.fromkeys(
+        here + [p for p in called_off_people if p not in left] + list(playing_on_people)))
+    return NightTicks(present=present, called_off=called_off, playing_on=playing_on)
 
 
 def _playing_on(rounds: list[list[tuple[Game, Table, int]]]) -> list[Game]:
-    """playing_on_last of the night's ``rounds``: an earlier table's latest game still open,
-    or whose last deal was recorded or time called after the last round's first game was
-    created."""
+    """The latest games of the earlier ``rounds``' tables still open, or whose last deal was
+    recorded or time called after the last round's first game was created, in order."""
     if len(rounds) < 2:
         return []
     began = min(game.created_at for game, _, _ in rounds[-1])
@@ -277,15 +287,6 @@ def _playing_on(rounds: list[list[tuple[Game, Table, int]]]) -> list[Game]:
             if game.status == Game.OPEN
             or (game.last_deal is not None and game.last_deal > began)
             or (game.time_called_at is not None and game.time_called_at > began)]
-
-
-def called_off_last(season: Season, night: datetime.date) -> list[Game]:
-    """The night's games cancelled since its last round began (all its cancelled games when
-    none is left): the tables of that round called off, in order."""
-    games = night_games(season, night)
-    rounds = game_rounds(games)
-    since = min(game.number for game, _, _ in rounds[-1]) if rounds else 0
-    return list(games.filter(status=Game.CANCELLED, number__gt=since).order_by("number"))
 
 
 def _round_checked(season: Season, round_number: int | None) -> list[list[tuple[Game, int]]]:

@@ -135,10 +135,11 @@ def night(request, season):
     sizes = _size_choices(season)
     default = nights.preferred_default(nights.table_sizes(season))
     data = request.POST if request.method == "POST" else request.GET
+    ticks = nights.night_ticks(season, tonight)
     if request.method == "POST" or "present" in data:
         ticked = {i for i in _ints_or_none(data.getlist("present")) if i is not None}
     else:
-        ticked = set(nights.present_last(season, tonight))
+        ticked = set(ticks.present)
     shown = {"rounds": _int_or(data.get("rounds"), 1),
              "low": _int_or(data.get("low"), default[0]),
              "high": _int_or(data.get("high"), default[1])}
@@ -175,8 +176,7 @@ def night(request, season):
     context.update({"board": board, "players": [(p, where.get(p.pk)) for p in players],
                     "still_playing": still_playing,
                     "ticked": ticked, "round_next": len(board.rounds) + 1,
-                    "called_off": nights.called_off_last(season, tonight),
-                    "playing_on": nights.playing_on_last(season, tonight),
+                    "called_off": ticks.called_off, "playing_on": ticks.playing_on,
                     "ended": nights.night_ended(season, tonight),
                     "table_cards": table_links.table_cards(request, board),
                     "tables_unlinked": table_links.tables_unlinked(board),

@@ -212,7 +212,7 @@ def test_the_next_round_ticks_a_table_still_playing_when_the_last_round_began(ta
     people = club_players(season, 12)
     _still_playing_when_round_2_began(season, people, table_two_ends)
     assert len(rounds.night_rounds(season, rounds.night_of())) == 2
-    assert nights.present_last(season, rounds.night_of()) == [
+    assert nights.night_ticks(season, rounds.night_of()).present == [
         p.pk for p in people[:3] + people[4:7]]
 
 
@@ -225,7 +225,7 @@ def test_a_table_ended_before_the_last_round_began_is_not_ticked_again():
         services.deal_record(game=game, finishing_order=seated_ids(game))
         services.game_time_called(game=game)
     nights.night_confirm(season=season, tables=[(people[1:6], 0)])
-    assert nights.present_last(season, rounds.night_of()) == [p.pk for p in people[1:6]]
+    assert nights.night_ticks(season, rounds.night_of()).present == [p.pk for p in people[1:6]]
 
 
 # The API

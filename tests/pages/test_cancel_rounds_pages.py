@@ -84,7 +84,7 @@ def test_new_game_same_table_stays_in_its_round(client, night):
     assert len(board.rounds) == 1
     # the new game at table 1, listed with it
     assert [(t.game.number, t.table) for t in board.rounds[0]] == [(1, 1), (3, 1), (2, 2)]
-    assert sorted(nights.present_last(season, rounds.night_of())) == sorted(
+    assert sorted(nights.night_ticks(season, rounds.night_of()).present) == sorted(
         p.pk for p in people)
     assert len(rounds.season_rounds(season)) == 1
     screen = client.get(url("tonight", season)).text  # the new game is table 1's too
@@ -301,7 +301,7 @@ def test_a_cancelled_tables_people_are_still_here_for_the_next_round(client, nig
     _, second = Game.objects.order_by("number")
     client.post(reverse("league:night_cancel_game", args=[season.pk, second.pk]))
     everyone = {p.pk for p in people}
-    assert set(nights.present_last(season, rounds.night_of())) == everyone
+    assert set(nights.night_ticks(season, rounds.night_of()).present) == everyone
     page = client.get(url("night", season))
     assert ticked_on(page) == everyone
     assert ("Ticked too: the people of game 2, cancelled before its first deal (they are still "
@@ -314,7 +314,7 @@ def test_a_cancelled_round_leaves_its_people_here(client, night):
     confirm_round(client, season, people, round=1)
     client.post(reverse("league:night_cancel_round", args=[season.pk, 1]))
     everyone = {p.pk for p in people}
-    assert set(nights.present_last(season, rounds.night_of())) == everyone
+    assert set(nights.night_ticks(season, rounds.night_of()).present) == everyone
     page = client.get(url("night", season))
     assert "Who is here for round 1?" in page.text and ticked_on(page) == everyone
     assert "Ticked: the people of games 1 and 2, cancelled before their first deal" in page.text
@@ -333,5 +333,5 @@ def test_a_cancelled_tables_player_who_left_elsewhere_is_not_ticked(client, nigh
     services.deal_record(game=first, finishing_order=seated_ids(first))
     services.seat_change_apply(game=first, leaving=[moved])
     here = {p.pk for p in people} - {moved.pk}
-    assert set(nights.present_last(season, rounds.night_of())) == here
+    assert set(nights.night_ticks(season, rounds.night_of()).present) == here
     assert ticked_on(client.get(url("night", season))) == here
