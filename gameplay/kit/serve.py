@@ -11,8 +11,9 @@ compiled bot), so it can be registered on the site by URL.
 import json
 import shutil
 import sys
+import threading
 from collections.abc import Callable
-from http.server import BaseHTTPRequestHandler, HTTPServer
+from http.server import BaseHTTPRequestHandler, HTTPServer, ThreadingHTTPServer
 
 from gameplay.bots import cardset as C
 from gameplay.bots import make_bot, signing
@@ -26,6 +27,9 @@ from gameplay.engine.plays import BLIND, PASS
 from gameplay.engine.ruleset import Rules
 
 MAX_REQUEST = 1 << 20  # bytes; a request is a few KiB
+# Seconds a connection may take to send its whole request: a stranger's connection that says
+# nothing is closed then (it reads in a thread of its own meanwhile, never holding up others).
+READ_SECONDS = 10
 MODES = {name: mode for mode, name in MODE_NAMES.items()}
 
 Answerer = Callable[[dict], dict]
@@ -155,9 +159,12 @@ def http_server(answer: Answerer, port: int, *, secret: str | None = None,
                 host: str = "127.0.0.1") -> HTTPServer:
     """An HTTP bot on ``host:port`` (0: any free port): each POST is a request; with a
     ``secret``, a request not signed with it is refused with 401 (``signing``), and the
-    validation's challenge is answered with its proof. One request at a time: a bot's state
-    is not shared between threads. An answerer's ``BotFault`` (a program's answer gone
-    wrong) is answered 502 with the fault in words."""
+    validation's challenge is answered with its proof. Each connection is read in a thread of
+    its own, within READ_SECONDS, so a stranger's connection that never finishes its request
+    holds up nobody else's; the answerer answers one request at a time (a bot's state is not
+    shared between threads). An answerer's ``BotFault`` (a program's answer gone wrong) is
+    answered 502 with the fault in words."""
+    answering = threading.Lock()
 
     def reply_to(request: dict) -> dict:
         if secret and request.get("decision") == "challenge":
@@ -165,18 +172,28 @@ def http_server(answer: Answerer, port: int, *, secret: str | None = None,
         return answer(request)
 
     class Handler(BaseHTTPRequestHandler):
+        timeout = READ_SECONDS
+
         def do_POST(self):  # noqa: N802 - the name http.server calls
-            length = int(self.headers.get("Content-Length") or 0)
+            length = self.headers.get("Content-Length") or "0"
+            if not (length.isascii() and length.isdigit()):  # read(-1) waits for the end
+                return self.send_error(400, f"Content-Length {length[:20]!r} is not a length")
+            length = int(length)
             if length > MAX_REQUEST:
                 return self.send_error(413, f"a request is at most {MAX_REQUEST} bytes")
-            body = self.rfile.read(length)
+            try:
+                body = self.rfile.read(length)
+            except TimeoutError:  # the body never came: nobody is waiting for an answer
+                self.close_connection = True
+                return
             if secret:
                 try:
                     signing.verify(secret, body, self.headers.get(signing.HEADER))
                 except signing.BadSignature as error:
                     return self.send_error(401, str(error))
             try:
-                reply = json.dumps(reply_to(json.loads(body))).encode()
+                with answering:
+                    reply = json.dumps(reply_to(json.loads(body))).encode()
             except BotFault as fault:
                 return self.send_error(502, explain=f"{fault.kind}: {fault}")
             except (ValueError, KeyError, TypeError) as error:
@@ -190,4 +207,4 @@ def http_server(answer: Answerer, port: int, *, secret: str | None = None,
         def log_message(self, *args):
             pass
 
-    return HTTPServer((host, port), Handler)
+    return ThreadingHTTPServer((host, port), Handler)
