@@ -34,10 +34,12 @@ def _challenge(port: int) -> tuple[bytes, float]:
                      b"Content-Length: %d\r\n%s: %s\r\n\r\n%s" % (
                          len(body), signing.HEADER.encode(),
                          signing.sign(SECRET, body).encode(), body))
+        answer = b""
         try:
-            answer = site.recv(4096)
+            while chunk := site.recv(4096):  # the server closes after its answer (HTTP/1.0)
+                answer += chunk
         except TimeoutError:
-            answer = b""
+            pass
     return answer, time.monotonic() - started
 
 
