@@ -72,6 +72,18 @@ class KnownQueryParameters:
             listed = ", ".join(sorted(taken - {"format"})) or "none"
             raise ValidationError({name: [f"query parameter not taken here; this operation "
                                           f"takes {listed}"] for name in unknown})
+        # Each parameter takes one value: Django's QueryDict reads the last of several.
+        values = request.query_params.lists()
+        twice = {name: [f"{name} is given {len(given)} times; it takes one value"]
+                 for name, given in values if len(given) > 1}
+        if twice:
+            raise ValidationError(twice)
+        # A view reads its own parameters as they are (its filters' fields refuse a NUL):
+        # PostgreSQL refuses a NUL in text with an error of its own.
+        nul = {name: [f"{name} cannot hold a NUL character (\\x00)"]
+               for name in self.query_parameters if "\x00" in request.query_params.get(name, "")}
+        if nul:
+            raise ValidationError(nul)
 
     def taken_query_parameters(self) -> set[str]:
         names = {"format", *self.query_parameters}
