@@ -1,0 +1,45 @@
+"""Pages with awkward data in chromium, at 360 and 1280 px: a 40-letter name without a space,
+seven at a table, a long season name. Nothing may stick out of its box or push the page
+sideways, and a table of numbers keeps its numbers in view."""
+
+from django.urls import reverse
+
+from league import services
+from tests.league.factories import PlayerFactory, make_game, make_season
+from tests.pages.test_browser import bot_game, browser, pytestmark  # noqa: F401
+
+PHONE = {"width": 360, "height": 740}
+DESKTOP = {"width": 1280, "height": 900}
+LONG = "Maximilianvonhohenzollernsigmaringenxyzw"  # 40 letters, no space
+
+# Each element matched by the selector that reaches past the right edge of its nearest
+# ancestor matched by the box selector: "text: by how many px".
+STICKING_OUT = """([selector, box]) => [...document.querySelectorAll(selector)].flatMap(e => {
+  const over = e.getBoundingClientRect().right - e.closest(box).getBoundingClientRect().right;
+  return over > 1 ? [`${e.textContent.trim().slice(0, 30)}: ${Math.round(over)} px`] : [];
+})"""
+
+
+def opened(browser, url, viewport):  # noqa: F811
+    page = browser.new_page(viewport=viewport)
+    page.goto(url)
+    page.wait_for_load_state("load")
+    return page
+
+
+def test_a_seven_player_replay_with_a_long_name_fits_a_phone(browser, live_server):  # noqa: F811
+    season = make_season(preset="presidents-deck")
+    players = [PlayerFactory(name=name, clubs=[season.club]) for name in
+               (LONG, "Zoë Ångström-Øvergård", "محمد عبد الرحمن", "Bea", "Cy", "Dee", "Eve")]
+    game = make_game(season=season, players=players)
+    deal = services.deal_record(game=game, transcript=bot_game("presidents-deck", 7, players=7))
+
+    page = opened(browser, live_server.url + reverse("league:deal_replay", args=[deal.pk]),
+                  PHONE)
+    page.wait_for_selector("#step-hands .card")
+
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    # Each seat's name, its card count and its cards stay on the felt, inside the seat.
+    assert page.evaluate(STICKING_OUT, [".replay-hands .seat", ".table-felt"]) == []
+    assert page.evaluate(STICKING_OUT, [".seat-head > *, .seat .card", ".seat"]) == []
+    page.close()
