@@ -105,8 +105,8 @@ class TableCard:
     round: int
     table: int
     game: Game
-    seats: list[Player]  # in seat order
-    dealer: Player
+    seats: list[Player]  # who sits there now, in seat order
+    dealer: Player | None  # the first dealer; None once they left the table
     link: TableLink
     url: str
 
@@ -128,9 +128,10 @@ def table_cards(request, board: nights.NightBoard) -> list[TableCard]:
             link = links.get(state.game.pk)
             if link is None or state.game.status == Game.FINISHED:  # nothing more to enter
                 continue
-            seats = sorted(state.seats, key=lambda s: s.number)
-            dealer = next((s.player for s in seats if s.number == state.game.dealer),
-                          seats[0].player)
+            # who sits there now: the card of a table someone left or joined is the table
+            seats = sorted((s for s in state.seats if s.left_before is None),
+                           key=lambda s: s.number)
+            dealer = next((s.player for s in seats if s.number == state.game.dealer), None)
             cards.append(TableCard(
                 round=round_number, table=state.table, game=state.game,
                 seats=[s.player for s in seats], dealer=dealer, link=link,
