@@ -5,8 +5,8 @@ sideways, and a table of numbers keeps its numbers in view."""
 from django.urls import reverse
 
 from league import services
-from tests.league.factories import PlayerFactory, make_game, make_season
-from tests.pages.test_browser import bot_game, browser, pytestmark  # noqa: F401
+from tests.league.factories import PlayerFactory, UserFactory, make_game, make_season, seated_ids
+from tests.pages.test_browser import bot_game, browser, pytestmark, signed_in  # noqa: F401
 
 PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1280, "height": 900}
@@ -43,3 +43,21 @@ def test_a_seven_player_replay_with_a_long_name_fits_a_phone(browser, live_serve
     assert page.evaluate(STICKING_OUT, [".replay-hands .seat", ".table-felt"]) == []
     assert page.evaluate(STICKING_OUT, [".seat-head > *, .seat .card", ".seat"]) == []
     page.close()
+
+
+def test_the_organisers_tables_fit_a_phone_with_a_long_name_at_a_table(browser, live_server,  # noqa: F811
+                                                                       client):
+    season = make_season(name="Printemps 2026 — saison régulière avec jokers")
+    organiser = UserFactory(username="organiser")
+    season.club.organisers.add(organiser)
+    players = [PlayerFactory(name=name, clubs=[season.club]) for name in
+               (LONG, "Zoë Ångström-Øvergård", "Bea", "Cy")]
+    game = make_game(season=season, players=players)
+    services.deal_record(game=game, finishing_order=seated_ids(game))
+    ctx = signed_in(browser, live_server, client, organiser, viewport=PHONE)
+    page = ctx.new_page()
+    page.goto(live_server.url + reverse("league:organise_club", args=[season.club.pk]))
+
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert page.evaluate(STICKING_OUT, [".table-card > *, .table-card .button", "main"]) == []
+    ctx.close()
