@@ -37,6 +37,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Q
+from django.db.models.functions import Length
 from django.utils import timezone
 from django.utils.timesince import timeuntil
 
@@ -56,6 +57,7 @@ from ladder.errors import LadderError
 from ladder.matchmaking import Bot as Candidate
 from ladder.matchmaking import Matchmaker, fair_shares
 from ladder.models import Entry, Game, RatingPoint, Seat, Version
+from league.names import look_alike
 from league.ratings import MODEL, replay
 from outside_bots.models import HOSTED, OutsideBot
 from outside_bots.services import hosted_route, no_sandbox
@@ -178,12 +180,20 @@ def _entry_for(bot: OutsideBot, preset: str) -> int:
 def bot_name_refusal(name: str, owner) -> str | None:
     """Why ``owner`` (None: an administrator) may not name a bot ``name``: the ladder record
     of another author's removed bot carries it (outside_bots.services.name_checks), in any
-    case: a bot's name is a slug, in which name_key is the lower case."""
-    held = Entry.objects.filter(reference=False, outside_bot=None, name__iexact=name)
+    case (a bot's name is a slug, in which name_key is the lower case) or in look-alike
+    letters ("adab0t" for "adabot", league.names), as no bot may beside a registered one."""
+    held = Entry.objects.filter(reference=False, outside_bot=None)
     held = held.exclude(author=None) if owner is None else held.exclude(author=owner)
-    if held.exists():
+    if held.filter(name__iexact=name).exists():
         return (f"{name} is the name of a bot of another author on the ladder (removed, its "
                 "record kept): choose another name")
+    # A slug's look-alikes are as long as it is (one letter for one): only those are read.
+    alike = (held.alias(length=Length("name")).filter(length=len(name))
+             .values_list("name", flat=True).distinct())
+    for other in alike:
+        if look_alike(name, other):
+            return (f"{name} looks like {other}, the name of a bot of another author on the "
+                    "ladder (removed, its record kept): choose another name")
     return None
 
 
