@@ -5,16 +5,25 @@ message as it is, keyed by the field it is about when it names one (LeagueError.
 transcript the engine's checker refuses (TranscriptRefused, from the service) answers 400 with
 the fault's deal, move and error under ``transcript``; a Conflict (refused for what the game is
 now: a deal number already recorded, a game that has ended) answers 409 with its message as
-``detail``. Anything else is DRF's own answer, or a bug left to raise.
+``detail``, and so does a write the database refused for a row written meanwhile (two clubs of
+one name sent at once: both were checked free, the second insert fails the unique name).
+Anything else is DRF's own answer, or a bug left to raise.
 """
 
+from django.db import IntegrityError
 from django.http import Http404
 from rest_framework import status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+from rest_framework.views import set_rollback
 
 from league.errors import Conflict, LeagueError, TranscriptRefused
 from plumbing.api.errors import MODEL_WORDS
+
+# Sent again, the request is checked against what the other one wrote, and refused in words
+# (or written, if they did not clash after all).
+CLASHED = ("another request changed the same data at the same moment; nothing was changed: "
+           "send it again")
 
 
 def exception_handler(exc, context):
@@ -24,6 +33,9 @@ def exception_handler(exc, context):
         return Response({"transcript": exc.verdict}, status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, Conflict):
         return Response({"detail": exc.message}, status=status.HTTP_409_CONFLICT)
+    if isinstance(exc, IntegrityError):
+        set_rollback()  # the transaction the database refused, if the request runs in one
+        return Response({"detail": CLASHED}, status=status.HTTP_409_CONFLICT)
     if isinstance(exc, LeagueError):
         return Response(exc.answer(), status=status.HTTP_400_BAD_REQUEST)
     return drf_exception_handler(exc, context)

@@ -4,6 +4,7 @@ Views hold no league rule: they check who may write (league/api/permissions.py),
 input (serializers.py) and hand over to a service, whose LeagueError answers 400 as it is.
 """
 
+from django.db import transaction
 from django.db.models import Prefetch
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
@@ -331,8 +332,13 @@ class GameViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
         data = valid(s.GameCreateSerializer, request)
         self.check_object_permissions(request, data["season"])
 
+        @transaction.atomic
         def create_game():
-            nights.free_checked(data["season"], data["players"])  # one person, one table
+            # One person, one table: the season locked as a round's confirmation locks it
+            # (league.nights.night_confirm), so of two games of the same players sent at once
+            # the second is checked once the first is written.
+            Season.objects.select_for_update(no_key=True).get(pk=data["season"].pk)
+            nights.free_checked(data["season"], data["players"])
             game = services.game_create(season=data["season"], players=data["players"],
                                         dealer=data["dealer"], by=request.user)
             return Response(s.GameDetailSerializer(self.get_queryset().get(pk=game.pk)).data,

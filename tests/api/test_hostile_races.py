@@ -1,0 +1,77 @@
+"""Two writes of one thing sent at the same instant, without an Idempotency-Key (a double tap,
+two organisers): one is written, the other refused in words, never a 500 or written twice."""
+
+import pytest
+from rest_framework.test import APIClient
+
+from league import services
+from league.models import Club, Game, Season, Seat
+from tests.api.conftest import at_once, client_for, free_ids, racing_table
+from tests.league.factories import ClubFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def test_a_name_taken_between_its_check_and_its_write_is_a_409_in_words(monkeypatch):
+    """What a race does, step by step: the club's name is checked free, then the other request
+    writes it, then this one's insert fails the database's unique name. It answered 500."""
+    ClubFactory(name="Spades")
+    monkeypatch.setattr(services, "club_name_check", lambda *, name, club=None: name)
+
+    answer = client_for(UserFactory(), token=True).post("/api/v1/clubs/", {"name": "Spades"},
+                                                        format="json")
+
+    assert answer.status_code == 409, answer.content
+    assert answer.json() == {"detail": "another request changed the same data at the same "
+                                       "moment; nothing was changed: send it again"}
+    assert Club.objects.filter(name="Spades").count() == 1
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("path, body", [
+    ("/api/v1/clubs/", lambda game: {"name": "Hearts"}),
+    ("/api/v1/seasons/", lambda game: {"club": game.season.club_id, "name": "Spring",
+                                       "preset": "classic", "starts_on": "2026-03-01"}),
+])
+def test_two_creates_of_one_name_at_once_write_it_once(path, body):
+    game, organiser = racing_table()
+    organiser.is_staff = True
+    organiser.save()
+
+    answers = at_once(organiser, *(
+        lambda client: client.post(path, body(game), format="json") for _ in range(6)))
+
+    statuses = sorted(a.status_code for a in answers)
+    assert statuses[0] == 201 and set(statuses[1:]) <= {400, 409}, statuses
+    assert (Club.objects.filter(name="Hearts").count()
+            + Season.objects.filter(name="Spring").count()) == 1
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_two_games_of_the_same_players_at_once_seat_them_once():
+    """One person, one table: six games of the same four players sent at once were six open
+    games (the check that they sit nowhere else ran before any of them was written)."""
+    game, organiser = racing_table()
+    players = free_ids(game)
+    body = {"season": game.season_id, "players": players}
+
+    answers = at_once(organiser, *(
+        lambda client: client.post("/api/v1/games/", body, format="json") for _ in range(6)))
+
+    assert sorted(a.status_code for a in answers) == [201] + [409] * 5
+    assert Seat.objects.filter(player_id=players[0], game__status=Game.OPEN).count() == 1
+    refused = next(a for a in answers if a.status_code == 409)
+    assert "still playing" in refused.json()["detail"]
+
+
+def test_a_game_of_players_still_seated_is_refused_one_after_the_other(game, organiser_client):
+    players = free_ids(game)
+    body = {"season": game.season_id, "players": players}
+
+    first = organiser_client.post("/api/v1/games/", body, format="json")
+    second = organiser_client.post("/api/v1/games/", body, format="json")
+
+    assert (first.status_code, second.status_code) == (201, 409)
+    assert APIClient().get(f"/api/v1/games/?player={players[0]}").json()["count"] == 1
