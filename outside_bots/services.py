@@ -25,6 +25,9 @@ from outside_bots.models import (
 def _outside_bot_check(bot: OutsideBot) -> None:
     # The model's clean() names a taken name or URL in words; the database's constraints are
     # there for two requests at once (_saved).
+    if bot.url.startswith(HOSTED) and not bot.hosted:  # the site's name for an upload's version
+        raise OutsideBotError(f"url: an outside bot's URL must be http(s)://host/…, not "
+                              f"{bot.url!r}")
     try:
         bot.full_clean(validate_unique=False, validate_constraints=False)
     except ValidationError as e:
