@@ -67,6 +67,23 @@ def _deal_form(request, game):
     return next_deal, DealEntryForm(request.POST, seats=next_deal.seats, number=next_deal.number)
 
 
+PLACES_MAX = 64  # more places than any table has
+
+
+def _order_posted(request, form) -> list[int]:
+    """The finishing order as the phone listed it: the form's places, then those past the
+    table's seats now, which a page loaded before someone left (on another phone) still had;
+    so the service names who is no longer at the table, not one listed as missing."""
+    order = list(form.cleaned_data["order"])
+    for position in range(len(form.place_fields()) + 1, PLACES_MAX + 1):
+        value = request.POST.get(f"place_{position}")
+        if value is None:
+            break
+        if value.isascii() and value.isdigit() and len(value) <= 18:  # within ID_MAX
+            order.append(int(value))
+    return order
+
+
 def _entered_meanwhile(request, game, conflict):
     """The deal was entered on another phone meanwhile: the game as it is now, saying so."""
     messages.error(request, capfirst(conflict.message) + ".")
@@ -82,7 +99,8 @@ def deal_preview(request, game):
         return entry_page(request, game, 400, next_deal=next_deal, order_form=form)
     entered = form.cleaned_data
     try:
-        order = services.finishing_order_check(game=game, finishing_order=entered["order"],
+        order = services.finishing_order_check(game=game,
+                                               finishing_order=_order_posted(request, form),
                                                number=entered["number"])
     except Conflict as e:
         return _entered_meanwhile(request, game, e)
@@ -114,7 +132,7 @@ def deal_record(request, game):
     entered = form.cleaned_data
     try:
         number, recorded = services.deal_record_once(
-            game=game, finishing_order=entered["order"], number=entered["number"],
+            game=game, finishing_order=_order_posted(request, form), number=entered["number"],
             source=Deal.OUTBOX if entered["kept_offline"] else Deal.PAGE,
             token=entered["token"], **acting(request))
     except Conflict as e:
@@ -161,6 +179,10 @@ def _seat_change(request, game, then):
     next_deal = selectors.game_next_deal(game=game)
     form = seat_form(game, next_deal, request.POST)
     if not form.is_valid():
+        meanwhile = _changed_meanwhile(game, next_deal, form)
+        if meanwhile:  # the table as it is now, and what changed it
+            return entry_page(request, game, 400, next_deal=next_deal,
+                              seat_error=f"{capfirst(meanwhile)}: nothing was changed.")
         return entry_page(request, game, 400, next_deal=next_deal, seat_form=form)
     try:
         return then(next_deal, form, form.cleaned_data["leaving_players"],
@@ -168,6 +190,33 @@ def _seat_change(request, game, then):
     except LeagueError as e:
         return entry_page(request, game, 400, next_deal=next_deal, seat_form=form,
                           seat_error=e.message)
+
+
+def _changed_meanwhile(game, next_deal, form) -> str:
+    """What made a posted leave or join no longer fit the table, as a page loaded before
+    another phone entered a change offered it: who already left or joined, who sits at
+    another table now ('' if none of that)."""
+    seats = {s.player_id: s for s in game.seats.select_related("player")}
+    here = {s.player_id for s in next_deal.seats}
+    elsewhere = {p.pk: table for table in form.elsewhere for p in table.players}
+    said = []
+    for pk in _ids(form.data.getlist("leaving")):
+        seat = seats.get(pk)
+        if seat is not None and pk not in here and seat.left_before is not None:
+            said.append(f"{seat.player} already left before deal {seat.left_before}")
+    for pk in _ids(form.data.getlist("joining")):
+        seat = seats.get(pk)
+        if seat is not None and pk in here:
+            said.append(f"{seat.player} already joined before deal {seat.joined_before}")
+        elif pk in elsewhere:
+            table = elsewhere[pk]
+            player = next(p for p in table.players if p.pk == pk)
+            said.append(f"{player} cannot join: they sit at {table.where} now")
+    return "; ".join(said)
+
+
+def _ids(values) -> list[int]:
+    return [int(v) for v in values if v.isascii() and v.isdigit() and len(v) <= 18]
 
 
 @require_POST

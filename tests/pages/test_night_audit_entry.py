@@ -10,6 +10,7 @@ from django.urls import reverse
 from league import services
 from tests.league.factories import PlayerFactory
 from tests.league.test_table_links import confirmed_round
+from tests.pages.test_enter import order_data
 
 pytestmark = pytest.mark.django_db
 
@@ -73,3 +74,57 @@ def test_a_table_card_names_who_sits_there_now(client):
         names = {int(number): re.findall(r"<bdi>(.*?)</bdi>", seats) for number, seats in tables}
         assert names[game.number] == [s.player.name for s in seated if s.player != leaver] + [
             "Newcomer"]
+
+
+@pytest.fixture
+def left_meanwhile():
+    """A table of four after deal 1, two phones on its link; the first enters that the third
+    player leaves before deal 2, while the second phone's page still shows four."""
+    organiser, (game,) = confirmed_round(tables=1, size=4)
+    seated = list(game.seats.order_by("number").select_related("player"))
+    services.deal_record(game=game, finishing_order=[s.player_id for s in seated], number=1,
+                         by=organiser)
+    first, second = phone(game.table_links.get()), phone(game.table_links.get())
+    first.post(at(game, "seat_change"), {"leaving": [seated[2].player_id]})
+    assert game.seats.get(player=seated[2].player).left_before == 2
+    return game, second, [s.player for s in seated]
+
+
+def test_a_deal_from_a_page_loaded_before_someone_left_names_who_left(left_meanwhile):
+    """The second phone's deal 2 lists the four it showed: the refusal names the one who left,
+    not one of those it listed as missing."""
+    game, second, (ann, ben, gone, dee) = left_meanwhile
+    data = order_data([gone.pk, dee.pk, ben.pk, ann.pk], number=2)
+    for action in ("deal_preview", "deal_record"):
+        refused = second.post(at(game, action), data, headers={"Accept": "application/json"})
+        words = refused.json()["error"] if action == "deal_record" else refused.text
+        assert refused.status_code == 400
+        assert f"not at the table for this deal: {gone.name}" in words
+        assert "missing" not in words
+    assert game.deal_set.count() == 1
+
+
+def test_a_leaving_entered_on_two_phones_says_it_was_entered_already(left_meanwhile):
+    game, second, (ann, ben, gone, dee) = left_meanwhile
+    again = second.post(at(game, "seat_change"), {"leaving": [gone.pk]})
+    assert again.status_code == 400
+    assert f"{gone.name} already left before deal 2" in again.text
+    assert "choose a player who leaves or joins" not in again.text
+    assert game.seat_changes.count() == 1
+
+
+def test_a_join_from_a_page_loaded_before_the_newcomer_sat_elsewhere_says_where(client):
+    organiser, (game, other) = confirmed_round(tables=2, size=4)
+    for table in (game, other):
+        services.deal_record(game=table, number=1, by=organiser, finishing_order=list(
+            table.seats.order_by("number").values_list("player_id", flat=True)))
+    newcomer = PlayerFactory(name="Nia", clubs=[game.season.club])
+    table = phone(game.table_links.get())
+    assert f'value="{newcomer.pk}"' in table.get(at(game)).text  # offered to join here
+    services.seat_change_apply(game=other, joining=[newcomer], by=organiser)  # sat there
+
+    refused = table.post(at(game, "seat_change"), {"joining": [newcomer.pk]})
+    assert refused.status_code == 400
+    assert f"Nia cannot join: they sit at round 1, table 2 (game {other.number}) now" in (
+        refused.text)
+    assert not game.seats.filter(player=newcomer).exists()
