@@ -61,3 +61,36 @@ def test_the_organisers_tables_fit_a_phone_with_a_long_name_at_a_table(browser, 
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert page.evaluate(STICKING_OUT, [".table-card > *, .table-card .button", "main"]) == []
     ctx.close()
+
+
+# The width of the box's table beyond what the box shows.
+HIDDEN = """(box) => { const e = document.querySelector(box);
+  return e.scrollWidth - e.clientWidth; }"""
+
+
+def test_a_long_name_leaves_the_numbers_of_standings_and_sheets_in_view(browser, live_server):  # noqa: F811
+    season = make_season(preset="classic")
+    players = [PlayerFactory(name=name, clubs=[season.club]) for name in
+               (LONG, "Zoë Ångström-Øvergård", "محمد عبد الرحمن", "Bea", "Cy", "Dee", "Eve")]
+    game = make_game(season=season, players=players)
+    services.deal_record(game=game, finishing_order=seated_ids(game))
+    services.deal_record(game=game, finishing_order=seated_ids(game)[::-1])
+    # Each page: its table, and the cells a name may be in (a heading, on the sheet).
+    pages = {"standings": (reverse("league:season_detail", args=[season.pk]), "#standings",
+                           "#standings td"),
+             "all-time": (reverse("league:club_detail", args=[season.club.pk]), "#all-time",
+                          "#all-time td"),
+             "sheet": (reverse("league:game_detail", args=[game.pk]), "table",
+                       "main table thead th")}
+
+    for name, (url, table, cells) in pages.items():
+        page = opened(browser, live_server.url + url, DESKTOP)
+        # On a laptop the whole table is in view: nothing to scroll to.
+        assert page.evaluate(HIDDEN, f".scroll:has({table})") <= 0, name
+        page.set_viewport_size(PHONE)
+        # On a phone the name takes at most half the width; the numbers scroll in beside it.
+        widths = page.evaluate("""(cells) => [...document.querySelectorAll(cells)].filter(
+            e => e.textContent.includes('Maximilian')).map(e => e.getBoundingClientRect().width)
+            """, cells)
+        assert widths and max(widths) <= PHONE["width"] / 2, name
+        page.close()
