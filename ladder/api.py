@@ -37,7 +37,7 @@ from ladder import selectors, services
 from ladder.models import Entry, Game, RatingPoint, Seat, Version
 from league.models import PRESET_CHOICES
 from plumbing.api.errors import ErrorSerializer
-from plumbing.api.inputs import KnownFields, KnownQueryParameters, id_param
+from plumbing.api.inputs import KnownFields, KnownQueryParameters, WholeNumberField, id_param
 
 ERRORS = {
     400: OpenApiResponse(ErrorSerializer, description="the field that is wrong, or the "
@@ -257,9 +257,9 @@ class LadderEntryDetailSerializer(LadderEntrySerializer):
 
 
 class LadderChallengeSerializer(KnownFields, serializers.Serializer):
-    entry = serializers.IntegerField(min_value=1, max_value=ID_MAX,
+    entry = WholeNumberField(min_value=1, max_value=ID_MAX,
                                      help_text="your bot's ladder entry (its id)")
-    opponents = serializers.ListField(child=serializers.IntegerField(min_value=1,
+    opponents = serializers.ListField(child=WholeNumberField(min_value=1,
                                                                      max_value=ID_MAX),
                                       min_length=1,
                                       max_length=20,

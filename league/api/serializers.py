@@ -40,7 +40,7 @@ class ScoringFieldsMixin:
                 [(system.name, system.name) for system in systems()], source="scoring.system",
                 required=False)
             for parameter in parameters():
-                fields[f"scoring_{parameter}"] = serializers.IntegerField(
+                fields[f"scoring_{parameter}"] = inputs.WholeNumberField(
                     source=f"scoring.{parameter}", min_value=0, max_value=SMALL_MAX,
                     allow_null=True, required=False)
         return fields
@@ -130,7 +130,7 @@ class DealWriteSerializer(KnownFields, serializers.Serializer):
     judge (league.services.deal_record)."""
 
     finishing_order = serializers.ListField(
-        child=serializers.IntegerField(min_value=1, max_value=2**63 - 1), required=False,
+        child=inputs.WholeNumberField(min_value=1, max_value=2**63 - 1), required=False,
         allow_null=True, max_length=64, help_text="player ids, first out first")
     transcript = TranscriptField(required=False, allow_null=True,
                                  help_text="a one-deal transcript (TRANSCRIPT.md)")
@@ -139,7 +139,7 @@ class DealWriteSerializer(KnownFields, serializers.Serializer):
 class DealRecordSerializer(DealWriteSerializer):
     game = IdField(queryset=Game.objects.select_related(
         "season__club"), help_text="the game the deal is recorded in")
-    number = serializers.IntegerField(
+    number = inputs.WholeNumberField(
         min_value=1, max_value=1_000_000,
         help_text="the deal this result is for: the game's next deal number. A number "
                   "already recorded (the same deal entered on another phone) is refused with "
@@ -205,7 +205,7 @@ TABLE_MAX = 200  # more players than any table's pack of cards (3 decks and joke
 class PlayerListField(serializers.ListField):
     """Player ids, resolved in one query; order and repeats kept for the service to judge."""
 
-    child = serializers.IntegerField(min_value=1, max_value=2**63 - 1)
+    child = inputs.WholeNumberField(min_value=1, max_value=2**63 - 1)
 
     def __init__(self, **kwargs):
         kwargs.setdefault("max_length", TABLE_MAX)
@@ -257,7 +257,7 @@ class SeasonCreateSerializer(SeasonUpdateSerializer):
 class GameCreateSerializer(KnownFields, serializers.Serializer):
     season = IdField(queryset=Season.objects.select_related("club"))
     players = PlayerListField(help_text="player ids in seat order, seat 0 first")
-    dealer = serializers.IntegerField(min_value=0, max_value=TABLE_MAX, default=0,
+    dealer = inputs.WholeNumberField(min_value=0, max_value=TABLE_MAX, default=0,
                                       help_text="seat number of the first deal's dealer")
 
 
@@ -299,12 +299,12 @@ NIGHT_ROUNDS_MAX = 10
 class NightPlanRequestSerializer(KnownFields, serializers.Serializer):
     present = PlayerListField(allow_empty=False, max_length=NIGHT_PEOPLE_MAX,
                               help_text="ids of the club's players present, each once")
-    rounds = serializers.IntegerField(min_value=1, max_value=NIGHT_ROUNDS_MAX, default=1)
+    rounds = inputs.WholeNumberField(min_value=1, max_value=NIGHT_ROUNDS_MAX, default=1)
     preferred = serializers.ListField(
-        child=serializers.IntegerField(min_value=1, max_value=SMALL_MAX), min_length=2,
+        child=inputs.WholeNumberField(min_value=1, max_value=SMALL_MAX), min_length=2,
         max_length=2, required=False,
         help_text="[low, high] players per table preferred, within what the preset allows")
-    seed = serializers.IntegerField(min_value=0, max_value=2**31 - 1, default=0,
+    seed = inputs.WholeNumberField(min_value=0, max_value=2**31 - 1, default=0,
                                     help_text="another seed gives another plan as good")
 
 
@@ -343,14 +343,14 @@ class NightPlanSerializer(serializers.Serializer):
 
 class NightTableWriteSerializer(KnownFields, serializers.Serializer):
     players = PlayerListField(allow_empty=False, help_text="player ids in seat order")
-    dealer = serializers.IntegerField(min_value=0, max_value=TABLE_MAX, default=0,
+    dealer = inputs.WholeNumberField(min_value=0, max_value=TABLE_MAX, default=0,
                                       help_text="seat number of the first dealer")
 
 
 class NightConfirmSerializer(KnownFields, serializers.Serializer):
     tables = NightTableWriteSerializer(many=True, allow_empty=False,
                                        max_length=NIGHT_PEOPLE_MAX)
-    round = serializers.IntegerField(
+    round = inputs.WholeNumberField(
         required=False, min_value=1, max_value=10_000,
         help_text="the round of tonight this is: refused (409) once that round exists")
     while_in_play = serializers.BooleanField(
@@ -359,7 +359,7 @@ class NightConfirmSerializer(KnownFields, serializers.Serializer):
 
 
 class RoundCancelSerializer(KnownFields, serializers.Serializer):
-    round = serializers.IntegerField(min_value=1, max_value=10_000,
+    round = inputs.WholeNumberField(min_value=1, max_value=10_000,
                                      help_text="the round of tonight to cancel")
 
 

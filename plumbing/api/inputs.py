@@ -1,8 +1,8 @@
 """Input the API does not take is refused with 400 naming it, never silently ignored: every
 viewset takes only the query parameters it documents (KnownQueryParameters), every write
 serializer only its writable fields (KnownFields), an id only as a whole number (IdField,
-id_param), and JSON in a form's field only as a JSON body is taken (JSONField). docs/api.md
-"Errors".
+id_param), a number only as one (WholeNumberField), and JSON in a form's field only as a
+JSON body is taken (JSONField). docs/api.md "Errors".
 
 The mixins explain themselves in comments: drf-spectacular would show a docstring as the
 description of every operation and shape that inherits it."""
@@ -135,6 +135,22 @@ class IdField(serializers.PrimaryKeyRelatedField):
         super().fail(key, **kwargs)
 
 
+class WholeNumberField(serializers.IntegerField):
+    # A whole number in a body: as JSON writes it (2, or 2.0), or its ASCII digits, as a form
+    # sends it. DRF's field read any text Python's int() reads: "١" (an Arabic-Indic one) as
+    # 1, "1_0" as 10, " 1" and "1.000" as 1.
+
+    def to_internal_value(self, data):
+        if isinstance(data, float) and data.is_integer():
+            data = int(data)
+        elif isinstance(data, str) and re.fullmatch(r"-?[0-9]{1,40}", data):
+            data = int(data)
+        if not isinstance(data, int) or isinstance(data, bool):
+            sent = json.dumps(data, ensure_ascii=False, default=repr)
+            raise ValidationError(f"a whole number, not {sent[:40]}")
+        return data
+
+
 class JSONField(serializers.JSONField):
     # A JSON field; sent in a form, its text is read as a JSON body is (plumbing.api.parsers):
     # DRF's own reading answered 500 for 100,000 brackets (RecursionError) and kept the last of
@@ -151,7 +167,11 @@ class JSONField(serializers.JSONField):
 
 class ModelSerializer(serializers.ModelSerializer):
     # A write's model serializer: the model's relations taken as IdField, its JSON as
-    # JSONField.
+    # JSONField, its whole numbers as WholeNumberField.
     serializer_related_field = IdField
-    serializer_field_mapping = {**serializers.ModelSerializer.serializer_field_mapping,
-                                models.JSONField: JSONField}
+    serializer_field_mapping = {
+        **serializers.ModelSerializer.serializer_field_mapping,
+        **{column: WholeNumberField for column, field
+           in serializers.ModelSerializer.serializer_field_mapping.items()
+           if field is serializers.IntegerField},
+        models.JSONField: JSONField}
