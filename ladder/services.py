@@ -45,6 +45,7 @@ from bot_games import services as bot_games
 from bot_games.selectors import seat_par_sums
 from gameplay.bots import is_url, make_bot
 from gameplay.bots.base import Bot as EngineBot
+from gameplay.bots.base import fault_text
 from gameplay.bots.outside import HttpBot
 from gameplay.bots.sandbox import SandboxedProgram
 from gameplay.engine.errors import PresidentError
@@ -571,7 +572,11 @@ def _stderr(bot: EngineBot) -> str:
     """A hosted bot's stderr after its game, and why the sandbox stopped it, in words."""
     if not isinstance(bot, SandboxedProgram):
         return ""
+    # Its control characters escaped, as a fault's text: PostgreSQL stores no NUL in text (a
+    # NUL on stderr made every game of the bot fail to be stored, its opponents' rated games
+    # with it). An escape is at most 10 characters ("\U000e0100"): nothing of it is cut.
     text = bot.stderr.decode(errors="replace")
+    text = fault_text(text, 10 * len(text), lines=True)
     return f"[the sandbox stopped it: {bot.stopped}]\n{text}" if bot.stopped else text
 
 
