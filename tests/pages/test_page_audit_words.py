@@ -1,0 +1,39 @@
+"""What the league's pages say with awkward data: a season with no game, a game of one deal."""
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from league import services
+from tests.league.factories import make_game, make_season, seated_ids
+
+pytestmark = pytest.mark.django_db
+
+def page(client, url):
+    answer = client.get(url)
+    assert answer.status_code == 200
+    return answer.content.decode()
+
+
+def words(html):
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", html))
+
+
+def test_a_season_with_no_game_says_so(client):
+    season = make_season()
+
+    text = words(page(client, reverse("league:season_detail", args=[season.pk])))
+
+    assert "0 games" not in text
+    assert "No game yet." in text
+    assert "No rating yet" in text  # under the ratings table's headings
+
+
+def test_a_game_of_one_deal_is_not_one_deals(client):
+    game = make_game(players=4)
+    services.deal_record(game=game, finishing_order=seated_ids(game))
+
+    text = words(page(client, reverse("league:season_detail", args=[game.season.pk])))
+
+    assert f"Game {game.number}: open, 1 deal" in text and "1 deals" not in text
