@@ -257,7 +257,25 @@ def night_plan(request, season):
         "again": asked.query(seed=asked.seed + 1, swap=[]),
         "plain": asked.query(swap=[]),
         "people": sorted(asked.present, key=lambda p: p.name),
+        "sizes_words": _sizes_words([len(t.seats) for t in plan.rounds[0].tables],
+                                    asked.low, asked.high),
     }, status=400 if asked.swap_refused else 200)
+
+
+def _sizes_words(sizes, low, high) -> str:
+    """The tables the plan made of the people present: "13 people at 3 tables: 4, 4 and 5
+    players"; with the sizes preferred when a table could not keep to them ("2 people at 1
+    table of 2, outside the 4 to 5 preferred: as close as 2 people allow")."""
+    people = sum(sizes)
+    if len(sizes) == 1:
+        words = f"{people} people at 1 table of {people}"
+    else:
+        listed = ", ".join(map(str, sizes[:-1])) + f" and {sizes[-1]}"
+        words = f"{people} people at {len(sizes)} tables: {listed} players"
+    if all(low <= size <= high for size in sizes):
+        return words
+    preferred = f"{low}" if low == high else f"{low} to {high}"
+    return f"{words}, outside the {preferred} preferred: as close as {people} people allow"
 
 
 def _posted_tables(request, season):
