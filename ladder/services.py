@@ -544,7 +544,8 @@ def _challenge_refusal(game: Game) -> str | None:
             refusal = validation.challenge(HttpBot(seat.bot, secret=bot.secret))
         except ValueError as e:
             refusal = str(e)
-        if refusal:
+        if refusal:  # it may quote the bot (a broken status line): escaped, as a fault's text
+            refusal = fault_text(refusal, 500)
             return (f"{seat.entry.name} failed its challenge: {refusal} (a bot proves it is "
                     "its author's with its secret: \"Replace its secret\" on its page gives a "
                     "new one, shown once)")
