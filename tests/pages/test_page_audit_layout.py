@@ -6,6 +6,7 @@ from django.urls import reverse
 
 from league import services
 from tests.league.factories import PlayerFactory, UserFactory, make_game, make_season, seated_ids
+from tests.pages.test_accessibility import violations_by_page
 from tests.pages.test_browser import bot_game, browser, pytestmark, signed_in  # noqa: F401
 
 PHONE = {"width": 360, "height": 740}
@@ -94,3 +95,12 @@ def test_a_long_name_leaves_the_numbers_of_standings_and_sheets_in_view(browser,
             """, cells)
         assert widths and max(widths) <= PHONE["width"] / 2, name
         page.close()
+
+
+def test_the_help_pages_tables_scroll_by_keyboard_on_a_phone(browser, live_server, client):  # noqa: F811
+    """A table wider than the phone sits in a box the keyboard can scroll (axe's
+    scrollable-region-focusable, serious)."""
+    pages = {"par": reverse("league:par_help"), "rating": reverse("league:rating_help")}
+
+    assert violations_by_page(browser, live_server, client, UserFactory(), pages,
+                              scheme="light", viewport=PHONE) == {}
