@@ -7,6 +7,7 @@ else. The administrators' view of every bot stays /api/v1/outside-bots/.
 """
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import transaction
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
@@ -170,7 +171,11 @@ class TokenSerializer(serializers.Serializer):
 
 
 class PasswordSerializer(KnownFields, AuthTokenSerializer):
-    pass
+    # No longer than a username can be: a longer one failed its login only to fail django-axes'
+    # record of it (255 characters), a 500 on PostgreSQL.
+    username = serializers.CharField(
+        label="Username", write_only=True,
+        max_length=get_user_model()._meta.get_field("username").max_length)
 
 
 @extend_schema_view(
