@@ -7,7 +7,6 @@ input (serializers.py) and hand over to a service, whose LeagueError answers 400
 from django.db import transaction
 from django.db.models import Prefetch
 from django.http import HttpResponse
-from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -17,6 +16,7 @@ from drf_spectacular.utils import (
 )
 from rest_framework import generics, mixins, status, viewsets
 from rest_framework.decorators import action
+from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
 from rest_framework.utils.urls import replace_query_param
@@ -138,7 +138,9 @@ class PlayerViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
         order, RATING_HISTORY_PAGE points at a time; ``next`` asks for those after."""
         player = self.get_object()
         season_id = id_param(request, "season")
-        season = None if season_id is None else get_object_or_404(Season, pk=season_id)
+        season = None if season_id is None else Season.objects.filter(pk=season_id).first()
+        if season_id is not None and season is None:
+            raise NotFound(f"there is no season {season_id}")  # not the view's player
         points = selectors.rating_history(player=player, season=season,
                                           after=id_param(request, "after"),
                                           limit=RATING_HISTORY_PAGE + 1)

@@ -5,7 +5,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from league.models import Game
-from tests.league.factories import make_game
+from tests.league.factories import make_game, seated_ids
 
 pytestmark = pytest.mark.django_db
 
@@ -55,3 +55,13 @@ def test_a_nul_character_in_a_query_parameter_is_refused_naming_it(query):
 
     assert answer.status_code == 400, answer.content
     assert answer.json() == {name: [f"{name} cannot hold a NUL character (\\x00)"]}
+
+
+def test_rating_history_of_a_season_that_is_not_there_names_the_season(game):
+    """It said "there is no player 1" of a player who is there."""
+    player = seated_ids(game)[0]
+
+    answer = APIClient().get(f"/api/v1/players/{player}/rating-history/?season=999999")
+
+    assert answer.status_code == 404
+    assert answer.json() == {"detail": "there is no season 999999"}
