@@ -6,9 +6,10 @@ import pytest
 from django.urls import reverse
 
 from league import services
-from tests.league.factories import make_game, make_season, seated_ids
+from tests.league.factories import ClubFactory, make_game, make_season, seated_ids
 
 pytestmark = pytest.mark.django_db
+
 
 def page(client, url):
     answer = client.get(url)
@@ -37,3 +38,14 @@ def test_a_game_of_one_deal_is_not_one_deals(client):
     text = words(page(client, reverse("league:season_detail", args=[game.season.pk])))
 
     assert f"Game {game.number}: open, 1 deal" in text and "1 deals" not in text
+
+
+def test_a_right_to_left_club_name_keeps_its_count_of_seasons_after_it(client):
+    """Unisolated, "نادي الورق · 0 seasons" is shown as "0 · نادي الورق seasons": the number
+    joins the right-to-left name."""
+    club = ClubFactory(name="نادي الورق")
+
+    html = page(client, reverse("home"))
+
+    link = f'<a href="{reverse("league:club_detail", args=[club.pk])}">{club.name}</a>'
+    assert f"<bdi>{link}</bdi> · 0 seasons" in html
