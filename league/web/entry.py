@@ -21,7 +21,7 @@ from django.views.decorators.http import require_POST, require_safe
 from gameplay.engine.roles import exchange_pairs, roles_of
 from league import selectors, services
 from league.errors import Conflict, LeagueError
-from league.models import Deal
+from league.models import Deal, Game
 from league.rules import options_of
 from league.web import corrections, role_words
 from league.web.entry_page import (
@@ -136,8 +136,11 @@ def deal_record(request, game):
             source=Deal.OUTBOX if entered["kept_offline"] else Deal.PAGE,
             token=entered["token"], **acting(request))
     except Conflict as e:
-        if as_json:
+        game.refresh_from_db(fields=["status"])  # cancelled meanwhile?
+        if as_json and game.status != Game.CANCELLED:
             return JsonResponse({"error": e.message, "conflict": True}, status=409)
+        if as_json:  # no deal of any number goes in: refused, not another phone's deal
+            return JsonResponse({"error": e.message}, status=400)
         return _entered_meanwhile(request, game, e)
     except LeagueError as e:
         if as_json:

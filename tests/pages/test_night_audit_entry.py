@@ -128,3 +128,16 @@ def test_a_join_from_a_page_loaded_before_the_newcomer_sat_elsewhere_says_where(
     assert f"Nia cannot join: they sit at round 1, table 2 (game {other.number}) now" in (
         refused.text)
     assert not game.seats.filter(player=newcomer).exists()
+
+
+def test_a_deal_kept_for_a_cancelled_game_is_refused_not_a_conflict_of_numbers(cancelled):
+    """The outbox shows a 409 as another phone's deal of that number ("enter it again as the
+    next deal"); a game cancelled meanwhile takes no deal at all: a refusal, in its words."""
+    organiser, game = cancelled
+    table = phone(game.table_links.get())
+    ids = list(game.seats.order_by("number").values_list("player_id", flat=True))
+    sent = table.post(at(game, "deal_record"), {**order_data(ids), "kept_offline": "1"},
+                      headers={"Accept": "application/json"})
+    assert sent.status_code == 400
+    assert sent.json()["error"] == f"game {game.number} was cancelled: nothing can be entered in it"
+    assert not game.deal_set.exists()
