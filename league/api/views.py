@@ -183,12 +183,14 @@ class SeasonViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
         renderer, media_type = request.accepted_renderer, request.accepted_media_type
         if renderer.format != "json":  # the browsable API's page differs per user
             return Response(document(selectors.season_standings(season=season)))
-        # JSON is the same for everyone: rendered once per results version (and media type,
-        # which may ask for indenting), as the renderer would render it for this request.
+        # JSON is the same for everyone: rendered once per results version (and indent, which
+        # the media type may ask for), as the renderer would render it for this request. Not
+        # once per media type as sent: any parameter makes another, and each was a copy.
+        context = self.get_renderer_context()
+        indent = renderer.get_indent(media_type, context)
         body = selectors.season_standings_rendered(
-            season=season, variant=f"{season.scoring['system']}:{media_type}",
-            render=lambda rows: renderer.render(document(rows), media_type,
-                                                self.get_renderer_context()))
+            season=season, variant=f"{season.scoring['system']}:indent={indent}",
+            render=lambda rows: renderer.render(document(rows), media_type, context))
         return HttpResponse(body, content_type=renderer.media_type)
 
     @extend_schema(responses={200: s.RatingSerializer(many=True), **NOT_FOUND})
