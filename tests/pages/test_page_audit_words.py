@@ -7,6 +7,9 @@ from django.urls import reverse
 
 from league import services
 from tests.league.factories import ClubFactory, make_game, make_season, seated_ids
+from tests.tournaments.helpers import small_tournament
+from tournaments import services as tournaments
+from tournaments.models import TournamentGame
 
 pytestmark = pytest.mark.django_db
 
@@ -49,3 +52,16 @@ def test_a_right_to_left_club_name_keeps_its_count_of_seasons_after_it(client):
 
     link = f'<a href="{reverse("league:club_detail", args=[club.pk])}">{club.name}</a>'
     assert f"<bdi>{link}</bdi> · 0 seasons" in html
+
+
+def test_a_bot_clubs_page_does_not_say_no_game_was_played_after_its_tournament(
+        client, django_capture_on_commit_callbacks):
+    cup = small_tournament("Cup", games_per_table=1)
+    with django_capture_on_commit_callbacks(execute=True):
+        tournaments.tournament_start(tournament=cup)
+    assert TournamentGame.objects.filter(tournament=cup).exists()
+
+    text = words(page(client, reverse("league:club_detail", args=[cup.club.pk])))
+
+    assert "No game played yet." not in text
+    assert "its bot tournaments' games are on their pages" in text
