@@ -1,0 +1,44 @@
+"""The organiser's phone at 360 × 740 in a night that is half over: each table's actions on the
+night page and the end-of-night question are thumb-sized (44 × 44 px at least), as the
+entry page's are."""
+
+from django.urls import reverse
+
+from league import nights, services
+from tests.league.factories import PlayerFactory, UserFactory, make_season, seated_ids
+from tests.pages.test_browser import browser, pytestmark, signed_in, visit  # noqa: F401
+from tests.pages.test_browser_entry import PHONE
+
+
+def small(page, selector):
+    """The links and buttons under ``selector`` smaller than 44 × 44 px."""
+    found = []
+    for element in page.locator(f"{selector} :is(a, button):visible").all():
+        box = element.bounding_box()
+        if box["width"] < 44 or box["height"] < 44:
+            found.append((element.inner_text(), round(box["width"]), round(box["height"])))
+    return found
+
+
+def test_a_half_over_nights_actions_are_thumb_sized(browser, live_server, client):  # noqa: F811
+    season = make_season(preset="classic", scoring={"system": "penalty", "limit": 50})
+    organiser = UserFactory(username="organiser")
+    season.club.organisers.add(organiser)
+    people = [PlayerFactory(name=n, clubs=[season.club]) for n in
+              ["Ann", "Ben", "Cai", "Dee", "Eve", "Fay", "Gus", "Hal"]]
+    ended, playing = nights.night_confirm(season=season, by=organiser,
+                                          tables=[(people[:4], 0), (people[4:], 0)])
+    services.deal_record(game=ended, finishing_order=seated_ids(ended), by=organiser)
+    services.deal_record(game=playing, finishing_order=seated_ids(playing), by=organiser)
+    services.game_time_called(game=ended, by=organiser)
+    phone = signed_in(browser, live_server, client, organiser, **PHONE)
+
+    night, problems = visit(browser, live_server.url + reverse("league:night", args=[season.pk]),
+                            phone)
+    assert night.get_by_role("link", name="Game 1: final totals").is_visible()
+    assert small(night, ".night-tables") == []
+    end, _ = visit(browser, live_server.url + reverse("league:night_end", args=[season.pk]),
+                   phone)
+    assert small(end, "main form") == []
+    assert problems == []
+    phone.close()
