@@ -21,8 +21,11 @@ MAX_KEY_LENGTH = 255
 
 
 def fingerprint(request) -> str:
-    """The request's identity apart from its key: method, path and parsed body."""
-    body = json.dumps(request.data, sort_keys=True, default=str)
+    """The request's identity apart from its key: method, path and parsed body (a form's
+    fields with all their values: read as a dict, a form keeps the last of a list's)."""
+    data = request.data
+    body = json.dumps(dict(data.lists()) if hasattr(data, "lists") else data, sort_keys=True,
+                      default=str)
     return hashlib.sha256(f"{request.method} {request.path}\n{body}".encode()).hexdigest()
 
 
