@@ -10,6 +10,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db import transaction
+from django.utils.cache import add_never_cache_headers
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.authtoken.models import Token
@@ -44,6 +45,12 @@ ERRORS = {
     401: OpenApiResponse(ErrorSerializer, description="not signed in"),
 }
 NOT_FOUND = {404: OpenApiResponse(ErrorSerializer, description="no such bot of yours")}
+
+
+def _never_stored(response: Response) -> Response:
+    """An answer that holds a credential (a bot's secret, an API token): no cache keeps it."""
+    add_never_cache_headers(response)
+    return response
 
 
 class BotSerializer(KnownFields, serializers.ModelSerializer):
@@ -152,7 +159,8 @@ class BotViewSet(KnownQueryParameters, OutsideBotChanges, mixins.ListModelMixin,
         form.is_valid(raise_exception=True)
         bot = services.outside_bot_create(owner=request.user, by=request.user,
                                           **form.validated_data)
-        return Response(BotSecretSerializer(bot).data, status=status.HTTP_201_CREATED)
+        return _never_stored(Response(BotSecretSerializer(bot).data,
+                                      status=status.HTTP_201_CREATED))
 
     @extend_schema(request=None, responses={200: BotSecretSerializer, **ERRORS, **NOT_FOUND},
                    description="Replace your bot's secret: the answer holds the new one, given "
@@ -161,7 +169,7 @@ class BotViewSet(KnownQueryParameters, OutsideBotChanges, mixins.ListModelMixin,
     @action(detail=True, methods=["post"])
     def secret(self, request, pk=None):
         bot = services.outside_bot_secret_rotate(bot=self.get_object(), by=request.user)
-        return Response(BotSecretSerializer(bot).data)
+        return _never_stored(Response(BotSecretSerializer(bot).data))
 
 
 
@@ -230,12 +238,12 @@ class TokenViewSet(KnownQueryParameters, viewsets.GenericViewSet):
 
     def create(self, request):
         token, made = Token.objects.get_or_create(user=self._user(request))
-        return Response({"token": token.key},
-                        status=status.HTTP_201_CREATED if made else status.HTTP_200_OK)
+        return _never_stored(Response({"token": token.key}, status=status.HTTP_201_CREATED
+                                      if made else status.HTTP_200_OK))
 
     @action(detail=False, methods=["post"])
     @transaction.atomic
     def rotate(self, request):
         user = self._user(request)
         Token.objects.filter(user=user).delete()
-        return Response({"token": Token.objects.create(user=user).key})
+        return _never_stored(Response({"token": Token.objects.create(user=user).key}))

@@ -10,6 +10,7 @@ from django.db import transaction
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.cache import add_never_cache_headers
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 from rest_framework.authtoken.models import Token
 
@@ -21,6 +22,7 @@ from outside_bots.models import OutsideBot
 
 
 @login_required
+@never_cache  # it shows the API token
 def profile(request):
     token, _ = Token.objects.get_or_create(user=request.user)
     return render(request, "accounts/profile.html", {
