@@ -4,6 +4,7 @@ sideways, and a table of numbers keeps its numbers in view."""
 
 from django.urls import reverse
 
+from ladder.models import Entry
 from league import services
 from tests.league.factories import PlayerFactory, UserFactory, make_game, make_season, seated_ids
 from tests.pages.test_accessibility import violations_by_page
@@ -104,3 +105,20 @@ def test_the_help_pages_tables_scroll_by_keyboard_on_a_phone(browser, live_serve
 
     assert violations_by_page(browser, live_server, client, UserFactory(), pages,
                               scheme="light", viewport=PHONE) == {}
+
+
+def test_the_ladder_table_shows_every_column_beside_a_long_bot_name_on_a_phone(
+        browser, live_server):  # noqa: F811
+    for n, name in enumerate(["a-very-long-bot-name-that-has-no-spaces-at-all-xy", "ada-2"]):
+        Entry.objects.create(preset="classic", name=name, status=Entry.ACTIVE, games=3,
+                             deals=6, rated_deals=6, firsts=n, positions=12, mu=25 - n)
+    page = opened(browser, live_server.url + reverse("ladder:table"), PHONE)
+    assert page.locator("#ladder tbody tr").count() == 2
+
+    # The bot's column stays put while the others scroll under it: it must leave them room.
+    page.locator(".scroll:has(#ladder)").evaluate("box => box.scrollLeft = box.scrollWidth")
+    name = page.locator("#ladder tbody th.bot").first.bounding_box()
+    status = page.locator("#ladder thead th").last.bounding_box()
+    assert name["width"] <= PHONE["width"] / 2
+    assert status["x"] >= name["x"] + name["width"]
+    page.close()
