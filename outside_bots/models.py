@@ -269,6 +269,24 @@ def _not_for(filename: str, runtime: str) -> str | None:
     return f"{filename} is {what}; {_runs()}"
 
 
+# Folders an entry of an upload may sit in. A tree thousands deep, unpacked, broke the
+# clean-up of the folder it was checked in (shutil.rmtree recurses a level a frame).
+MAX_DEPTH = 32
+
+
+def _too_deep(data: bytes) -> str | None:
+    """Why the zip's entries nest too deep, or None (unpack_upload says what else is wrong)."""
+    try:
+        names = zipfile.ZipFile(io.BytesIO(data)).namelist()
+    except (zipfile.BadZipFile, ValueError):
+        return None
+    for name in names:
+        if name.rstrip("/").count("/") > MAX_DEPTH:
+            shown = name if len(name) <= 60 else f"{name[:60]}…"
+            return f"{shown!r}: a path in the zip is over {MAX_DEPTH} folders deep"
+    return None
+
+
 def hosted_code(data: bytes, filename: str, runtime: str) -> bytes:
     """An upload as the zip to store: a zip as it is, one source file zipped as the runtime's
     entry (bot.py / bot.js); ValidationError naming what is wrong (unpack_upload's bounds, an
@@ -291,6 +309,8 @@ def hosted_code(data: bytes, filename: str, runtime: str) -> bytes:
         with zipfile.ZipFile(packed, "w", zipfile.ZIP_DEFLATED) as archive:
             archive.writestr(ENTRY[runtime], data)
         data = packed.getvalue()
+    if (refused := _too_deep(data)) is not None:
+        raise ValidationError(refused)
     with tempfile.TemporaryDirectory() as unpacked:
         try:
             files = unpack_upload(data, unpacked)
