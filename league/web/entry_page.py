@@ -50,11 +50,22 @@ def _entry_view(view, links: bool):
             return view(request, game)
         link, reason = table_links.session_link(request, game) if links else (None, None)
         status = 403
-        if (link is not None and link.game_id != game.pk and request.method == "GET"
-                and moved_on_from(link, game) and refusal(link) is None):
+        moved_on = link is not None and link.game_id != game.pk and moved_on_from(link, game)
+        if moved_on and request.method == "GET" and refusal(link) is None:
             messages.info(request, f"This table has moved on from game {game.number} to game "
                                    f"{link.game.number}: enter its deals here.")
             return redirect(reverse("league:game_enter", args=[link.game_id]))
+        if moved_on and request.method == "POST":
+            # A deal kept for the table's last game: refused (a 400 the outbox lists), not
+            # held as if this phone may not enter deals, which it would send for ever.
+            message = (f"This table plays game {link.game.number} now, not game "
+                       f"{game.number}: this was not stored; if it was played in game "
+                       f"{link.game.number}, enter it there.")
+            if wants_json(request):
+                return JsonResponse({"error": message}, status=400)
+            return refuse(request, message, 400, back=(
+                reverse("league:game_enter", args=[link.game_id]),
+                f"Game {link.game.number}: enter its deals"), outbox=True)
         if link is not None and reason is None:
             if not (request.method == "POST" and table_links.throttled(request, link)):
                 request.table_link = link

@@ -141,3 +141,23 @@ def test_a_deal_kept_for_a_cancelled_game_is_refused_not_a_conflict_of_numbers(c
     assert sent.status_code == 400
     assert sent.json()["error"] == f"game {game.number} was cancelled: nothing can be entered in it"
     assert not game.deal_set.exists()
+
+
+def test_a_deal_kept_for_a_game_its_table_moved_on_from_is_refused_in_words(client):
+    """A phone kept deal 2 offline; meanwhile time was called and the organiser started "New
+    game, same table", which the link moved to. The deal is judged, not held for ever as
+    "for another game": the table plays the next game now."""
+    organiser, (game,) = confirmed_round(tables=1, size=4)
+    ids = list(game.seats.order_by("number").values_list("player_id", flat=True))
+    kept = phone(game.table_links.get())
+    services.deal_record(game=game, finishing_order=ids, number=1, by=organiser)
+    game = services.game_time_called(game=game, by=organiser)
+    following = services.game_same_table(game=game, by=organiser)
+
+    sent = kept.post(at(game, "deal_record"), {**order_data(ids, number=2), "kept_offline": "1"},
+                     headers={"Accept": "application/json"})
+    assert sent.status_code == 400
+    assert sent.json()["error"] == (
+        f"This table plays game {following.number} now, not game {game.number}: this was "
+        f"not stored; if it was played in game {following.number}, enter it there.")
+    assert game.deal_set.count() == 1 and not following.deal_set.exists()
