@@ -13,9 +13,10 @@ from rest_framework.response import Response
 
 from league import idempotency
 from league.models import TableLink
+from plumbing.api import inputs
 from plumbing.api.errors import IdempotencyKeyReused
 
-HEADER = "Idempotency-Key"
+HEADER = inputs.IDEMPOTENCY_KEY  # taken by the viewsets' idempotent_actions alone
 REPLAYED_HEADER = "Idempotent-Replayed"
 MAX_KEY_LENGTH = 255
 

@@ -58,6 +58,7 @@ _places = Prefetch("places", queryset=Place.objects.select_related("player")
                             "Rename a club (league.services.club_update); its organisers may."),
 )
 class ClubViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
+    idempotent_actions = ("create",)
     queryset = Club.objects.prefetch_related("organisers").order_by("name")
     serializer_class = s.ClubSerializer
     filterset_class = filters.ClubFilter
@@ -91,6 +92,7 @@ class ClubViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
                             "club they play in may."),
 )
 class PlayerViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
+    idempotent_actions = ("create",)
     queryset = Player.objects.prefetch_related("clubs").order_by("name")
     serializer_class = s.PlayerSerializer
     filterset_class = filters.PlayerFilter
@@ -164,6 +166,7 @@ class PlayerViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
                             "scoring are fixed once a deal is recorded."),
 )
 class SeasonViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
+    idempotent_actions = ("create", "night_confirm")
     queryset = Season.objects.order_by("club__name", "-starts_on", "id")
     serializer_class = s.SeasonSerializer
     filterset_class = filters.SeasonFilter
@@ -311,6 +314,7 @@ SEAT_CHANGE_DOC = ("Players leave or join before the next deal: `leaving` and `j
                     "seat.", refusals=STILL_PLAYING),
 )
 class GameViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
+    idempotent_actions = ("create", "seat_changes")
     queryset = Game.objects.select_related("season").order_by("season_id", "number")
     filterset_class = filters.GameFilter
     ordering_fields = ["number", "created_at"]
@@ -450,6 +454,7 @@ class GameViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
 )
 class DealViewSet(KnownQueryParameters, mixins.CreateModelMixin, mixins.UpdateModelMixin,
                   mixins.DestroyModelMixin, viewsets.ReadOnlyModelViewSet):
+    idempotent_actions = ("create",)
     queryset = (Deal.objects.select_related("game__season__club", "recorded_by")
                 .prefetch_related(_places).order_by("game_id", "number"))
     serializer_class = s.DealSerializer

@@ -15,9 +15,12 @@ from django.db import models
 from django_filters.rest_framework import DjangoFilterBackend
 from rest_framework import serializers
 from rest_framework.exceptions import ValidationError
+from rest_framework.permissions import SAFE_METHODS
 
 from plumbing.api.parsers import json_loads
 
+# The header a retried write carries to be done once (league.api.idempotency).
+IDEMPOTENCY_KEY = "Idempotency-Key"
 # Django's CSRF token, which a form posted by the browsable API carries beside the fields.
 FORM_EXTRAS = frozenset({"csrfmiddlewaretoken"})
 # The fields a form gives once per value.
@@ -59,7 +62,12 @@ class KnownQueryParameters:
     # its page's, ``format`` (DRF's choice of renderer), and the names in the view's (or the
     # action's) ``query_parameters``, which views that read the query themselves declare.
 
+    # It also refuses an Idempotency-Key sent to a write that is not done once per key: a
+    # client retrying with it would believe the retry safe. The view names the actions that
+    # take one (league.api.idempotency) in ``idempotent_actions``.
+
     query_parameters = ()
+    idempotent_actions = ()
 
     def initial(self, request, *args, **kwargs):
         super().initial(request, *args, **kwargs)
@@ -84,6 +92,11 @@ class KnownQueryParameters:
                for name in self.query_parameters if "\x00" in request.query_params.get(name, "")}
         if nul:
             raise ValidationError(nul)
+        if (IDEMPOTENCY_KEY in request.headers and request.method not in SAFE_METHODS
+                and self.action not in self.idempotent_actions):
+            raise ValidationError({IDEMPOTENCY_KEY: [
+                "not taken here: this operation is not done once per key; the operations "
+                "that take one are listed in docs/api.md (Retries)"]})
 
     def taken_query_parameters(self) -> set[str]:
         names = {"format", *self.query_parameters}

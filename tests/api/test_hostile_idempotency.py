@@ -1,11 +1,15 @@
 """Idempotency-Key under a hostile or careless client: the same key for another request is
 refused, whatever shape the body comes in."""
 
+import re
 from urllib.parse import urlencode
 
 import pytest
+from django.urls import resolve
+from rest_framework.test import APIClient
 
 from league.models import Deal
+from tests.api.test_deals import snapshot
 from tests.league.factories import seated_ids
 
 pytestmark = pytest.mark.django_db
@@ -43,3 +47,54 @@ def test_a_form_sent_again_as_it_was_is_replayed(game, organiser_client):
     assert again.status_code == 201
     assert again.headers["Idempotent-Replayed"] == "true"
     assert again.json() == first.json()
+
+
+@pytest.mark.parametrize("method, path", [
+    ("post", "/api/v1/games/{game}/time-called/"),
+    ("post", "/api/v1/games/{game}/seat-change-preview/"),
+    ("put", "/api/v1/deals/{deal}/"),
+    ("delete", "/api/v1/deals/{deal}/"),
+    ("post", "/api/v1/tokens/rotate/"),
+    ("post", "/api/v1/bots/"),
+    ("post", "/api/v1/ladder-games/"),
+])
+def test_a_key_sent_to_a_write_that_does_not_take_one_is_refused_naming_it(
+        game, organiser_client, method, path):
+    """The key was ignored there: a client retrying with it believed the retry safe (a second
+    challenge game, a second token rotation). Nothing is done."""
+    deal = game.deal_set.get()
+    before = snapshot(game)
+
+    answer = getattr(organiser_client, method)(
+        path.format(game=game.pk, deal=deal.pk), {}, format="json",
+        HTTP_IDEMPOTENCY_KEY="retry-1")
+
+    assert answer.status_code == 400, answer.content
+    assert answer.json() == {"Idempotency-Key": [
+        "not taken here: this operation is not done once per key; the operations that take "
+        "one are listed in docs/api.md (Retries)"]}
+    assert snapshot(game) == before
+
+
+def test_a_read_with_a_key_is_answered():
+    """A client that sends a key with every request still reads."""
+    assert APIClient().get("/api/v1/clubs/", HTTP_IDEMPOTENCY_KEY="k").status_code == 200
+
+
+def test_the_operations_that_take_a_key_are_those_the_schema_says_take_one(client):
+    """Each write documenting the Idempotency-Key header takes it, and no other."""
+    paths = client.get("/api/schema/?format=json").json()["paths"]
+    documented, taken = set(), set()
+    for path, operations in paths.items():
+        view = resolve(re.sub(r"\{\w+\}", "1", path)).func
+        for method, operation in operations.items():
+            if method not in ("post", "put", "patch", "delete"):
+                continue
+            action = view.actions[method]
+            if any(p["name"] == "Idempotency-Key" for p in operation.get("parameters", [])):
+                documented.add((path, method))
+            if action in view.cls.idempotent_actions:
+                taken.add((path, method))
+
+    assert documented == taken
+    assert ("/api/v1/deals/", "post") in taken

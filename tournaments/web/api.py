@@ -142,6 +142,7 @@ def _tournament_action(name, operation, doc):
 class TournamentViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
     """Bot tournaments; a club's organisers create, start, cancel and resume them."""
 
+    idempotent_actions = ("create",)
     queryset = Tournament.objects.prefetch_related(
         Prefetch("entrants", queryset=tournament_selectors.with_fault_counts(
             Entrant.objects.select_related("player").order_by("id")))
