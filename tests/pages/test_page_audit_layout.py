@@ -122,3 +122,16 @@ def test_the_ladder_table_shows_every_column_beside_a_long_bot_name_on_a_phone(
     assert name["width"] <= PHONE["width"] / 2
     assert status["x"] >= name["x"] + name["width"]
     page.close()
+
+
+def test_the_protocols_examples_are_read_whole_without_a_mouse(browser, live_server):  # noqa: F811
+    """Its shell and JSON examples are wider than a phone (and one than a laptop); in a box that
+    scrolls but takes no focus, the keyboard never reaches their ends (axe:
+    scrollable-region-focusable, serious). They wrap instead."""
+    for viewport in (PHONE, DESKTOP):
+        page = opened(browser, live_server.url + reverse("bot_protocol"), viewport)
+        hidden = page.evaluate("""() => [...document.querySelectorAll('pre')]
+            .filter(e => e.scrollWidth > e.clientWidth).length""")
+        assert page.locator("pre").count() > 5
+        assert hidden == 0, viewport
+        page.close()
