@@ -8,6 +8,7 @@ import tempfile
 import unicodedata
 import zipfile
 from pathlib import PurePath
+from urllib.parse import quote
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -79,6 +80,10 @@ def checked_name(name: str, *, pk=None) -> str:
     return name
 
 
+# What a URL's path and query keep as they are when written percent-encoded (RFC 3986).
+URL_SIGNS = "/?#[]@!$&'()*+,;=%:~"
+
+
 def checked_url(url: str, *, pk=None) -> str:
     """``url`` in its normal form (gameplay.bots.policy.normal_url), or ValidationError: a URL
     it refuses, or another bot's (other than bot ``pk``)."""
@@ -88,6 +93,10 @@ def checked_url(url: str, *, pk=None) -> str:
         url = normal_url(url)
     except Refused as e:
         raise ValidationError(str(e)) from None
+    path = url[url.index("/", url.index("://") + 3):]
+    if not path.isascii():  # HTTP sends it as it is, in ASCII: it could never be called
+        raise ValidationError(f"a bot's URL is sent in ASCII: write its path percent-encoded, "
+                              f"{quote(path, safe=URL_SIGNS)}")
     if OutsideBot.objects.exclude(pk=pk).filter(url=url).exists():
         raise ValidationError(f"{url} is registered already, as another bot; a server is "
                               "registered once")

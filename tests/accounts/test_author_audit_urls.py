@@ -60,3 +60,17 @@ def test_a_hosted_version_is_no_url_on_the_page_nor_in_a_change(client, author, 
                                        {"url": "hosted:abc"}, format="json")
     assert changed.status_code == 400 and NOT_HTTP in str(changed.json()), changed.json()
     assert OutsideBot.objects.get(owner=author).url == "https://bots.example.org/"
+
+
+@pytest.mark.parametrize(("url", "written"), [("https://bots.example.org/bot/é", "%C3%A9"),
+                                               ("https://bots.example.org/?name=ü", "%C3%BC")])
+def test_a_url_whose_path_is_not_ascii_is_refused_saying_how_to_write_it(author, settings,
+                                                                         url, written):
+    """It was taken, then never called: HTTP sends its path in ASCII, and each validation
+    failed 'its challenge: 'ascii' codec can't encode character …', asking for a new secret."""
+    settings.OUTSIDE_BOT_ALLOWED_HOSTS = ["bots.example.org"]
+    answer = client_for(author).post("/api/v1/bots/", {"name": "ada-bot", "url": url},
+                                     format="json")
+    assert answer.status_code == 400
+    assert written in " ".join(answer.json()["url"]), answer.json()
+    assert not OutsideBot.objects.exists()
