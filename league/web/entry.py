@@ -21,7 +21,7 @@ from django.views.decorators.http import require_POST, require_safe
 from gameplay.engine.roles import exchange_pairs, roles_of
 from league import selectors, services
 from league.errors import Conflict, LeagueError
-from league.models import Deal, Game
+from league.models import Deal, Game, Place
 from league.rules import options_of
 from league.web import corrections, role_words
 from league.web.entry_page import (
@@ -138,7 +138,8 @@ def deal_record(request, game):
     except Conflict as e:
         game.refresh_from_db(fields=["status"])  # cancelled meanwhile?
         if as_json and game.status != Game.CANCELLED:
-            return JsonResponse({"error": e.message, "conflict": True}, status=409)
+            return JsonResponse({"error": e.message, "conflict": True,
+                                 "stored": _stored_order(game, entered["number"])}, status=409)
         if as_json:  # no deal of any number goes in: refused, not another phone's deal
             return JsonResponse({"error": e.message}, status=400)
         return _entered_meanwhile(request, game, e)
@@ -159,6 +160,15 @@ def deal_record(request, game):
         return JsonResponse({"number": number, "recorded": recorded, "message": message},
                             status=201 if recorded else 200)
     return back_to_page(game, origin_of(request))
+
+
+def _stored_order(game, number) -> str | None:
+    """The finishing order of the game's deal ``number`` as the outbox words one ("Ann, Ben,
+    Cai"), for a phone to tell its refused copy of that deal from another deal; None if the
+    game has no such deal."""
+    names = list(Place.objects.filter(deal__game=game, deal__number=number)
+                 .order_by("position").values_list("player__name", flat=True))
+    return ", ".join(names) or None
 
 
 @require_POST

@@ -42,3 +42,37 @@ def test_a_half_over_nights_actions_are_thumb_sized(browser, live_server, client
     assert small(end, "main form") == []
     assert problems == []
     phone.close()
+
+
+def test_two_phones_confirming_the_same_deal_at_once_are_told_it_is_the_same(
+        browser, live_server, client):  # noqa: F811
+    """Two people at one table enter the deal just played, each on their phone, and confirm
+    at once: it is stored once, and the phone whose copy was refused says it had the same
+    order, so its copy is plainly one to discard."""
+    season = make_season(preset="classic", scoring={"system": "penalty", "limit": 50})
+    organiser = UserFactory(username="organiser")
+    season.club.organisers.add(organiser)
+    people = [PlayerFactory(name=n, clubs=[season.club]) for n in ["Ann", "Ben", "Cai", "Dee"]]
+    (game,) = nights.night_confirm(season=season, by=organiser, tables=[(people, 0)])
+    link = live_server.url + reverse("league:table_link_open", args=[game.table_links.get().token])
+    phones = [browser.new_context(**PHONE) for _ in range(2)]
+    pages = []
+    for phone in phones:
+        page = phone.new_page()
+        page.goto(link)
+        for player in seated_ids(game):
+            page.locator(f'#taps button[data-player="{player}"]').tap()
+        page.get_by_role("button", name="Show roles and exchange").tap()
+        page.get_by_role("button", name="Confirm deal 1").wait_for()
+        pages.append(page)
+    for page in pages:  # both at once: neither waits for the other's answer
+        page.evaluate("setTimeout(() => document.querySelector('form.confirm-form button')"
+                      ".click(), 100)")
+    for page in pages:
+        page.wait_for_selector("h1:has-text('deal 2')")
+    assert game.deal_set.count() == 1
+    conflicts = [page.locator("#outbox li.conflict") for page in pages]
+    refused = next(c for c in conflicts if c.count())
+    assert "The same order as the stored deal 1" in refused.inner_text()
+    for phone in phones:
+        phone.close()

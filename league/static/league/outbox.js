@@ -96,7 +96,9 @@
           response.type === "opaqueredirect") return {retry: "server"};
       return response.json().catch(function () { return null; }).then(function (data) {
         if (response.ok) return {sent: data};
-        if (response.status === 409 && data && data.error) return {conflict: data.error};
+        if (response.status === 409 && data && data.error) {
+          return {conflict: data.error, stored: data.stored};
+        }
         if (response.status === 403) {  // our own words when the security check failed
           return {held: data && data.error ? data.error : "this phone's session has ended: " +
                         "scan the code on the table card again, or sign in again"};
@@ -119,6 +121,7 @@
     } else {
       item.state = result.conflict ? "conflict" : result.held ? "held" : "refused";
       item.reason = result.conflict || result.held || result.refused;
+      item.stored = result.stored || null;  // the stored deal's order, for a conflict
       save(items);
       changed({refused: item});
     }
@@ -224,8 +227,11 @@
     var server = document.createElement("p");
     server.textContent = sentence(item.reason);
     var mine = document.createElement("p");
-    mine.textContent = "This phone had: " + item.order + ". If it is another deal, enter " +
-      "it again as the next deal.";
+    mine.textContent = item.stored === item.order
+      ? "The same order as the stored deal " + item.number + ": the same deal, entered on " +
+        "another phone too. Nothing is lost by discarding this phone's copy."
+      : "This phone had: " + item.order + ". If it is another deal, enter it again as the " +
+        "next deal.";
     li.append(head, server, mine, discardButton(item, "Discard this phone's copy"));
   }
 
