@@ -21,13 +21,17 @@ def small(page, selector):
 
 
 def test_a_half_over_nights_actions_are_thumb_sized(browser, live_server, client):  # noqa: F811
+    """One table ended, one playing, one not started: the night page, the end of the night,
+    cancelling a game and starting round 2 while round 1 plays each offer thumb-sized ways
+    on and back."""
     season = make_season(preset="classic", scoring={"system": "penalty", "limit": 50})
     organiser = UserFactory(username="organiser")
     season.club.organisers.add(organiser)
     people = [PlayerFactory(name=n, clubs=[season.club]) for n in
-              ["Ann", "Ben", "Cai", "Dee", "Eve", "Fay", "Gus", "Hal"]]
-    ended, playing = nights.night_confirm(season=season, by=organiser,
-                                          tables=[(people[:4], 0), (people[4:], 0)])
+              ["Ann", "Ben", "Cai", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kit",
+               "Lou"]]
+    ended, playing, fresh = nights.night_confirm(season=season, by=organiser, tables=[
+        (people[:4], 0), (people[4:8], 0), (people[8:], 0)])
     services.deal_record(game=ended, finishing_order=seated_ids(ended), by=organiser)
     services.deal_record(game=playing, finishing_order=seated_ids(playing), by=organiser)
     services.game_time_called(game=ended, by=organiser)
@@ -40,6 +44,15 @@ def test_a_half_over_nights_actions_are_thumb_sized(browser, live_server, client
     end, _ = visit(browser, live_server.url + reverse("league:night_end", args=[season.pk]),
                    phone)
     assert small(end, "main form") == []
+    cancel, _ = visit(browser, live_server.url + reverse(
+        "league:night_cancel_game", args=[season.pk, fresh.pk]), phone)
+    assert small(cancel, "main form") == []
+    plan = live_server.url + reverse("league:night_plan", args=[season.pk]) + "?" + "&".join(
+        f"present={p.pk}" for p in people[:4]) + "&round=2"
+    asked, _ = visit(browser, plan, phone)
+    asked.get_by_role("button", name="Confirm round 2: start 1 game").tap()
+    asked.wait_for_selector("text=Start round 2 now?")
+    assert small(asked, "main form") == []
     assert problems == []
     phone.close()
 
