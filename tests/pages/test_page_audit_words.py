@@ -6,7 +6,7 @@ import pytest
 from django.urls import reverse
 
 from league import services
-from tests.league.factories import ClubFactory, make_game, make_season, seated_ids
+from tests.league.factories import ClubFactory, UserFactory, make_game, make_season, seated_ids
 from tests.tournaments.helpers import small_tournament
 from tournaments import services as tournaments
 from tournaments.models import TournamentGame
@@ -65,3 +65,14 @@ def test_a_bot_clubs_page_does_not_say_no_game_was_played_after_its_tournament(
 
     assert "No game played yet." not in text
     assert "its bot tournaments' games are on their pages" in text
+
+
+def test_a_signed_in_visitor_refused_an_organisers_page_is_offered_a_way_on(client):
+    season = make_season()
+    client.force_login(UserFactory(username="not-an-organiser"))
+
+    answer = client.get(reverse("league:organise_club", args=[season.club.pk]))
+
+    assert answer.status_code == 403
+    html = answer.content.decode()
+    assert f'<a class="button" href="{reverse("home")}">Home</a>' in html
