@@ -302,6 +302,13 @@ class SeasonViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
             services.season_update(season=season, by=request.user, **data)).data)
 
 
+def seating(season: Season) -> None:
+    """Lock ``season`` as a round's confirmation does (league.nights.night_confirm) before a
+    write that checks who sits at an open table (one person, one table): of two writes seating
+    the same player at once, the second checks once the first is written."""
+    Season.objects.select_for_update(no_key=True).get(pk=season.pk)
+
+
 SEAT_CHANGE_DOC = ("Players leave or join before the next deal: `leaving` and `joining` are "
                    "player ids. Answers the roles the next exchange uses, shifted as the "
                    "engine's rank_shift does (RULES.md, last section).")
@@ -342,10 +349,7 @@ class GameViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
 
         @transaction.atomic
         def create_game():
-            # One person, one table: the season locked as a round's confirmation locks it
-            # (league.nights.night_confirm), so of two games of the same players sent at once
-            # the second is checked once the first is written.
-            Season.objects.select_for_update(no_key=True).get(pk=data["season"].pk)
+            seating(data["season"])
             nights.free_checked(data["season"], data["players"])
             game = services.game_create(season=data["season"], players=data["players"],
                                         dealer=data["dealer"], by=request.user)
@@ -388,8 +392,14 @@ class GameViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
     def seat_changes(self, request, pk=None):
         game = self.get_object()
         data = valid(s.SeatChangeSerializer, request)
-        return idempotency.idempotent(request, lambda: self._seat_change_answer(
-            game, services.seat_change_apply(game=game, by=request.user, **data)))
+
+        @transaction.atomic
+        def change():
+            seating(game.season)
+            return self._seat_change_answer(
+                game, services.seat_change_apply(game=game, by=request.user, **data))
+
+        return idempotency.idempotent(request, change)
 
     @extend_schema(request=None, responses={200: s.GameDetailSerializer, **ERRORS, **NOT_FOUND,
                                             **CONFLICT},

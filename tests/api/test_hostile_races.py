@@ -5,9 +5,9 @@ import pytest
 from rest_framework.test import APIClient
 
 from league import services
-from league.models import Club, Game, Season, Seat
+from league.models import Club, Game, Season, Seat, SeatChange
 from tests.api.conftest import at_once, client_for, free_ids, racing_table
-from tests.league.factories import ClubFactory, UserFactory
+from tests.league.factories import ClubFactory, PlayerFactory, UserFactory, make_game, seated_ids
 
 pytestmark = pytest.mark.django_db
 
@@ -75,3 +75,23 @@ def test_a_game_of_players_still_seated_is_refused_one_after_the_other(game, org
 
     assert (first.status_code, second.status_code) == (201, 409)
     assert APIClient().get(f"/api/v1/games/?player={players[0]}").json()["count"] == 1
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_one_newcomer_sent_to_two_tables_at_once_sits_at_one():
+    """Two tables' seat changes taking the same newcomer at the same instant seated them at
+    both (each checked the other table before either was written)."""
+    game, organiser = racing_table()
+    services.deal_record(game=game, finishing_order=seated_ids(game))
+    other = make_game(season=game.season)
+    services.deal_record(game=other, finishing_order=seated_ids(other))
+    newcomer = PlayerFactory(clubs=[game.season.club])
+
+    answers = at_once(organiser, *(
+        lambda client, table=table: client.post(f"/api/v1/games/{table.pk}/seat-changes/",
+                                                {"joining": [newcomer.pk]}, format="json")
+        for table in (game, other)))
+
+    assert sorted(a.status_code for a in answers) == [200, 400], [a.content for a in answers]
+    assert SeatChange.objects.filter(player=newcomer).count() == 1
