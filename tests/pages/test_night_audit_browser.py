@@ -89,3 +89,27 @@ def test_two_phones_confirming_the_same_deal_at_once_are_told_it_is_the_same(
     assert "The same order as the stored deal 1" in refused.inner_text()
     for phone in phones:
         phone.close()
+
+
+def test_undo_on_a_phone_that_lost_its_connection_says_it_needs_one(
+        browser, live_server, client):  # noqa: F811
+    """Offline, "Yes, undo deal 1" left the page for the browser's "This site can't be
+    reached"; the dialog now says undoing needs a connection, and the page stays."""
+    season = make_season(preset="classic", scoring={"system": "penalty", "limit": 50})
+    organiser = UserFactory(username="organiser")
+    season.club.organisers.add(organiser)
+    people = [PlayerFactory(name=n, clubs=[season.club]) for n in ["Ann", "Ben", "Cai", "Dee"]]
+    (game,) = nights.night_confirm(season=season, by=organiser, tables=[(people, 0)])
+    link = game.table_links.get()
+    services.deal_record(game=game, finishing_order=seated_ids(game), table_link=link)
+    phone = browser.new_context(**PHONE)
+    page = phone.new_page()
+    page.goto(live_server.url + reverse("league:table_link_open", args=[link.token]))
+    page.get_by_role("button", name="Undo deal 1…").tap()
+    phone.set_offline(True)
+    dialog = page.get_by_role("dialog", name="Undo deal 1?")
+    dialog.get_by_role("button", name="Yes, undo deal 1").tap()
+    assert "needs a connection" in dialog.get_by_role("alert").inner_text()
+    assert page.locator("h1").inner_text() == f"Game {game.number}: deal 2"
+    assert game.deal_set.count() == 1
+    phone.close()

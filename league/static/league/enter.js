@@ -375,17 +375,28 @@
     if (navigator.onLine) setTimeout(backOnline, 1000);
   }
 
-  // Undo and deleting ask first.
-  [["undo-ask", "undo-dialog"], ["delete-ask", "delete-dialog"]].forEach(function (ids) {
-    var ask = document.getElementById(ids[0]);
-    var dialog = document.getElementById(ids[1]);
-    if (ask && dialog && dialog.showModal) {
-      ask.addEventListener("submit", function (e) {
-        e.preventDefault();
-        dialog.showModal();
-      });
-    }
-  });
+  // Undo and deleting ask first; both need the server (offline, the browser would leave the
+  // page for its own error page).
+  [["undo-ask", "undo-dialog", "Undoing"], ["delete-ask", "delete-dialog", "Deleting"]]
+    .forEach(function (ids) {
+      var ask = document.getElementById(ids[0]);
+      var dialog = document.getElementById(ids[1]);
+      if (ask && dialog && dialog.showModal) {
+        ask.addEventListener("submit", function (e) {
+          e.preventDefault();
+          dialog.showModal();
+        });
+      }
+      var yes = dialog && dialog.querySelector('form[method="post"]');
+      if (yes) {
+        yes.addEventListener("submit", function (e) {
+          if (!isOffline()) return;
+          e.preventDefault();
+          alertIn(yes, ids[2] + " a deal needs a connection: the server checks it. Try " +
+                       "again when online.");
+        });
+      }
+    });
 
   // The list of deals asked for by a link (the admin's game page): shown unfolded.
   var list = document.querySelector("#deals details");
