@@ -9,7 +9,9 @@ The rule the arenas learnt (Halite's matchmaker, Kaggle simulations), in this la
   bots more than ``lead`` games ahead of the anchor are drawn only to fill the table, so the
   bots in a crowded part of the ratings are not drawn far more often than the others.
 - Never a paused bot, never a bot already in ``games_at_once`` running games, never one bot
-  twice at a table; the table has the largest allowed size that the free bots can fill.
+  twice at a table, never more than ``per_author`` bots of one author at a table (two bots of
+  one author could play as a team: an HTTP author's server even sees both hands); the table
+  has the largest allowed size that the free bots can fill.
 - A ``reserve`` share of the bots not paused is left waiting. It matters only when the workers
   could seat nearly every bot at once: a table's bots end their game together and, with no
   other bot free, would sit down together again and again; waiting bots mix the tables.
@@ -32,6 +34,7 @@ from dataclasses import dataclass
 from typing import Any
 
 WINDOW = 8  # opponents are drawn among this many free bots nearest in rating
+PER_AUTHOR = 1  # an author's bots at one table
 
 
 @dataclass(frozen=True)
@@ -65,6 +68,7 @@ class Matchmaker:
     window: int = WINDOW
     references_per_table: int | None = 1  # None: no limit
     games_at_once: int = 1  # running games one bot may be in
+    per_author: int | None = PER_AUTHOR  # None: no limit
     lead: int = 1  # opponents ahead of the anchor by more games are drawn only to fill a table
     reserve: float = 0.1  # share of the bots not paused left waiting, so that tables mix
     # Most running games with an author's bots, by author (fair_shares); others: no limit.
@@ -75,6 +79,8 @@ class Matchmaker:
             raise ValueError(f"table sizes must be at least 2, not {self.sizes!r}")
         if self.games_at_once < 1:
             raise ValueError("games_at_once must be at least 1")
+        if self.per_author is not None and self.per_author < 1:
+            raise ValueError("per_author must be at least 1")
         if not 0 <= self.reserve < 1:
             raise ValueError("reserve is a share of the bots, from 0 up to 1")
 
@@ -143,8 +149,9 @@ class Matchmaker:
 
         Any free bot can anchor such a table: the seats it needs are the same for every anchor.
         """
-        references = sum(bot.reference for bot in free)
-        seatable = len(free) - references + self._references_allowed(references) - waiting
+        others = [bot for bot in free if not bot.reference]
+        references = self._references_allowed(len(free) - len(others))
+        seatable = min(len(others) - waiting, author_seats(others, self.per_author)) + references
         return max((size for size in self.sizes if size <= seatable), default=None)
 
     def _opponents(self, anchor: Bot, free: list[Bot], count: int,
@@ -152,9 +159,13 @@ class Matchmaker:
         """``count`` bots at random among the ``window`` free bots nearest the anchor's mu,
         those ahead of it only to fill the table."""
         references_left = self._references_allowed(len(free)) - anchor.reference
-        def order(bot):  # bots ahead last, the fewest games first: they only fill the table
+        seated = Counter([anchor.author])
+        def order(bot):
+            # Bots ahead last, in random order: they only fill the table. Not the fewest games
+            # first: a table that lasts (a slow author's bot anchors it) would draw again the
+            # same bots it held back.
             ahead = self._ahead(bot, anchor)
-            return (ahead, bot.games if ahead else 0, abs(bot.mu - anchor.mu), rng.random())
+            return (ahead, 0 if ahead else abs(bot.mu - anchor.mu), rng.random())
 
         nearest = sorted((bot for bot in free if bot.id != anchor.id), key=order)
         pool = []
@@ -165,6 +176,10 @@ class Matchmaker:
                 if references_left == 0:
                     continue
                 references_left -= 1
+            elif bot.author is not None and self.per_author is not None:
+                if seated[bot.author] == self.per_author:
+                    continue
+                seated[bot.author] += 1
             pool.append(bot)
             if len(pool) == max(self.window, count):
                 break
@@ -186,6 +201,17 @@ def fair_shares(wants: Mapping[Hashable, int], slots: int) -> dict[Hashable, int
         shares[author] = max(1, min(want, math.ceil(left / (len(ordered) - i))))
         left -= shares[author]
     return shares
+
+
+def author_seats(bots: Iterable[Bot], per_author: int | None = PER_AUTHOR) -> int:
+    """How many of these bots one table may seat, at most ``per_author`` of an author's (bots
+    of nobody's each count)."""
+    bots = list(bots)
+    if per_author is None:
+        return len(bots)
+    authors = Counter(bot.author for bot in bots if bot.author is not None)
+    return (sum(bot.author is None for bot in bots)
+            + sum(min(count, per_author) for count in authors.values()))
 
 
 def _idle_order(bot: Bot) -> tuple:

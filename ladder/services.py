@@ -56,7 +56,7 @@ from gameplay.runner.match import GameResult
 from ladder import timing
 from ladder.errors import LadderError
 from ladder.matchmaking import Bot as Candidate
-from ladder.matchmaking import Matchmaker, fair_shares
+from ladder.matchmaking import Matchmaker, author_seats, fair_shares
 from ladder.models import Entry, Game, RatingPoint, Seat, Version
 from league.names import look_alike
 from league.ratings import MODEL, replay
@@ -389,8 +389,9 @@ def _schedule_preset(preset: str, slots: int, now, rng: random.Random,
                             new=e.started_at is None and not e.reference,
                             reference=e.reference, author=e.author_id)
                   for e in entries.values()]
-    # One reference a table, unless the authors' bots are too few to fill a table with them.
-    authors = sum(not e.reference for e in entries.values())
+    # One reference a table, unless the authors' bots are too few to fill a table with them
+    # (one bot of an author a table: a lone author's bots each play the references).
+    authors = author_seats(c for c in candidates if not c.reference)
     if not authors:
         return []  # references alone would learn nothing new
     matchmaker = Matchmaker(sizes=sizes, references_per_table=max(1, max(sizes) - authors),

@@ -329,10 +329,24 @@ def test_a_challenge_is_unrated_and_bounded_per_author_a_day(ladder_settings, se
     assert selectors.challenges_left(user=author) == 0
 
 
+def test_a_lone_authors_bots_each_play_the_references(ladder_settings, servers, author, commit,
+                                                       monkeypatch):
+    # Never two of an author's bots at a table: they could play as a team.
+    ladder_settings.OUTSIDE_BOT_MAX_PER_AUTHOR = 3
+    active_bots(3, ladder_settings, servers, author, commit)
+    monkeypatch.setattr(services, "games_send", lambda **kwargs: 0)  # games stay in flight
+
+    (game,) = services.games_schedule(rng=random.Random(4))
+    seated = Entry.objects.filter(seats__game=game)
+    assert seated.count() == 4 and seated.filter(reference=False).count() == 1
+
+
 def test_the_scheduler_fills_the_free_slots_and_seats_a_bot_in_one_game_at_a_time(
         ladder_settings, servers, author, commit, monkeypatch):
-    ladder_settings.OUTSIDE_BOT_MAX_PER_AUTHOR = 6
-    active_bots(6, ladder_settings, servers, author, commit)
+    authors = [author, *(UserFactory(username=f"author-{n}", is_staff=False) for n in range(5))]
+    for n, (someone, server) in enumerate(zip(authors, servers(6), strict=True)):
+        register(someone, server, name=f"bot-{n}")
+    commit(services.bots_sync)
     ladder_settings.LADDER_GAMES_IN_FLIGHT = 2
     monkeypatch.setattr(services, "games_send", lambda **kwargs: 0)  # games stay in flight
     rng = random.Random(4)
@@ -344,6 +358,8 @@ def test_the_scheduler_fills_the_free_slots_and_seats_a_bot_in_one_game_at_a_tim
     assert len(seated) == len(set(seated))  # nobody at two tables
     assert all(Entry.objects.get(pk=pk).status == Entry.ACTIVE for pk in seated)
     assert sum(Entry.objects.get(pk=pk).reference for pk in seated) <= 2  # one a table
+    assert len(Entry.objects.filter(pk__in=seated, author__isnull=False)
+               .values("author").distinct()) == 6  # one bot of an author a table
 
     Game.objects.filter(pk=first[0]).update(status=Game.DONE)
     (third,) = services.games_schedule(rng=rng)
