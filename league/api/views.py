@@ -289,9 +289,15 @@ class SeasonViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
         data = s.scoring_sent(valid(s.SeasonCreateSerializer, request), default_scoring())
         club = data.pop("club")
         self.check_object_permissions(request, club)
-        return idempotency.idempotent(request, lambda: Response(
-            s.SeasonSerializer(services.season_create(club=club, by=request.user, **data)).data,
-            status=status.HTTP_201_CREATED))
+
+        @transaction.atomic
+        def create():
+            naming_seasons(club)
+            return Response(s.SeasonSerializer(
+                services.season_create(club=club, by=request.user, **data)).data,
+                status=status.HTTP_201_CREATED)
+
+        return idempotency.idempotent(request, create)
 
     def partial_update(self, request, *args, **kwargs):
         season = self.get_object()
@@ -300,6 +306,13 @@ class SeasonViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
             data = s.scoring_sent(data, season.scoring)
         return Response(s.SeasonSerializer(
             services.season_update(season=season, by=request.user, **data)).data)
+
+
+def naming_seasons(club: Club) -> None:
+    """Lock ``club`` before a write that checks a season's name free in it (compared in any
+    case, which the database's unique name does not): of two seasons named alike at once, the
+    second checks once the first is written."""
+    Club.objects.select_for_update(no_key=True).get(pk=club.pk)
 
 
 def seating(season: Season) -> None:

@@ -95,3 +95,22 @@ def test_one_newcomer_sent_to_two_tables_at_once_sits_at_one():
 
     assert sorted(a.status_code for a in answers) == [200, 400], [a.content for a in answers]
     assert SeatChange.objects.filter(player=newcomer).count() == 1
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_seasons_named_alike_in_any_case_sent_at_once_are_created_once():
+    """A club's season names are compared in any case; four sent at once ("Spring",
+    "spring", "SPRING", "sPring") made four seasons, each checked before any was written."""
+    game, organiser = racing_table()
+    club = game.season.club_id
+    names = ["Spring", "spring", "SPRING", "sPring"]
+
+    answers = at_once(organiser, *(
+        lambda client, name=name: client.post("/api/v1/seasons/", {
+            "club": club, "name": name, "preset": "classic", "starts_on": "2026-03-01"},
+            format="json") for name in names))
+
+    assert sorted(a.status_code for a in answers) == [201, 400, 400, 400]
+    assert Season.objects.filter(club=club, name__iexact="spring").count() == 1
+
