@@ -113,3 +113,28 @@ def test_undo_on_a_phone_that_lost_its_connection_says_it_needs_one(
     assert page.locator("h1").inner_text() == f"Game {game.number}: deal 2"
     assert game.deal_set.count() == 1
     phone.close()
+
+
+def test_a_seat_change_confirmed_after_the_connection_dropped_says_it_needs_one(
+        browser, live_server, client):  # noqa: F811
+    season = make_season(preset="classic", scoring={"system": "penalty", "limit": 50})
+    organiser = UserFactory(username="organiser")
+    season.club.organisers.add(organiser)
+    people = [PlayerFactory(name=n, clubs=[season.club]) for n in
+              ["Ann", "Ben", "Cai", "Dee", "Eve"]]
+    (game,) = nights.night_confirm(season=season, by=organiser, tables=[(people, 0)])
+    link = game.table_links.get()
+    services.deal_record(game=game, finishing_order=seated_ids(game), table_link=link)
+    phone = browser.new_context(**PHONE)
+    page = phone.new_page()
+    page.goto(live_server.url + reverse("league:table_link_open", args=[link.token]))
+    page.locator("#seats label.check", has_text="Eve").locator("input").check()
+    page.get_by_role("button", name="Show the shifted roles").tap()
+    confirm = page.get_by_role("button", name="Confirm the change")
+    confirm.wait_for()
+    phone.set_offline(True)  # the room's Wi-Fi drops between the preview and the confirm
+    confirm.tap()
+    assert "need a connection" in page.locator("#seats [role=alert]").inner_text()
+    assert page.locator("h1").inner_text() == f"Game {game.number}: deal 2"
+    assert not game.seat_changes.exists()
+    phone.close()

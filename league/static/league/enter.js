@@ -414,6 +414,15 @@
   function bindSeats(section) {
     var seatForm = section.querySelector("#seat-form");
     var cancel = section.querySelector("#seat-cancel");
+    var apply = section.querySelector('form[method="post"]:not(#seat-form)');  // the confirm
+    if (apply) {
+      apply.addEventListener("submit", function (e) {
+        if (!isOffline()) return;
+        e.preventDefault();
+        alertIn(apply, "Leaving and joining need a connection: the server checks them. " +
+                       "Try again when online.");
+      });
+    }
     if (seatForm) {
       seatForm.addEventListener("submit", function (e) {
         e.preventDefault();
