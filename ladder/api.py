@@ -216,7 +216,7 @@ class LadderGameDetailSerializer(LadderGameFaultsSerializer):
 class LadderVersionSerializer(serializers.ModelSerializer):
     class Meta:
         model = Version
-        fields = ["number", "url", "started_at", "reason"]
+        fields = ["number", "started_at", "reason"]  # not its URL: its author's to tell
 
 
 class LadderEntryDetailSerializer(LadderEntrySerializer):

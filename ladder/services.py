@@ -126,7 +126,7 @@ def _validation_start(entry: Entry, opponents: list[Entry], url: str, *,
                              for s, e in enumerate(validation.seated(entry, opponents, rng)))
     if entry.url and entry.url != url:
         new_version = new_version or ("new code uploaded" if url.startswith(HOSTED)
-                                      else f"a new URL: {url}")
+                                      else "a new URL")  # not where: theirs to tell
     if new_version:
         _version_start(entry, url, new_version)
     entry.status, entry.reason, entry.url, entry.validation_game = (

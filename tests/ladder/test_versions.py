@@ -57,8 +57,8 @@ def test_a_new_url_starts_version_2_whose_games_and_figures_are_its_own(
     entry = entry_of(bot)
     assert (entry.version, entry.status) == (2, Entry.ACTIVE)  # its validation game passed
     version = Version.objects.get(entry=entry)
-    assert (version.number, version.url, version.reason) == (2, moved.url,
-                                                            f"a new URL: {moved.url}")
+    # The URL is kept for the record, never shown: an author's server is theirs to tell.
+    assert (version.number, version.url, version.reason) == (2, moved.url, "a new URL")
     # Its rating goes on from version 1's mu, unsure again; its figures start afresh.
     assert (entry.mu, entry.sigma) == (before.mu, MODEL.sigma)
     assert entry.rated_deals == before.rated_deals
@@ -86,11 +86,14 @@ def test_a_new_url_starts_version_2_whose_games_and_figures_are_its_own(
     assert cells[4] == str(second.count())  # games: version 2's
     page = client.get(reverse("ladder:bot", args=[entry.pk]))
     since = dateformat.format(timezone.localtime(version.started_at), "j M Y H:i")
-    assert f"Version 2, since {since} (a new URL: {moved.url})" in text(page)
+    assert f"Version 2, since {since} (a new URL)" in text(page)
+    assert moved.url not in page.content.decode()
+    shown = client.get(f"/api/v1/ladder/{entry.pk}/").json()
+    assert shown["versions"][0]["reason"] == "a new URL" and moved.url not in str(shown)
     chart = chart_of(page)
     assert chart["versions"] == [p.version for p in points]
     assert chart["marks"] == [{"index": old_points, "version": 2,
-                               "label": f"version 2: a new URL: {moved.url}"}]
+                               "label": "version 2: a new URL"}]
     games = re.findall(r'<td class="nowrap"><a href="/ladder/games/(\d+)/">.*?</a></td>'
                        r'<td>(\w+)</td>\s*<td class="num">(.*?)</td>', page.content.decode())
     by_game = {int(pk): shown for pk, kind, shown in games if kind == "rated"}
