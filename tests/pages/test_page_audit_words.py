@@ -76,3 +76,23 @@ def test_a_signed_in_visitor_refused_an_organisers_page_is_offered_a_way_on(clie
     assert answer.status_code == 403
     html = answer.content.decode()
     assert f'<a class="button" href="{reverse("home")}">Home</a>' in html
+
+
+def title(html):
+    return re.search(r"<title>(.*?)</title>", html, re.S).group(1).strip()
+
+
+@pytest.mark.parametrize(("address", "expected"), [
+    (reverse("league:rules_index"), "Rules of President, as the League plays them"),
+    (reverse("league:rules", args=["common"]), "Rules common to every preset"),
+    (reverse("league:rules", args=["classic"]), "classic rules"),
+])
+def test_a_rules_pages_title_says_rules_once(client, address, expected):
+    assert title(page(client, address)) == f"{expected} – President League"
+
+
+def test_a_refused_searchs_title_is_not_the_whole_search(client):
+    answer = client.get(reverse("league:player_search"), {"q": "x" * 120})
+
+    assert answer.status_code == 400
+    assert len(title(answer.content.decode())) < 80
