@@ -215,10 +215,11 @@ def _join(bot: OutsideBot, preset: str, entry_id: int | None) -> None:
 def bots_sync() -> dict[str, int]:
     """Entries follow the outside bots: an enabled bot is on the ladder of each preset it
     plays, validated again when its URL changed; an entry whose bot is removed, disabled or
-    no longer plays the preset retires (its games and history stay). At most SYNC_AT_ONCE
-    changes a call; the next tick does the rest."""
-    bots = {b.pk: b for b in OutsideBot.objects.only("id", "name", "url", "presets",
-                                                     "enabled")}
+    no longer plays the preset, or whose author's account is closed (an administrator
+    deactivated it), retires (its games and history stay). At most SYNC_AT_ONCE changes a
+    call; the next tick does the rest."""
+    bots = {b.pk: b for b in OutsideBot.objects.select_related("owner").only(
+        "id", "name", "url", "presets", "enabled", "owner__is_active")}
     entries = Entry.objects.filter(reference=False).values_list(
         "pk", "preset", "outside_bot_id", "status", "url", "name")
     seen, joined, retired = set(), 0, 0
@@ -226,10 +227,11 @@ def bots_sync() -> dict[str, int]:
         if joined + retired >= SYNC_AT_ONCE:
             break
         bot = bots.get(bot_id)
-        if bot is None or not bot.enabled or preset not in bot.presets:
+        if bot is None or not _plays(bot) or preset not in bot.presets:
             if status != Entry.RETIRED:
                 why = ("its bot was removed" if bot is None else "its bot is disabled"
-                       if not bot.enabled else f"its bot no longer plays {preset}")
+                       if not bot.enabled else "its author's account is closed"
+                       if not _plays(bot) else f"its bot no longer plays {preset}")
                 _retire(pk, why)
                 retired += 1
             continue
@@ -238,13 +240,18 @@ def bots_sync() -> dict[str, int]:
             _join(bot, preset, pk)
             joined += status == Entry.RETIRED or url != bot.url
     for bot in bots.values():
-        if not bot.enabled:
+        if not _plays(bot):
             continue
         for preset in bot.presets:
             if (bot.pk, preset) not in seen and joined + retired < SYNC_AT_ONCE:
                 _join(bot, preset, None)
                 joined += 1
     return {"joined": joined, "retired": retired}
+
+
+def _plays(bot: OutsideBot) -> bool:
+    """Enabled, and its author's account open (a bot an administrator registered has none)."""
+    return bot.enabled and (bot.owner is None or bot.owner.is_active)
 
 
 def entry_resume(*, entry: Entry, by=None, now=None) -> Entry:

@@ -304,6 +304,23 @@ def test_an_entry_follows_its_bot(ladder_settings, servers, author, commit):
     assert (friday.status, friday.reason) == (Entry.RETIRED, "its bot is disabled")
 
 
+def test_a_deactivated_authors_bots_leave_the_ladder_and_come_back_with_them(
+        ladder_settings, servers, author, commit):
+    # An administrator deactivates an account (a cheat, a spammer): its bots stop playing,
+    # as its author can no longer sign in to see or pause them. They played on before.
+    (server,), (bot,) = active_bots(1, ladder_settings, servers, author, commit)
+    author.is_active = False
+    author.save()
+    commit(services.bots_sync)
+    entry = entry_of(bot)
+    assert (entry.status, entry.reason) == (Entry.RETIRED, "its author's account is closed")
+
+    author.is_active = True
+    author.save()
+    commit(services.bots_sync)
+    assert entry_of(bot).status != Entry.RETIRED
+
+
 def test_a_challenge_is_unrated_and_bounded_per_author_a_day(ladder_settings, servers, author,
                                                             commit):
     ladder_settings.LADDER_CHALLENGES_PER_DAY = 2
