@@ -96,3 +96,10 @@ def test_a_refused_searchs_title_is_not_the_whole_search(client):
 
     assert answer.status_code == 400
     assert len(title(answer.content.decode())) < 80
+
+
+def test_the_ladders_title_is_its_heading(client):
+    html = page(client, reverse("ladder:table") + "?preset=friday")
+
+    assert title(html) == "Bot ladder: friday – President League"
+    assert "<h1>Bot ladder: friday</h1>" in html
