@@ -1,0 +1,72 @@
+"""Two table phones of one night writing at the same instant, on PostgreSQL (real threads, each
+with its own connection): one person still sits at one table."""
+
+import threading
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.urls import reverse
+
+from league import services
+from league.models import Seat
+from tests.league.factories import PlayerFactory
+from tests.league.test_table_links import confirmed_round
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+
+def at_once(*sends):
+    """Each ``send()`` in a thread of its own, all released together; their answers."""
+    start = threading.Barrier(len(sends), timeout=30)
+    answers = []
+
+    def run(send):
+        try:
+            start.wait()
+            answers.append(send())
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run, args=(send,)) for send in sends]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return answers
+
+
+def test_two_table_phones_joining_one_latecomer_at_once_seat_her_once(monkeypatch):
+    """Nia arrives; the phones of tables 1 and 2 both enter her joining at the same moment.
+    Each checked the other table before either wrote: she sat at both open tables. The check
+    waits (up to a second) for the other phone's to be made too, so the two always overlap
+    unless one phone's change waits for the other's."""
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks are PostgreSQL's: run with DATABASE_URL=postgres://")
+    both_checking = threading.Barrier(2, timeout=1)
+    checked = services.seated_elsewhere
+
+    def overlapping(**kwargs):
+        try:
+            both_checking.wait()
+        except threading.BrokenBarrierError:  # the other waits for this one's change
+            pass
+        return checked(**kwargs)
+
+    monkeypatch.setattr(services, "seated_elsewhere", overlapping)
+    organiser, games = confirmed_round(tables=2, size=4)
+    for game in games:
+        services.deal_record(game=game, number=1, by=organiser, finishing_order=list(
+            game.seats.order_by("number").values_list("player_id", flat=True)))
+    nia = PlayerFactory(name="Nia", clubs=[games[0].season.club])
+    phones = []
+    for game in games:
+        phone = Client()
+        phone.get(reverse("league:table_link_open", args=[game.table_links.get().token]))
+        phones.append((phone, reverse("league:seat_change", args=[game.pk])))
+
+    answers = at_once(*(lambda phone=phone, at=at: phone.post(at, {"joining": [nia.pk]})
+                        for phone, at in phones))
+
+    assert sorted(a.status_code for a in answers) == [302, 400]
+    assert Seat.objects.filter(player=nia, left_before__isnull=True).count() == 1
