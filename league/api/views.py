@@ -292,7 +292,7 @@ class SeasonViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
 
         @transaction.atomic
         def create():
-            naming_seasons(club)
+            naming_in(club)
             return Response(s.SeasonSerializer(
                 services.season_create(club=club, by=request.user, **data)).data,
                 status=status.HTTP_201_CREATED)
@@ -308,10 +308,10 @@ class SeasonViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
             services.season_update(season=season, by=request.user, **data)).data)
 
 
-def naming_seasons(club: Club) -> None:
-    """Lock ``club`` before a write that checks a season's name free in it (compared in any
-    case, which the database's unique name does not): of two seasons named alike at once, the
-    second checks once the first is written."""
+def naming_in(club: Club) -> None:
+    """Lock ``club`` before a write that checks a name free in it, a season's or a
+    tournament's (compared in any case, which the database's unique names do not): of two named
+    alike at once, the second checks once the first is written."""
     Club.objects.select_for_update(no_key=True).get(pk=club.pk)
 
 

@@ -8,6 +8,7 @@ from league import services
 from league.models import Club, Game, Season, Seat, SeatChange
 from tests.api.conftest import at_once, client_for, free_ids, racing_table
 from tests.league.factories import ClubFactory, PlayerFactory, UserFactory, make_game, seated_ids
+from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -114,3 +115,23 @@ def test_seasons_named_alike_in_any_case_sent_at_once_are_created_once():
     assert sorted(a.status_code for a in answers) == [201, 400, 400, 400]
     assert Season.objects.filter(club=club, name__iexact="spring").count() == 1
 
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_tournaments_named_alike_in_any_case_sent_at_once_are_created_once():
+    """As seasons: "Cup", "cup", "CUP" and "cUp" sent at once made four tournaments."""
+    game, organiser = racing_table()
+    club = game.season.club_id
+    names = ["Cup", "cup", "CUP", "cUp"]
+
+    answers = at_once(organiser, *(
+        lambda client, i=i, name=name: client.post("/api/v1/tournaments/", {
+            "club": club, "name": name, "seats": 2,
+            "entrants": [{"name": f"bot {i} a", "bot": "heuristic"},
+                         {"name": f"bot {i} b", "bot": "heuristic"}]}, format="json")
+        for i, name in enumerate(names)))
+
+    assert sorted(a.status_code for a in answers) == [201, 400, 400, 400], [
+        a.content for a in answers]
+    assert Tournament.objects.filter(club=club, name__iexact="cup").count() == 1

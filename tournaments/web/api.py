@@ -1,5 +1,6 @@
 """The tournaments' API: bot tournaments (/api/v1/tournaments/)."""
 
+from django.db import transaction
 from django.db.models import Prefetch
 from drf_spectacular.utils import extend_schema, extend_schema_field, extend_schema_view
 from rest_framework import serializers, status, viewsets
@@ -9,6 +10,7 @@ from rest_framework.response import Response
 from league.api import idempotency
 from league.api.schema import ERRORS, NOT_FOUND, creates, valid
 from league.api.serializers import SEASON_NAME_MAX, SMALL_MAX, TABLE_MAX
+from league.api.views import naming_in
 from plumbing.api import inputs
 from plumbing.api.inputs import KnownFields, KnownQueryParameters
 from tournaments import selectors as tournament_selectors
@@ -161,10 +163,15 @@ class TournamentViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
         data = dict(valid(TournamentCreateSerializer, request))
         self.check_object_permissions(request, data["club"])
         data["entrants"] = [(e["name"], e["bot"]) for e in data["entrants"]]
-        return idempotency.idempotent(request, lambda: Response(
-            TournamentSerializer(self.get_queryset().get(
+
+        @transaction.atomic
+        def create():
+            naming_in(data["club"])
+            return Response(TournamentSerializer(self.get_queryset().get(
                 pk=tournament_services.tournament_create(by=request.user, **data).pk)).data,
-            status=status.HTTP_201_CREATED))
+                status=status.HTTP_201_CREATED)
+
+        return idempotency.idempotent(request, create)
 
     @extend_schema(responses={200: ProgressSerializer, **NOT_FOUND})
     @action(detail=True, methods=["get"], filter_backends=[], pagination_class=None)
