@@ -103,3 +103,15 @@ def test_the_ladders_title_is_its_heading(client):
 
     assert title(html) == "Bot ladder: friday – President League"
     assert "<h1>Bot ladder: friday</h1>" in html
+
+
+def test_logging_in_and_signing_up_are_called_as_the_menu_calls_them(client):
+    """The menu says "Log in"; the page it opens said "Sign In", its tab "Sign In", and the
+    sign-up page's tab "Signup"."""
+    login = page(client, reverse("account_login"))
+    signup = page(client, reverse("account_signup"))
+
+    assert title(login) == "Log in – President League"
+    assert re.search(r"<h1>\s*Log in\s*</h1>", login)
+    assert "Sign In" not in login
+    assert title(signup) == "Sign up – President League"
