@@ -58,7 +58,7 @@ from ladder.errors import LadderError
 from ladder.matchmaking import Bot as Candidate
 from ladder.matchmaking import Matchmaker, author_seats, fair_shares
 from ladder.models import Entry, Game, RatingPoint, Seat, Version
-from league.names import look_alike
+from league.names import keys_alike, look_alike_keys
 from league.ratings import MODEL, replay
 from outside_bots.models import HOSTED, OutsideBot
 from outside_bots.services import hosted_route, no_sandbox
@@ -188,11 +188,14 @@ def bot_name_refusal(name: str, owner) -> str | None:
     if held.filter(name__iexact=name).exists():
         return (f"{name} is the name of a bot of another author on the ladder (removed, its "
                 "record kept): choose another name")
-    # A slug's look-alikes are as long as it is (one letter for one): only those are read.
-    alike = (held.alias(length=Length("name")).filter(length=len(name))
+    # A slug's look-alikes are as long as its key, one letter for one, but for each "m" of
+    # the key that an "rn" may spell (league.names.look_alike_keys): only those are read.
+    key = look_alike_keys(name)["look_casefolded"]
+    alike = (held.alias(length=Length("name"))
+             .filter(length__gte=len(key), length__lte=len(key) + key.count("m"))
              .values_list("name", flat=True).distinct())
     for other in alike:
-        if look_alike(name, other):
+        if keys_alike(name, other):
             return (f"{name} looks like {other}, the name of a bot of another author on the "
                     "ladder (removed, its record kept): choose another name")
     return None

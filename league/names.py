@@ -22,9 +22,17 @@ def look_alike_keys(name: str) -> dict[str, str]:
     """The name's three skeletons as the columns that hold them (accounts.models.NameKeys,
     outside_bots.models.OutsideBot): two names look alike when one column is equal, so the
     names like a new one are ``Q(**look_alike_keys(name), _connector=Q.OR)``, three indexed
-    lookups."""
-    return dict(zip(("look_casefolded", "look_upper", "look_written"), _skeletons(name),
-                    strict=True))
+    lookups. Stricter than look_alike, for users and bots, who must not pose as each other:
+    a small "rn" is "m" ("rnodem" for "modem"), where a club may have a Marnie and a Mamie."""
+    casefolded, upper, written = _skeletons(name)
+    return {"look_casefolded": _letters_as_one(casefolded), "look_upper": upper,
+            "look_written": _letters_as_one(written)}
+
+
+def keys_alike(name: str, other: str) -> bool:
+    """Whether the two names share a look-alike key (look_alike_keys)."""
+    return any(a == b for a, b in zip(look_alike_keys(name).values(),
+                                      look_alike_keys(other).values(), strict=True))
 
 
 def posing_letter(name: str) -> tuple[str, str, str] | None:
@@ -58,6 +66,12 @@ def _skeletons(name: str) -> tuple[str, str, str]:
     look alike in one case only (Cyrillic "н" is not "h") or across cases ("Al" and "AI")."""
     name = SELECTORS.sub("", unicodedata.normalize("NFKC", name))
     return _look_alikes(name.casefold()), _look_alikes(name.upper()), _look_alikes(name)
+
+
+def _letters_as_one(skeleton: str) -> str:
+    # Two letters that read as one: the one such pair of Latin letters in Unicode's
+    # confusables table.
+    return skeleton.replace("rn", "m")
 
 
 def _look_alikes(text: str) -> str:

@@ -22,7 +22,7 @@ from gameplay.bots.policy import Refused, normal_url
 from gameplay.bots.sandbox import BadUpload, SandboxedProgram, unpack_upload
 from gameplay.bots.sandbox.unpack import MAX_ZIP_BYTES
 from gameplay.engine.options import PRESETS
-from league.names import look_alike, look_alike_keys
+from league.names import keys_alike, look_alike_keys
 
 
 def outside_bot_url(url: str) -> None:
@@ -63,7 +63,7 @@ def checked_name(name: str, *, pk=None) -> str:
     name = unicodedata.normalize("NFKC", name)
     validate_slug(name)
     key = name_key(name)
-    built_in = next((b for b in BUILT_IN if b == key or look_alike(name, b)), None)
+    built_in = next((b for b in BUILT_IN if b == key or keys_alike(name, b)), None)
     if built_in is not None:
         said = "" if built_in == key else f" looks like {built_in}, which"
         raise ValidationError(f"{name}{said} is a built-in bot's name; the built-in bots are "

@@ -313,6 +313,17 @@ def test_a_name_in_another_alphabet_that_looks_like_a_users_is_refused(client):
     assert list(User.objects.values_list("username", flat=True)) == ["aeo"]
 
 
+def test_an_rn_that_reads_as_an_m_is_refused_for_a_user_name(client):
+    """Found by a security walk-through: "rnodem" passed beside modem's bots on the ladder."""
+    UserFactory(username="modem", is_staff=False)
+
+    page = sign_up(client, username="rnodem", email="mallory@example.org")
+
+    assert "A user named modem is registered, which looks the same as rnodem." in (
+        page.content.decode())
+    assert list(User.objects.values_list("username", flat=True)) == ["modem"]
+
+
 @pytest.mark.parametrize("look_alike", ["adaI", "ada1"])
 def test_a_user_name_that_looks_like_anothers_is_refused(client, look_alike):
     """Found by a security walk-through: "adaI" with a capital i stood beside adal's bots on
@@ -390,6 +401,18 @@ def test_every_user_has_the_look_alike_keys_of_their_name():
 
     keys = NameKeys.objects.get(user=ada)
     assert {f: getattr(keys, f) for f in look_alike_keys("Ada")} == look_alike_keys("Ada")
+
+
+def test_the_keys_are_written_again_reading_rn_as_m():
+    from django.apps import apps
+    migration = importlib.import_module("accounts.migrations.0003_keys_read_rn_as_m")
+    user = UserFactory(username="rnodem")
+    NameKeys.objects.filter(user=user).update(look_casefolded="rnodem", look_written="rnodem")
+
+    migration.keys_written_again(apps, None)
+
+    keys = NameKeys.objects.get(user=user)
+    assert (keys.look_casefolded, keys.look_written) == ("modem", "modem")
 
 
 def test_users_made_before_get_their_look_alike_keys():

@@ -124,7 +124,7 @@ def test_a_name_that_looks_like_a_registered_one_is_refused(lowball, name):
     assert OutsideBot.objects.count() == 1
 
 
-@pytest.mark.parametrize("name", ["rand0m", "Greedy", "heurIstic"])
+@pytest.mark.parametrize("name", ["rand0m", "Greedy", "heurIstic", "rnontecarlo"])
 def test_a_name_that_looks_like_a_built_in_bots_is_refused(name, settings):
     settings.OUTSIDE_BOT_ALLOWED_HOSTS = ["bots.example.org"]
     ada = UserFactory(username="ada", is_staff=False)
@@ -152,3 +152,17 @@ def test_a_renamed_bots_old_name_no_longer_stands_in_the_way(lowball):
     with pytest.raises(OutsideBotError, match="a bot named highball is registered, which looks"):
         services.outside_bot_create(name="highbaIl", url="https://bots.example.org/c",
                                     owner=bob)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_migration_writes_the_keys_again_reading_rn_as_m():
+    old = _migrate(("outside_bots", "0006_look_alike_keys"))
+    pk = old.get_model("outside_bots", "OutsideBot").objects.create(
+        name="rnodem", name_key="rnodem", url="https://bots.example.org/r", presets=["classic"],
+        look_casefolded="rnodem", look_upper="RNODEM", look_written="rnodem").pk  # as 0006 did
+
+    _migrate(MigrationExecutor(connection).loader.graph.leaf_nodes("outside_bots")[0])
+
+    bot = OutsideBot.objects.get(pk=pk)
+    assert (bot.look_casefolded, bot.look_written) == ("modem", "modem")
+    assert {f: getattr(bot, f) for f in look_alike_keys("rnodem")} == look_alike_keys("rnodem")

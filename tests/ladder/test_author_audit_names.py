@@ -32,3 +32,11 @@ def test_another_author_cannot_take_a_look_alike_of_a_removed_bots_name(removed,
 def test_its_author_and_unlike_names_are_welcome(removed, author, other):
     outside_bots.outside_bot_create(name="adab0t", url="http://127.0.0.1:8765/", owner=author)
     outside_bots.outside_bot_create(name="adabots", url="http://127.0.0.1:8000/", owner=other)
+
+
+@pytest.mark.parametrize(("kept", "name"), [("modem", "rnodem"), ("rnodem", "modem")])
+def test_an_rn_poses_as_an_m(author, other, settings, kept, name):
+    settings.OUTSIDE_BOT_ALLOWED_HOSTS = ["127.0.0.1"]
+    Entry.objects.create(preset="classic", name=kept, author=author, status=Entry.RETIRED)
+    with pytest.raises(OutsideBotError, match=f"{name} looks like {kept}"):
+        outside_bots.outside_bot_create(name=name, url="http://127.0.0.1:8765/", owner=other)
