@@ -115,3 +115,14 @@ def test_logging_in_and_signing_up_are_called_as_the_menu_calls_them(client):
     assert re.search(r"<h1>\s*Log in\s*</h1>", login)
     assert "Sign In" not in login
     assert title(signup) == "Sign up – President League"
+
+
+def test_a_season_with_no_deal_does_not_link_its_transcripts(client):
+    season = make_season()
+    export = reverse("league:export_transcripts", args=[season.pk])
+    assert client.get(export).status_code == 404  # nothing to export yet
+
+    html = page(client, reverse("league:season_detail", args=[season.pk]))
+
+    assert f'href="{export}"' not in html
+    assert f'href="{reverse("league:export_standings", args=[season.pk])}"' in html
