@@ -6,9 +6,12 @@ transcript the engine's checker refuses (TranscriptRefused, from the service) an
 the fault's deal, move and error under ``transcript``; a Conflict (refused for what the game is
 now: a deal number already recorded, a game that has ended) answers 409 with its message as
 ``detail``, and so does a write the database refused for a row written meanwhile (two clubs of
-one name sent at once: both were checked free, the second insert fails the unique name).
+one name sent at once: both were checked free, the second insert fails the unique name); any
+other refusal of the database is a bug.
 Anything else is DRF's own answer, or a bug left to raise.
 """
+
+import logging
 
 from django.db import IntegrityError
 from django.http import Http404
@@ -19,6 +22,8 @@ from rest_framework.views import set_rollback
 
 from league.errors import Conflict, LeagueError, TranscriptRefused
 from plumbing.api.errors import MODEL_WORDS
+
+logger = logging.getLogger(__name__)
 
 # Sent again, the request is checked against what the other one wrote, and refused in words
 # (or written, if they did not clash after all).
@@ -33,12 +38,23 @@ def exception_handler(exc, context):
         return Response({"transcript": exc.verdict}, status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, Conflict):
         return Response({"detail": exc.message}, status=status.HTTP_409_CONFLICT)
-    if isinstance(exc, IntegrityError):
+    if isinstance(exc, IntegrityError) and _clashed(exc):
+        logger.warning("%s %s clashed with another write: %s", context["request"].method,
+                       context["request"].path, exc)
         set_rollback()  # the transaction the database refused, if the request runs in one
         return Response({"detail": CLASHED}, status=status.HTTP_409_CONFLICT)
     if isinstance(exc, LeagueError):
         return Response(exc.answer(), status=status.HTTP_400_BAD_REQUEST)
     return drf_exception_handler(exc, context)
+
+
+def _clashed(error: IntegrityError) -> bool:
+    """The database refused a unique or foreign key: a row written (or removed) meanwhile by
+    another request. Any other refusal (a null, a check) is a bug, left to raise."""
+    sqlstate = getattr(error.__cause__, "sqlstate", None)  # PostgreSQL's (psycopg)
+    if sqlstate is not None:
+        return sqlstate in ("23505", "23503")  # unique_violation, foreign_key_violation
+    return str(error).startswith(("UNIQUE constraint failed", "FOREIGN KEY constraint failed"))
 
 
 def _missing(context) -> str:

@@ -2,6 +2,7 @@
 two organisers): one is written, the other refused in words, never a 500 or written twice."""
 
 import pytest
+from django.db import IntegrityError
 from rest_framework.test import APIClient
 
 from league import services
@@ -135,3 +136,14 @@ def test_tournaments_named_alike_in_any_case_sent_at_once_are_created_once():
     assert sorted(a.status_code for a in answers) == [201, 400, 400, 400], [
         a.content for a in answers]
     assert Tournament.objects.filter(club=club, name__iexact="cup").count() == 1
+
+
+def test_a_write_the_database_refuses_for_another_reason_stays_a_server_error(monkeypatch):
+    """Only a unique (or foreign) key is a clash with another request; a club without a name
+    reaching the database is a bug, and is not answered as if the client could send it
+    again."""
+    monkeypatch.setattr(services, "club_name_check", lambda *, name, club=None: None)
+    client = client_for(UserFactory(), token=True)
+
+    with pytest.raises(IntegrityError):
+        client.post("/api/v1/clubs/", {"name": "Spades"}, format="json")
