@@ -56,8 +56,10 @@ class PlayerPar:
     @property
     def signed(self) -> str:
         """The sum to one decimal with its sign, for a table's column: "+0.6", "-0.4" (a
-        hyphen-minus, as the rating column: the table's sort reads it)."""
-        return f"{self.over:+.1f}"
+        hyphen-minus, as the rating column: the table's sort reads it); "0.0" on par, not
+        "-0.0"."""
+        shown = f"{self.over:+.1f}"
+        return "0.0" if shown in ("+0.0", "-0.0") else shown
 
     @property
     def figure(self) -> str:

@@ -146,3 +146,11 @@ def test_a_recap_tells_the_roles_once_when_they_are_also_what_earned_the_figure(
         "2 deals, started as Turd once, and once on a game's first deal (no roles): unlucky "
         f"roles, worth {-stayed.luck:.1f} points less than the table's mean. Against them: "
         f"{-stayed.over:.1f} under par.")
+
+
+@pytest.mark.parametrize(("over", "shown"), [(0.6, "+0.6"), (-0.44, "-0.4"), (0.04, "0.0"),
+                                             (-0.04, "0.0"), (0.0, "0.0")])
+def test_a_sum_that_rounds_to_nothing_has_no_sign(over, shown):
+    """Tonight's screen showed "-0.0" and "+0.0" beside players on par."""
+    figure = par.PlayerPar(player_id=1, names={}, fewer_points_win=False, over=over)
+    assert figure.signed == shown
