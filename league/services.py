@@ -796,6 +796,10 @@ def _number_checked(game: Game, number: int | None, next_number: int) -> None:
             else f"the next deal is deal {next_number}")
     deal = (game.deal_set.select_related("recorded_by").prefetch_related("places__player")
             .filter(number=number).first())
+    if deal is None and number > next_number and game.status != Game.FINISHED:
+        # A deal ahead: one before it was undone, or a phone's kept deal refused when sent.
+        raise Conflict(f"deal {number} cannot be recorded: {then}, not recorded yet (undone "
+                       "meanwhile, or refused when it was sent?); nothing was recorded")
     if deal is None:
         raise Conflict(f"deal {number} cannot be recorded: {then} (a deal was undone or "
                        "deleted meanwhile?); nothing was recorded")
