@@ -5,6 +5,8 @@ sideways, and a table of numbers keeps its numbers in view."""
 from django.urls import reverse
 
 from ladder.models import Entry
+from ladder.models import Game as LadderGame
+from ladder.models import Seat as LadderSeat
 from league import services
 from tests.league.factories import PlayerFactory, UserFactory, make_game, make_season, seated_ids
 from tests.pages.test_accessibility import violations_by_page
@@ -137,3 +139,17 @@ def test_the_protocols_examples_are_read_whole_without_a_mouse(browser, live_ser
         assert page.locator("pre").count() > 5
         assert hidden == 0, viewport
         page.close()
+
+
+def test_a_ladder_games_table_keeps_its_figures_beside_a_long_bot_name_on_a_phone(
+        browser, live_server):  # noqa: F811
+    game = LadderGame.objects.create(kind=LadderGame.RATED, preset="classic", seed=1, deals=2)
+    for seat, name in enumerate(["a-very-long-bot-name-that-has-no-spaces-at-all-xy", "ada-2",
+                                 "bob-1"]):
+        entry = Entry.objects.create(preset="classic", name=name, status=Entry.ACTIVE)
+        LadderSeat.objects.create(game=game, entry=entry, seat=seat, bot="random")
+    page = opened(browser, live_server.url + reverse("ladder:game", args=[game.pk]), PHONE)
+
+    name = page.locator("#seats tbody td:nth-child(2)").first.bounding_box()
+    assert name["width"] <= PHONE["width"] / 2
+    page.close()
