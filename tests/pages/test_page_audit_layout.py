@@ -11,6 +11,8 @@ from league import services
 from tests.league.factories import PlayerFactory, UserFactory, make_game, make_season, seated_ids
 from tests.pages.test_accessibility import violations_by_page
 from tests.pages.test_browser import bot_game, browser, pytestmark, signed_in  # noqa: F401
+from tests.tournaments.helpers import small_tournament
+from tournaments import services as tournaments
 
 PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1280, "height": 900}
@@ -152,4 +154,18 @@ def test_a_ladder_games_table_keeps_its_figures_beside_a_long_bot_name_on_a_phon
 
     name = page.locator("#seats tbody td:nth-child(2)").first.bounding_box()
     assert name["width"] <= PHONE["width"] / 2
+    page.close()
+
+
+def test_a_tournaments_tables_keep_their_figures_beside_a_long_bot_player_name(
+        browser, live_server):  # noqa: F811
+    cup = small_tournament("Cup", entrants=[(LONG, "random"), ("Greg", "greedy"),
+                                            ("Rob", "random")], seats=3, games_per_table=1)
+    tournaments.tournament_start(tournament=cup)
+    page = opened(browser, live_server.url + reverse("gameplay:tournament", args=[cup.pk]), PHONE)
+
+    for cells in ("#entrants td:first-child", "#standings td:nth-child(2)"):
+        widths = page.evaluate(f"""() => [...document.querySelectorAll('{cells}')].filter(
+            e => e.textContent.includes('{LONG}')).map(e => e.getBoundingClientRect().width)""")
+        assert widths and 100 <= min(widths) and max(widths) <= PHONE["width"] / 2, cells
     page.close()
