@@ -190,6 +190,7 @@ def night_confirm(*, season: Season, tables: Sequence[tuple[Sequence[Player], in
     Each game gets its table link (league.table_links)."""
     if not tables:
         raise LeagueError("a round has at least one table")
+    services.seating_locked(season.club_id)  # first: the order writers lock in
     # Two confirms at once: the second sees the first's round.
     Season.objects.select_for_update(no_key=True).get(pk=season.pk)
     rounds = _round_checked(season, round_number)
@@ -333,7 +334,9 @@ def still_playing(season: Season, players: Sequence[Player]) -> list[StillPlayin
 
 def free_checked(season: Season, players: Sequence[Player]) -> None:
     """Refuse (Conflict) to seat someone still seated at an open table: one person sits at
-    one table, so even a round started while the one before is in play leaves them out."""
+    one table, so even a round started while the one before is in play leaves them out. The
+    club is locked first (services.seating_locked): call it in a transaction."""
+    services.seating_locked(season.club_id)
     still = still_playing(season, players)
     if still:
         said = [f"{_listed([p.name for p in s.players])} "

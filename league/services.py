@@ -576,6 +576,14 @@ def game_reopen_preview(*, game: Game) -> ReopenPreview:
 # Deals
 
 
+def seating_locked(club_id: int) -> None:
+    """Lock the club before a write that checks who sits at its open tables (one person, one
+    table, in any of its seasons): of two writes seating the same player at once, the second
+    checks once the first is written. Taken before any season or game row (night_confirm,
+    nights.free_checked, seat_change_apply), so writers lock in one order."""
+    Club.objects.select_for_update(no_key=True).get(pk=club_id)
+
+
 def _locked_game(game: Game) -> Game:
     """The game row, locked until the transaction ends: its deals and seats change in turn."""
     # FOR NO KEY UPDATE of the game row only: rows that merely reference the game, its season
@@ -1012,6 +1020,8 @@ def seat_change_apply(*, game: Game, leaving: Sequence[Player] = (),
     """Players leave or join before the next deal; returns the shifted ranking the next
     exchange uses, as (player id, Role) best first (the engine's rank_shift)."""
     by_hand(game.season, "a player leaving or joining", game)
+    if joining:
+        seating_locked(game.season.club_id)
     game = _locked_game(game)
     if table_link is not None:
         table_links.link_checked(table_link, game)

@@ -315,13 +315,6 @@ def naming_in(club: Club) -> None:
     Club.objects.select_for_update(no_key=True).get(pk=club.pk)
 
 
-def seating(season: Season) -> None:
-    """Lock ``season`` as a round's confirmation does (league.nights.night_confirm) before a
-    write that checks who sits at an open table (one person, one table): of two writes seating
-    the same player at once, the second checks once the first is written."""
-    Season.objects.select_for_update(no_key=True).get(pk=season.pk)
-
-
 SEAT_CHANGE_DOC = ("Players leave or join before the next deal: `leaving` and `joining` are "
                    "player ids. Answers the roles the next exchange uses, shifted as the "
                    "engine's rank_shift does (RULES.md, last section).")
@@ -362,7 +355,6 @@ class GameViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
 
         @transaction.atomic
         def create_game():
-            seating(data["season"])
             nights.free_checked(data["season"], data["players"])
             game = services.game_create(season=data["season"], players=data["players"],
                                         dealer=data["dealer"], by=request.user)
@@ -408,7 +400,6 @@ class GameViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
 
         @transaction.atomic
         def change():
-            seating(game.season)
             return self._seat_change_answer(
                 game, services.seat_change_apply(game=game, by=request.user, **data))
 

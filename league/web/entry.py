@@ -9,7 +9,6 @@ offline, sent later by the outbox) is answered in JSON: its number, or why it wa
 import json
 
 from django.contrib import messages
-from django.db import transaction
 from django.http import HttpResponse, JsonResponse
 from django.shortcuts import redirect
 from django.template.loader import render_to_string
@@ -22,7 +21,7 @@ from django.views.decorators.http import require_POST, require_safe
 from gameplay.engine.roles import exchange_pairs, roles_of
 from league import selectors, services
 from league.errors import Conflict, LeagueError
-from league.models import Deal, Game, Place, Season
+from league.models import Deal, Game, Place
 from league.rules import options_of
 from league.web import corrections, role_words
 from league.web.entry_page import (
@@ -256,13 +255,8 @@ def seat_change_preview(request, game):
 def seat_change(request, game):
     """Players leave or join before the next deal."""
     def apply(next_deal, form, leaving, joining):
-        with transaction.atomic():
-            # One person, one table: the season locked as a round's confirmation locks it
-            # (league.nights.night_confirm, and the API's seat changes), so of two phones
-            # seating the same newcomer at once the second checks once the first is written.
-            Season.objects.select_for_update(no_key=True).get(pk=game.season_id)
-            services.seat_change_apply(game=game, leaving=leaving, joining=joining,
-                                       **acting(request))
+        services.seat_change_apply(game=game, leaving=leaving, joining=joining,
+                                   **acting(request))
         said = format_html_join("; ", "{} {}", [(role_words.bdi(p), "leaves") for p in leaving]
                                 + [(role_words.bdi(p), "joins") for p in joining])
         messages.success(request, format_html("{}.", said))

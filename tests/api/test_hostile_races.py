@@ -8,7 +8,14 @@ from rest_framework.test import APIClient
 from league import services
 from league.models import Club, Game, Season, Seat, SeatChange
 from tests.api.conftest import at_once, client_for, free_ids, racing_table
-from tests.league.factories import ClubFactory, PlayerFactory, UserFactory, make_game, seated_ids
+from tests.league.factories import (
+    ClubFactory,
+    PlayerFactory,
+    UserFactory,
+    make_game,
+    make_season,
+    seated_ids,
+)
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
@@ -68,6 +75,25 @@ def test_two_games_of_the_same_players_at_once_seat_them_once():
     assert "still playing" in refused.json()["detail"]
 
 
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_two_games_of_the_same_players_in_two_seasons_at_once_seat_them_once():
+    """One person, one table across the club's seasons: a lock on each season let a game of
+    the same four players in each of two seasons through at once."""
+    game, organiser = racing_table()
+    seasons = [game.season_id, make_season(club=game.season.club).pk] * 3
+    players = free_ids(game)
+
+    answers = at_once(organiser, *(
+        lambda client, season=season: client.post(
+            "/api/v1/games/", {"season": season, "players": players}, format="json")
+        for season in seasons))
+
+    assert sorted(a.status_code for a in answers) == [201] + [409] * 5, [
+        a.content for a in answers]
+    assert Seat.objects.filter(player_id=players[0], game__status=Game.OPEN).count() == 1
+
+
 def test_a_game_of_players_still_seated_is_refused_one_after_the_other(game, organiser_client):
     players = free_ids(game)
     body = {"season": game.season_id, "players": players}
@@ -87,6 +113,24 @@ def test_one_newcomer_sent_to_two_tables_at_once_sits_at_one():
     game, organiser = racing_table()
     services.deal_record(game=game, finishing_order=seated_ids(game))
     other = make_game(season=game.season)
+    services.deal_record(game=other, finishing_order=seated_ids(other))
+    newcomer = PlayerFactory(clubs=[game.season.club])
+
+    answers = at_once(organiser, *(
+        lambda client, table=table: client.post(f"/api/v1/games/{table.pk}/seat-changes/",
+                                                {"joining": [newcomer.pk]}, format="json")
+        for table in (game, other)))
+
+    assert sorted(a.status_code for a in answers) == [200, 400], [a.content for a in answers]
+    assert SeatChange.objects.filter(player=newcomer).count() == 1
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_one_newcomer_sent_to_tables_of_two_seasons_at_once_sits_at_one():
+    game, organiser = racing_table()
+    services.deal_record(game=game, finishing_order=seated_ids(game))
+    other = make_game(season=make_season(club=game.season.club))
     services.deal_record(game=other, finishing_order=seated_ids(other))
     newcomer = PlayerFactory(clubs=[game.season.club])
 
