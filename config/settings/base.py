@@ -37,6 +37,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # instead of syncing the whole file to disk (SQLite's recommended setting for a server).
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
         "init_command", "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")
+    # A transaction takes the write lock when it begins, so two writers take turns (waiting up
+    # to the timeout, 5 s) as row locks make them on PostgreSQL. Begun as a reader and writing
+    # after another writer's commit, the second failed at once: "database is locked" (two
+    # phones confirming one deal at the same moment, one of them answered 500).
+    DATABASES["default"]["OPTIONS"].setdefault("transaction_mode", "IMMEDIATE")
 # A kept connection is checked before a request reuses it, so the first requests after a
 # database outage reconnect instead of failing on a dead socket (docs/operations.md).
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
