@@ -3,6 +3,7 @@ kept on the phone with no connection, refusals shown, undo asked first, touch ta
 leave/join preview in place. README screenshots with SCREENSHOTS=1."""
 
 from django.urls import reverse
+from playwright.sync_api import Error as PlaywrightError
 
 from league import services
 from league.models import Deal, Seat
@@ -35,6 +36,18 @@ def kept_offline(page):
         }
         throw new Error('the entry page was not kept for offline use');
     }""")
+
+
+def back_online(ctx, page):
+    """Online again, the kept deals sent: by the page's "online" event, or by the flush asked
+    here as "Send now" asks it. The event's flush may move the page on first, destroying the
+    page's script before the asked one runs: then it was sent already."""
+    ctx.set_offline(False)
+    try:
+        page.evaluate("Outbox.flush()")
+    except PlaywrightError as e:
+        if "Execution context was destroyed" not in e.message:
+            raise
 
 
 def tap_order(page, order):

@@ -11,7 +11,7 @@ from django.urls import reverse
 from league import nights
 from tests.league.factories import PlayerFactory, UserFactory, make_season, seated_ids
 from tests.pages.test_browser import browser, pytestmark, signed_in  # noqa: F401
-from tests.pages.test_browser_entry import PHONE, kept_offline, settle, tap_order
+from tests.pages.test_browser_entry import PHONE, back_online, kept_offline, settle, tap_order
 from tests.pages.test_browser_table_links import night, order_of  # noqa: F401
 
 
@@ -104,8 +104,7 @@ def test_deals_kept_offline_move_the_page_on_to_the_next_deal_and_its_dealer(
     page.reload()  # the copy the service worker kept says the same
     assert page.locator("#next").inner_text() == offline
 
-    ctx.set_offline(False)
-    page.evaluate("Outbox.flush()")  # as "Send now" does, or the "online" event
+    back_online(ctx, page)
     page.wait_for_selector("#next h2:text('Before deal 3')")
     page.locator("#outbox").wait_for(state="hidden")
     online = page.locator("#next").inner_text()  # the server's words, the deals stored

@@ -11,7 +11,7 @@ from django.urls import reverse
 from league import services, table_links
 from league.models import Deal
 from tests.pages.test_browser import browser, pytestmark  # noqa: F401
-from tests.pages.test_browser_entry import PHONE, kept_offline, settle, tap_order
+from tests.pages.test_browser_entry import PHONE, back_online, kept_offline, settle, tap_order
 from tests.pages.test_browser_table_links import night, order_of  # noqa: F401
 
 
@@ -87,8 +87,7 @@ def test_a_deal_kept_on_a_phone_that_may_no_longer_enter_is_sent_after_scanning_
         table_links.link_revoke(link=link, by=organiser)
         link = table_links.link_new(game=game, by=organiser)
 
-    ctx.set_offline(False)
-    page.evaluate("Outbox.flush()")  # as "Send now" does, or the "online" event
+    back_online(ctx, page)
 
     held = page.locator("#outbox-list li.held")
     held.wait_for()
@@ -124,8 +123,7 @@ def test_time_called_while_a_phone_was_offline_keeps_its_deal_in_sight_until_reo
     page.get_by_role("button", name="Keep deal 2 to send").tap()
     services.game_time_called(game=game, by=organiser)  # the organiser calls time meanwhile
 
-    ctx.set_offline(False)
-    page.evaluate("Outbox.flush()")
+    back_online(ctx, page)
     page.locator("#outbox-list li.held").wait_for()
     page.reload()  # the phone's page is refused now: its kept deal is still shown
 
@@ -166,8 +164,7 @@ def test_a_phone_back_online_after_an_undo_elsewhere_shows_the_deal_to_enter_now
     a.get_by_role("button", name="Yes, undo").tap()
     a.wait_for_selector("text=Deal 1 undone.")
 
-    b_ctx.set_offline(False)
-    b.evaluate("Outbox.flush()")
+    back_online(b_ctx, b)
 
     b.wait_for_selector("h1:text('deal 1')")  # the page as the server has it now
     said = b.locator("#outbox-list li.conflict").inner_text()
