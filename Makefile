@@ -64,11 +64,9 @@ lint: venv
 
 # The whole suite on SQLite but the integration tests (real worker, beat and server processes,
 # which run once, on PostgreSQL), then the database-specific and integration tests on
-# PostgreSQL; pytest's exit code 5 (nothing selected) is not a failure there. Both passes run
-# pytest processes (pytest-xdist): each has its own test database, and each worker, beat and
-# proxy a test starts has its own queue and port. The SQLite pass runs one more than the cores:
-# its browser tests wait on chromium and the live server much of their time (on 2 cores, 2
-# processes kept the cores 57% busy).
+# PostgreSQL; pytest's exit code 5 (nothing selected) is not a failure there. Both passes run a
+# pytest process per core (pytest-xdist): each has its own test database, and each worker, beat
+# and proxy a test starts has its own queue and port.
 test: lint kernel
-	$(BIN)/pytest -m "not integration" -n $$(( $$(nproc) + 1 ))
+	$(BIN)/pytest -m "not integration" -n auto
 	DATABASE_URL=$(POSTGRES_TEST_URL) $(BIN)/pytest -m "postgres or integration" -n auto || [ $$? -eq 5 ]
