@@ -7,13 +7,31 @@ as JSON ``{"detail": …}`` under /api/ and as a page elsewhere, each saying the
 - A form with more fields or files than DATA_UPLOAD_MAX_NUMBER_FIELDS / …_FILES, or a
   multipart body that cannot be read: 400. A POST's form is read here, before
   CsrfViewMiddleware reads it, so the refusal comes from one place whoever reads it first.
+- A write whose text is not valid UTF-8 (a form's fields, percent-encoded or not, or JSON):
+  400. Django decodes form fields with errors="replace", so ``name=Caf%E9`` was stored as
+  "Caf\ufffd". A multipart body's files are bytes, not text, and are not read as UTF-8.
 """
+
+import base64
+import binascii
+import codecs
+from io import BytesIO
+from urllib.parse import unquote_to_bytes
 
 from django.conf import settings
 from django.core.exceptions import TooManyFieldsSent, TooManyFilesSent
 from django.http import JsonResponse
-from django.http.multipartparser import MultiPartParserError
+from django.http.multipartparser import (
+    FIELD,
+    ChunkIter,
+    LazyStream,
+    MultiPartParser,
+    MultiPartParserError,
+    Parser,
+    exhaust,
+)
 from django.shortcuts import render
+from django.utils.http import parse_header_parameters
 
 API_PREFIX = "/api/"
 
@@ -23,10 +41,53 @@ def size_text(size: int) -> str:
     return f"{size:,} bytes ({size / 1024 / 1024:.3g} MB)"
 
 
-def _answer(request, message: str, status: int):
+def _answer(request, message: str, status: int, advice: str = "Go back and send less."):
     if request.path.startswith(API_PREFIX):
         return JsonResponse({"detail": message}, status=status)
-    return render(request, "league/bad_request.html", {"message": message}, status=status)
+    return render(request, "league/bad_request.html", {"message": message, "advice": advice},
+                  status=status)
+
+
+def _multipart_fields(body: bytes, content_type: str):
+    """The bytes of each field of a multipart body, as Django's parser reads them; none if its
+    boundary is one Django refuses (it then says why)."""
+    boundary = parse_header_parameters(content_type)[1].get("boundary", "")
+    if not MultiPartParser.boundary_re.fullmatch(boundary):
+        return
+    stream = LazyStream(ChunkIter(BytesIO(body), 64 * 1024))
+    for item_type, meta, part in Parser(stream, boundary.encode("ascii")):
+        if item_type != FIELD:
+            exhaust(part)
+            continue
+        data = part.read()
+        if meta.get("content-transfer-encoding", ("",))[0].strip() == "base64":
+            try:
+                data = base64.b64decode(data)
+            except binascii.Error:
+                pass  # Django keeps the bytes as they came
+        yield data
+
+
+def _not_text(request) -> str | None:
+    """Why a write's text cannot be read, or None: its form fields or JSON are not valid in
+    the charset Django reads them in (UTF-8 unless the request names one Python knows; JSON
+    in another charset is the JSON parser's to refuse)."""
+    if request.method in ("GET", "HEAD", "OPTIONS"):
+        return None
+    charset = request.encoding or settings.DEFAULT_CHARSET
+    utf8 = codecs.lookup(charset).name == "utf-8"
+    content_type = (request.content_type or "").lower()
+    try:
+        if content_type == "application/x-www-form-urlencoded":
+            unquote_to_bytes(request.body).decode(charset)
+        elif content_type == "multipart/form-data":
+            for data in _multipart_fields(request.body, request.META["CONTENT_TYPE"]):
+                data.decode(charset)
+        elif utf8 and (content_type == "application/json" or content_type.endswith("+json")):
+            request.body.decode("utf-8")
+    except UnicodeDecodeError:
+        return f"the request body is not valid {'UTF-8' if utf8 else charset}"
+    return None
 
 
 def _unreadable_form(exception) -> str | None:
@@ -52,6 +113,10 @@ class RequestLimitsMiddleware:
         if limit is not None and length > limit:
             return _answer(request, f"the request body is {size_text(length)}; the limit is "
                                     f"{size_text(limit)}", 413)
+        refusal = _not_text(request)
+        if refusal is not None:
+            return _answer(request, refusal, 400,
+                           "Send it again as UTF-8, as the site's own forms do.")
         return self.get_response(request)
 
     def process_view(self, request, view, args, kwargs):
