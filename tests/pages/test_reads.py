@@ -40,7 +40,8 @@ def test_the_game_page_shows_running_totals_and_the_next_exchange(client):
                              for row in text.split("<th scope=\"row\">")[1:3])
     assert first_row.count("<td>0</td>") == 1 and first_row.count("<td>2</td>") == 1
     assert second_row.count("<td>2</td>") == 4  # everyone on 2 after the reversed deal
-    assert f"{names[ids[0]]} gives {names[ids[-1]]} 2 cards" in text  # Scum of deal 2 gives
+    # the Scum of deal 2 gives
+    assert f"<bdi>{names[ids[0]]}</bdi> gives <bdi>{names[ids[-1]]}</bdi> 2 cards" in text
 
 
 def test_the_player_page_shows_positions_and_head_to_head(client):
