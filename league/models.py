@@ -6,6 +6,7 @@ Models stay thin; what changes them lives in ``league.services``, reads in ``lea
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.db.models.functions import Lower
 
 from gameplay.engine.options import PRESETS
 from gameplay.engine.roles import Role, role_name
@@ -17,7 +18,7 @@ ROLE_CHOICES = [(role.value, role_name(role)) for role in Role]
 
 
 class Club(models.Model):
-    name = models.CharField(max_length=100, unique=True)
+    name = models.CharField(max_length=100)
     organisers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="organised_clubs", blank=True
     )
@@ -25,6 +26,13 @@ class Club(models.Model):
 
     class Meta:
         ordering = ["name"]
+        constraints = [
+            # Unique in any case, as league.services checks it: of two clubs named alike at
+            # the same instant (both checked free), the database refuses the second.
+            models.UniqueConstraint(Lower("name"), name="league_club_name_any_case",
+                                    violation_error_message="there is already a club of "
+                                                            "that name, in any case"),
+        ]
 
     def __str__(self):
         return self.name

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import F, Max
+from django.db.models import F, Max, Value
+from django.db.models.functions import Lower
 from django.utils import timezone
 
 from gameplay.engine.checker import check
@@ -117,18 +118,43 @@ def club_name_check(*, name: str, club: Club | None = None) -> str:
     """``name`` checked (name_checked) and refused if another club has it (case-insensitive);
     the admin's club form calls this too."""
     name = name_checked(name, "a club")
-    clash = Club.objects.filter(name__iexact=name)
-    if club is not None:
-        clash = clash.exclude(pk=club.pk)
-    if clash.exists():
+    if _club_named_alike(name, club) is not None:
         raise LeagueError(f"there is already a club called {name!r}", field="name")
     return name
+
+
+def _club_named_alike(name: str, club: Club | None = None) -> Club | None:
+    """Another club than ``club`` whose name is ``name`` in any case, compared by the
+    database's lower() as its unique key on the name (models.Club) is."""
+    alike = Club.objects.alias(key=Lower("name")).filter(key=Lower(Value(name)))
+    if club is not None:
+        alike = alike.exclude(pk=club.pk)
+    return alike.first()
+
+
+def _club_saved(club: Club) -> None:
+    """Write ``club`` (new or renamed) after club_name_check. Of two clubs named alike at the
+    same instant both are checked free; the database's unique name refuses the second, which,
+    checked again, now sees the first: refused (Conflict, the API's 409) naming it."""
+    try:
+        with transaction.atomic():  # a savepoint: the check below runs after the refusal
+            club.save()
+    except IntegrityError as e:
+        try:
+            club_name_check(name=club.name, club=club if club.pk else None)
+        except LeagueError:
+            taken = _club_named_alike(club.name, club if club.pk else None)
+            raise Conflict(f"there is already a club called {taken.name!r}, named so at the "
+                           "same moment by another request (a club's name is unique in any "
+                           "case); nothing was changed", field="name") from e
+        raise  # not the name (the API answers 409, "send it again")
 
 
 @transaction.atomic
 def club_create(*, name: str, organisers: Sequence = (), by=None) -> Club:
     name = club_name_check(name=name)
-    club = Club.objects.create(name=name)
+    club = Club(name=name)
+    _club_saved(club)
     club.organisers.set(organisers)
     _audit(by=by, club=club, action="club created", target=club,
            details={"organisers": [u.get_username() for u in organisers]})
@@ -221,7 +247,7 @@ def club_update(*, club: Club, name: str, by=None) -> Club:
     name = club_name_check(name=name, club=club)
     before = club.name
     club.name = name
-    club.save(update_fields=["name"])
+    _club_saved(club)
     _audit(by=by, club=club, action="club changed", target=club,
            details={"name": [before, name]})
     return club
