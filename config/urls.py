@@ -2,9 +2,9 @@ from django.contrib import admin
 from django.shortcuts import redirect
 from django.templatetags.static import static
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from accounts import protocol
+from config import api_schema
 from config.healthz import healthz
 from config.metrics import metrics
 from config.not_found import not_found
@@ -28,9 +28,6 @@ urlpatterns = [
     path("bots/protocol/", protocol.page, name="bot_protocol"),
     path("bots/protocol/<slug:name>.schema.json", protocol.schema, name="bot_protocol_schema"),
     path("api/v1/", include("config.api_urls")),
-    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    # Swagger UI's inline script and style carry the Content-Security-Policy nonce.
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema",
-                                                     template_name="api_docs.html"),
-         name="api-docs"),
+    path("api/schema/", api_schema.Schema.as_view(), name="api-schema"),
+    path("api/docs/", api_schema.Docs.as_view(url_name="api-schema"), name="api-docs"),
 ]

@@ -1,0 +1,37 @@
+"""The API's OpenAPI schema and its browsable docs (Swagger UI), as drf-spectacular serves them,
+with the API's one version.
+
+drf-spectacular wrote any ``?version=`` asked for into the schema's info.version ("1 (zz)")
+and its file name, and passed it on from the docs to the schema. The API has one version: a
+request for another is a 404 saying so, without repeating what was sent.
+"""
+
+from django.shortcuts import render
+from drf_spectacular.settings import spectacular_settings
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from rest_framework.exceptions import NotFound
+from rest_framework.versioning import QueryParameterVersioning
+
+
+class OneVersion(QueryParameterVersioning):
+    def determine_version(self, request, *args, **kwargs):
+        version = request.query_params.get(self.version_param)
+        if version not in (None, spectacular_settings.VERSION):
+            raise NotFound(f'the API has one version, "{spectacular_settings.VERSION}"')
+        return version
+
+
+class Schema(SpectacularAPIView):
+    versioning_class = OneVersion
+
+
+class Docs(SpectacularSwaggerView):
+    """Swagger UI; its inline script and style carry the Content-Security-Policy nonce."""
+
+    template_name = "api_docs.html"
+    versioning_class = OneVersion
+
+    def handle_exception(self, exc):
+        if isinstance(exc, NotFound):  # the site's page, in words (DRF's gives 404.html no words)
+            return render(self.request, "404.html", {"message": exc.detail}, status=404)
+        return super().handle_exception(exc)
