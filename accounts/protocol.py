@@ -9,7 +9,9 @@ from django.conf import settings
 from django.http import FileResponse, Http404
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.html import format_html
 from markdown_it import MarkdownIt
+from markdown_it.token import Token
 
 DOCS = settings.BASE_DIR / "docs"
 SCHEMAS = DOCS / "protocol"
@@ -39,7 +41,34 @@ def protocol_html() -> str:
                   lambda m: f"]({schema_url(m[1])})", text)
     text = text.replace("](protocol/)", f"]({reverse('bot_protocol')}#schemas)")
     text = REPOSITORY_LINK.sub(lambda m: f"{m[1]} (docs/{m[2]} in the repository)", text)
-    return MARKDOWN.render(text)
+    tokens = _tables_in_boxes(MARKDOWN.parse(text))
+    return MARKDOWN.renderer.render(tokens, MARKDOWN.options, {})
+
+
+def _tables_in_boxes(tokens: list[Token]) -> list[Token]:
+    """Each table in a box that scrolls sideways on a phone, which the keyboard can reach
+    (docs/design.md, Tables), named after the table's column headings."""
+    boxed = []
+    for i, token in enumerate(tokens):
+        if token.type == "table_open":
+            end = next(j for j in range(i, len(tokens)) if tokens[j].type == "thead_close")
+            headings = ["".join(c.content for c in t.children or ()) for t in tokens[i:end]
+                        if t.type == "inline"]
+            boxed.append(_html(format_html(
+                '<div class="scroll" tabindex="0" role="region" aria-label="Table: {}">\n',
+                "; ".join(headings))))
+        boxed.append(token)
+        if token.type == "table_close":
+            boxed.append(_html("</div>\n"))
+    return boxed
+
+
+def _html(html: str) -> Token:
+    """Markup of ours among the parsed tokens: the renderer writes an html_block as it is
+    (MARKDOWN's html=False refuses it in the text only)."""
+    token = Token("html_block", "", 0)
+    token.content = html
+    return token
 
 
 def page(request):
