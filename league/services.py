@@ -47,6 +47,7 @@ from league.selectors import (
     may_bring_into_club,
     may_change_player,
     player_clubs,
+    seated_at_open_tables,
     seated_elsewhere,
     sheet_leave,
     undoable_deal,
@@ -429,11 +430,14 @@ def game_create(*, season: Season, players: Sequence[Player], dealer: int = 0,
     return game
 
 
+@transaction.atomic
 def game_same_table(*, game: Game, by=None) -> Game:
     """A new game of the season for the players at this finished game's table, in their seats,
     dealt by whoever would have dealt next. A second call finds that game (it is still empty)
-    instead of creating another."""
+    instead of creating another. Refused (Conflict) while one of them sits at another open
+    table of the club: one person, one table."""
     by_hand(game.season, "a new game at its table", game)
+    seating_locked(game.season.club_id)
     if game.status != Game.FINISHED:
         raise LeagueError(f"game {game.number} is still being played: end it first")
     next_deal = game_next_deal(game=game)
@@ -445,6 +449,7 @@ def game_same_table(*, game: Game, by=None) -> Game:
                   .order_by("number")):
         if [s.player for s in later.seats.order_by("number")] == players:
             return later
+    _free_checked(game.season, players)
     following = game_create(season=game.season, players=players, dealer=dealer, continues=game,
                             by=by)
     # The table's phones go on entering: its live link now enters the game that continues it.
@@ -1107,6 +1112,25 @@ def seat_change_apply(*, game: Game, leaving: Sequence[Player] = (),
                     "joining": [p.name for p in joining],
                     "ranking": [[pid, role.value] for pid, role in ranking]})
     return ranking
+
+
+def _free_checked(season: Season, players: Sequence[Player]) -> None:
+    """Refuse (Conflict) to seat ``players`` while one sits at an open table of the club, in
+    any of its seasons; the club is locked first (seating_locked)."""
+    seated = seated_at_open_tables(club=season.club_id)
+    at: dict[Game, list[str]] = defaultdict(list)
+    for player in players:
+        if player.pk in seated:
+            at[seated[player.pk]].append(player.name)
+    if at:
+        said = [f"{_listed(names)} {'is' if len(names) == 1 else 'are'} still playing at "
+                f"{_table_named(other, season)}" for other, names in at.items()]
+        raise Conflict("; ".join(said) + f": call time on {'it' if len(at) == 1 else 'them'} "
+                       "or enter their leaving there first; no game was started")
+
+
+def _listed(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def _table_named(game: Game, season: Season) -> str:
