@@ -158,13 +158,15 @@ def serve_stdio(answer: Answerer, stdin=None, stdout=None, stderr=None) -> None:
 def http_server(answer: Answerer, port: int, *, secret: str | None = None,
                 host: str = "127.0.0.1") -> HTTPServer:
     """An HTTP bot on ``host:port`` (0: any free port): each POST is a request; with a
-    ``secret``, a request not signed with it is refused with 401 (``signing``), and the
-    validation's challenge is answered with its proof. Each connection is read in a thread of
-    its own, within READ_SECONDS, so a stranger's connection that never finishes its request
-    holds up nobody else's; the answerer answers one request at a time (a bot's state is not
-    shared between threads). An answerer's ``BotFault`` (a program's answer gone wrong) is
+    ``secret``, a request not signed with it, or whose signature it accepted before (a copy
+    sent again), is refused with 401 (``signing``), and the validation's challenge is
+    answered with its proof. Each connection is read in a thread of its own, within
+    READ_SECONDS, so a stranger's connection that never finishes its request holds up nobody
+    else's; the answerer answers one request at a time (a bot's state is not shared between
+    threads). An answerer's ``BotFault`` (a program's answer gone wrong) is
     answered 502 with the fault in words."""
     answering = threading.Lock()
+    seen = signing.Replays()
 
     def reply_to(request: dict) -> dict:
         if secret and request.get("decision") == "challenge":
@@ -188,7 +190,7 @@ def http_server(answer: Answerer, port: int, *, secret: str | None = None,
                 return
             if secret:
                 try:
-                    signing.verify(secret, body, self.headers.get(signing.HEADER))
+                    signing.verify(secret, body, self.headers.get(signing.HEADER), seen=seen)
                 except signing.BadSignature as error:
                     return self.send_error(401, str(error))
             try:

@@ -5,7 +5,8 @@
 //
 // With PRESIDENT_SECRET set (your bot's secret from the site), it answers only requests signed
 // with it: X-President-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>,
-// at most 300 s old; others get 401. It answers the validation's challenge {"decision":
+// at most 300 s old and not received before (a copy of a request sent again); others get 401.
+// It answers the validation's challenge {"decision":
 // "challenge", "nonce": N} with {"proof": hex HMAC-SHA256(secret, N)}, which proves the server
 // holds the bot's secret. Replace decide() with your strategy.
 //
@@ -18,6 +19,22 @@ const crypto = require("node:crypto");
 
 const MAX_REQUEST = 1 << 20;
 const TOLERANCE_S = 300;
+const REPLAYS_LIMIT = 100000;
+// Each signature accepted, until it is too old to verify (its t + TOLERANCE_S): a copy of the
+// request sent again is refused. Map keeps insertion order: the oldest first when full.
+const seen = new Map();
+
+// Remember an accepted signature; false if it was accepted before.
+function firstTime(signature, t) {
+  const now = Date.now() / 1000;
+  for (const [key, end] of seen) {
+    if (end >= now && seen.size < REPLAYS_LIMIT) break;
+    seen.delete(key);
+  }
+  if (seen.has(signature)) return false;
+  seen.set(signature, t + TOLERANCE_S);
+  return true;
+}
 
 function decide(request) {
   const obs = request.observation;
@@ -56,6 +73,10 @@ function signatureFault(secret, body, header) {
     return "the signature does not match the body";
   }
   if (Math.abs(Date.now() / 1000 - t) > TOLERANCE_S) return "the signature is too old";
+  if (!firstTime(expected.toString("hex"), t)) {
+    return "this signed request was already received: a request is answered once, and a copy " +
+      "sent again is refused";
+  }
   return null;
 }
 
