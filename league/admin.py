@@ -17,7 +17,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 
 from gameplay.engine.scoring import systems
-from league import nights, rating_jobs, selectors, services
+from league import rating_jobs, selectors, services
 from league.errors import LeagueError
 from league.models import (
     AuditEntry,
@@ -389,7 +389,7 @@ class GameAddForm(forms.ModelForm):
         data = super().clean()
         if "season" in data and "players" in data:
             _as_form_error(lambda: services.by_hand(data["season"], "starting a game"))
-            _as_form_error(lambda: nights.free_checked(data["season"], list(data["players"])))
+            _as_form_error(lambda: services.free_checked(data["season"], list(data["players"])))
         return data
 
 

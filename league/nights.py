@@ -196,7 +196,7 @@ def night_confirm(*, season: Season, tables: Sequence[tuple[Sequence[Player], in
     rounds = _round_checked(season, round_number)
     everyone = [p for players, _ in tables for p in players]
     _club_players(season, everyone)
-    free_checked(season, everyone)
+    services.free_checked(season, everyone)
     playing = in_play(rounds[-1]) if rounds else []
     if playing and not while_in_play:
         joined, _ = new_tables_at(season, night_of(), everyone)
@@ -330,24 +330,6 @@ def still_playing(season: Season, players: Sequence[Player]) -> list[StillPlayin
                          deals=deals.get(game.pk, 0))
             for game, people in sorted(at.items(), key=lambda item: (
                 item[0].season_id != season.pk, item[0].season_id, item[0].number))]
-
-
-def free_checked(season: Season, players: Sequence[Player]) -> None:
-    """Refuse (Conflict) to seat someone still seated at an open table: one person sits at
-    one table, so even a round started while the one before is in play leaves them out. The
-    club is locked first (services.seating_locked): call it in a transaction."""
-    services.seating_locked(season.club_id)
-    still = still_playing(season, players)
-    if still:
-        said = [f"{_listed([p.name for p in s.players])} "
-                f"{'is' if len(s.players) == 1 else 'are'} still playing at {s.where}"
-                for s in still]
-        raise Conflict("; ".join(said) + f": call time on {'it' if len(still) == 1 else 'them'} "
-                       "or enter their leaving there first")
-
-
-def _listed(names: Sequence[str]) -> str:
-    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 @transaction.atomic

@@ -449,7 +449,7 @@ def game_same_table(*, game: Game, by=None) -> Game:
                   .order_by("number")):
         if [s.player for s in later.seats.order_by("number")] == players:
             return later
-    _free_checked(game.season, players)
+    free_checked(game.season, players, refusing="no game was started")
     following = game_create(season=game.season, players=players, dealer=dealer, continues=game,
                             by=by)
     # The table's phones go on entering: its live link now enters the game that continues it.
@@ -611,7 +611,7 @@ def seating_locked(club_id: int) -> None:
     """Lock the club before a write that checks who sits at its open tables (one person, one
     table, in any of its seasons): of two writes seating the same player at once, the second
     checks once the first is written. Taken before any season or game row (night_confirm,
-    nights.free_checked, seat_change_apply), so writers lock in one order."""
+    free_checked, seat_change_apply), so writers lock in one order."""
     Club.objects.select_for_update(no_key=True).get(pk=club_id)
 
 
@@ -1114,19 +1114,26 @@ def seat_change_apply(*, game: Game, leaving: Sequence[Player] = (),
     return ranking
 
 
-def _free_checked(season: Season, players: Sequence[Player]) -> None:
+def free_checked(season: Season, players: Sequence[Player], *, refusing: str = "") -> None:
     """Refuse (Conflict) to seat ``players`` while one sits at an open table of the club, in
-    any of its seasons; the club is locked first (seating_locked)."""
+    any of its seasons: one person sits at one table, so even a round started while the one
+    before is in play leaves them out. Locks the club first (seating_locked): call it in a
+    transaction. ``refusing`` ends the refusal ("no game was started")."""
+    seating_locked(season.club_id)
     seated = seated_at_open_tables(club=season.club_id)
     at: dict[Game, list[str]] = defaultdict(list)
     for player in players:
         if player.pk in seated:
             at[seated[player.pk]].append(player.name)
-    if at:
-        said = [f"{_listed(names)} {'is' if len(names) == 1 else 'are'} still playing at "
-                f"{_table_named(other, season)}" for other, names in at.items()]
-        raise Conflict("; ".join(said) + f": call time on {'it' if len(at) == 1 else 'them'} "
-                       "or enter their leaving there first; no game was started")
+    if not at:
+        return
+    where = rounds.where_played(list(at), season=season)
+    said = [f"{_listed(names)} {'is' if len(names) == 1 else 'are'} still playing at "
+            f"{where[game.pk]}"
+            for game, names in sorted(at.items(), key=lambda item: (
+                item[0].season_id != season.pk, item[0].season_id, item[0].number))]
+    raise Conflict("; ".join(said) + f": call time on {'it' if len(at) == 1 else 'them'} "
+                   "or enter their leaving there first" + (f"; {refusing}" if refusing else ""))
 
 
 def _listed(names: Sequence[str]) -> str:
@@ -1135,8 +1142,7 @@ def _listed(names: Sequence[str]) -> str:
 
 def _table_named(game: Game, season: Season) -> str:
     """Where ``game`` is played, for a refusal at a game of ``season``."""
-    where = rounds.where_played([game])[game.pk]
-    return where if game.season_id == season.pk else f"{where} of {game.season.name}"
+    return rounds.where_played([game], season=season)[game.pk]
 
 
 def seat_change_preview(*, game: Game, leaving: Sequence[Player] = (),

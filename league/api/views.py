@@ -355,7 +355,7 @@ class GameViewSet(KnownQueryParameters, viewsets.ReadOnlyModelViewSet):
 
         @transaction.atomic
         def create_game():
-            nights.free_checked(data["season"], data["players"])
+            services.free_checked(data["season"], data["players"])
             game = services.game_create(season=data["season"], players=data["players"],
                                         dealer=data["dealer"], by=request.user)
             return Response(s.GameDetailSerializer(self.get_queryset().get(pk=game.pk)).data,
