@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.core.exceptions import NON_FIELD_ERRORS
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.text import capfirst
 from django_ratelimit.decorators import ratelimit
 
@@ -93,6 +94,9 @@ def deal_replay(request, deal_id):
         return refuse(request, e.message, status=422)
     return render(request, "league/replay.html", {
         "steps": steps, "title": str(deal),
+        "heading": format_html("<bdi>{}</bdi> – <bdi>{}</bdi> – game {} – deal {}",
+                               deal.game.season.club, deal.game.season.name, deal.game.number,
+                               deal.number),
         "back": reverse("league:game_detail", args=[deal.game_id])})
 
 

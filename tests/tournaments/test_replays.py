@@ -240,17 +240,17 @@ def test_a_tournament_games_page_is_headed_once_by_its_tournament_linked(client)
     tournament = small_tournament(name="Spring cup", seats=4,
                                   scoring={"system": "fixed-rounds", "deals": 2})
     stored = stored_game(tournament)
-    link = f'<a href="{tournament.get_absolute_url()}">Spring cup</a>'
+    link = f'<bdi><a href="{tournament.get_absolute_url()}">Spring cup</a></bdi>'
 
     page = client.get(reverse("league:game_detail", args=[stored.game_id])).text
     replay = client.get(replay_url(stored, 2)).text
 
     heading = page.split("<h1>")[1].split("</h1>")[0]
-    assert heading == f"Bot club: {link}, game {stored.game.number}"
+    assert heading == f"<bdi>Bot club</bdi>: {link}, game {stored.game.number}"
     assert "<title>Bot club: Spring cup, game 1 – President League</title>" in page
     assert page.count("Tournament:") == 0
     heading = replay.split("<h1>")[1].split("</h1>")[0]
-    assert heading == f"Replay: Bot club: {link}, game {stored.game.number}, deal 2 of 2"
+    assert heading == f"Replay: <bdi>Bot club</bdi>: {link}, game {stored.game.number}, deal 2 of 2"
     assert "Tournament:" not in replay
 
 

@@ -202,9 +202,10 @@ def deal_replay(request, pk, number):
 
     return render(request, "league/replay.html", {
         "steps": steps, "title": f"{named}, deal {number} of {deals}",
-        "heading": format_html('{}: <a href="{}">{}</a>, game {}, deal {} of {}',
-                               game.season.club, tournament.get_absolute_url(), tournament,
-                               game.number, number, deals),
+        "heading": format_html(
+            '<bdi>{}</bdi>: <bdi><a href="{}">{}</a></bdi>, game {}, deal {} of {}',
+            game.season.club, tournament.get_absolute_url(), tournament, game.number, number,
+            deals),
         "back": reverse("league:game_detail", args=[game.pk]),
         "previous": deal_url(number - 1), "next": deal_url(number + 1)})
 
