@@ -68,11 +68,11 @@ def _multipart_fields(body: bytes, content_type: str):
         yield data
 
 
-def _not_text(request) -> str | None:
+def _not_text(request, length: int) -> str | None:
     """Why a write's text cannot be read, or None: its form fields or JSON are not valid in
     the charset Django reads them in (UTF-8 unless the request names one Python knows; JSON
     in another charset is the JSON parser's to refuse)."""
-    if request.method in ("GET", "HEAD", "OPTIONS"):
+    if request.method in ("GET", "HEAD", "OPTIONS") or length <= 0:
         return None
     charset = request.encoding or settings.DEFAULT_CHARSET
     utf8 = codecs.lookup(charset).name == "utf-8"
@@ -113,7 +113,7 @@ class RequestLimitsMiddleware:
         if limit is not None and length > limit:
             return _answer(request, f"the request body is {size_text(length)}; the limit is "
                                     f"{size_text(limit)}", 413)
-        refusal = _not_text(request)
+        refusal = _not_text(request, length)
         if refusal is not None:
             return _answer(request, refusal, 400,
                            "Send it again as UTF-8, as the site's own forms do.")
