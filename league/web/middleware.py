@@ -1,6 +1,8 @@
 """Request bodies Django refuses, answered in words instead of its bare "Bad Request (400)":
 as JSON ``{"detail": …}`` under /api/ and as a page elsewhere, each saying the limit.
 
+- A Content-Length that is not a number of bytes: 400 (the metrics' middleware, after this
+  one, read it with int() and answered 500; gunicorn refuses it itself, other servers do not).
 - A body longer than DATA_UPLOAD_MAX_MEMORY_SIZE is refused from its Content-Length before
   anything reads it: 413. The limit covers uploaded files too (Django's own counts form fields
   only): the one upload, a replay transcript, is far smaller (REPLAY_UPLOAD_MAX_BYTES).
@@ -106,10 +108,11 @@ class RequestLimitsMiddleware:
 
     def __call__(self, request):
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
-        try:
-            length = int(request.META.get("CONTENT_LENGTH") or 0)
-        except ValueError:
-            length = 0  # Django reads an unreadable length as no body
+        sent = request.META.get("CONTENT_LENGTH") or "0"
+        if not (sent.isascii() and sent.isdigit()):  # RFC 9110: 1*DIGIT
+            return _answer(request, "the Content-Length header is not a number of bytes", 400,
+                           "Send it again with its length in bytes, as a browser does.")
+        length = int(sent)
         if limit is not None and length > limit:
             return _answer(request, f"the request body is {size_text(length)}; the limit is "
                                     f"{size_text(limit)}", 413)

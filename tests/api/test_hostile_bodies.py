@@ -61,3 +61,19 @@ def test_other_json_in_a_whole_number_is_refused_as_json_writes_it(game, organis
 
     assert answer.status_code == 400, answer.content
     assert list(answer.json()) == ["dealer"]
+
+
+@pytest.mark.parametrize("path", ["/api/v1/games/", "/healthz", "/clubs/"])
+@pytest.mark.parametrize("length", ["abc", "-1", "1e3"])
+def test_a_content_length_that_is_not_a_number_is_refused_in_words(game, path, length):
+    """Found by a hostile-input walk: the metrics' middleware read it with int() and answered
+    500 on every route (gunicorn refuses such a header itself; runserver and other servers
+    pass it on)."""
+    from django.test import Client
+
+    answer = Client(raise_request_exception=False).generic(
+        "POST", path, b"{}", content_type="application/json", CONTENT_LENGTH=length)
+
+    assert answer.status_code == 400
+    assert "the Content-Length header is not a number of bytes" in answer.content.decode()
+    assert Game.objects.count() == 1
