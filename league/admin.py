@@ -170,7 +170,11 @@ def _as_form_error(check):
 
 
 class ClubForm(forms.ModelForm):
+    refused = None  # the save's refusal of this name, shown again at it (ClubAdmin)
+
     def clean_name(self):
+        if self.refused is not None:
+            raise forms.ValidationError(self.refused)
         return _as_form_error(lambda: services.club_name_check(
             name=self.cleaned_data["name"], club=self.instance if self.instance.pk else None))
 
@@ -197,14 +201,44 @@ class ClubAdmin(ServiceSaved, ClubScopedAdmin):
     def organiser_names(self, club):
         return ", ".join(u.get_username() for u in club.organisers.all())
 
+    # A name the save refuses (a club named alike meanwhile, after the form's check) is the
+    # form's error at the name, with what was typed. The refused save's transaction has to end
+    # first (ServiceSaved rolls it back), so the form is shown by a second pass of the view.
+
+    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
+        response = super().changeform_view(request, object_id, form_url, extra_context)
+        if getattr(request, "club_name_refused", None) is None:
+            return response
+        return super().changeform_view(request, object_id, form_url, extra_context)
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        form = super().get_form(request, obj, change, **kwargs)
+        form.refused = getattr(request, "club_name_refused", None)
+        return form
+
+    def response_add(self, request, obj, post_url_continue=None):
+        if getattr(request, "club_name_refused", None) is not None:
+            return None  # changeform_view shows the form again
+        return super().response_add(request, obj, post_url_continue)
+
+    def response_change(self, request, obj):
+        if getattr(request, "club_name_refused", None) is not None:
+            return None
+        return super().response_change(request, obj)
+
     def service_save(self, request, obj, form, change):
         data = form.cleaned_data
-        if not change:
-            obj.pk = services.club_create(name=data["name"], organisers=data["organisers"],
-                                          by=request.user).pk
-        elif "name" in form.changed_data:
-            services.club_update(club=Club.objects.get(pk=obj.pk), name=data["name"],
-                                 by=request.user)
+        try:
+            if not change:
+                obj.pk = services.club_create(name=data["name"], organisers=data["organisers"],
+                                              by=request.user).pk
+            elif "name" in form.changed_data:
+                services.club_update(club=Club.objects.get(pk=obj.pk), name=data["name"],
+                                     by=request.user)
+        except LeagueError as e:
+            if e.field == "name":
+                request.club_name_refused = e.message
+            raise
 
     def service_save_related(self, request, form, change):
         if change and "organisers" in form.changed_data:
