@@ -45,8 +45,9 @@ def racing_table():
 
 
 def at_once(user, *sends):
-    """Each ``send(client)`` in a thread of its own, with its own client of ``user`` and its
-    own database connection, all released together; their answers as they came."""
+    """Each ``send(client)`` in a thread of its own, with its own client of ``user`` (None:
+    nobody signed in, as a table's phone) and its own database connection, all released
+    together; their answers as they came."""
     start = threading.Barrier(len(sends), timeout=30)  # one that fails first hangs no other
     answers = []
 

@@ -5,35 +5,15 @@ import threading
 
 import pytest
 from django.db import connection
-from django.test import Client
 from django.urls import reverse
 
 from league import services
 from league.models import Seat
+from tests.api.conftest import at_once
 from tests.league.factories import PlayerFactory
 from tests.league.test_table_links import confirmed_round
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
-
-
-def at_once(*sends):
-    """Each ``send()`` in a thread of its own, all released together; their answers."""
-    start = threading.Barrier(len(sends), timeout=30)
-    answers = []
-
-    def run(send):
-        try:
-            start.wait()
-            answers.append(send())
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(send,)) for send in sends]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    return answers
 
 
 def test_two_table_phones_joining_one_latecomer_at_once_seat_her_once(monkeypatch):
@@ -59,14 +39,17 @@ def test_two_table_phones_joining_one_latecomer_at_once_seat_her_once(monkeypatc
         services.deal_record(game=game, number=1, by=organiser, finishing_order=list(
             game.seats.order_by("number").values_list("player_id", flat=True)))
     nia = PlayerFactory(name="Nia", clubs=[games[0].season.club])
-    phones = []
-    for game in games:
-        phone = Client()
-        phone.get(reverse("league:table_link_open", args=[game.table_links.get().token]))
-        phones.append((phone, reverse("league:seat_change", args=[game.pk])))
 
-    answers = at_once(*(lambda phone=phone, at=at: phone.post(at, {"joining": [nia.pk]})
-                        for phone, at in phones))
+    def joining_nia(game):
+        link = reverse("league:table_link_open", args=[game.table_links.get().token])
+        at = reverse("league:seat_change", args=[game.pk])
+
+        def send(phone):
+            phone.get(link)
+            return phone.post(at, {"joining": [nia.pk]})
+        return send
+
+    answers = at_once(None, *(joining_nia(game) for game in games))
 
     assert sorted(a.status_code for a in answers) == [302, 400]
     assert Seat.objects.filter(player=nia, left_before__isnull=True).count() == 1
