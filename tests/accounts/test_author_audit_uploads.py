@@ -3,26 +3,17 @@ is unpacked. Unpacked, its tree broke the clean-up of the folder it was checked 
 rmtree recurses a level a frame: RecursionError), so the registration answered 500 and left
 the tree behind in the web server's temporary folder, at every try."""
 
-import io
 import tempfile
-import zipfile
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from outside_bots.models import OutsideBot
+from tests.accounts.test_hosted_uploads import zipped
 from tests.api.conftest import client_for
 from tests.league.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
-
-
-def zipped(files: dict[str, bytes]) -> bytes:
-    packed = io.BytesIO()
-    with zipfile.ZipFile(packed, "w") as archive:
-        for name, data in files.items():
-            archive.writestr(name, data)
-    return packed.getvalue()
 
 
 @pytest.fixture
