@@ -59,39 +59,25 @@ def test_two_creates_of_one_name_at_once_write_it_once(path, body):
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-def test_two_games_of_the_same_players_at_once_seat_them_once():
-    """One person, one table: six games of the same four players sent at once were six open
-    games (the check that they sit nowhere else ran before any of them was written)."""
+@pytest.mark.parametrize("seasons", [1, 2])
+def test_two_games_of_the_same_players_at_once_seat_them_once(seasons):
+    """One person, one table, in any of the club's seasons: six games of the same four players
+    sent at once were six open games (the check that they sit nowhere else ran before any of
+    them was written); then a lock on each season let one game in each of two seasons through."""
     game, organiser = racing_table()
-    players = free_ids(game)
-    body = {"season": game.season_id, "players": players}
-
-    answers = at_once(organiser, *(
-        lambda client: client.post("/api/v1/games/", body, format="json") for _ in range(6)))
-
-    assert sorted(a.status_code for a in answers) == [201] + [409] * 5
-    assert Seat.objects.filter(player_id=players[0], game__status=Game.OPEN).count() == 1
-    refused = next(a for a in answers if a.status_code == 409)
-    assert "still playing" in refused.json()["detail"]
-
-
-@pytest.mark.postgres
-@pytest.mark.django_db(transaction=True)
-def test_two_games_of_the_same_players_in_two_seasons_at_once_seat_them_once():
-    """One person, one table across the club's seasons: a lock on each season let a game of
-    the same four players in each of two seasons through at once."""
-    game, organiser = racing_table()
-    seasons = [game.season_id, make_season(club=game.season.club).pk] * 3
+    other = game.season if seasons == 1 else make_season(club=game.season.club)
     players = free_ids(game)
 
     answers = at_once(organiser, *(
         lambda client, season=season: client.post(
-            "/api/v1/games/", {"season": season, "players": players}, format="json")
-        for season in seasons))
+            "/api/v1/games/", {"season": season.pk, "players": players}, format="json")
+        for season in [game.season, other] * 3))
 
     assert sorted(a.status_code for a in answers) == [201] + [409] * 5, [
         a.content for a in answers]
     assert Seat.objects.filter(player_id=players[0], game__status=Game.OPEN).count() == 1
+    refused = next(a for a in answers if a.status_code == 409)
+    assert "still playing" in refused.json()["detail"]
 
 
 def test_a_game_of_players_still_seated_is_refused_one_after_the_other(game, organiser_client):
@@ -107,30 +93,14 @@ def test_a_game_of_players_still_seated_is_refused_one_after_the_other(game, org
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
-def test_one_newcomer_sent_to_two_tables_at_once_sits_at_one():
+@pytest.mark.parametrize("seasons", [1, 2])
+def test_one_newcomer_sent_to_two_tables_at_once_sits_at_one(seasons):
     """Two tables' seat changes taking the same newcomer at the same instant seated them at
-    both (each checked the other table before either was written)."""
+    both (each checked the other table before either was written), in one season and then,
+    with a lock on each season, at tables of two seasons."""
     game, organiser = racing_table()
     services.deal_record(game=game, finishing_order=seated_ids(game))
-    other = make_game(season=game.season)
-    services.deal_record(game=other, finishing_order=seated_ids(other))
-    newcomer = PlayerFactory(clubs=[game.season.club])
-
-    answers = at_once(organiser, *(
-        lambda client, table=table: client.post(f"/api/v1/games/{table.pk}/seat-changes/",
-                                                {"joining": [newcomer.pk]}, format="json")
-        for table in (game, other)))
-
-    assert sorted(a.status_code for a in answers) == [200, 400], [a.content for a in answers]
-    assert SeatChange.objects.filter(player=newcomer).count() == 1
-
-
-@pytest.mark.postgres
-@pytest.mark.django_db(transaction=True)
-def test_one_newcomer_sent_to_tables_of_two_seasons_at_once_sits_at_one():
-    game, organiser = racing_table()
-    services.deal_record(game=game, finishing_order=seated_ids(game))
-    other = make_game(season=make_season(club=game.season.club))
+    other = make_game(season=game.season if seasons == 1 else make_season(club=game.season.club))
     services.deal_record(game=other, finishing_order=seated_ids(other))
     newcomer = PlayerFactory(clubs=[game.season.club])
 
@@ -159,7 +129,6 @@ def test_seasons_named_alike_in_any_case_sent_at_once_are_created_once():
 
     assert sorted(a.status_code for a in answers) == [201, 400, 400, 400]
     assert Season.objects.filter(club=club, name__iexact="spring").count() == 1
-
 
 
 @pytest.mark.postgres
