@@ -18,6 +18,7 @@ import functools
 import http.client
 import json
 import os
+import secrets
 import selectors
 import socket
 import ssl
@@ -131,7 +132,9 @@ class OutsideBot(Bot):
     def _ask(self, decision: str, obs, **fields) -> dict:
         bank = self.time_bank
         self.timeout = (bank.allowance_ms if bank else self.limit_ms) / 1000
-        request = {"protocol": PROTOCOL, "decision": decision,
+        # The nonce makes each request's bytes, so its signature, its own: two games of one
+        # deal asking one bot alike in the same second are not a replay (signing.Replays).
+        request = {"protocol": PROTOCOL, "decision": decision, "nonce": secrets.token_hex(16),
                    "deadline_ms": int(self.limit_ms), "observation": obs.to_json(),
                    **fields}
         if bank is not None:

@@ -130,3 +130,27 @@ def test_the_client_signs_each_request_when_it_sends_it(kit_server, monkeypatch)
     assert bot.exchange_json(request) == {"choice": 0}
 
     assert len(set(sent)) == 2 and len(asked) == 2
+
+
+def test_the_same_decision_of_two_games_in_one_second_is_answered_in_both(kit_server,
+                                                                           monkeypatch):
+    """Two tournaments of the same entrants and seed, played at once, ask a bot the same
+    decision in the same second: without a nonce of its own the two requests were the same
+    bytes, signed alike, and the second was refused as a replay (a fault the bot never made)."""
+    url, asked = kit_server
+    now = int(time.time())
+    sign = signing.sign
+    monkeypatch.setattr(signing, "sign", lambda secret, body: sign(secret, body, now=now))
+    first, second = (HttpBot(url, allowed={urlsplit(url).netloc}, secret=SECRET,
+                             timeout_ms=3000) for _ in range(2))
+    request = json.loads(first_request())
+    request.pop("nonce", None)  # _ask adds its own
+
+    observation = type("Observation", (), {"to_json": lambda self: request["observation"]})()
+    fields = {k: v for k, v in request.items()
+              if k not in ("protocol", "decision", "deadline_ms", "observation",
+                           "remaining_overage_ms")}
+    assert first._ask(request["decision"], observation, **fields) == {"choice": 0}
+    assert second._ask(request["decision"], observation, **fields) == {"choice": 0}
+
+    assert len(asked) == 2 and asked[0]["nonce"] != asked[1]["nonce"]
