@@ -67,6 +67,22 @@ def at_once(user, *sends):
     return answers
 
 
+def overlapping(monkeypatch, module, name: str, parties: int = 2) -> None:
+    """Make ``module.name``, a check of a race, wait (up to a second) until ``parties`` threads
+    make it, so their checks always overlap unless one waits for the other's write (a lock)."""
+    all_checking = threading.Barrier(parties, timeout=1)
+    check = getattr(module, name)
+
+    def waiting(*args, **kwargs):
+        try:
+            all_checking.wait()
+        except threading.BrokenBarrierError:  # the other waits for this one's write
+            pass
+        return check(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, waiting)
+
+
 @pytest.fixture
 def organiser(game):
     user = UserFactory(username="home-organiser")

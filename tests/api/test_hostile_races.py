@@ -7,7 +7,7 @@ from rest_framework.test import APIClient
 
 from league import services
 from league.models import Club, Game, Season, Seat, SeatChange
-from tests.api.conftest import at_once, client_for, free_ids, racing_table
+from tests.api.conftest import at_once, client_for, free_ids, overlapping, racing_table
 from tests.league.factories import (
     ClubFactory,
     PlayerFactory,
@@ -94,10 +94,11 @@ def test_a_game_of_players_still_seated_is_refused_one_after_the_other(game, org
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("seasons", [1, 2])
-def test_one_newcomer_sent_to_two_tables_at_once_sits_at_one(seasons):
+def test_one_newcomer_sent_to_two_tables_at_once_sits_at_one(seasons, monkeypatch):
     """Two tables' seat changes taking the same newcomer at the same instant seated them at
     both (each checked the other table before either was written), in one season and then,
-    with a lock on each season, at tables of two seasons."""
+    with a lock on each season, at tables of two seasons. The checks are made to overlap."""
+    overlapping(monkeypatch, services, "seated_elsewhere")
     game, organiser = racing_table()
     services.deal_record(game=game, finishing_order=seated_ids(game))
     other = make_game(season=game.season if seasons == 1 else make_season(club=game.season.club))

@@ -1,7 +1,6 @@
 """Two table phones of one night writing at the same instant, on PostgreSQL (real threads, each
 with its own connection): one person still sits at one table."""
 
-import threading
 
 import pytest
 from django.db import connection
@@ -9,7 +8,7 @@ from django.urls import reverse
 
 from league import services
 from league.models import Seat
-from tests.api.conftest import at_once
+from tests.api.conftest import at_once, overlapping
 from tests.league.factories import PlayerFactory
 from tests.league.test_table_links import confirmed_round
 
@@ -23,17 +22,7 @@ def test_two_table_phones_joining_one_latecomer_at_once_seat_her_once(monkeypatc
     unless one phone's change waits for the other's."""
     if connection.vendor != "postgresql":
         pytest.skip("row locks are PostgreSQL's: run with DATABASE_URL=postgres://")
-    both_checking = threading.Barrier(2, timeout=1)
-    checked = services.seated_elsewhere
-
-    def overlapping(**kwargs):
-        try:
-            both_checking.wait()
-        except threading.BrokenBarrierError:  # the other waits for this one's change
-            pass
-        return checked(**kwargs)
-
-    monkeypatch.setattr(services, "seated_elsewhere", overlapping)
+    overlapping(monkeypatch, services, "seated_elsewhere")
     organiser, games = confirmed_round(tables=2, size=4)
     for game in games:
         services.deal_record(game=game, number=1, by=organiser, finishing_order=list(
