@@ -22,6 +22,7 @@ from ladder.models import Entry, Game, Version
 from outside_bots import services as outside_bots
 from outside_bots.models import HOSTED, OutsideBot
 from plumbing import queue
+from tests.accounts.test_hosted_uploads import zipped
 from tests.api.conftest import client_for
 from tests.ladder.conftest import faults_of
 from tests.ladder.test_services import commit, entry_of  # noqa: F401
@@ -39,14 +40,6 @@ def upload(author, name, data, filename, runtime, **fields):
     return client_for(author).post("/api/v1/bots/", {
         "name": name, "code": SimpleUploadedFile(filename, data), "runtime": runtime,
         **fields}, format="multipart")
-
-
-def zipped(files: dict[str, bytes]) -> bytes:
-    packed = io.BytesIO()
-    with zipfile.ZipFile(packed, "w") as archive:
-        for name, data in files.items():
-            archive.writestr(name, data)
-    return packed.getvalue()
 
 
 @pytest.mark.parametrize(("data", "filename", "runtime", "field", "words"), [
