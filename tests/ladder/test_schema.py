@@ -16,7 +16,7 @@ from tests.ladder.conftest import faults_of
 from tests.ladder.test_api import ladder  # noqa: F401
 
 pytestmark = pytest.mark.django_db
-EXAMPLES_PER_OPERATION = 30
+EXAMPLES_PER_OPERATION = 15
 
 
 def test_the_ladder_api_conforms_to_its_schema(ladder, author, settings):  # noqa: F811
