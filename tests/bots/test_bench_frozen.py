@@ -49,22 +49,23 @@ def test_three_served_seats_play_the_measured_bot_and_the_figures_repeat(tmp_pat
 
 
 def test_two_measured_bots_are_paired_game_by_game_on_the_same_games(tmp_path):
+    GAMES = 3  # noqa: N806  (a multiple of the seats: each deal is played in every rotation)
     programs = {FROZEN: frozen_program(stand_in(tmp_path), 4)}
 
     def places_of(bot):
         places = []
-        r = measure("classic", [bot, FROZEN, FROZEN], games=6, seed=3, workers=1,
+        r = measure("classic", [bot, FROZEN, FROZEN], games=GAMES, seed=3, workers=1,
                     scoring=None, programs=programs, places=places)
-        assert len(places) == r["deals"] == 6 and set(places) <= {1, 2, 3}
-        assert abs(sum(places) / 6 - r["mean_position"]) < 1e-3
+        assert len(places) == r["deals"] == GAMES and set(places) <= {1, 2, 3}
+        assert abs(sum(places) / GAMES - r["mean_position"]) < 1e-3
         return places
 
     fewer, more = places_of("montecarlo:playouts=4"), places_of("montecarlo:playouts=40")
     line = paired("classic", "montecarlo:playouts=40", "montecarlo:playouts=4", more, fewer)
-    assert line["games"] == 6 and line["base"] == "montecarlo:playouts=4"
+    assert line["games"] == GAMES and line["base"] == "montecarlo:playouts=4"
     differences = [a - b for a, b in zip(more, fewer, strict=True)]
     # the mean of the differences is the difference of the two lines' means
-    assert line["place_difference"] == round(sum(differences) / 6, 4)
+    assert line["place_difference"] == round(sum(differences) / GAMES, 4)
     assert line["same_place"] == differences.count(0)
     low, high = line["place_difference_ci"]
     assert low <= line["place_difference"] <= high
@@ -72,4 +73,4 @@ def test_two_measured_bots_are_paired_game_by_game_on_the_same_games(tmp_path):
     again = paired("classic", "montecarlo:playouts=4", "montecarlo:playouts=4",
                    places_of("montecarlo:playouts=4"), fewer)
     assert (again["place_difference"], again["place_difference_ci"], again["same_place"]) == \
-        (0, [0, 0], 6)
+        (0, [0, 0], GAMES)
