@@ -66,7 +66,9 @@ lint: venv
 # which run once, on PostgreSQL), then the database-specific and integration tests on
 # PostgreSQL; pytest's exit code 5 (nothing selected) is not a failure there. Both passes run a
 # pytest process per core (pytest-xdist): each has its own test database, and each worker, beat
-# and proxy a test starts has its own queue and port.
+# and proxy a test starts has its own queue and port. The longest tests come first
+# (tests/conftest.py) and a process that runs out takes half of another's (worksteal), so
+# both end together.
 test: lint kernel
-	$(BIN)/pytest -m "not integration" -n auto
-	DATABASE_URL=$(POSTGRES_TEST_URL) $(BIN)/pytest -m "postgres or integration" -n auto || [ $$? -eq 5 ]
+	$(BIN)/pytest -m "not integration" -n auto --dist worksteal
+	DATABASE_URL=$(POSTGRES_TEST_URL) $(BIN)/pytest -m "postgres or integration" -n auto --dist worksteal || [ $$? -eq 5 ]

@@ -17,6 +17,19 @@ settings.register_profile("fixed", derandomize=True)
 settings.register_profile("explore", max_examples=500)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "fixed"))
 
+# The longest tests first: pytest-xdist hands out tests in this order, so a long one is never
+# left for last while the other processes have finished. Stable: a module's tests stay together.
+FIRST = ("slow", "integration", "browser")
+
+
+def pytest_collection_modifyitems(items):
+    def kind(item):
+        return next((i for i, mark in enumerate(FIRST) if item.get_closest_marker(mark)),
+                    len(FIRST))
+
+    items.sort(key=kind)
+
+
 PROJECT_DIR = Path(__file__).resolve().parent.parent
 # Integration tests use their own Redis database, so they never touch a developer's queues.
 TEST_REDIS_URL = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/15")

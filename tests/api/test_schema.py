@@ -57,6 +57,7 @@ def connection_kept():
     request_finished.connect(close_old_connections)
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 def test_api_conforms_to_its_schema(settings, organiser_token, connection_kept):
     settings.ALLOWED_HOSTS = ["localhost", "testserver"]  # schemathesis's WSGI host

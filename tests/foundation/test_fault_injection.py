@@ -64,7 +64,7 @@ from tests.tournaments.helpers import bot_club, small_tournament
 from tournaments import selectors as tournament_selectors
 from tournaments.models import Tournament, TournamentBatch, TournamentGame
 
-pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.integration, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 # The faults, in order; each Redis cut lasts CUT_SECONDS, with UP_SECONDS of service between.
 REDIS_CUTS = 10

@@ -132,6 +132,7 @@ def _entry_figures():
         "deals", "firsts", "positions")
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_a_database_made_before_the_move_keeps_its_outside_bots_ladder_and_tournaments(
@@ -162,6 +163,7 @@ def test_a_database_made_before_the_move_keeps_its_outside_bots_ladder_and_tourn
     assert ContentType.objects.get_for_model(OutsideBot).pk == content_type_id
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_games_played_before_are_found_in_the_one_home_of_a_bot_game():

@@ -15,7 +15,7 @@ from celery import Celery
 
 from tests.conftest import PROJECT_DIR, TEST_REDIS_URL
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.slow]
 
 CUTS = 10
 CUT_SECONDS = 3

@@ -43,6 +43,7 @@ def pages(ladder, author):  # noqa: F811
     }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("scheme", "viewport"), [("light", PHONE), ("dark", DESKTOP)],
                          ids=["light-360", "dark-1280"])
 def test_no_ladder_page_has_serious_axe_violations(browser, live_server, client, pages,  # noqa: F811

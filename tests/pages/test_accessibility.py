@@ -160,6 +160,7 @@ def violations_by_page(browser, live_server, client, user, pages: dict, *, schem
 
 
 # Each scheme once; the phone in light, the desktop in dark, so both layouts are checked too.
+@pytest.mark.slow
 @pytest.mark.parametrize(("scheme", "viewport"), [("light", PHONE), ("dark", DESKTOP)],
                          ids=["light-360", "dark-1280"])
 def test_no_page_has_serious_axe_violations(browser, live_server, client, site, scheme,

@@ -8,6 +8,7 @@ Screenshots with SCREENSHOTS=1 (night-*.png, tonight-*.png)."""
 
 import datetime
 
+import pytest
 from django.urls import reverse
 
 from league import nights, rounds
@@ -32,6 +33,7 @@ def enter_deal(page, number, order):
     page.wait_for_selector(f"text=Deal {number} recorded.")
 
 
+@pytest.mark.slow
 def test_a_whole_club_night(browser, live_server, client, monkeypatch):  # noqa: F811
     # The screen asks for news each second (5 on the site): it still catches up unreloaded.
     monkeypatch.setattr(night_pages, "POLL_SECONDS", 1)

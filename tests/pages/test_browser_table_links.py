@@ -67,6 +67,7 @@ def no_overflow(page, width):
     assert page.evaluate("document.documentElement.scrollWidth") <= width
 
 
+@pytest.mark.slow
 def test_two_fresh_phones_enter_deals_through_table_links(browser, live_server, client, night):  # noqa: F811
     season, (game_a, game_b), organiser = night
     laptop = signed_in(browser, live_server, client, organiser, **DESKTOP)

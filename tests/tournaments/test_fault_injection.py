@@ -24,7 +24,7 @@ from tests.tournaments.test_workers import START_TASK, assert_same_as_uninterrup
 from tournaments import selectors, services
 from tournaments.models import Tournament, TournamentBatch
 
-pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
+pytestmark = [pytest.mark.integration, pytest.mark.slow, pytest.mark.django_db(transaction=True)]
 
 # 4 tables of 3 from 4 entrants (random and greedy bots), 75 one-deal games each: 300 games in
 # 100 batches of 3.
