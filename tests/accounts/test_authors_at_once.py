@@ -1,0 +1,117 @@
+"""Many authors acting at the same instant on PostgreSQL (tests/api/conftest.py ``at_once``):
+two registrations of one URL or of names alike, two tabs of one author changing one bot, and
+two uploads of one hosted bot. One of each is written, the others refused in words, never a
+500 and never written twice."""
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from ladder import services as ladder
+from ladder.models import Entry, Version
+from outside_bots import models, services
+from outside_bots.models import OutsideBot, hosted_code
+from tests.api.conftest import at_once, overlapping
+from tests.league.factories import UserFactory
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+URL = "https://bots.example.org/play"
+
+
+@pytest.fixture
+def racing(settings):
+    from django.db import connection
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite runs one writer at a time; the race needs PostgreSQL")
+    settings.OUTSIDE_BOT_ALLOWED_HOSTS = ["bots.example.org"]
+    return settings
+
+
+def as_author(user, send):
+    def signed_in(client):
+        client.force_login(user)
+        return send(client)
+    return signed_in
+
+
+def test_two_authors_registering_one_url_at_once_register_it_once(racing):
+    authors = [UserFactory(username=f"author{i}", is_staff=False) for i in range(4)]
+
+    answers = at_once(None, *(as_author(user, lambda c, i=i: c.post(
+        "/api/v1/bots/", {"name": f"bot-{i}", "url": URL}, format="json"))
+        for i, user in enumerate(authors)))
+
+    statuses = sorted(a.status_code for a in answers)
+    assert statuses == [201, 400, 400, 400], [a.content for a in answers]
+    assert OutsideBot.objects.filter(url=URL).count() == 1
+    for refused in (a for a in answers if a.status_code == 400):
+        assert "registered" in str(refused.json()), refused.content
+
+
+@pytest.mark.parametrize("names", [
+    ["ada-bot", "Ada-Bot", "ADA-BOT", "ada-BOT"],  # one name in any case
+    ["adabot", "adab0t", "ADAB0T", "adabot"],  # look-alike letters: a zero for an o
+    ["modem-bot", "rnodem-bot", "MODEM-BOT", "rnodern-bot"],  # rn for m
+], ids=["case", "zero", "rn"])
+def test_names_alike_registered_by_authors_at_once_are_registered_once(racing, names,
+                                                                      monkeypatch):
+    """A look-alike is no unique key: each registration checked the others' names before any
+    was written, and 'adabot' and 'adab0t' were both registered (three of the 'rn' four)."""
+    overlapping(monkeypatch, models, "checked_name", parties=len(names))  # the service's check
+    authors = [UserFactory(username=f"author{i}", is_staff=False) for i in range(len(names))]
+
+    answers = at_once(None, *(as_author(user, lambda c, i=i, name=name: c.post(
+        "/api/v1/bots/", {"name": name, "url": f"{URL}/{i}"}, format="json"))
+        for i, (user, name) in enumerate(zip(authors, names, strict=True))))
+
+    statuses = sorted(a.status_code for a in answers)
+    assert statuses == [201] + [400] * (len(names) - 1), [a.content for a in answers]
+    assert OutsideBot.objects.count() == 1
+
+
+def test_a_cyrillic_letter_in_a_name_is_refused_in_words(racing):
+    answer = at_once(UserFactory(is_staff=False), lambda c: c.post(
+        "/api/v1/bots/", {"name": "ad\u0430-bot", "url": URL}, format="json"))[0]
+
+    assert answer.status_code == 400 and "name" in answer.json(), answer.content
+    assert not OutsideBot.objects.exists()
+
+
+def test_two_bots_renamed_to_names_alike_at_once_take_it_once(racing, monkeypatch):
+    overlapping(monkeypatch, models, "checked_name")
+    ada, bob = (UserFactory(username=n, is_staff=False) for n in ("ada", "bob"))
+    bots = [services.outside_bot_create(name=n, url=f"{URL}/{n}", owner=u)
+            for n, u in (("first", ada), ("second", bob))]
+
+    answers = at_once(None, *(as_author(user, lambda c, pk=bot.pk, name=name: c.patch(
+        f"/api/v1/bots/{pk}/", {"name": name}, format="json"))
+        for user, bot, name in ((ada, bots[0], "lowbot"), (bob, bots[1], "l0wbot"))))
+
+    assert sorted(a.status_code for a in answers) == [200, 400], [a.content for a in answers]
+    assert sorted(OutsideBot.objects.values_list("name", flat=True)) in (
+        ["lowbot", "second"], ["first", "l0wbot"])
+
+
+def test_two_uploads_of_one_hosted_bot_at_once_are_two_versions_in_order(racing):
+    ada = UserFactory(username="ada", is_staff=False)
+    bot = services.outside_bot_create(name="hosted-bot", owner=ada, runtime="python",
+                                      code=hosted_code(b"print('v1')\n", "bot.py", "python"))
+    ladder.bots_sync()
+    entry = Entry.objects.get(outside_bot=bot)
+    ladder.game_fail(game_id=entry.validation_game_id, reason="not played here")
+
+    def upload(n):
+        return lambda c: c.patch(f"/api/v1/bots/{bot.pk}/", {
+            "code": SimpleUploadedFile("bot.py", f"print('v{n}')\n".encode())},
+            format="multipart")
+
+    answers = at_once(ada, upload(2), upload(3))
+    ladder.bots_sync()
+
+    assert [a.status_code for a in answers] == [200, 200], [a.content for a in answers]
+    bot.refresh_from_db()
+    entry.refresh_from_db()
+    numbers = list(Version.objects.filter(entry=entry).order_by("started_at", "pk")
+                   .values_list("number", flat=True))
+    assert numbers == sorted(set(numbers)) and entry.version == numbers[-1], numbers
+    assert Version.objects.get(entry=entry, number=entry.version).url == bot.url
