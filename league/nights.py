@@ -358,6 +358,11 @@ def night_end(*, season: Season, night: datetime.date, by=None) -> list[TableEnd
     ended = []
     for index, tables in enumerate(night_rounds(season, night), 1):
         for game, number in in_play(tables):
+            # As it is once locked: its phone may have recorded its first deal, or the deal
+            # that ended it, since the rounds were read.
+            game = services.game_locked(game)
+            if game.status != Game.OPEN:
+                continue
             if game.deal_set.exists():
                 game = services.game_time_called(game=game, by=by)
             else:

@@ -463,7 +463,7 @@ def game_cancel(*, game: Game, by=None) -> Game:
     out of every page, the standings and the seating history. A game with deals, or one that
     has ended, is refused (Conflict): its results stand."""
     by_hand(game.season, "cancelling it", game)
-    game = _locked_game(game)
+    game = game_locked(game)
     if game.status == Game.CANCELLED:
         raise Conflict(f"game {game.number} was already cancelled")
     deals = game.deal_set.count()
@@ -615,7 +615,7 @@ def seating_locked(club_id: int) -> None:
     Club.objects.select_for_update(no_key=True).get(pk=club_id)
 
 
-def _locked_game(game: Game) -> Game:
+def game_locked(game: Game) -> Game:
     """The game row, locked until the transaction ends: its deals and seats change in turn."""
     # FOR NO KEY UPDATE of the game row only: rows that merely reference the game, its season
     # or club (places, rating history) can still be written by others meanwhile.
@@ -629,7 +629,7 @@ def _locked_for_deals(game: Game) -> Game:
     marked stale by inserting rows (rating_jobs.mark_stale), and a ratings recompute takes no
     lock on deals, so a writer never waits for it nor it for a writer (the deadlocks of
     issue #16; docs/league.md, "Ratings")."""
-    game = _locked_game(game)
+    game = game_locked(game)
     if game.status == Game.CANCELLED:
         raise Conflict(f"game {game.number} was cancelled: nothing can be entered in it")
     return game
@@ -1053,7 +1053,7 @@ def seat_change_apply(*, game: Game, leaving: Sequence[Player] = (),
     by_hand(game.season, "a player leaving or joining", game)
     if joining:
         seating_locked(game.season.club_id)
-    game = _locked_game(game)
+    game = game_locked(game)
     if table_link is not None:
         table_links.link_checked(table_link, game)
     if not leaving and not joining:
