@@ -539,9 +539,28 @@ def _seat_bot(seat: Seat, seed: int, workdir: str) -> EngineBot:
         return make_bot(seat.bot, seed=seed)
     try:
         # The network policy checks the URL; every request is signed with the bot's secret.
-        return HttpBot(seat.bot, secret=bot.secret if bot else None)
+        return (HttpBot(seat.bot) if bot is None
+                else SignedNow(seat.bot, bot_id=bot.pk, secret=bot.secret))
     except ValueError as e:
         return UnavailableBot(seat.entry.name, f"{seat.entry.name}: {e}")
+
+
+class SignedNow(HttpBot):
+    """An author's HTTP bot whose every request is signed with its secret as stored when the
+    request is sent. Its author may replace the secret during a game and give the new one to
+    the server at once (the old one stops proving anything: docs/kit.md); signed with the
+    secret the game began with, each later request was refused (401), faults the site's own
+    change made, and a validation game paused the bot for them."""
+
+    def __init__(self, url: str, *, bot_id: int, secret: str):
+        super().__init__(url, secret=secret)
+        self.bot_id = bot_id
+
+    def exchange_json(self, request: dict) -> dict:
+        # Read before the bot's clock starts (HttpBot.exchange_json): one indexed row a request.
+        self.secret = OutsideBot.objects.filter(pk=self.bot_id).values_list(
+            "secret", flat=True).first() or self.secret
+        return super().exchange_json(request)
 
 
 def _challenge_refusal(game: Game) -> str | None:
