@@ -23,11 +23,13 @@ from league import selectors, services
 from league.errors import Conflict, LeagueError
 from league.models import Deal, Game, Place
 from league.rules import options_of
+from league.table_links import LinkRefused
 from league.web import corrections, role_words
 from league.web.entry_page import (
     acting,
     back_to_page,
     entry_page,
+    link_stopped,
     names_of,
     organiser_game,
     origin_of,
@@ -144,6 +146,9 @@ def deal_record(request, game):
             return JsonResponse({"error": e.message}, status=400)
         return _entered_meanwhile(request, game, e)
     except LeagueError as e:
+        stopped = isinstance(e, LinkRefused) and link_stopped(request, game)
+        if stopped:
+            return stopped
         if as_json:
             return JsonResponse({"error": e.message}, status=400)
         return entry_page(request, game, 400, next_deal=next_deal, order_form=form,

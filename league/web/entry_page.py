@@ -72,7 +72,7 @@ def _entry_view(view, links: bool):
                 return view(request, game)
             reason, status = "too many changes from this table link: wait a minute", 429
         if reason is not None:
-            message = f"{capfirst(reason)}. Ask the organiser."
+            message = stopped_words(reason)
         elif request.user.is_authenticated:
             message = f"Only organisers of {club} enter its results."
         else:
@@ -91,6 +91,30 @@ def _entry_view(view, links: bool):
                           outbox=True)
         return refuse(request, message, status, outbox=True)
     return checked
+
+
+def stopped_words(reason: str) -> str:
+    """What a phone whose table link stopped (table_links.refusal) is told."""
+    return f"{capfirst(reason)}. Ask the organiser."
+
+
+def link_stopped(request, game):
+    """The answer to a phone whose table link stopped (revoked, time called) after this
+    request's page check, before its write (the service refused it: LinkRefused), as a
+    request sent after would get it: a 403, so the outbox holds a deal until the phone may
+    send it again, not a 400 that refuses it for good; None if the link still works."""
+    link = getattr(request, "table_link", None)
+    if link is None:
+        return None
+    link.refresh_from_db()
+    game.refresh_from_db()
+    reason = refusal(link, game)
+    if reason is None:
+        return None
+    if wants_json(request):
+        return JsonResponse({"error": stopped_words(reason)}, status=403)
+    return refuse(request, stopped_words(reason), 403, back=table_links.totals_of(game),
+                  outbox=True)
 
 
 def organiser_game(view):

@@ -1,0 +1,78 @@
+"""A table's link stopped by its organiser (time called, the link revoked) while its phone
+sends a deal, on PostgreSQL: the deal is answered as one sent after the link stopped is."""
+
+import pytest
+from django.urls import reverse
+
+from league import services
+from tests.api.conftest import at_once
+from tests.league.test_organiser_vs_phones import (
+    Paused,
+    deal_sent,
+    night,
+    no_server_fault,
+    on_postgres,  # noqa: F401 (a fixture)
+    played,
+)
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+
+def test_a_deal_sent_as_time_is_called_is_held_for_the_organiser_as_before_it(monkeypatch):
+    """Time called between the phone's page check and its write: the deal is answered as a
+    deal sent after time was called is (403, the outbox holds it, sent again if the organiser
+    reopens the game), not refused for good (400) as a deal the server judged."""
+    organiser, (game, _), desk, (phone, _) = night()
+    played(game, 1, organiser)
+    pause = Paused(monkeypatch, services, "_locked_for_deals")
+    answers = at_once(None, lambda _: deal_sent(phone, game, 2), pause.later(
+        lambda _: desk.post(reverse("league:game_time_called", args=[game.pk]))))
+    no_server_fault(answers)
+    sent = next(a for a in answers if a.request["PATH_INFO"].endswith("/deal/"))
+    assert sent.status_code == 403, sent.content
+    assert sent.json()["error"] == (f"Time was called on game {game.number}: its table link "
+                                    "no longer enters deals. Ask the organiser.")
+    assert game.deal_set.count() == 1
+    # the same words as the deal sent after it, in the ordinary way
+    after = deal_sent(phone, game, 2)
+    assert (after.status_code, after.json()) == (403, sent.json())
+
+
+def test_a_deal_sent_as_the_link_is_revoked_is_held_as_after_it(monkeypatch):
+    """The organiser revokes the table's link between the phone's page check and its write:
+    held (403, the phone told to ask the organiser), as a deal sent after the revocation."""
+    organiser, (game, _), desk, (phone, _) = night()
+    played(game, 1, organiser)
+    link = game.table_links.get()
+    pause = Paused(monkeypatch, services, "_locked_for_deals")
+    answers = at_once(None, lambda _: deal_sent(phone, game, 2), pause.later(
+        lambda _: desk.post(reverse("league:table_link_revoke", args=[link.pk]))))
+    no_server_fault(answers)
+    sent = next(a for a in answers if a.request["PATH_INFO"].endswith("/deal/"))
+    assert sent.status_code == 403, sent.content
+    assert sent.json()["error"] == ("This table link was revoked by an organiser. Ask the "
+                                    "organiser.")
+    assert game.deal_set.count() == 1
+    after = deal_sent(phone, game, 2)
+    assert (after.status_code, after.json()) == (403, sent.json())
+
+
+def test_a_deal_kept_on_the_link_revoked_meanwhile_is_refused_on_a_page_in_words(monkeypatch):
+    """The same without the page's script (the form posted): the refusal page, with the deals
+    the phone keeps and the way to the game's totals."""
+    organiser, (game, _), desk, (phone, _) = night()
+    played(game, 1, organiser)
+    link = game.table_links.get()
+    pause = Paused(monkeypatch, services, "_locked_for_deals")
+    order = list(game.seats.order_by("number").values_list("player_id", flat=True))
+    data = {"number": 2, "token": "form", **{f"place_{i}": pk for i, pk in enumerate(order, 1)}}
+    answers = at_once(None, lambda _: phone.post(
+        reverse("league:deal_record", args=[game.pk]), data), pause.later(
+        lambda _: desk.post(reverse("league:table_link_revoke", args=[link.pk]))))
+    no_server_fault(answers)
+    sent = next(a for a in answers if a.request["PATH_INFO"].endswith("/deal/"))
+    assert sent.status_code == 403
+    page = sent.content.decode()
+    assert "This table link was revoked by an organiser. Ask the organiser." in page
+    assert reverse("league:game_detail", args=[game.pk]) in page
+    assert game.deal_set.count() == 1
