@@ -835,23 +835,50 @@ def _number_checked(game: Game, number: int | None, next_number: int) -> None:
             else f"the next deal is deal {next_number}")
     deal = (game.deal_set.select_related("recorded_by").prefetch_related("places__player")
             .filter(number=number).first())
+    deleted = _deleted_words(game) if deal is None else ""
     if deal is None and number > next_number and game.status != Game.FINISHED:
         # A deal ahead: one before it was undone, or a phone's kept deal refused when sent.
-        raise Conflict(f"deal {number} cannot be recorded: {then}, not recorded yet (undone "
-                       "meanwhile, or refused when it was sent?); nothing was recorded")
+        why = (f": {deleted}" if deleted
+               else " (undone meanwhile, or refused when it was sent?)")
+        raise Conflict(f"deal {number} cannot be recorded: {then}, not recorded yet{why}; "
+                       "nothing was recorded")
     if deal is None:
-        raise Conflict(f"deal {number} cannot be recorded: {then} (a deal was undone or "
-                       "deleted meanwhile?); nothing was recorded")
-    when = timezone.localtime(deal.recorded_at)
-    said = [f"at {when:%H:%M}" if when.date() == timezone.localdate()
-            else f"on {when:%d %b %Y} at {when:%H:%M}"]
+        why = f": {deleted}" if deleted else " (a deal was undone or deleted meanwhile?)"
+        raise Conflict(f"deal {number} cannot be recorded: {then}{why}; nothing was recorded")
+    order = ", ".join(p.player.name for p in sorted(deal.places.all(), key=lambda p: p.position))
+    raise Conflict(f"deal {number} was already recorded {_recorded_words(deal)} (finishing "
+                   f"order: {order}); nothing was recorded, {then}")
+
+
+def _at_words(at) -> str:
+    when = timezone.localtime(at)
+    return (f"at {when:%H:%M}" if when.date() == timezone.localdate()
+            else f"on {when:%d %b %Y} at {when:%H:%M}")
+
+
+def _recorded_words(deal: Deal) -> str:
+    """When, from where and by whom ``deal`` was recorded: "at 21:04 from a table link"."""
+    said = [_at_words(deal.recorded_at)]
     if deal.source != Deal.OTHER:
         said.append(f"from {deal.get_source_display()}")
     if deal.recorded_by is not None:
         said.append(f"by {deal.recorded_by.get_username()}")
-    order = ", ".join(p.player.name for p in sorted(deal.places.all(), key=lambda p: p.position))
-    raise Conflict(f"deal {number} was already recorded {' '.join(said)} (finishing order: "
-                   f"{order}); nothing was recorded, {then}")
+    return " ".join(said)
+
+
+def _deleted_words(game: Game) -> str:
+    """The game's last deal deleted (or undone), from its audit row, in words: "deal 1 was
+    deleted at 21:04 by ann, and the deals after it moved up one number"; '' if none."""
+    entry = (AuditEntry.objects.filter(club=game.season.club_id, action="deal deleted",
+                                       details__game=game.pk)
+             .select_related("actor").first())
+    if entry is None or "number" not in entry.details:
+        return ""
+    by = f" by {entry.actor.get_username()}" if entry.actor is not None else ""
+    number = entry.details["number"]
+    moved = (", and the deals after it moved up one number"
+             if game.deal_set.filter(number__gte=number).exists() else "")
+    return f"deal {number} was deleted {_at_words(entry.at)}{by}{moved}"
 
 
 def by_hand(season: Season, doing: str, game: Game | None = None) -> None:
@@ -978,7 +1005,7 @@ def deal_delete(*, deal: Deal, by=None) -> list[str]:
     number, deal_id = deal.number, deal.pk
     before = list(deal.places.order_by("position").values_list("player__name", flat=True))
     target = str(deal)
-    details: dict[str, Any] = {"finishing_order": before}
+    details: dict[str, Any] = {"finishing_order": before, "game": game.pk, "number": number}
     later = Deal.objects.filter(game=game, number__gt=number)
     # Entering and leaving after the deleted deal moves up with the deals, unless it has no
     # deal to follow any more: then, if this is the last deal, it is undone with the deal.
@@ -1018,6 +1045,11 @@ def deal_undo(*, game: Game, deal_id, by=None, table_link=None) -> tuple[int, li
     _editable(game, "undoing its last deal")
     last = undoable_deal(game=game)
     if last is None or str(last.pk) != str(deal_id):
+        asked = deal_of_game(game=game, deal_id=deal_id)
+        if asked is not None and last is not None:  # a deal was recorded after it meanwhile
+            raise LeagueError(f"deal {asked.number} is no longer the last one: deal "
+                              f"{last.number} was recorded after it {_recorded_words(last)}; "
+                              "nothing was deleted")
         raise LeagueError("that deal is no longer the last one (already undone?): nothing was "
                           "deleted")
     if table_link is not None and last.table_link_id != table_link.pk:

@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import reverse
 
 from league import services
-from league.models import Game
+from league.models import Deal, Game
 from tests.api.conftest import at_once
 from tests.league.test_table_links import confirmed_round, order_of
 
@@ -203,3 +203,107 @@ def test_the_night_ended_while_a_phone_records_a_tables_last_deal_ends_the_other
     ended = next(a for a in answers if a.request["PATH_INFO"].endswith("/end/"))
     assert ended.status_code == 302, ended.content.decode()
     assert (other.status, other.time_called_at is not None) == (Game.FINISHED, True)
+
+
+def answer_to(answers, ending):
+    return next(a for a in answers if a.request["PATH_INFO"].endswith(ending))
+
+
+# The organiser cancels a round while a table's phone sends its first deal.
+
+
+def test_a_round_cancelled_as_a_phone_records_its_first_deal_is_refused_whole(monkeypatch):
+    organiser, (game, other), desk, (phone, _) = night()
+    hold = Holding(monkeypatch, services, "_locked_for_deals")
+    answers = at_once(None, lambda _: deal_sent(phone, game, 1), hold.later(
+        lambda _: desk.post(reverse("league:night_cancel_round", args=[game.season.pk, 1]))))
+    no_server_fault(answers)
+    assert hold.waited == [True]
+    assert answer_to(answers, "/deal/").status_code == 201
+    cancel = answer_to(answers, "/cancel/")
+    assert cancel.status_code == 409
+    assert (f"Nothing was changed: game {game.number} has 1 deal: a game that was played cannot "
+            "be cancelled (call time on it instead).") in cancel.content.decode()
+    assert set(Game.objects.values_list("status", flat=True)) == {Game.OPEN}, "all or nothing"
+    assert game.deal_set.count() == 1
+
+
+def test_a_first_deal_sent_as_its_round_is_cancelled_is_refused_saying_so(monkeypatch):
+    _, (game, other), desk, (phone, _) = night()
+    hold = Holding(monkeypatch, services, "game_locked")
+    answers = at_once(None, hold.later(lambda _: deal_sent(phone, game, 1)), lambda _: desk.post(
+        reverse("league:night_cancel_round", args=[game.season.pk, 1])))
+    no_server_fault(answers)
+    assert hold.waited == [True]
+    assert answer_to(answers, "/cancel/").status_code == 302
+    sent = answer_to(answers, "/deal/")
+    assert (sent.status_code, sent.json()) == (
+        400, {"error": f"game {game.number} was cancelled: nothing can be entered in it"})
+    assert not Deal.objects.exists()
+    # its page, as the phone opens it again, says what to do
+    page = phone.get(reverse("league:game_enter", args=[game.pk])).content.decode()
+    assert f"Game {game.number} was cancelled" in page
+    assert "If its players sit at another table now, scan that table's code." in page
+
+
+# The organiser undoes or deletes a deal while the phone enters the next one.
+
+
+def test_an_undo_as_the_phone_records_the_next_deal_says_what_came_after(monkeypatch):
+    organiser, (game, _), desk, (phone, _) = night()
+    played(game, 2, organiser)
+    second = game.deal_set.get(number=2)
+    hold = Holding(monkeypatch, services, "_locked_for_deals")
+    answers = at_once(None, lambda _: deal_sent(phone, game, 3), hold.later(lambda _: desk.post(
+        reverse("league:deal_undo", args=[game.pk]), {"deal": second.pk}, follow=True)))
+    no_server_fault(answers)
+    assert hold.waited == [True]
+    assert answer_to(answers, "/deal/").status_code == 201
+    undo = answer_to(answers, "/enter/")
+    assert "Deal 2 is no longer the last one: deal 3 was recorded after it" in undo.content.decode()
+    assert "from a table link" in undo.content.decode()
+    assert list(game.deal_set.values_list("number", flat=True).order_by("number")) == [1, 2, 3]
+
+
+def test_the_next_deal_sent_as_the_organiser_undoes_the_last_is_a_conflict(monkeypatch):
+    organiser, (game, _), desk, (phone, _) = night()
+    played(game, 2, organiser)
+    second = game.deal_set.get(number=2)
+    hold = Holding(monkeypatch, services, "_locked_for_deals")
+    answers = at_once(None, hold.later(lambda _: deal_sent(phone, game, 3)), lambda _: desk.post(
+        reverse("league:deal_undo", args=[game.pk]), {"deal": second.pk}))
+    no_server_fault(answers)
+    assert hold.waited == [True]
+    sent = answer_to(answers, "/deal/")
+    assert sent.status_code == 409 and sent.json()["conflict"] is True
+    assert sent.json()["error"].startswith("deal 3 cannot be recorded: the next deal is deal 2")
+    assert list(game.deal_set.values_list("number", flat=True)) == [1]
+
+
+def test_a_deal_deleted_as_the_phone_records_the_next_moves_it_up(monkeypatch):
+    organiser, (game, _), desk, (phone, _) = night()
+    played(game, 2, organiser)
+    first = game.deal_set.get(number=1)
+    hold = Holding(monkeypatch, services, "_locked_for_deals")
+    answers = at_once(None, lambda _: deal_sent(phone, game, 3), hold.later(lambda _: desk.post(
+        reverse("league:deal_delete", args=[game.pk]), {"deal": first.pk, "token": "del"})))
+    no_server_fault(answers)
+    assert hold.waited == [True]
+    assert [a.status_code for a in answers] == [201, 302]
+    numbers = list(game.deal_set.order_by("number").values_list("number", "source"))
+    assert numbers == [(1, Deal.OTHER), (2, Deal.TABLE_LINK)]
+
+
+def test_the_next_deal_sent_as_an_earlier_one_is_deleted_is_a_conflict_naming_it(monkeypatch):
+    organiser, (game, _), desk, (phone, _) = night()
+    played(game, 2, organiser)
+    first = game.deal_set.get(number=1)
+    hold = Holding(monkeypatch, services, "_locked_for_deals")
+    answers = at_once(None, hold.later(lambda _: deal_sent(phone, game, 3)), lambda _: desk.post(
+        reverse("league:deal_delete", args=[game.pk]), {"deal": first.pk, "token": "del"}))
+    no_server_fault(answers)
+    assert hold.waited == [True]
+    sent = answer_to(answers, "/deal/")
+    assert sent.status_code == 409, sent.content
+    assert "deleted" in sent.json()["error"]
+    assert game.deal_set.count() == 1
