@@ -48,6 +48,13 @@ def _entry_view(view, links: bool):
         request.table_link = None
         if organises(request.user, club):
             return view(request, game)
+        if not links and table_links.session_link(request, game)[0] is not None:
+            # a table's phone asking for what only organisers do: its link is no help here
+            message = (f"A table link enters deals and seat changes only: ask an organiser of "
+                       f"{club}.")
+            if request.method == "POST" and wants_json(request):
+                return JsonResponse({"error": message}, status=403)
+            return refuse(request, message, 403, back=table_links.totals_of(game))
         link, reason = table_links.session_link(request, game) if links else (None, None)
         status = 403
         moved_on = link is not None and link.game_id != game.pk and moved_on_from(link, game)

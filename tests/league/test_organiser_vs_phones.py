@@ -13,8 +13,9 @@ from django.test import Client
 from django.urls import reverse
 
 from league import services
-from league.models import Deal, Game
+from league.models import Deal, Game, Seat, TableLink
 from tests.api.conftest import at_once
+from tests.league.factories import PlayerFactory
 from tests.league.test_table_links import confirmed_round, order_of
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -307,3 +308,104 @@ def test_the_next_deal_sent_as_an_earlier_one_is_deleted_is_a_conflict_naming_it
     assert sent.status_code == 409, sent.content
     assert "deleted" in sent.json()["error"]
     assert game.deal_set.count() == 1
+
+
+# The organiser starts the next round (seating players) while a table phone enters a seat change
+# taking one of those players.
+
+
+def latecomers(game, names=("Nia", "Quin", "Rae", "Sol")):
+    return [PlayerFactory(name=name, clubs=[game.season.club]) for name in names]
+
+
+def confirm_sent(desk, season, players):
+    return desk.post(reverse("league:night_confirm", args=[season.pk]), {
+        "table": ",".join(str(p.pk) for p in players), "dealer": players[0].pk,
+        "token": "round", "while_in_play": "1"})
+
+
+def test_a_round_started_as_a_phone_seats_one_of_its_people_is_refused_naming_her_table(
+        monkeypatch):
+    organiser, (game, other), desk, (phone, _) = night()
+    played(game, 1, organiser)
+    nia, *others = people = latecomers(game)
+    hold = Holding(monkeypatch, services, "seating_locked")
+    answers = at_once(None, lambda _: phone.post(
+        reverse("league:seat_change", args=[game.pk]), {"joining": [nia.pk]}), hold.later(
+        lambda _: confirm_sent(desk, game.season, people)))
+    no_server_fault(answers)
+    assert hold.waited == [True]
+    assert answer_to(answers, "/seats/").status_code == 302
+    confirm = answer_to(answers, "/confirm/")
+    assert confirm.status_code == 409
+    assert (f"Nothing was created: Nia is still playing at round 1, table 1 (game "
+            f"{game.number}): call time on it or enter their leaving there first.") in \
+        confirm.content.decode()
+    assert Game.objects.count() == 2
+    assert list(Seat.objects.filter(player=nia).values_list("game", flat=True)) == [game.pk]
+
+
+def test_a_seat_change_sent_as_a_round_seats_that_player_is_refused_naming_her_table(
+        monkeypatch):
+    organiser, (game, other), desk, (phone, _) = night()
+    played(game, 1, organiser)
+    nia, *others = people = latecomers(game)
+    hold = Holding(monkeypatch, services, "seating_locked")
+    answers = at_once(None, hold.later(lambda _: phone.post(
+        reverse("league:seat_change", args=[game.pk]), {"joining": [nia.pk]})),
+        lambda _: confirm_sent(desk, game.season, people))
+    no_server_fault(answers)
+    assert hold.waited == [True]
+    assert answer_to(answers, "/confirm/").status_code == 302
+    new = Game.objects.get(seats__player=nia)
+    seat = answer_to(answers, "/seats/")
+    assert seat.status_code == 400
+    assert (f"Nia cannot join: playing at round 1, table 3 (game {new.number}), still open"
+            in seat.content.decode())
+    assert game.seats.count() == 4
+
+
+# "New game, same table" while the organiser starts a round with those players.
+
+
+@pytest.mark.parametrize("first", ["same table", "round"])
+def test_new_game_same_table_and_a_round_of_its_players_at_once_seat_them_once(
+        monkeypatch, first):
+    organiser, (game, other), desk, (phone, _) = night()
+    played(game, 1, organiser)
+    services.game_time_called(game=game, by=organiser)
+    people = [s.player for s in game.seats.order_by("number")]
+    link = game.table_links.get()
+    hold = Holding(monkeypatch, services, "seating_locked")
+
+    def same(_):
+        return desk.post(reverse("league:same_table", args=[game.pk]))
+
+    def confirm(_):
+        return confirm_sent(desk, game.season, people)
+
+    answers = at_once(None, *((same, hold.later(confirm)) if first == "same table"
+                              else (hold.later(same), confirm)))
+    no_server_fault(answers)
+    assert hold.waited == [True]
+    assert sorted(a.status_code for a in answers) == [302, 400 if first == "round" else 409]
+    assert Seat.objects.filter(player__in=people, game__status=Game.OPEN).count() == 4
+    new = Game.objects.get(status=Game.OPEN, seats__player=people[0])
+    refused = next(a for a in answers if a.status_code != 302).content.decode()
+    where = "round 1, table 1" if first == "same table" else "round 2, table 1"
+    assert f"still playing at {where} (game {new.number})" in refused
+    # the table's link moves on with the table, not to a round's new table
+    assert (TableLink.objects.get(pk=link.pk).game_id == new.pk) == (first == "same table")
+
+
+def test_a_table_phone_asking_for_a_new_game_is_told_only_an_organiser_starts_it():
+    """The phone has no such button ("An organiser starts the next game"); a post of it all
+    the same is told so, not to scan the code again, which it has."""
+    organiser, (game, _), desk, (phone, _) = night()
+    played(game, 1, organiser)
+    services.game_time_called(game=game, by=organiser)
+    answer = phone.post(reverse("league:same_table", args=[game.pk]))
+    assert answer.status_code == 403
+    assert not Game.objects.filter(continues=game).exists()
+    assert (f"A table link enters deals and seat changes only: ask an organiser of "
+            f"{game.season.club}.") in answer.content.decode()
