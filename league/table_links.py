@@ -67,8 +67,10 @@ def moved_on_from(link: TableLink, game: Game) -> bool:
 
 
 def link_checked(link: TableLink, game: Game) -> None:
-    """Refuse (LinkRefused) a write through ``link`` on ``game`` (the locked row)."""
-    link = TableLink.objects.get(pk=link.pk)  # as it is now: revoked meanwhile?
+    """Refuse (LinkRefused) a write through ``link`` on ``game`` (the locked row). Locks the
+    link (after the game) until the write commits: a revocation waits for it, or it for the
+    revocation, which it then sees."""
+    link = TableLink.objects.select_for_update(no_key=True).get(pk=link.pk)
     reason = refusal(link, game)
     if reason is not None:
         raise LinkRefused(f"{reason}; nothing was changed")
@@ -85,7 +87,10 @@ def live_links(games) -> list[TableLink]:
 def link_new(*, game: Game, by=None) -> TableLink:
     """A new link for an open game that has no working one (its link was revoked): a fresh
     token, audited. Refused (Conflict) while a link of the game still works."""
-    game = Game.objects.select_for_update().select_related("season__club").get(pk=game.pk)
+    # The game row only (as the services lock it): not its season and club, which writers
+    # lock first (club, season, game), nor FOR UPDATE, which the phones' rows naming it wait for.
+    game = (Game.objects.select_for_update(of=("self",), no_key=True)
+            .select_related("season__club").get(pk=game.pk))
     if game.status == Game.CANCELLED:
         raise LeagueError(f"game {game.number} was cancelled: it needs no table link")
     if game.status != Game.OPEN:
@@ -102,8 +107,12 @@ def link_new(*, game: Game, by=None) -> TableLink:
 @transaction.atomic
 def link_revoke(*, link: TableLink, by=None) -> TableLink:
     """Stop a link working (its phones are then anonymous visitors); revoking twice is once."""
-    link = TableLink.objects.select_for_update().select_related("game__season__club").get(
-        pk=link.pk)
+    # The link row only, as link_checked locks it: a deal being written through the link
+    # (its game locked, then the link) is stored before the revocation, or refused after it.
+    # Locking its game, season and club too (FOR UPDATE) waited for the phone's game while
+    # holding what the phone's deal locks next: a deadlock.
+    link = (TableLink.objects.select_for_update(of=("self",), no_key=True)
+            .select_related("game__season__club").get(pk=link.pk))
     if link.revoked_at is None:
         link.revoked_at = timezone.now()
         link.save(update_fields=["revoked_at"])

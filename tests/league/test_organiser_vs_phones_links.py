@@ -4,9 +4,10 @@ sends a deal, on PostgreSQL: the deal is answered as one sent after the link sto
 import pytest
 from django.urls import reverse
 
-from league import services
+from league import services, table_links
 from tests.api.conftest import at_once
 from tests.league.test_organiser_vs_phones import (
+    Holding,
     Paused,
     deal_sent,
     night,
@@ -76,3 +77,20 @@ def test_a_deal_kept_on_the_link_revoked_meanwhile_is_refused_on_a_page_in_words
     assert "This table link was revoked by an organiser. Ask the organiser." in page
     assert reverse("league:game_detail", args=[game.pk]) in page
     assert game.deal_set.count() == 1
+
+
+def test_a_link_revoked_as_its_phone_records_a_deal_takes_no_deal_after_it(monkeypatch):
+    """The phone's deal checked the link before the organiser revoked it: the revocation
+    waits for that deal, which is stored before it, not after (a link revoked takes no deal
+    from then on)."""
+    organiser, (game, _), desk, (phone, _) = night()
+    played(game, 1, organiser)
+    link = game.table_links.get()
+    hold = Holding(monkeypatch, table_links, "link_checked")
+    answers = at_once(None, lambda _: deal_sent(phone, game, 2), hold.later(
+        lambda _: desk.post(reverse("league:table_link_revoke", args=[link.pk]))))
+    no_server_fault(answers)
+    assert sorted(a.status_code for a in answers) == [201, 302]
+    assert hold.waited == [True]
+    link.refresh_from_db()
+    assert game.deal_set.get(number=2).recorded_at < link.revoked_at
