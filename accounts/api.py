@@ -24,7 +24,7 @@ from rest_framework.throttling import ScopedRateThrottle
 from gameplay.bots.sandbox.unpack import MAX_ZIP_BYTES
 from league.models import PRESET_CHOICES
 from outside_bots import services
-from outside_bots.api import OutsideBotChanges
+from outside_bots.api import OutsideBotChanges, not_found_if_gone
 from outside_bots.models import (
     RUNTIMES,
     OutsideBot,
@@ -168,7 +168,8 @@ class BotViewSet(KnownQueryParameters, OutsideBotChanges, mixins.ListModelMixin,
                                "hosted bot has none (400).")
     @action(detail=True, methods=["post"])
     def secret(self, request, pk=None):
-        bot = services.outside_bot_secret_rotate(bot=self.get_object(), by=request.user)
+        with not_found_if_gone():
+            bot = services.outside_bot_secret_rotate(bot=self.get_object(), by=request.user)
         return _never_stored(Response(BotSecretSerializer(bot).data))
 
 

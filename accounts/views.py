@@ -17,7 +17,7 @@ from rest_framework.authtoken.models import Token
 from accounts.forms import BotForm
 from league import selectors
 from outside_bots import services
-from outside_bots.errors import OutsideBotError
+from outside_bots.errors import OutsideBotError, OutsideBotGone
 from outside_bots.models import OutsideBot
 
 
@@ -76,6 +76,8 @@ def _bot_form(request, bot: OutsideBot | None):
             else:
                 saved = services.outside_bot_update(bot=bot, by=request.user,
                                                     **form.cleaned_data)
+        except OutsideBotGone as e:  # removed in another tab meanwhile
+            raise Http404(e.message) from None
         except OutsideBotError as e:
             form.add_error(None, e.message)
         else:
@@ -104,6 +106,8 @@ def bot_secret_rotate(request, bot_id):
     """A new secret for the author's bot; the old one stops proving anything at once."""
     try:
         bot = services.outside_bot_secret_rotate(bot=_own_bot(request, bot_id), by=request.user)
+    except OutsideBotGone as e:
+        raise Http404(e.message) from None
     except OutsideBotError as e:  # a hosted bot: its page offers no such button
         messages.error(request, e.message)
         return redirect("accounts:bot_edit", bot_id)
@@ -116,6 +120,8 @@ def bot_delete(request, bot_id):
     if request.method == "POST":
         try:
             services.outside_bot_delete(bot=bot, by=request.user)
+        except OutsideBotGone as e:
+            raise Http404(e.message) from None
         except OutsideBotError as e:
             messages.error(request, e.message)
         else:

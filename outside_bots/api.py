@@ -1,14 +1,18 @@
 """The outside bots' API for administrators: the outside bots organisers may enter in
 tournaments (/api/v1/outside-bots/). Authors manage their own through accounts.api."""
 
+from contextlib import contextmanager
+
 import django_filters
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import serializers, status, viewsets
+from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 
 from league.api.permissions import AdministratorsOnly
 from league.api.schema import ERRORS, NOT_FOUND, updates, valid
 from outside_bots import services
+from outside_bots.errors import OutsideBotGone
 from outside_bots.models import OutsideBot, checked_name, checked_url
 from plumbing.api.filters import FilterSet
 from plumbing.api.inputs import KnownFields, KnownQueryParameters
@@ -44,13 +48,24 @@ class OutsideBotChanges:
     def partial_update(self, request, *args, **kwargs):
         form = self.get_serializer(self.get_object(), data=request.data, partial=True)
         form.is_valid(raise_exception=True)
-        bot = services.outside_bot_update(bot=form.instance, by=request.user,
-                                          **form.validated_data)
+        with not_found_if_gone():
+            bot = services.outside_bot_update(bot=form.instance, by=request.user,
+                                              **form.validated_data)
         return Response(self.get_serializer(bot).data)
 
     def destroy(self, request, *args, **kwargs):
-        services.outside_bot_delete(bot=self.get_object(), by=request.user)
+        with not_found_if_gone():
+            services.outside_bot_delete(bot=self.get_object(), by=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+@contextmanager
+def not_found_if_gone():
+    """A bot another request removed after the view found it: 404, in the service's words."""
+    try:
+        yield
+    except OutsideBotGone as e:
+        raise NotFound(e.message) from None
 
 
 @extend_schema_view(

@@ -11,7 +11,7 @@ from django.db import IntegrityError, connection, transaction
 from gameplay.bots.sandbox import SandboxUnavailable
 from gameplay.bots.sandbox.jail import check as sandbox_check
 from league import services as league
-from outside_bots.errors import OutsideBotError
+from outside_bots.errors import OutsideBotError, OutsideBotGone
 from outside_bots.models import (
     HOSTED,
     OUTSIDE,
@@ -33,6 +33,16 @@ def _outside_bot_check(bot: OutsideBot) -> None:
     except ValidationError as e:
         raise OutsideBotError("; ".join(f"{field}: {' '.join(messages)}"
                                         for field, messages in e.message_dict.items())) from e
+
+
+def _locked(bot: OutsideBot) -> OutsideBot:
+    """The bot's row, locked; OutsideBotGone when another request removed it after the caller
+    found it (its lock waited for that removal)."""
+    locked = OutsideBot.objects.select_for_update().filter(pk=bot.pk).first()
+    if locked is None:
+        raise OutsideBotGone(f"there is no bot {bot.pk} any more: it was removed at the same "
+                             "moment, in another tab or request; nothing was changed")
+    return locked
 
 
 def _saved(bot: OutsideBot) -> None:
@@ -123,7 +133,7 @@ def outside_bot_update(*, bot: OutsideBot, by=None, **fields) -> OutsideBot:
                              "runtime"}
     if unknown:
         raise OutsideBotError(f"unknown outside bot field(s): {', '.join(sorted(unknown))}")
-    bot = OutsideBot.objects.select_for_update().get(pk=bot.pk)
+    bot = _locked(bot)
     if ("url" in fields) if bot.hosted else ("code" in fields or "runtime" in fields):
         raise OutsideBotError("a hosted bot changes its code, an HTTP bot its URL")
     if "code" in fields:  # each upload is a new version (the ladder validates it again)
@@ -151,7 +161,7 @@ def outside_bot_secret_rotate(*, bot: OutsideBot, by=None) -> OutsideBot:
     """A new secret for the bot: requests are signed with it from now on, and the old one
     proves nothing any more (its author gives the new one to their server). A hosted bot has
     none to replace."""
-    bot = OutsideBot.objects.select_for_update().get(pk=bot.pk)
+    bot = _locked(bot)
     if bot.hosted:
         raise OutsideBotError(f"{bot.name} is hosted: the site runs its code in the sandbox and "
                               "never calls it over HTTP, so it has no secret")
@@ -165,7 +175,7 @@ def outside_bot_secret_rotate(*, bot: OutsideBot, by=None) -> OutsideBot:
 @transaction.atomic
 def outside_bot_delete(*, bot: OutsideBot, by=None) -> None:
     """Remove an outside bot never entered; one that was is disabled instead."""
-    bot = OutsideBot.objects.select_for_update().get(pk=bot.pk)
+    bot = _locked(bot)
     where = outside_bot_entered(bot=bot)
     if where:
         raise OutsideBotError(f"outside bot {bot.name!r} is entered {where}; disable it instead")

@@ -3,6 +3,8 @@ two registrations of one URL or of names alike, two tabs of one author changing 
 two uploads of one hosted bot. One of each is written, the others refused in words, never a
 500 and never written twice."""
 
+import threading
+
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
@@ -115,3 +117,83 @@ def test_two_uploads_of_one_hosted_bot_at_once_are_two_versions_in_order(racing)
                    .values_list("number", flat=True))
     assert numbers == sorted(set(numbers)) and entry.version == numbers[-1], numbers
     assert Version.objects.get(entry=entry, number=entry.version).url == bot.url
+
+
+
+CHANGES = {
+    "remove": lambda c, pk: c.delete(f"/api/v1/bots/{pk}/"),
+    "rename": lambda c, pk: c.patch(f"/api/v1/bots/{pk}/", {"name": "ada-bot-2"},
+                                    format="json"),
+    "secret": lambda c, pk: c.post(f"/api/v1/bots/{pk}/secret/"),
+    "page remove": lambda c, pk: c.post(f"/accounts/bots/{pk}/delete/"),
+    "page edit": lambda c, pk: c.post(f"/accounts/bots/{pk}/", {
+        "name": "ada-bot-2", "url": URL, "presets": ["classic"]}),
+    "page secret": lambda c, pk: c.post(f"/accounts/bots/{pk}/secret/"),
+}
+SERVICES = {"rename": "outside_bot_update", "edit": "outside_bot_update",
+            "secret": "outside_bot_secret_rotate", "remove": "outside_bot_delete"}
+
+
+def removed_first(monkeypatch, other: str) -> None:
+    """Both tabs' views find the bot; then the removal is made and committed, and only then
+    does the other tab's service (``other``) run."""
+    both_found, removed = threading.Barrier(2, timeout=5), threading.Event()
+    remove, change = services.outside_bot_delete, getattr(services, other)
+
+    def removing(**kwargs):
+        both_found.wait()
+        try:
+            return remove(**kwargs)
+        finally:
+            removed.set()
+
+    def changing(**kwargs):
+        both_found.wait()
+        removed.wait(timeout=5)
+        return change(**kwargs)
+
+    monkeypatch.setattr(services, "outside_bot_delete", removing)
+    if other != "outside_bot_delete":
+        monkeypatch.setattr(services, other, changing)
+    else:  # two removals: the second waits for the first's
+        done = threading.Lock()
+
+        def removing_once(**kwargs):
+            both_found.wait()
+            if not done.acquire(blocking=False):
+                removed.wait(timeout=5)
+                return remove(**kwargs)
+            try:
+                return remove(**kwargs)
+            finally:
+                removed.set()
+
+        monkeypatch.setattr(services, "outside_bot_delete", removing_once)
+
+
+@pytest.mark.parametrize("first, second", [
+    ("remove", "remove"), ("page remove", "remove"), ("remove", "rename"),
+    ("remove", "secret"), ("page remove", "page edit"), ("page remove", "page secret")])
+def test_a_bot_removed_in_one_tab_while_another_changes_it_is_a_404_in_words(
+        racing, monkeypatch, first, second):
+    """Both tabs found the bot, the removal went first, and the other tab's service found no
+    row to lock: a 500 (DoesNotExist), on the pages as in the API."""
+    ada = UserFactory(username="ada", is_staff=False)
+    bot = services.outside_bot_create(name="ada-bot", url=URL, owner=ada)
+    removed_first(monkeypatch, SERVICES[second.removeprefix("page ")])
+
+    def send(what):
+        def sending(client):
+            client.raise_request_exception = False
+            return what, CHANGES[what](client, bot.pk)
+        return sending
+
+    answers = at_once(ada, send(first), send(second))
+    statuses = sorted((a.status_code, what) for what, a in answers)
+
+    assert [s for s, _ in statuses] in ([204, 404], [302, 404]), statuses
+    if first.removeprefix("page ") != second.removeprefix("page "):
+        assert statuses[1][1] == second, statuses  # the removal went first
+    late = next(a for _, a in answers if a.status_code == 404).content.decode()
+    assert f"there is no bot {bot.pk} any more: it was removed at the same moment" in late, late
+    assert not OutsideBot.objects.filter(pk=bot.pk).exists()
