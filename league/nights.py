@@ -355,23 +355,26 @@ class TableEnd:
 def night_end(*, season: Season, night: datetime.date, by=None) -> list[TableEnd]:
     """End of the night: time called on every open table (each game decided by its scoring
     system's rule, services.game_time_called); a table that played no deal is cancelled."""
+    # Every table locked before any is ended: time called changes the season's results (its
+    # row), which a phone's deal at a table not yet locked would wait for, holding its game.
+    # Each as it is once locked: its phone may have recorded its first deal, or the deal that
+    # ended it, since the rounds were read.
+    playing = [(index, number, services.game_locked(game))
+               for index, tables in enumerate(night_rounds(season, night), 1)
+               for game, number in in_play(tables)]
     ended = []
-    for index, tables in enumerate(night_rounds(season, night), 1):
-        for game, number in in_play(tables):
-            # As it is once locked: its phone may have recorded its first deal, or the deal
-            # that ended it, since the rounds were read.
-            game = services.game_locked(game)
-            if game.status != Game.OPEN:
-                continue
-            if game.deal_set.exists():
-                game = services.game_time_called(game=game, by=by)
-            else:
-                game = services.game_cancel(game=game, by=by)
-            ended.append(TableEnd(
-                round=index, table=number, game=game,
-                winners=list(game.seats.filter(is_winner=True).order_by("number")
-                             .values_list("player__name", flat=True)),
-                cancelled=game.status == Game.CANCELLED))
+    for index, number, game in playing:
+        if game.status != Game.OPEN:
+            continue
+        if game.deal_set.exists():
+            game = services.game_time_called(game=game, by=by)
+        else:
+            game = services.game_cancel(game=game, by=by)
+        ended.append(TableEnd(
+            round=index, table=number, game=game,
+            winners=list(game.seats.filter(is_winner=True).order_by("number")
+                         .values_list("player__name", flat=True)),
+            cancelled=game.status == Game.CANCELLED))
     if not ended:
         raise LeagueError("no table is playing: the night has already ended")
     # What tells the night page the organiser ended the night, not just a round that finished.

@@ -173,6 +173,25 @@ def test_the_night_ended_while_a_phone_sends_its_first_deal_calls_time_on_that_t
     assert game.deal_set.count() == 1
 
 
+def test_the_night_ended_while_a_later_tables_phone_records_a_deal_ends_both(monkeypatch):
+    """The night's end calls time on table 1 (its season's results change), then comes to
+    table 2, whose phone is writing a deal, which changes the season's results too: neither
+    may hold what the other waits for (no deadlock, a 503), both are done."""
+    organiser, (first, game), desk, (_, phone) = night()
+    played(first, 1, organiser)
+    played(game, 1, organiser)
+    hold = Holding(monkeypatch, services, "_locked_for_deals")
+    answers = at_once(None, lambda _: deal_sent(phone, game, 2), hold.later(
+        lambda _: desk.post(reverse("league:night_end", args=[game.season.pk]))))
+    no_server_fault(answers)
+    assert hold.waited == [True]
+    assert sorted(a.status_code for a in answers) == [201, 302]
+    for table, deals in ((first, 1), (game, 2)):
+        table.refresh_from_db()
+        assert (table.status, table.time_called_at is not None) == (Game.FINISHED, True)
+        assert table.deal_set.count() == deals
+
+
 def test_the_night_ended_while_a_phone_records_a_tables_last_deal_ends_the_others(
         monkeypatch):
     """A table's phone records the deal that ends its game as the organiser ends the night:
