@@ -197,3 +197,16 @@ def test_a_bot_removed_in_one_tab_while_another_changes_it_is_a_404_in_words(
     late = next(a for _, a in answers if a.status_code == 404).content.decode()
     assert f"there is no bot {bot.pk} any more: it was removed at the same moment" in late, late
     assert not OutsideBot.objects.filter(pk=bot.pk).exists()
+
+
+def test_two_authors_registering_one_url_on_my_bots_at_once_register_it_once(racing):
+    authors = [UserFactory(username=f"author{i}", is_staff=False) for i in range(2)]
+
+    answers = at_once(None, *(as_author(user, lambda c, i=i: c.post(
+        "/accounts/bots/new/", {"name": f"bot-{i}", "url": URL, "presets": ["classic"]}))
+        for i, user in enumerate(authors)))
+
+    assert sorted(a.status_code for a in answers) == [200, 400], [a.status_code for a in answers]
+    refused = next(a for a in answers if a.status_code == 400).content.decode()
+    assert "registered" in refused and URL in refused, refused[-2000:]
+    assert OutsideBot.objects.filter(url=URL).count() == 1
