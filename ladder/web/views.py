@@ -292,8 +292,8 @@ def _by_author(request, entry_id, change, done: str):
         return refused
     try:
         change(entry=entry, by=request.user)
-    except LadderError as e:
-        return _bot_page(request, entry, status=400, error=e.message)
+    except LadderError as e:  # shown as it is now: another tab may have changed it meanwhile
+        return _bot_page(request, _entry_or_404(entry_id), status=400, error=e.message)
     messages.success(request, done.format(name=entry.name))
     return redirect("ladder:bot", entry.pk)
 
@@ -333,7 +333,8 @@ def challenge(request, entry_id):
         game = services.challenge_create(by=request.user, entry=entry,
                                          opponents=form.cleaned_data["opponents"])
     except LadderError as e:
-        return _bot_page(request, entry, status=400, form=form, error=e.message)
+        return _bot_page(request, _entry_or_404(entry_id), status=400, form=form,
+                         error=e.message)
     messages.success(request, f"Challenge game {game.pk} started: it plays when a worker is "
                               "free, and is not rated.")
     return redirect("ladder:game", game.pk)

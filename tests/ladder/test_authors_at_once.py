@@ -15,9 +15,10 @@ from ladder import services
 from ladder.models import Entry, Game, Version
 from outside_bots import services as outside_bots
 from outside_bots.models import OutsideBot
-from tests.api.conftest import at_once, client_for
+from tests.api.conftest import at_once, client_for, overlapping
 from tests.bots.test_outside import decide
 from tests.ladder.conftest import author, faults_of, ladder_settings, other  # noqa: F401
+from tests.ladder.test_pages import text
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -212,3 +213,26 @@ def test_a_secret_replaced_during_a_validation_game_does_not_fault_the_bot(
     assert server.left < 0 and server.refused == gap, server.refused
     assert (entry.status, entry.reason) == (Entry.ACTIVE, "")
     assert not faults_of(entry).exists()
+
+
+@pytest.mark.parametrize("action, refusal", [
+    ("pause", "only an active or validating bot pauses"),
+    ("resume", "only a paused bot resumes"),
+])
+def test_the_tab_refused_after_the_other_changed_the_bot_shows_it_as_it_is_now(
+        entry, author, monkeypatch, action, refusal):  # noqa: F811
+    """Two tabs pausing at once (or resuming): the refused one said the bot was paused over a
+    page showing it active, its Pause button still there (resuming: validating, over a page
+    saying a paused bot plays no games), as its view had read the bot before the other tab's
+    change."""
+    if action == "resume":
+        services.entry_pause(entry=entry)
+    overlapping(monkeypatch, services, f"entry_{action}")  # both views read it first
+    answers = at_once(author, *posts(f"/ladder/bots/{entry.pk}/{action}/"))
+
+    assert sorted(a.status_code for a in answers) == [302, 400], [a.status_code for a in answers]
+    refused = text(next(a for a in answers if a.status_code == 400))
+    assert refusal in refused
+    paused = action == "pause"
+    assert ("A paused bot plays no games" in refused) == paused, refused[-1500:]
+    assert ("Pause: no new games" in refused) == (not paused), refused[-1500:]
