@@ -45,7 +45,7 @@ from bot_games import services as bot_games
 from bot_games.selectors import seat_par_sums
 from gameplay.bots import is_url, make_bot
 from gameplay.bots.base import Bot as EngineBot
-from gameplay.bots.base import BotFault, ServiceLate, fault_text
+from gameplay.bots.base import fault_text
 from gameplay.bots.outside import HttpBot
 from gameplay.bots.sandbox import SandboxedProgram
 from gameplay.engine.errors import PresidentError
@@ -539,35 +539,9 @@ def _seat_bot(seat: Seat, seed: int, workdir: str) -> EngineBot:
         return make_bot(seat.bot, seed=seed)
     try:
         # The network policy checks the URL; every request is signed with the bot's secret.
-        return (HttpBot(seat.bot) if bot is None
-                else SignedNow(seat.bot, bot_id=bot.pk, secret=bot.secret))
+        return HttpBot(seat.bot) if bot is None else bot.http_bot(seat.bot)
     except ValueError as e:
         return UnavailableBot(seat.entry.name, f"{seat.entry.name}: {e}")
-
-
-class SignedNow(HttpBot):
-    """An author's HTTP bot whose every request is signed with its secret as stored when the
-    request is sent. Its author may replace the secret during a game and give the new one to
-    the server (the old one stops proving anything: docs/kit.md); signed with the secret the
-    game began with, each later request was refused (401), faults the site's own change made,
-    and a validation game paused the bot for them. A refusal (401) after such a change, while
-    the server has yet to be given the new secret, is no fault of the bot's either: the seat
-    plays a safe choice, counted as the service's (ServiceLate), as the probation leaves out."""
-
-    def __init__(self, url: str, *, bot_id: int, secret: str):
-        super().__init__(url, secret=secret)
-        self.bot_id, self.began_with = bot_id, secret
-
-    def exchange_json(self, request: dict) -> dict:
-        # Read before the bot's clock starts (HttpBot.exchange_json): one indexed row a request.
-        self.secret = OutsideBot.objects.filter(pk=self.bot_id).values_list(
-            "secret", flat=True).first() or self.secret
-        try:
-            return super().exchange_json(request)
-        except BotFault as fault:
-            if self.secret != self.began_with and fault.message.startswith("HTTP status 401"):
-                raise ServiceLate("its author replaced its secret during the game") from None
-            raise
 
 
 def _challenge_refusal(game: Game) -> str | None:

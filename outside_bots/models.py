@@ -17,6 +17,7 @@ from django.db import models
 from django.db.models import Q
 
 from gameplay.bots import BUILT_IN
+from gameplay.bots.base import BotFault, ServiceLate
 from gameplay.bots.outside import HttpBot
 from gameplay.bots.policy import Refused, normal_url
 from gameplay.bots.sandbox import BadUpload, SandboxedProgram, unpack_upload
@@ -240,10 +241,36 @@ class OutsideBot(models.Model):
         unpack_upload(bytes(self.code), workdir)
         return SandboxedProgram(workdir, self.runtime, name=self.name)
 
-    def http_bot(self) -> HttpBot:
-        """The bot to call: its URL under the network policy, every request signed with its
-        secret (ValueError if the policy refuses the URL)."""
-        return HttpBot(self.url, secret=self.secret)
+    def http_bot(self, url: str | None = None) -> HttpBot:
+        """The bot to call at ``url`` (its URL unless a version's is given) under the network
+        policy, every request signed with its secret as stored when the request is sent
+        (SignedNow; ValueError if the policy refuses the URL)."""
+        return SignedNow(url or self.url, bot_id=self.pk, secret=self.secret)
+
+
+class SignedNow(HttpBot):
+    """An author's HTTP bot whose every request is signed with its secret as stored when the
+    request is sent. Its author may replace the secret during a game and give the new one to
+    the server (the old one stops proving anything: docs/kit.md); signed with the secret the
+    game began with, each later request was refused (401), faults the site's own change made
+    (a ladder's validation game paused the bot for them). A refusal (401) after such a change, while
+    the server has yet to be given the new secret, is no fault of the bot's either: the seat
+    plays a safe choice, counted as the service's (ServiceLate), as the probation leaves out."""
+
+    def __init__(self, url: str, *, bot_id: int, secret: str):
+        super().__init__(url, secret=secret)
+        self.bot_id, self.began_with = bot_id, secret
+
+    def exchange_json(self, request: dict) -> dict:
+        # Read before the bot's clock starts (HttpBot.exchange_json): one indexed row a request.
+        self.secret = OutsideBot.objects.filter(pk=self.bot_id).values_list(
+            "secret", flat=True).first() or self.secret
+        try:
+            return super().exchange_json(request)
+        except BotFault as fault:
+            if self.secret != self.began_with and fault.message.startswith("HTTP status 401"):
+                raise ServiceLate("its author replaced its secret during the game") from None
+            raise
 
 
 ENTRY = {"python": "bot.py", "node": "bot.js"}
