@@ -124,6 +124,19 @@ def _wait_until_ready(worker):
 
 
 @pytest.fixture(autouse=True)
+def _celery_join_flag():
+    """Eager tasks run in several threads at once (the race tests) leave Celery's process-wide
+    "joining a result would block" flag set (celery.result.denied_join_result saves and
+    restores it unlocked): put it back, or a later test of the process that waits for a real
+    worker's result is told "Never call result.get() within a task!"."""
+    from celery._state import _set_task_join_will_block, task_join_will_block
+
+    before = task_join_will_block()
+    yield
+    _set_task_join_will_block(before)
+
+
+@pytest.fixture(autouse=True)
 def _empty_cache():
     """Each test starts with an empty cache: rolled-back rows can reuse ids and versions."""
     from django.core.cache import cache

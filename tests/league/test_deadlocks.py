@@ -19,18 +19,6 @@ DEALS_EACH = 8
 ROUNDS = 8
 
 
-@pytest.fixture(autouse=True)
-def _celery_join_flag():
-    """Eager tasks run in several threads at once leave Celery's process-wide "joining a result
-    would block" flag set (celery.result.denied_join_result saves and restores it unlocked):
-    put it back, or later tests may not wait for a result."""
-    from celery._state import _set_task_join_will_block, task_join_will_block
-
-    before = task_join_will_block()
-    yield
-    _set_task_join_will_block(before)
-
-
 def run_at_once(*jobs):
     """Run each job in its own thread, all starting together; returns their exceptions."""
     start = threading.Barrier(len(jobs))

@@ -26,17 +26,6 @@ def _postgres_only():
         pytest.skip("row locks are PostgreSQL's: run with DATABASE_URL=postgres://")
 
 
-@pytest.fixture(autouse=True)
-def _celery_join_flag():
-    """Eager tasks run in another thread leave Celery's process-wide "joining a result would
-    block" flag set: put it back (as tests/league/test_deadlocks.py does)."""
-    from celery._state import _set_task_join_will_block, task_join_will_block
-
-    before = task_join_will_block()
-    yield
-    _set_task_join_will_block(before)
-
-
 def in_thread(job):
     """Run ``job`` in a thread with its own connection; returns the thread and its outcome."""
     outcome = {}
