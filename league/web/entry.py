@@ -206,6 +206,9 @@ def _seat_change(request, game, then):
         return then(next_deal, form, form.cleaned_data["leaving_players"],
                     form.cleaned_data["joining_players"])
     except LeagueError as e:
+        stopped = isinstance(e, LinkRefused) and link_stopped(request, game)
+        if stopped:  # as a deal is answered (deal_record)
+            return stopped
         return entry_page(request, game, 400, next_deal=next_deal, seat_form=form,
                           seat_error=e.message)
 
