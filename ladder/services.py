@@ -35,7 +35,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.db.models.functions import Length
 from django.utils import timezone
@@ -97,6 +97,7 @@ def references_ensure(preset: str) -> dict[str, Entry]:
                                                      name__in=names)}
     for name in names:
         if name not in found:
+            # Another tick creating it at once: get_or_create reads the one it made.
             found[name], _ = Entry.objects.get_or_create(
                 preset=preset, reference=True, name=name,
                 defaults={"spec": name, "status": Entry.ACTIVE})
@@ -174,8 +175,17 @@ def _entry_for(bot: OutsideBot, preset: str) -> int:
     for pk in left[:1]:
         if Entry.objects.filter(pk=pk, outside_bot=None).update(outside_bot=bot):
             return pk
-    return Entry.objects.create(preset=preset, name=bot.name, outside_bot=bot,
-                                author=bot.owner).pk
+    try:
+        with transaction.atomic():  # a savepoint: the caller's transaction goes on after it
+            return Entry.objects.create(preset=preset, name=bot.name, outside_bot=bot,
+                                        author=bot.owner).pk
+    except IntegrityError:
+        # Another tick brought the bot on at the same time (a new entry, or its record): the
+        # bot's entry is the one it made.
+        made = Entry.objects.filter(preset=preset, outside_bot=bot).values_list("pk", flat=True)
+        for pk in made[:1]:
+            return pk
+        raise
 
 
 def bot_name_refusal(name: str, owner) -> str | None:
@@ -201,8 +211,9 @@ def bot_name_refusal(name: str, owner) -> str | None:
     return None
 
 
-def _join(bot: OutsideBot, preset: str, entry_id: int | None) -> None:
-    """Bring ``bot`` onto the preset's ladder, or back (retired, or a changed URL)."""
+def _join(bot: OutsideBot, preset: str, entry_id: int | None) -> bool:
+    """Bring ``bot`` onto the preset's ladder, or back (retired, or a changed URL); False
+    when there was nothing to bring (another tick at once did it, or only its name changed)."""
     with transaction.atomic():
         if entry_id is None:
             entry_id = _entry_for(bot, preset)
@@ -210,9 +221,11 @@ def _join(bot: OutsideBot, preset: str, entry_id: int | None) -> None:
         if entry.status == Entry.RETIRED or entry.url != bot.url:
             entry.name = bot.name
             _validation_start(entry, opponents, bot.url)
-        elif entry.name != bot.name:
+            return True
+        if entry.name != bot.name:
             entry.name = bot.name
             entry.save(update_fields=["name"])
+        return False
 
 
 def bots_sync() -> dict[str, int]:
@@ -240,15 +253,13 @@ def bots_sync() -> dict[str, int]:
             continue
         seen.add((bot_id, preset))
         if status == Entry.RETIRED or url != bot.url or name != bot.name:
-            _join(bot, preset, pk)
-            joined += status == Entry.RETIRED or url != bot.url
+            joined += _join(bot, preset, pk)
     for bot in bots.values():
         if not _plays(bot):
             continue
         for preset in bot.presets:
             if (bot.pk, preset) not in seen and joined + retired < SYNC_AT_ONCE:
-                _join(bot, preset, None)
-                joined += 1
+                joined += _join(bot, preset, None)
     return {"joined": joined, "retired": retired}
 
 
