@@ -26,7 +26,7 @@ from drf_spectacular.utils import (
 )
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import PermissionDenied, ValidationError
+from rest_framework.exceptions import APIException, PermissionDenied, ValidationError
 from rest_framework.generics import get_object_or_404
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import SAFE_METHODS, BasePermission
@@ -45,6 +45,9 @@ ERRORS = {
     401: OpenApiResponse(ErrorSerializer, description="not signed in"),
     403: OpenApiResponse(ErrorSerializer, description="not the bot's author"),
     404: OpenApiResponse(ErrorSerializer, description="no such bot or game"),
+    409: OpenApiResponse(ErrorSerializer, description="your bot was removed: its record stays "
+                                                      "on the ladder, and a bot you register "
+                                                      "under its name continues it"),
 }
 PRESET = OpenApiParameter("preset", OpenApiTypes.STR, enum=[p for p, _ in PRESET_CHOICES],
                           description="the ladder's preset; classic by default")
@@ -63,7 +66,15 @@ class ReadsForEveryone(BasePermission):
             request.user and request.user.is_authenticated and request.user.is_active)
 
 
+class BotRemoved(APIException):
+    status_code = status.HTTP_409_CONFLICT
+    default_code = "bot_removed"
+
+
 def _check_author(user, entry: Entry) -> None:
+    removed = services.removed_bot_refusal(entry, user)
+    if removed:
+        raise BotRemoved(removed)
     bot = entry.outside_bot
     if entry.reference or bot is None or bot.owner_id != user.pk:
         raise PermissionDenied(f"only the author of {entry.name} may do this")

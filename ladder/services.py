@@ -188,6 +188,15 @@ def _entry_for(bot: OutsideBot, preset: str) -> int:
         raise
 
 
+def removed_bot_refusal(entry: Entry, user) -> str | None:
+    """What ``user`` is told acting on the record their removed bot left on the ladder (its
+    author's still, outside_bot None): not that only its author may (_entry_for continues it)."""
+    if entry.reference or entry.outside_bot_id is not None or entry.author_id != user.pk:
+        return None
+    return (f"you removed {entry.name}: its record stays on the {entry.preset} ladder, and a "
+            f"bot you register named {entry.name} continues it")
+
+
 def bot_name_refusal(name: str, owner) -> str | None:
     """Why ``owner`` (None: an administrator) may not name a bot ``name``: the ladder record
     of another author's removed bot carries it (outside_bots.services.name_checks), in any

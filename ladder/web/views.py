@@ -18,6 +18,7 @@ from django.http import JsonResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.text import capfirst
 
 from bot_games import selectors as bot_games
 from gameplay.bots.base import FAULT_KINDS
@@ -195,6 +196,9 @@ def _author_only(request, entry: Entry):
     if not request.user.is_authenticated:
         return _refuse(request, f"Sign in as the author of {entry.name} to pause or resume it, "
                                 "start its new version or a challenge game with it.")
+    removed = services.removed_bot_refusal(entry, request.user)
+    if removed:
+        return _refuse(request, f"{capfirst(removed)}.", status=409)
     if not _is_author(request.user, entry):
         return _refuse(request, f"Only the author of {entry.name} may pause or resume it, "
                                 "start its new version or a challenge game with it.")
