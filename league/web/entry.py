@@ -28,6 +28,7 @@ from league.web import corrections, role_words
 from league.web.entry_page import (
     acting,
     back_to_page,
+    cancelled_next_step,
     entry_page,
     link_stopped,
     names_of,
@@ -143,7 +144,8 @@ def deal_record(request, game):
             return JsonResponse({"error": e.message, "conflict": True,
                                  "stored": _stored_order(game, entered["number"])}, status=409)
         if as_json:  # no deal of any number goes in: refused, not another phone's deal
-            return JsonResponse({"error": e.message}, status=400)
+            next_step = cancelled_next_step(request.table_link)
+            return JsonResponse({"error": f"{e.message}; {next_step}"}, status=400)
         return _entered_meanwhile(request, game, e)
     except LeagueError as e:
         stopped = isinstance(e, LinkRefused) and link_stopped(request, game)

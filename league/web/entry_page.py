@@ -124,6 +124,14 @@ def link_stopped(request, game):
                   outbox=True)
 
 
+def cancelled_next_step(table_link) -> str:
+    """What to do once an organiser cancelled a game: its page says it, and so does the
+    refusal of a deal sent for it, which a phone's outbox shows in place of the page."""
+    if table_link is not None:
+        return "if its players sit at another table now, scan that table's code"
+    return "its players are free for another table"
+
+
 def organiser_game(view):
     """The view for the game's club's organisers only (_entry_view)."""
     return _entry_view(view, links=False)
@@ -226,6 +234,8 @@ def entry_page(request, game, status=200, *, next_deal=None, **shown):
         "winners": [s.player for s in game.seats.filter(is_winner=True).select_related("player")],
         "service_worker": reverse("league:entry_service_worker"),
         "table_link": getattr(request, "table_link", None),
+        "cancelled_next_step": cancelled_next_step(getattr(request, "table_link", None))
+        if game.status == Game.CANCELLED else None,
         # the page that sent the organiser here (the night's plan, to enter who leaves)
         "origin": origin, "origin_words": back_words(origin),
         "again": page_address(game, origin),

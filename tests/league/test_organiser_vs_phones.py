@@ -11,6 +11,8 @@ import pytest
 from django.db import connection, transaction
 from django.test import Client
 from django.urls import reverse
+from django.utils.html import escape
+from django.utils.text import capfirst
 
 from league import services
 from league.models import Deal, Game, Seat, TableLink
@@ -257,13 +259,14 @@ def test_a_first_deal_sent_as_its_round_is_cancelled_is_refused_saying_so(monkey
     assert hold.waited == [True]
     assert answer_to(answers, "/cancel/").status_code == 302
     sent = answer_to(answers, "/deal/")
-    assert (sent.status_code, sent.json()) == (
-        400, {"error": f"game {game.number} was cancelled: nothing can be entered in it"})
+    next_step = "if its players sit at another table now, scan that table's code"
+    assert (sent.status_code, sent.json()) == (400, {"error": (
+        f"game {game.number} was cancelled: nothing can be entered in it; {next_step}")})
     assert not Deal.objects.exists()
-    # its page, as the phone opens it again, says what to do
+    # its page, as the phone opens it again, says the same
     page = phone.get(reverse("league:game_enter", args=[game.pk])).content.decode()
     assert f"Game {game.number} was cancelled" in page
-    assert "If its players sit at another table now, scan that table's code." in page
+    assert escape(capfirst(next_step) + ".") in page
 
 
 # The organiser undoes or deletes a deal while the phone enters the next one.

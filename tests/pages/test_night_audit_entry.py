@@ -139,7 +139,9 @@ def test_a_deal_kept_for_a_cancelled_game_is_refused_not_a_conflict_of_numbers(c
     sent = table.post(at(game, "deal_record"), {**order_data(ids), "kept_offline": "1"},
                       headers={"Accept": "application/json"})
     assert sent.status_code == 400
-    assert sent.json()["error"] == f"game {game.number} was cancelled: nothing can be entered in it"
+    assert sent.json()["error"] == (f"game {game.number} was cancelled: nothing can be entered "
+                                    "in it; if its players sit at another table now, scan that "
+                                    "table's code")
     assert not game.deal_set.exists()
 
 

@@ -10,6 +10,8 @@ import re
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils.html import escape
+from django.utils.text import capfirst
 
 from config.log_filters import RedactSecretPaths
 from league import services
@@ -78,6 +80,28 @@ def test_the_outbox_sends_through_the_link_once_in_json(games):
             for _ in range(2)]
     assert [r.status_code for r in sent] == [201, 200]
     assert game.deal_set.get().source == Deal.TABLE_LINK
+
+
+@pytest.mark.parametrize("who", ["table's phone", "organiser"])
+def test_a_deal_kept_for_a_cancelled_game_is_refused_saying_what_to_do_next(
+        client, games, organiser, who):
+    """The outbox sends a deal kept for a game the organiser cancelled meanwhile: refused for
+    good (400, listed with these words until dismissed, not sent again), saying what to do
+    next as the game's page does, not only that nothing can be entered."""
+    game = games[0]
+    if who == "organiser":
+        sender, next_step = client, "its players are free for another table"
+        client.force_login(organiser)
+    else:
+        sender = phone(link_of(game))
+        next_step = "if its players sit at another table now, scan that table's code"
+    services.game_cancel(game=game, by=organiser)
+    data = {**order_data(seated_ids(game), token="kept"), "kept_offline": "1"}
+    refused = sender.post(at(game, "deal_record"), data, headers={"Accept": "application/json"})
+    assert (refused.status_code, refused.json()) == (400, {"error": (
+        f"game {game.number} was cancelled: nothing can be entered in it; {next_step}")})
+    assert escape(capfirst(next_step) + ".") in sender.get(at(game)).text  # the page's words
+    assert not game.deal_set.exists()
 
 
 def test_the_link_opens_nothing_of_another_game_and_says_so(games):
