@@ -61,18 +61,21 @@ name_checks: list[Callable[[str, object], str | None]] = []
 entered_checks: list[Callable[[OutsideBot], str | None]] = []
 
 
-# The key of the PostgreSQL advisory lock that names are checked under ("bots" in ASCII).
-NAMES_LOCK = 0x626F7473
+# The keys of the PostgreSQL advisory locks that names are checked under: bots' ("bots" in
+# ASCII) and people's (accounts.adapter: "user").
+BOT_NAMES_LOCK = 0x626F7473
+USER_NAMES_LOCK = 0x75736572
 
 
-def _names_locked() -> None:
-    """One bot's name checked and written at a time, until the transaction ends: a name is
-    refused beside any look-alike of another (models.checked_name, the ladder's removed bots'
-    names), which no unique key holds, so two look-alike names checked at once were both
-    written. SQLite's transactions take the write lock already (transaction_mode IMMEDIATE)."""
+def names_locked(key: int = BOT_NAMES_LOCK) -> None:
+    """One name checked and written at a time, until the transaction ends (``key``: whose
+    names, bots' or people's): a name is refused beside any look-alike of another
+    (models.checked_name, the ladder's removed bots' names, accounts.models.checked_username),
+    which no unique key holds, so two look-alike names checked at once were both written.
+    SQLite's transactions take the write lock already (transaction_mode IMMEDIATE)."""
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [NAMES_LOCK])
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key])
 
 
 def _check_name(name: str, owner) -> None:
@@ -107,7 +110,7 @@ def outside_bot_create(*, name: str, url: str = "", description: str = "", enabl
                      description=description, enabled=enabled, owner=owner, code=code,
                      runtime=runtime if code is not None else "",
                      presets=list(presets) if presets is not None else default_presets())
-    _names_locked()
+    names_locked()
     _outside_bot_check(bot)
     _check_name(bot.name, owner)
     _saved(bot)
@@ -144,7 +147,7 @@ def outside_bot_update(*, bot: OutsideBot, by=None, **fields) -> OutsideBot:
         raise OutsideBotError(f"outside bot {bot.name!r} is entered {where} as "
                               f"{OUTSIDE}{bot.name}, so it keeps its name")
     if "name" in changed:
-        _names_locked()
+        names_locked()
     for key, value in changed.items():
         setattr(bot, key, value)
     _outside_bot_check(bot)
