@@ -11,7 +11,7 @@ Screenshots with SCREENSHOTS=1: table-links-night(-desktop).png, table-cards(-pr
 import pytest
 from django.urls import reverse
 
-from league import nights
+from league import nights, services
 from league.models import Deal
 from tests.league.factories import PlayerFactory, UserFactory, make_season
 from tests.pages.test_browser import browser, pytestmark, shoot, signed_in, visit  # noqa: F401
@@ -152,3 +152,30 @@ def test_two_fresh_phones_enter_deals_through_table_links(browser, live_server, 
         settle(page)
     for ctx in (phone_a, phone_b, laptop, organiser_phone):
         ctx.close()
+
+
+def test_a_seat_change_asked_for_once_the_link_stopped_shows_the_servers_refusal(
+        browser, live_server, night):  # noqa: F811
+    """Time called while the phone's page was open: asking for the shifted roles of someone
+    leaving is refused (403, the stopped link's page). The preview is fetched by the page's
+    script, which took any answer without its section for no connection ("Leaving and
+    joining need a connection…") and kept the phone on the form; it shows the server's page,
+    with the way to the game's totals."""
+    season, (game, _), organiser = night
+    services.deal_record(game=game, number=1, finishing_order=order_of(game), by=organiser)
+    link = game.table_links.get()
+    phone = browser.new_context(**PHONE)
+    page = phone.new_page()
+    page.goto(live_server.url + reverse("league:table_link_open", args=[link.token]))
+    page.locator("#seat-form label.check").first.tap()
+    services.game_time_called(game=game, by=organiser)
+    page.get_by_role("button", name="Show the shifted roles").tap()
+    page.wait_for_selector("text=Time was called on game", timeout=10000)
+    assert page.locator(".error").inner_text() == (
+        f"Time was called on game {game.number}: its table link no longer enters deals. Ask "
+        "the organiser.")
+    assert page.get_by_role("link", name=f"Game {game.number}: the totals").is_visible()
+    assert not page.get_by_text("need a connection").count()
+    no_overflow(page, 360)
+    settle(page)
+    phone.close()

@@ -432,15 +432,19 @@
           .then(function (html) {
             var fresh = new DOMParser().parseFromString(html, "text/html")
               .getElementById("seats");
-            if (!fresh) throw new Error("no preview");
+            if (!fresh) {
+              // A refusal (its table link stopped, its session lapsed): the server's page,
+              // posted again by the form itself (a preview changes nothing).
+              seatForm.submit();
+              return;
+            }
             fresh = document.importNode(fresh, true);
             section.replaceWith(fresh);
             bindSeats(fresh);
             var heading = fresh.querySelector("h3, .error, h2");
             heading.tabIndex = -1;
             heading.focus();
-          })
-          .catch(function () {
+          }, function () {
             alertIn(seatForm, "Leaving and joining need a connection: the server checks " +
                               "them. Try again when online.");
           });
