@@ -24,7 +24,8 @@ from rest_framework.throttling import ScopedRateThrottle
 from gameplay.bots.sandbox.unpack import MAX_ZIP_BYTES
 from league.models import PRESET_CHOICES
 from outside_bots import services
-from outside_bots.api import OutsideBotChanges, not_found_if_gone
+from outside_bots.api import OutsideBotChanges
+from outside_bots.errors import not_found_if_gone
 from outside_bots.models import (
     RUNTIMES,
     OutsideBot,

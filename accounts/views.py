@@ -17,7 +17,7 @@ from rest_framework.authtoken.models import Token
 from accounts.forms import BotForm
 from league import selectors
 from outside_bots import services
-from outside_bots.errors import OutsideBotError, OutsideBotGone
+from outside_bots.errors import OutsideBotError, not_found_if_gone
 from outside_bots.models import OutsideBot
 
 
@@ -70,14 +70,13 @@ def _bot_form(request, bot: OutsideBot | None):
     form = BotForm(request.POST or None, request.FILES or None, instance=bot)
     if request.method == "POST" and form.is_valid():
         try:
-            if bot is None:
-                saved = services.outside_bot_create(owner=request.user, by=request.user,
-                                                    **form.cleaned_data)
-            else:
-                saved = services.outside_bot_update(bot=bot, by=request.user,
-                                                    **form.cleaned_data)
-        except OutsideBotGone as e:  # removed in another tab meanwhile
-            raise Http404(e.message) from None
+            with not_found_if_gone():  # removed in another tab meanwhile
+                if bot is None:
+                    saved = services.outside_bot_create(owner=request.user, by=request.user,
+                                                        **form.cleaned_data)
+                else:
+                    saved = services.outside_bot_update(bot=bot, by=request.user,
+                                                        **form.cleaned_data)
         except OutsideBotError as e:
             form.add_error(None, e.message)
         else:
@@ -105,9 +104,9 @@ def _secret_page(request, bot: OutsideBot, done: str):
 def bot_secret_rotate(request, bot_id):
     """A new secret for the author's bot; the old one stops proving anything at once."""
     try:
-        bot = services.outside_bot_secret_rotate(bot=_own_bot(request, bot_id), by=request.user)
-    except OutsideBotGone as e:
-        raise Http404(e.message) from None
+        with not_found_if_gone():
+            bot = services.outside_bot_secret_rotate(bot=_own_bot(request, bot_id),
+                                                     by=request.user)
     except OutsideBotError as e:  # a hosted bot: its page offers no such button
         messages.error(request, e.message)
         return redirect("accounts:bot_edit", bot_id)
@@ -119,9 +118,8 @@ def bot_delete(request, bot_id):
     bot = _own_bot(request, bot_id)
     if request.method == "POST":
         try:
-            services.outside_bot_delete(bot=bot, by=request.user)
-        except OutsideBotGone as e:
-            raise Http404(e.message) from None
+            with not_found_if_gone():
+                services.outside_bot_delete(bot=bot, by=request.user)
         except OutsideBotError as e:
             messages.error(request, e.message)
         else:

@@ -1,18 +1,15 @@
 """The outside bots' API for administrators: the outside bots organisers may enter in
 tournaments (/api/v1/outside-bots/). Authors manage their own through accounts.api."""
 
-from contextlib import contextmanager
-
 import django_filters
 from drf_spectacular.utils import extend_schema, extend_schema_view
 from rest_framework import serializers, status, viewsets
-from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 
 from league.api.permissions import AdministratorsOnly
 from league.api.schema import ERRORS, NOT_FOUND, updates, valid
 from outside_bots import services
-from outside_bots.errors import OutsideBotGone
+from outside_bots.errors import not_found_if_gone
 from outside_bots.models import OutsideBot, checked_name, checked_url
 from plumbing.api.filters import FilterSet
 from plumbing.api.inputs import KnownFields, KnownQueryParameters
@@ -57,15 +54,6 @@ class OutsideBotChanges:
         with not_found_if_gone():
             services.outside_bot_delete(bot=self.get_object(), by=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
-
-
-@contextmanager
-def not_found_if_gone():
-    """A bot another request removed after the view found it: 404, in the service's words."""
-    try:
-        yield
-    except OutsideBotGone as e:
-        raise NotFound(e.message) from None
 
 
 @extend_schema_view(
