@@ -14,8 +14,6 @@ Everyone reads; only a bot's author pauses, resumes or challenges with it. Views
 selectors read, ``ladder.services`` writes, a LadderError answers 400.
 """
 
-import re
-
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -28,7 +26,6 @@ from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import APIException, PermissionDenied, ValidationError
 from rest_framework.generics import get_object_or_404
-from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.response import Response
 
@@ -38,6 +35,7 @@ from ladder.models import Entry, Game, RatingPoint, Seat, Version
 from league.models import PRESET_CHOICES
 from plumbing.api.errors import ErrorSerializer
 from plumbing.api.inputs import KnownFields, KnownQueryParameters, WholeNumberField, id_param
+from plumbing.api.pagination import Pages
 
 ERRORS = {
     400: OpenApiResponse(ErrorSerializer, description="the field that is wrong, or the "
@@ -280,28 +278,10 @@ class LadderChallengeSerializer(KnownFields, serializers.Serializer):
 # Views
 
 
-class LadderPagination(PageNumberPagination):
+class LadderPagination(Pages):
     page_size = 100
     page_size_query_param = "page_size"
     max_page_size = 500
-
-    def get_page_size(self, request):
-        # A size out of bounds is refused naming them (DRF's took 1000000 as 500, "abc" as
-        # 100); none, or an empty one, is the default.
-        size = request.query_params.get(self.page_size_query_param, "")
-        if not size:
-            return self.page_size
-        if not re.fullmatch(r"[0-9]{1,6}", size) or not 1 <= int(size) <= self.max_page_size:
-            raise ValidationError({self.page_size_query_param: [
-                f"a whole number from 1 to {self.max_page_size}, not {size[:40]!r}"]})
-        return int(size)
-
-    def get_schema_operation_parameters(self, view):
-        parameters = super().get_schema_operation_parameters(view)
-        for parameter in parameters:
-            if parameter["name"] == self.page_size_query_param:
-                parameter["schema"].update(minimum=1, maximum=self.max_page_size)
-        return parameters
 
 
 @extend_schema_view(

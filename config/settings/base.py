@@ -196,7 +196,7 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["league.api.permissions.OrganiserWritesOthersRead"],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    "DEFAULT_PAGINATION_CLASS": "plumbing.api.pagination.Pages",
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": [
         "plumbing.api.filters.FilterBackend",
