@@ -26,6 +26,8 @@ def player_detail(request, player_id):
         "positions": selectors.player_positions(player=player),
         "head_to_head": selectors.player_head_to_head(player=player),
         "rating_chart": selectors.rating_chart(player=player),
+        # a deleted deal's rating history stays until this recompute (league.models.RatingHistory)
+        "ratings_updating": selectors.ratings_updating(),
         "pars": par.player_pars(player),
     })
 
