@@ -22,10 +22,12 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 
 from gameplay.bots.sandbox.unpack import MAX_ZIP_BYTES
+from league.api.schema import valid
+from league.errors import Conflict
 from league.models import PRESET_CHOICES
 from outside_bots import services
 from outside_bots.api import OutsideBotChanges
-from outside_bots.errors import not_found_if_gone
+from outside_bots.errors import SecretReplaced, not_found_if_gone
 from outside_bots.models import (
     RUNTIMES,
     OutsideBot,
@@ -46,6 +48,8 @@ ERRORS = {
     401: OpenApiResponse(ErrorSerializer, description="not signed in"),
 }
 NOT_FOUND = {404: OpenApiResponse(ErrorSerializer, description="no such bot of yours")}
+REPLACED = {409: OpenApiResponse(ErrorSerializer, description="its secret was replaced since "
+                                 "the secret_tag sent was read: nothing was changed")}
 
 
 def _never_stored(response: Response) -> Response:
@@ -71,11 +75,16 @@ class BotSerializer(KnownFields, serializers.ModelSerializer):
     # blank for an HTTP bot: it has a URL, no runtime
     runtime = serializers.ChoiceField(choices=RUNTIMES, required=False, allow_blank=True,
                                       help_text="a hosted bot's runtime; blank for an HTTP bot")
+    secret_tag = serializers.CharField(
+        read_only=True, allow_null=True,
+        help_text="a tag of its secret as it is now (not the secret): send it when replacing "
+                  "the secret, and a replacement made since is refused (409), not replaced "
+                  "again unseen; null for a hosted bot")
 
     class Meta:
         model = OutsideBot
         fields = ["id", "name", "url", "code", "runtime", "presets", "description", "enabled",
-                  "created_at"]
+                  "secret_tag", "created_at"]
         read_only_fields = ["id", "enabled", "created_at"]
         # checked_url names a URL taken; DRF's validator of the one-bot-a-URL constraint would
         # ask for a URL of a hosted bot too.
@@ -106,6 +115,14 @@ class BotSerializer(KnownFields, serializers.ModelSerializer):
 
     def validate_url(self, value):
         return checked_url(value, pk=self.instance and self.instance.pk)
+
+
+class SecretReplacement(KnownFields, serializers.Serializer):
+    secret_tag = serializers.CharField(
+        required=False, max_length=200,
+        help_text="the bot's secret_tag as you last read it (GET the bot): if its secret was "
+                  "replaced since, in another tab or request, nothing is changed (409); "
+                  "without it, the secret is replaced whatever it is")
 
 
 class BotSecretSerializer(BotSerializer):
@@ -163,14 +180,22 @@ class BotViewSet(KnownQueryParameters, OutsideBotChanges, mixins.ListModelMixin,
         return _never_stored(Response(BotSecretSerializer(bot).data,
                                       status=status.HTTP_201_CREATED))
 
-    @extend_schema(request=None, responses={200: BotSecretSerializer, **ERRORS, **NOT_FOUND},
+    @extend_schema(request=SecretReplacement,
+                   responses={200: BotSecretSerializer, **ERRORS, **NOT_FOUND, **REPLACED},
                    description="Replace your bot's secret: the answer holds the new one, given "
-                               "this once; the old one stops proving anything at once. A "
+                               "this once; the old one stops proving anything at once. Send "
+                               "the bot's `secret_tag` to have it refused (409, nothing "
+                               "changed) if another tab or request replaced it since. A "
                                "hosted bot has none (400).")
     @action(detail=True, methods=["post"])
     def secret(self, request, pk=None):
-        with not_found_if_gone():
-            bot = services.outside_bot_secret_rotate(bot=self.get_object(), by=request.user)
+        tag = valid(SecretReplacement, request).get("secret_tag")
+        try:
+            with not_found_if_gone():
+                bot = services.outside_bot_secret_rotate(bot=self.get_object(),
+                                                         by=request.user, secret_tag=tag)
+        except SecretReplaced as e:
+            raise Conflict(e.said_to_the_api()) from None
         return _never_stored(Response(BotSecretSerializer(bot).data))
 
 

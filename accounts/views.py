@@ -17,7 +17,7 @@ from rest_framework.authtoken.models import Token
 from accounts.forms import BotForm
 from league import selectors
 from outside_bots import services
-from outside_bots.errors import OutsideBotError, not_found_if_gone
+from outside_bots.errors import OutsideBotError, SecretReplaced, not_found_if_gone
 from outside_bots.models import OutsideBot
 
 
@@ -86,8 +86,11 @@ def _bot_form(request, bot: OutsideBot | None):
                              "a sandbox for each game, its validation game first." if bot is None
                              else f"Bot {saved.name} saved.")
             return redirect("accounts:bot_list")
-    return render(request, "accounts/bot_form.html", {"form": form, "bot": bot},
-                  status=400 if form.errors else 200)
+    return _bot_page(request, form, bot, status=400 if form.errors else 200)
+
+
+def _bot_page(request, form: BotForm, bot: OutsideBot | None, status: int = 200):
+    return render(request, "accounts/bot_form.html", {"form": form, "bot": bot}, status=status)
 
 
 def _secret_page(request, bot: OutsideBot, done: str):
@@ -102,11 +105,19 @@ def _secret_page(request, bot: OutsideBot, done: str):
 @login_required
 @require_POST
 def bot_secret_rotate(request, bot_id):
-    """A new secret for the author's bot; the old one stops proving anything at once."""
+    """A new secret for the author's bot; the old one stops proving anything at once. The
+    form carries the tag of the secret its page showed (none from a page older than tags):
+    one replaced since, in another tab, is refused with the bot's page again (409), so the
+    secret that tab showed stays the one in use."""
     try:
         with not_found_if_gone():
-            bot = services.outside_bot_secret_rotate(bot=_own_bot(request, bot_id),
-                                                     by=request.user)
+            bot = services.outside_bot_secret_rotate(
+                bot=_own_bot(request, bot_id), by=request.user,
+                secret_tag=request.POST.get("secret_tag") or None)
+    except SecretReplaced as e:
+        messages.error(request, e.message)
+        bot = _own_bot(request, bot_id)  # as it is now, its form tagged with today's secret
+        return _bot_page(request, BotForm(instance=bot), bot, status=409)
     except OutsideBotError as e:  # a hosted bot: its page offers no such button
         messages.error(request, e.message)
         return redirect("accounts:bot_edit", bot_id)

@@ -15,6 +15,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
 from django.db import models
 from django.db.models import Q
+from django.utils.crypto import constant_time_compare, salted_hmac
 
 from gameplay.bots import BUILT_IN
 from gameplay.bots.base import BotFault, ServiceLate
@@ -107,6 +108,11 @@ def checked_url(url: str, *, pk=None) -> str:
 def new_secret() -> str:
     """A bot's secret: 32 random bytes, URL-safe base64 (43 characters)."""
     return secrets.token_urlsafe(32)
+
+
+def _secret_tag(secret: str, key: str) -> str:
+    return salted_hmac("outside_bots.secret_tag", secret, secret=key,
+                       algorithm="sha256").hexdigest()
 
 
 OUTSIDE = "outside:"  # an entrant's bot spec for a registered outside bot: outside:<name>
@@ -231,6 +237,20 @@ class OutsideBot(models.Model):
         """An HTTP bot whose author never had its secret: it cannot pass validation (its
         server fails the challenge) until they replace it. A hosted bot is never called."""
         return not self.secret_given and not self.hosted
+
+    @property
+    def secret_tag(self) -> str | None:
+        """A tag of its secret as it is now, which "replace it" sends back (the bot's page, the
+        API after a GET), so a replacement made since (another tab) is refused, not replaced
+        again unseen: an HMAC of the secret under the site's SECRET_KEY, which tells nothing
+        of the secret. None for a hosted bot, which has no secret to replace."""
+        return None if self.hosted else _secret_tag(self.secret, settings.SECRET_KEY)
+
+    def secret_is_tagged(self, tag: str) -> bool:
+        """``tag`` is its secret's as it is now (under SECRET_KEY, or a key it replaced: a page
+        shown before the site's key was replaced)."""
+        return any(constant_time_compare(tag, _secret_tag(self.secret, key))
+                   for key in [settings.SECRET_KEY, *settings.SECRET_KEY_FALLBACKS])
 
     def engine_bot(self, workdir: str):
         """The bot to play: a hosted bot's code unpacked into ``workdir`` (which the caller

@@ -11,7 +11,8 @@ from django.db import IntegrityError, connection, transaction
 from gameplay.bots.sandbox import SandboxUnavailable
 from gameplay.bots.sandbox.jail import check as sandbox_check
 from league import services as league
-from outside_bots.errors import OutsideBotError, OutsideBotGone
+from league.models import AuditEntry
+from outside_bots.errors import OutsideBotError, OutsideBotGone, SecretReplaced
 from outside_bots.models import (
     HOSTED,
     OUTSIDE,
@@ -159,19 +160,29 @@ def outside_bot_update(*, bot: OutsideBot, by=None, **fields) -> OutsideBot:
     return bot
 
 
+SECRET_REPLACED = "outside bot secret replaced"  # its audit rows' action
+
+
 @transaction.atomic
-def outside_bot_secret_rotate(*, bot: OutsideBot, by=None) -> OutsideBot:
+def outside_bot_secret_rotate(*, bot: OutsideBot, by=None,
+                              secret_tag: str | None = None) -> OutsideBot:
     """A new secret for the bot: requests are signed with it from now on, and the old one
     proves nothing any more (its author gives the new one to their server). A hosted bot has
-    none to replace."""
+    none to replace. ``secret_tag``: the bot's ``secret_tag`` where its author asked (the
+    bot's page, the API's answer), and SecretReplaced, changing nothing, if the secret was
+    replaced since: two tabs clicking at once got two secrets, the first already stale. None
+    replaces whatever it is (the admin's action, an API client sending none)."""
     bot = _locked(bot)
     if bot.hosted:
         raise OutsideBotError(f"{bot.name} is hosted: the site runs its code in the sandbox and "
                               "never calls it over HTTP, so it has no secret")
+    if secret_tag is not None and not bot.secret_is_tagged(secret_tag):
+        replaced = AuditEntry.objects.filter(action=SECRET_REPLACED, details__bot=bot.pk)
+        raise SecretReplaced(bot.name, replaced.values_list("at", flat=True).first())
     bot.secret, bot.secret_given = new_secret(), True
     bot.save(update_fields=["secret", "secret_given"])
-    league.audit_record(by=by, club=None, action="outside bot secret replaced", target=bot,
-                        details={})
+    league.audit_record(by=by, club=None, action=SECRET_REPLACED, target=bot,
+                        details={"bot": bot.pk})
     return bot
 
 
