@@ -20,7 +20,10 @@ class KnownBooleanField(forms.NullBooleanField):
         if value in (None, ""):
             return None
         if value not in BOOLEANS:
-            raise forms.ValidationError(f"true or false, not {str(value)[:40]!r}")
+            # The value goes in as a parameter: django-filter formats every message with
+            # ``%``, and a '%' the client sent would be read as a placeholder.
+            raise forms.ValidationError("true or false, not %(value)s",
+                                        params={"value": repr(str(value)[:40])})
         return BOOLEANS[value]
 
 
