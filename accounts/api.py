@@ -245,6 +245,9 @@ class TokenViewSet(KnownQueryParameters, viewsets.GenericViewSet):
     pagination_class = None
 
     def _user(self, request):
+        if request.data and not isinstance(request.data, dict):  # JSON's true, 7, [...], "…"
+            raise serializers.ValidationError({"non_field_errors": [
+                "the body is a JSON object of username and password, or none when signed in"]})
         if request.user and request.user.is_authenticated:
             if request.data:
                 raise serializers.ValidationError(
