@@ -19,8 +19,10 @@ from gameplay.engine.rules import leading
 from gameplay.engine.ruleset import Rules
 from gameplay.engine.scoring import Scoring
 from gameplay.engine.selfplay import RandomDecider, play_random_game, run_exchanges
+from tests.budget import examples
 
-FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(max_examples=examples(25), deadline=None,
+                suppress_health_check=[HealthCheck.too_slow])
 
 VARIANTS = {
     "school-scum": [{}, {"decks": 1, "jokers": 2}, {"pass_is_final": False}],
@@ -151,7 +153,7 @@ SCORINGS = [None, Scoring("penalty", limit=4), Scoring("penalty", deals=3),
             Scoring("first-to-eleven", target=5), Scoring("fixed-rounds", deals=3)]
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(20), deadline=None)
 @given(any_table, st.integers(0, 2**32), st.sampled_from(SCORINGS))
 def test_random_games_pass_the_checker_and_replay(table, seed, scoring):
     """Every generated move is accepted: self-play transcripts check with exit 0 and replay to
@@ -190,13 +192,13 @@ json_values = st.recursive(
     max_leaves=20)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(json_values)
 def test_checker_never_raises_on_arbitrary_json(data):
     assert _no_raise(data) == checker.UNREADABLE or isinstance(data, dict)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.binary(max_size=60))
 def test_check_text_never_raises_on_bytes(raw):
     status, verdict = checker.check_text(raw)
@@ -214,7 +216,7 @@ def _moves(d):
     return [m for m in moves if isinstance(m, dict)] if isinstance(moves, list) else []
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(st.sampled_from(sorted(PRESETS)), st.data())
 def test_checker_never_raises_on_mutated_transcripts(name, data):
     """Malformed cards, moves out of turn, hands that do not fit the deck, dropped fields:

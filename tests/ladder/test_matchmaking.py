@@ -13,8 +13,10 @@ from hypothesis import strategies as st
 
 from bench.ladder_fairness import REFERENCES, fair_share, ladder, simulate
 from ladder.matchmaking import Bot, Matchmaker, author_seats, fair_shares
+from tests.budget import examples
 
-FAST = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(max_examples=examples(100), deadline=None,
+                suppress_health_check=[HealthCheck.too_slow])
 
 
 @st.composite
@@ -143,7 +145,7 @@ def test_a_batch_fills_the_slots_legally_and_seats_new_bots_before_any_other_tab
         assert new_tables == sorted(new_tables, reverse=True), "a table without a new bot first"
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(bots=st.integers(20, 200), workers=st.integers(1, 60),
        sizes=st.sampled_from([(4,), (5,), (3, 4, 5), (2, 3)]),
        game_seconds=st.sampled_from([60.0, 120.0, 240.0]), seed=st.integers(0, 2**32 - 1))

@@ -12,6 +12,7 @@ from rest_framework.authtoken.models import Token
 
 from ladder.models import Entry
 from tests.api.test_schema import CHECKS, GENERATION_MODES
+from tests.budget import examples
 from tests.ladder.conftest import faults_of
 from tests.ladder.test_api import ladder  # noqa: F401
 
@@ -38,7 +39,7 @@ def test_the_ladder_api_conforms_to_its_schema(ladder, author, settings):  # noq
         for mode in GENERATION_MODES:
 
             @given(case=operation.as_strategy(generation_mode=mode))
-            @hypothesis_settings(max_examples=EXAMPLES_PER_OPERATION, deadline=None,
+            @hypothesis_settings(max_examples=examples(EXAMPLES_PER_OPERATION), deadline=None,
                                  database=None, suppress_health_check=list(HealthCheck))
             def run(case):
                 case.call_and_validate(headers=headers, checks=CHECKS)

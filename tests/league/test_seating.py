@@ -16,8 +16,10 @@ from league.seating import (
     score,
     swap,
 )
+from tests.budget import examples
 
-FAST = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(max_examples=examples(30), deadline=None,
+                suppress_health_check=[HealthCheck.too_slow])
 CLUB = TableSizes(3, 7, preferred=(4, 5))
 
 
@@ -101,7 +103,7 @@ def test_no_first_dealer_could_hand_the_deal_to_someone_who_dealt_two_fewer(nigh
             assert all(season[table.dealer] <= season[person] + 1 for person in table.seats)
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=examples(10), deadline=None)
 @given(nights(), st.integers(0, 2**32))
 def test_the_same_seed_gives_the_same_plan(night, seed):
     present, sizes, history = night
