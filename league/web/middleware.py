@@ -9,6 +9,8 @@ as JSON ``{"detail": …}`` under /api/ and as a page elsewhere, each saying the
 - A form with more fields or files than DATA_UPLOAD_MAX_NUMBER_FIELDS / …_FILES, or a
   multipart body that cannot be read: 400. A POST's form is read here, before
   CsrfViewMiddleware reads it, so the refusal comes from one place whoever reads it first.
+- A page to sign in for whose address is too long for the sign-in redirect to carry back
+  (Django refuses redirects of more than MAX_URL_REDIRECT_LENGTH characters): 400.
 - A write whose text is not valid UTF-8 (a form's fields, percent-encoded or not, or JSON):
   400. Django decodes form fields with errors="replace", so ``name=Caf%E9`` was stored as
   "Caf\ufffd". A multipart body's files are bytes, not text, and are not read as UTF-8.
@@ -21,7 +23,7 @@ from io import BytesIO
 from urllib.parse import unquote_to_bytes
 
 from django.conf import settings
-from django.core.exceptions import TooManyFieldsSent, TooManyFilesSent
+from django.core.exceptions import DisallowedRedirect, TooManyFieldsSent, TooManyFilesSent
 from django.http import JsonResponse
 from django.http.multipartparser import (
     FIELD,
@@ -33,7 +35,7 @@ from django.http.multipartparser import (
     exhaust,
 )
 from django.shortcuts import render
-from django.utils.http import parse_header_parameters
+from django.utils.http import MAX_URL_REDIRECT_LENGTH, parse_header_parameters
 
 API_PREFIX = "/api/"
 
@@ -132,6 +134,17 @@ class RequestLimitsMiddleware:
         return None
 
     def process_exception(self, request, exception):
-        """A form read by the view itself (DRF's parsers for PUT and PATCH)."""
+        """A form read by the view itself (DRF's parsers for PUT and PATCH), or a redirect to
+        sign in too long to send."""
         message = _unreadable_form(exception)
-        return None if message is None else _answer(request, message, 400)
+        if message is not None:
+            return _answer(request, message, 400)
+        if (isinstance(exception, DisallowedRedirect)
+                and str(exception).startswith("Unsafe redirect exceeding")):
+            return _answer(
+                request, f"This page's address ({len(request.get_full_path()):,} characters) "
+                         "is too long to come back to after signing in: the address to sign "
+                         f"in at, which carries it, may have at most "
+                         f"{MAX_URL_REDIRECT_LENGTH:,} characters", 400,
+                "Open the page without the text after '?' in its address.")
+        return None
