@@ -274,6 +274,8 @@ def player_update(*, player: Player, name: str | None = None, kind: str | None =
             raise LeagueError(f"a player is a person or a bot, not {kind!r}", field="kind")
         changed["kind"] = kind
     changed = {k: v for k, v in changed.items() if getattr(player, k) != v}
+    if not changed:  # the form sent again as it was: no change to record
+        return player
     details = {k: [getattr(player, k), v] for k, v in changed.items()}
     for key, value in changed.items():
         setattr(player, key, value)
@@ -381,6 +383,8 @@ def season_update(*, season: Season, by=None, **fields) -> Season:
     changed = {k: v for k, v in fields.items() if getattr(season, k) != v}
     if set(changed) & rules_fields and Deal.objects.filter(game__season=season).exists():
         raise LeagueError("the rules and scoring of a season with recorded deals cannot change")
+    if not changed:  # the form sent again as it was: no change to record
+        return season
     for key, value in changed.items():
         setattr(season, key, value)
     season_check(season=season)

@@ -17,6 +17,8 @@ from django.urls import URLResolver, get_resolver, reverse
 from ladder import services as ladder
 from league import nights
 from league import services as league
+from league.models import AuditEntry
+from league.web.organiser_forms import SeasonForm
 from outside_bots import services as outside_bots
 from tests.league.factories import ClubFactory, PlayerFactory, UserFactory, make_season, seated_ids
 from tests.tournaments.helpers import ENTRANTS
@@ -246,3 +248,29 @@ def test_no_page_answers_hostile_input_with_a_server_error(league_of_two_clubs, 
         print(f"\n{sent} requests in {time.monotonic() - started:.1f} s "
               f"on {connection.vendor}")
     assert failures == []
+
+
+def test_saving_a_players_name_or_a_season_unchanged_records_no_change(client):
+    """The rename form or the season's form sent as shown (a second click, a tab sent again)
+    changes nothing: before, each wrote an audit row of a change with nothing in it ('player
+    changed' or 'season changed', details {}) to the club's history."""
+    season = make_season()
+    organiser = UserFactory(username="olga", is_staff=False)
+    season.club.organisers.add(organiser)
+    player = PlayerFactory(name="Ann", clubs=[season.club])
+    client.force_login(organiser)
+    form = SeasonForm(initial=SeasonForm.initial_for(season=season))
+    shown = {field.html_name: field.value() for field in form
+             if field.value() not in (None, False)}
+
+    renamed = client.post(reverse("league:organise_player_rename",
+                                  args=[season.club_id, player.pk]), {"name": "Ann"})
+    saved = client.post(reverse("league:organise_season_edit", args=[season.pk]), shown)
+
+    assert renamed.status_code == saved.status_code == 302
+    assert list(AuditEntry.objects.filter(
+        action__in=["player changed", "season changed"]).values("action", "details")) == []
+    assert client.post(reverse("league:organise_player_rename", args=[season.club_id, player.pk]),
+                       {"name": "Anne"}).status_code == 302
+    assert list(AuditEntry.objects.filter(action="player changed").values_list("details")) == [
+        ({"name": ["Ann", "Anne"]},)]
