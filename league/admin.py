@@ -626,8 +626,9 @@ def _dealer_words(deal) -> str:
 
 
 def _ids(values) -> list[int]:
-    """The player ids posted; anything else is no one (the service says who is missing)."""
-    return [int(v) for v in values if v.isascii() and v.isdigit()]
+    """The player ids posted; anything else is no one (the service says who is missing), as
+    is a number past any id (SQLite cannot even compare one past 2**63)."""
+    return [int(v) for v in values if v.isascii() and v.isdigit() and len(v) <= 18]
 
 
 @admin.register(Deal)

@@ -20,7 +20,14 @@ from league import services as league
 from league.models import AuditEntry
 from league.web.organiser_forms import SeasonForm
 from outside_bots import services as outside_bots
-from tests.league.factories import ClubFactory, PlayerFactory, UserFactory, make_season, seated_ids
+from tests.league.factories import (
+    ClubFactory,
+    PlayerFactory,
+    UserFactory,
+    make_game,
+    make_season,
+    seated_ids,
+)
 from tests.tournaments.helpers import ENTRANTS
 from tournaments import services as tournaments
 
@@ -274,3 +281,16 @@ def test_saving_a_players_name_or_a_season_unchanged_records_no_change(client):
                        {"name": "Anne"}).status_code == 302
     assert list(AuditEntry.objects.filter(action="player changed").values_list("details")) == [
         ({"name": ["Ann", "Anne"]},)]
+
+
+def test_the_admins_seat_change_takes_an_id_past_any_column_as_no_one(client):
+    """?leaving=<an id past any column> was a 500 on SQLite (OverflowError: Python int too
+    large to convert to SQLite INTEGER); it is no one, as any other id of no player."""
+    game = make_game()
+    client.force_login(UserFactory(username="root", is_superuser=True))
+    address = reverse("admin:league_game_seat_change", args=[game.pk])
+
+    for asked in ({"leaving": TOO_BIG}, {"joining": TOO_BIG}, {"leaving": "0"}):
+        assert client.get(address, asked).status_code == 302, asked
+        assert client.post(address, {**asked, "confirm": "1"}).status_code == 302, asked
+    assert game.seats.count() == 4
