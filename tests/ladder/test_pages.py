@@ -212,6 +212,10 @@ def test_only_the_author_challenges(client, ladder, ladder_settings, author, oth
     for bad, words in [({}, "Tick at least one opponent"),
                        ({"opponents": [999999]}, "999999 is not a bot on this ladder"),
                        ({"opponents": ["x"]}, "x is not a bot"),
+                       # a 500 on SQLite before (OverflowError), found by the hostile walk
+                       ({"opponents": ["99999999999999999999"]},
+                        "99999999999999999999 is not a bot's number"),
+                       ({"opponents": ["²"]}, "² is not a bot's number"),
                        ({"opponents": [mine.pk]}, f"{mine.pk} is not a bot on this ladder")]:
         answer = client.post(url, bad)
         assert answer.status_code == 400 and words in text(answer), (bad, text(answer))
