@@ -24,11 +24,12 @@ from gameplay.engine.options import preset
 from gameplay.engine.scoring import Scoring
 from gameplay.engine.selfplay import play_random_game
 from league import selectors, services
+from tests.budget import examples
 from tests.league.factories import PlayerFactory, UserFactory, make_game, seated_ids
 
 pytestmark = pytest.mark.django_db
 
-FUZZ = settings(max_examples=60, deadline=None, database=None,
+FUZZ = settings(max_examples=examples(60), deadline=None, database=None,
                 suppress_health_check=list(HealthCheck))
 
 junk_text = st.text(st.characters(codec="utf-8"), max_size=30)
@@ -117,7 +118,7 @@ def test_posts_to_result_entry_find_no_server_error(table):
 
     # No shrinking: at most 8 posts are shown as they came, where shrinking runs for minutes.
     run_state_machine_as_test(ResultEntry, settings=settings(
-        FUZZ, max_examples=15, stateful_step_count=8,
+        FUZZ, max_examples=examples(15), stateful_step_count=8,
         phases=[Phase.explicit, Phase.reuse, Phase.generate]))
 
 

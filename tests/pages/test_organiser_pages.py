@@ -26,6 +26,7 @@ from league.web.organiser_forms import (
     SeasonForm,
     option_fields,
 )
+from tests.budget import examples
 from tests.league.factories import ClubFactory, PlayerFactory, UserFactory, make_game, make_season
 from tests.toy_option import TOY, toy_option  # noqa: F401 (a fixture)
 
@@ -550,7 +551,7 @@ junk = st.one_of(st.text(st.characters(codec="utf-8"), max_size=20),
 
 @given(preset=st.sampled_from(list(PRESETS)),
        changes=st.dictionaries(st.sampled_from(FIELDS), junk, max_size=4))
-@settings(max_examples=80, deadline=None, database=None,
+@settings(max_examples=examples(80), deadline=None, database=None,
           suppress_health_check=list(HealthCheck))
 def test_junk_in_the_season_form_is_refused_in_words_or_stored_playable(
         django_user_model, preset, changes):
