@@ -56,6 +56,13 @@ class Bot:
     reference: bool = False  # a built-in bot: random, greedy, heuristic, montecarlo
     author: Hashable = None  # whose bot (its games count for the author's share); None: nobody's
 
+    def __post_init__(self):
+        # The limits count a reference apart from the authors' bots: one with an author would
+        # be left out of its author's count (two of an author's at a table) or, anchoring,
+        # shut out its author's other bots that the table's size counted on.
+        if self.reference and self.author is not None:
+            raise ValueError(f"bot {self.id!r}: a built-in reference bot has no author")
+
 
 Table = tuple  # the bots' ids in seat order
 

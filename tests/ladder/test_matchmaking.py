@@ -23,14 +23,17 @@ FAST = settings(max_examples=examples(100), deadline=None,
 def ladders(draw):
     """A ladder's bots, their running games and a matchmaker, in any combination."""
     count = draw(st.integers(0, 24))
+    references = [draw(st.booleans()) for _ in range(count)]
     bots = [Bot(id=n,
                 mu=draw(st.sampled_from([25.0, 10.0, 40.0]) | st.floats(0, 50)),
                 games=draw(st.integers(0, 5)),
                 last_played=draw(st.none() | st.integers(0, 100)),
                 new=draw(st.booleans()),
                 paused=draw(st.booleans()),
-                reference=draw(st.booleans()),
-                author=draw(st.none() | st.integers(0, 3)))
+                reference=references[n],
+                # a built-in reference bot is nobody's (found exploring: with an author the
+                # draws broke the table limits the model below counts apart)
+                author=None if references[n] else draw(st.none() | st.integers(0, 3)))
             for n in range(count)]
     matchmaker = Matchmaker(
         sizes=tuple(draw(st.sets(st.integers(2, 7), min_size=1))),
@@ -307,3 +310,11 @@ def test_an_author_of_slow_bots_holds_no_more_than_its_share_of_the_workers():
     # (the fewest games first, three were drawn to every slow game: 60 games in the hour).
     played = [games[n] for n in range(10)]
     assert min(played) > 0.5 * 3600 / 2 and max(played) < 1.5 * min(played), played
+
+
+def test_a_reference_bot_with_an_author_is_refused():
+    """The limits count references apart from authors' bots (found exploring: an authored
+    reference anchoring a table shut out its author's bot the table's size had counted on, and
+    random.sample was asked for more bots than it was given)."""
+    with pytest.raises(ValueError, match="a built-in reference bot has no author"):
+        Bot(id=1, mu=25.0, reference=True, author=7)
