@@ -417,7 +417,8 @@ def _schedule_preset(preset: str, slots: int, now, rng: random.Random,
                    .values_list("entry_id", flat=True))
     candidates = [Candidate(id=e.pk, mu=e.mu, games=_started(e, now), last_played=e.started_at,
                             new=e.started_at is None and not e.reference,
-                            reference=e.reference, author=e.author_id)
+                            reference=e.reference,
+                            author=None if e.reference else e.author_id)
                   for e in entries.values()]
     # One reference a table, unless the authors' bots are too few to fill a table with them
     # (one bot of an author a table: a lone author's bots each play the references).

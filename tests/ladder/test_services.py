@@ -358,6 +358,21 @@ def test_a_lone_authors_bots_each_play_the_references(ladder_settings, servers, 
     assert seated.count() == 4 and seated.filter(reference=False).count() == 1
 
 
+def test_a_reference_given_an_author_in_the_database_still_plays_as_nobodys(
+        ladder_settings, servers, author, commit, monkeypatch):
+    """The matchmaker refuses a reference with an author (ladder.matchmaking.Bot); a row an
+    administrator edited so must not stop the scheduler: the reference is still nobody's."""
+    ladder_settings.OUTSIDE_BOT_MAX_PER_AUTHOR = 3
+    active_bots(3, ladder_settings, servers, author, commit)
+    monkeypatch.setattr(services, "games_send", lambda **kwargs: 0)  # games stay in flight
+    Entry.objects.filter(reference=True).update(author=author)
+
+    (game,) = services.games_schedule(rng=random.Random(4))
+
+    seated = Entry.objects.filter(seats__game=game)
+    assert seated.count() == 4 and seated.filter(reference=False).count() == 1
+
+
 def test_the_scheduler_fills_the_free_slots_and_seats_a_bot_in_one_game_at_a_time(
         ladder_settings, servers, author, commit, monkeypatch):
     authors = [author, *(UserFactory(username=f"author-{n}", is_staff=False) for n in range(5))]
