@@ -24,7 +24,7 @@ from drf_spectacular.utils import (
 )
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import APIException, PermissionDenied, ValidationError
+from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.generics import get_object_or_404
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 from rest_framework.response import Response
@@ -32,6 +32,7 @@ from rest_framework.response import Response
 from bot_games.models import BotFault
 from ladder import selectors, services
 from ladder.models import Entry, Game, RatingPoint, Seat, Version
+from league.errors import Conflict
 from league.models import PRESET_CHOICES
 from plumbing.api.errors import ErrorSerializer
 from plumbing.api.inputs import KnownFields, KnownQueryParameters, WholeNumberField, id_param
@@ -64,15 +65,10 @@ class ReadsForEveryone(BasePermission):
             request.user and request.user.is_authenticated and request.user.is_active)
 
 
-class BotRemoved(APIException):
-    status_code = status.HTTP_409_CONFLICT
-    default_code = "bot_removed"
-
-
 def _check_author(user, entry: Entry) -> None:
     removed = services.removed_bot_refusal(entry, user)
     if removed:
-        raise BotRemoved(removed)
+        raise Conflict(removed)
     bot = entry.outside_bot
     if entry.reference or bot is None or bot.owner_id != user.pk:
         raise PermissionDenied(f"only the author of {entry.name} may do this")
